@@ -1,0 +1,136 @@
+# etinspect - build, test, fuzz and benchmark.
+#
+#   make               build build/etinspect
+#   make demo          build the sample ETDump and run etinspect on it
+#   make check         unit and end-to-end tests, then again under ASan+UBSan
+#   make bench         load + aggregate + TSV of the large corpus dumps
+#   make fuzz          run the libFuzzer targets (FUZZ_SECONDS each, default 600)
+#   make install       install into $(DESTDIR)$(PREFIX) (default /usr/local)
+#   make clean
+#
+# Tests and benchmarks look for the shared corpus in SHARED (default
+# ../shared beside the checkout) and skip what needs it when it is absent.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+SHARED  ?= $(abspath ../shared)
+FLATC   ?= flatc
+FUZZ_SECONDS ?= 600
+
+WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+CPPFLAGS += -Isrc/core -Isrc/host -D_POSIX_C_SOURCE=200809L
+CFLAGS  ?= -O2 -g
+LDLIBS  += -lm
+SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+
+B = build
+CORE_SRC = $(wildcard src/core/*.c)
+HOST_SRC = $(wildcard src/host/*.c)
+UNIT_SRC = $(wildcard tests/unit/test_*.c)
+TOOL_SRC = $(wildcard tests/tools/*.c)
+
+CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o)
+HOST_OBJ = $(HOST_SRC:%.c=$(B)/%.o)
+UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
+TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
+
+ASAN_CORE_OBJ = $(CORE_SRC:%.c=$(B)/asan/%.o)
+ASAN_HOST_OBJ = $(HOST_SRC:%.c=$(B)/asan/%.o)
+ASAN_UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/asan/tests/%)
+
+FIXTURES = $(wildcard tests/fixtures/*.json)
+FIXTURE_BIN = $(FIXTURES:tests/fixtures/%.json=$(B)/fixtures/%.etdp)
+
+.PHONY: all demo check test test-asan bench fuzz install clean fixtures
+
+all: $(B)/etinspect
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/asan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(B)/libetcore.a: $(CORE_OBJ)
+	$(AR) rcs $@ $^
+
+$(B)/asan/libetcore.a: $(ASAN_CORE_OBJ)
+	$(AR) rcs $@ $^
+
+$(B)/etinspect: $(HOST_OBJ) $(B)/libetcore.a
+	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+$(B)/asan/etinspect: $(ASAN_HOST_OBJ) $(B)/asan/libetcore.a
+	$(CC) $(SAN_FLAGS) $^ $(LDLIBS) -o $@
+
+$(B)/tests/%: tests/unit/%.c $(B)/libetcore.a tests/unit/tap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) $(CFLAGS) $< $(B)/libetcore.a $(LDLIBS) -o $@
+
+$(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libetcore.a tests/unit/tap.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) $(SAN_FLAGS) $< $(B)/asan/libetcore.a $(LDLIBS) -o $@
+
+# test tools: the JSON comparator uses jansson; the others only the core
+$(B)/tools/cmp_ref_json: tests/tools/cmp_ref_json.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $< -ljansson $(LDLIBS) -o $@
+
+$(B)/tools/%: tests/tools/%.c $(B)/libetcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $< $(B)/libetcore.a $(LDLIBS) -o $@
+
+# ETDump fixtures built from readable JSON by flatc (schema/etdump.fbs)
+$(B)/fixtures/%.etdp: tests/fixtures/%.json schema/etdump.fbs schema/scalar_type.fbs
+	@mkdir -p $(dir $@)
+	$(FLATC) --binary --size-prefixed -o $(dir $@) schema/etdump.fbs $<
+
+fixtures: $(FIXTURE_BIN)
+
+demo: $(B)/etinspect $(B)/fixtures/sample.etdp
+	$(B)/etinspect --etdump_path $(B)/fixtures/sample.etdp \
+	    --tsv_path $(B)/sample.tsv --json $(B)/sample.json
+	@echo "wrote $(B)/sample.tsv and $(B)/sample.json"
+
+# The suite: TAP programs and scripts run by prove.  ETINSPECT names the
+# binary under test, so the same scripts run against the sanitizer build.
+TEST_ENV = ET_SHARED=$(SHARED) ET_BUILD=$(abspath $(B)) ET_SRC=$(CURDIR)
+
+test: $(B)/etinspect $(UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN)
+	$(TEST_ENV) ET_BIN=$(abspath $(B)) ETINSPECT=$(abspath $(B)/etinspect) \
+	    prove $(PROVE_FLAGS) $(UNIT_BIN) tests/e2e/*.t
+
+test-asan: $(B)/asan/etinspect $(ASAN_UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN)
+	$(TEST_ENV) ET_BIN=$(abspath $(B)/asan) ETINSPECT=$(abspath $(B)/asan/etinspect) \
+	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	    prove $(PROVE_FLAGS) $(ASAN_UNIT_BIN) tests/e2e/*.t
+
+check: test test-asan
+
+bench: $(B)/etinspect $(B)/tools/benchrun
+	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
+	    sh scripts/bench.sh
+
+# libFuzzer targets (clang)
+FUZZ_CC ?= clang
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+$(B)/fuzz/%: tests/fuzz/%.c $(CORE_SRC)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) $< $(CORE_SRC) -lm -o $@
+
+fuzz: $(B)/fuzz/fuzz_etdump
+	sh scripts/fuzz.sh $(B)/fuzz/fuzz_etdump $(FUZZ_SECONDS)
+
+install: $(B)/etinspect
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/etinspect/schema \
+	    $(DESTDIR)$(PREFIX)/share/doc/etinspect
+	install -m 755 $(B)/etinspect $(DESTDIR)$(PREFIX)/bin/etinspect
+	install -m 644 schema/*.fbs $(DESTDIR)$(PREFIX)/share/etinspect/schema/
+	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/etinspect/
+
+clean:
+	rm -rf $(B)
+
+-include $(CORE_OBJ:.o=.d) $(HOST_OBJ:.o=.d) $(ASAN_CORE_OBJ:.o=.d) $(ASAN_HOST_OBJ:.o=.d)

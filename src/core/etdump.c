@@ -1,0 +1,580 @@
+/* etdump.c - ETDump layout detection, schema verifier and accessors; see etdump.h. */
+#include "etdump.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Verification.  Each verify_* function checks one table and everything
+ * below it.  On failure the innermost primitive writes "byte N: ..." into
+ * the error, and every level on the way out prepends its field name to
+ * `path`, so the final message reads "run_data[2].events[9].profile_event.name:
+ * byte N: ...". */
+
+typedef struct vctx {
+    fb_verifier fv;
+    et_etdump *d;
+    char path[256];
+    uint64_t pe_ok; /* (vtable << 3 | pos & 7) + 1 whose ProfileEvent scalars passed */
+} vctx;
+
+/* Prepend one path segment ("events[3]", "tensor", ...); returns -1. */
+static int seg(vctx *c, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static int seg(vctx *c, const char *fmt, ...)
+{
+    char s[96];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s, sizeof s, fmt, ap);
+    va_end(ap);
+    et_join3(c->path, sizeof c->path, s, (c->path[0] == '[' || !c->path[0]) ? "" : ".",
+             c->path);
+    return -1;
+}
+
+static int missing(vctx *c, const fb_table *t, const char *table, const char *field)
+{
+    return et_fail(c->fv.err, ET_ERR_FORMAT,
+                   "byte %u: %s: required field '%s' is absent", t->pos, table, field);
+}
+
+/* An optional string field. */
+static int v_string(vctx *c, const fb_table *t, unsigned slot, const char *name, bool required,
+                    const char *table)
+{
+    uint32_t target;
+    if (fb_verify_offset(&c->fv, t, slot, &target, "offset to string") != 0)
+        return seg(c, "%s", name);
+    if (!target)
+        return required ? missing(c, t, table, name) : 0;
+    if (fb_verify_string_at(&c->fv, target, "string") != 0)
+        return seg(c, "%s", name);
+    return 0;
+}
+
+/* An optional vector field of scalars. */
+static int v_scalar_vector(vctx *c, const fb_table *t, unsigned slot, unsigned elem,
+                           const char *name, bool required, const char *table)
+{
+    uint32_t target;
+    fb_vec vec;
+    if (fb_verify_offset(&c->fv, t, slot, &target, "offset to vector") != 0)
+        return seg(c, "%s", name);
+    if (!target)
+        return required ? missing(c, t, table, name) : 0;
+    if (fb_verify_vector_at(&c->fv, target, elem, &vec, "vector") != 0)
+        return seg(c, "%s", name);
+    if (elem > 4 && vec.count > 0 && vec.pos % elem != 0)
+        return et_fail(c->fv.err, ET_ERR_FORMAT,
+                       "byte %u: %s: elements are not aligned to %u bytes", vec.pos, name,
+                       elem),
+               seg(c, "%s", name);
+    return 0;
+}
+
+/* An optional sub-table field: resolves it into `out` (pos 0 when absent). */
+static int v_subtable(vctx *c, const fb_table *t, unsigned slot, const char *name,
+                      fb_table *out)
+{
+    uint32_t target;
+    memset(out, 0, sizeof *out);
+    if (fb_verify_offset(&c->fv, t, slot, &target, "offset to table") != 0)
+        return seg(c, "%s", name);
+    if (!target)
+        return 0;
+    if (fb_verify_table_at(&c->fv, target, out, "table") != 0)
+        return seg(c, "%s", name);
+    return 0;
+}
+
+/* A one-field scalar table (Int, Bool, Float, Double) under `name`. */
+static int v_scalar_table(vctx *c, const fb_table *t, unsigned slot, const char *name,
+                          unsigned size)
+{
+    fb_table st;
+    if (v_subtable(c, t, slot, name, &st) != 0)
+        return -1;
+    if (st.pos && fb_verify_scalar(&c->fv, &st, ETD_SCALAR_VAL, size, "value") != 0)
+        return seg(c, "%s", name);
+    return 0;
+}
+
+static int v_tensor(vctx *c, const fb_table *t)
+{
+    if (fb_verify_scalar(&c->fv, t, ETD_TENSOR_SCALAR_TYPE, 1, "scalar_type") != 0 ||
+        fb_verify_scalar(&c->fv, t, ETD_TENSOR_OFFSET, 8, "offset") != 0)
+        return -1;
+    if (v_scalar_vector(c, t, ETD_TENSOR_SIZES, 8, "sizes", true, "Tensor") != 0 ||
+        v_scalar_vector(c, t, ETD_TENSOR_STRIDES, 8, "strides", true, "Tensor") != 0)
+        return -1;
+    return 0;
+}
+
+static int v_value(vctx *c, const fb_table *t)
+{
+    fb_table sub;
+    if (fb_verify_scalar(&c->fv, t, ETD_VALUE_VAL, 1, "val") != 0)
+        return -1;
+    if (v_subtable(c, t, ETD_VALUE_TENSOR, "tensor", &sub) != 0)
+        return -1;
+    if (sub.pos && v_tensor(c, &sub) != 0)
+        return seg(c, "tensor");
+    if (v_subtable(c, t, ETD_VALUE_TENSOR_LIST, "tensor_list", &sub) != 0)
+        return -1;
+    if (sub.pos) {
+        uint32_t target;
+        fb_vec vec;
+        if (fb_verify_offset(&c->fv, &sub, ETD_TENSORLIST_TENSORS, &target, "tensors") != 0)
+            return seg(c, "tensors"), seg(c, "tensor_list");
+        if (!target)
+            return missing(c, &sub, "TensorList", "tensors"), seg(c, "tensor_list");
+        if (fb_verify_vector_at(&c->fv, target, 4, &vec, "tensors") != 0)
+            return seg(c, "tensors"), seg(c, "tensor_list");
+        for (uint32_t i = 0; i < vec.count; i++) {
+            fb_table tt;
+            if (fb_verify_vec_table(&c->fv, &vec, i, &tt, "Tensor") != 0 || v_tensor(c, &tt) != 0)
+                return seg(c, "[%" PRIu32 "]", i), seg(c, "tensors"), seg(c, "tensor_list");
+        }
+    }
+    if (v_scalar_table(c, t, ETD_VALUE_INT, "int_value", 8) != 0 ||
+        v_scalar_table(c, t, ETD_VALUE_FLOAT, "float_value", 4) != 0 ||
+        v_scalar_table(c, t, ETD_VALUE_DOUBLE, "double_value", 8) != 0 ||
+        v_scalar_table(c, t, ETD_VALUE_BOOL, "bool_value", 1) != 0 ||
+        v_scalar_table(c, t, ETD_VALUE_OUTPUT, "output", 1) != 0)
+        return -1;
+    return 0;
+}
+
+static int v_profile_event(vctx *c, const fb_table *t)
+{
+    /* The scalar checks depend only on the vtable and the table's alignment
+     * modulo 8; tables written by one writer share a handful of vtables. */
+    uint64_t key = (((uint64_t)t->vt << 3) | (t->pos & 7u)) + 1u;
+    if (key != c->pe_ok && (fb_verify_scalar(&c->fv, t, ETD_PE_CHAIN, 4, "chain_index") != 0 ||
+        fb_verify_scalar(&c->fv, t, ETD_PE_INSTR, 4, "instruction_id") != 0 ||
+        fb_verify_scalar(&c->fv, t, ETD_PE_DID_INT, 4, "delegate_debug_id_int") != 0 ||
+        fb_verify_scalar(&c->fv, t, ETD_PE_START, 8, "start_time") != 0 ||
+        fb_verify_scalar(&c->fv, t, ETD_PE_END, 8, "end_time") != 0))
+        return -1;
+    c->pe_ok = key;
+    if (v_string(c, t, ETD_PE_NAME, "name", false, "ProfileEvent") != 0 ||
+        v_string(c, t, ETD_PE_DID_STR, "delegate_debug_id_str", false, "ProfileEvent") != 0 ||
+        v_scalar_vector(c, t, ETD_PE_METADATA, 1, "delegate_debug_metadata", false,
+                        "ProfileEvent") != 0)
+        return -1;
+    return 0;
+}
+
+static int v_debug_event(vctx *c, const fb_table *t)
+{
+    fb_table val;
+    if (fb_verify_scalar(&c->fv, t, ETD_DE_CHAIN, 8, "chain_index") != 0 ||
+        fb_verify_scalar(&c->fv, t, ETD_DE_INSTR, 4, "instruction_id") != 0 ||
+        fb_verify_scalar(&c->fv, t, ETD_DE_DID_INT, 4, "delegate_debug_id_int") != 0)
+        return -1;
+    if (v_string(c, t, ETD_DE_DID_STR, "delegate_debug_id_str", false, "DebugEvent") != 0 ||
+        v_string(c, t, ETD_DE_NAME, "name", false, "DebugEvent") != 0)
+        return -1;
+    if (v_subtable(c, t, ETD_DE_ENTRY, "debug_entry", &val) != 0)
+        return -1;
+    if (!val.pos)
+        return missing(c, t, "DebugEvent", "debug_entry");
+    if (v_value(c, &val) != 0)
+        return seg(c, "debug_entry");
+    return 0;
+}
+
+static int v_event(vctx *c, const fb_table *t)
+{
+    fb_table p, a, d;
+    if (v_subtable(c, t, ETD_EVENT_PROFILE, "profile_event", &p) != 0)
+        return -1;
+    if (p.pos && v_profile_event(c, &p) != 0)
+        return seg(c, "profile_event");
+    if (v_subtable(c, t, ETD_EVENT_ALLOCATION, "allocation_event", &a) != 0)
+        return -1;
+    if (a.pos && (fb_verify_scalar(&c->fv, &a, ETD_AE_ALLOCATOR_ID, 4, "allocator_id") != 0 ||
+                  fb_verify_scalar(&c->fv, &a, ETD_AE_SIZE, 8, "allocation_size") != 0))
+        return seg(c, "allocation_event");
+    if (v_subtable(c, t, ETD_EVENT_DEBUG, "debug_event", &d) != 0)
+        return -1;
+    if (d.pos && v_debug_event(c, &d) != 0)
+        return seg(c, "debug_event");
+    /* count the member that et_etdump_event() will pick */
+    if (p.pos)
+        c->d->num_profile_events++;
+    else if (d.pos)
+        c->d->num_debug_events++;
+    else if (a.pos)
+        c->d->num_allocation_events++;
+    else
+        c->d->num_empty_events++;
+    return 0;
+}
+
+/* RunData's own fields and allocators; its events are checked by v_run_events. */
+static int v_run(vctx *c, const fb_table *t)
+{
+    uint32_t target;
+    fb_vec vec;
+    if (v_string(c, t, ETD_RUN_NAME, "name", true, "RunData") != 0 ||
+        fb_verify_scalar(&c->fv, t, ETD_RUN_BII, 4, "bundled_input_index") != 0)
+        return -1;
+    if (fb_verify_offset(&c->fv, t, ETD_RUN_ALLOCATORS, &target, "offset to vector") != 0)
+        return seg(c, "allocators");
+    if (target) {
+        if (fb_verify_vector_at(&c->fv, target, 4, &vec, "vector") != 0)
+            return seg(c, "allocators");
+        for (uint32_t i = 0; i < vec.count; i++) {
+            fb_table a;
+            if (fb_verify_vec_table(&c->fv, &vec, i, &a, "Allocator") != 0 ||
+                v_string(c, &a, ETD_ALLOCATOR_NAME, "name", true, "Allocator") != 0)
+                return seg(c, "[%" PRIu32 "]", i), seg(c, "allocators");
+        }
+    }
+    if (fb_verify_offset(&c->fv, t, ETD_RUN_EVENTS, &target, "offset to vector") != 0)
+        return seg(c, "events");
+    if (target && fb_verify_vector_at(&c->fv, target, 4, &vec, "vector") != 0)
+        return seg(c, "events");
+    return 0;
+}
+
+static void decode_event(const fb_buf *b, const fb_table *ev, et_raw_event *e);
+
+static int v_run_events(vctx *c, const fb_vec *events, et_raw_event *out)
+{
+    for (uint32_t i = 0; i < events->count; i++) {
+        fb_table e;
+        if (fb_verify_vec_table(&c->fv, events, i, &e, "Event") != 0 || v_event(c, &e) != 0)
+            return seg(c, "[%" PRIu32 "]", i), seg(c, "events");
+        if (out)
+            decode_event(&c->d->buf, &e, &out[i]);
+    }
+    return 0;
+}
+
+/* Render 4 identifier bytes for a message: printable ASCII as is, others as \xNN. */
+static void show4(const uint8_t *p, char out[20])
+{
+    char *o = out;
+    for (int i = 0; i < 4; i++) {
+        if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '"' && p[i] != '\\')
+            *o++ = (char)p[i];
+        else
+            o += sprintf(o, "\\x%02x", p[i]);
+    }
+    *o = '\0';
+}
+
+int et_etdump_open(et_etdump *d, const uint8_t *data, size_t size, et_error *err)
+{
+    memset(d, 0, sizeof *d);
+    if (size == 0)
+        return et_fail(err, ET_ERR_FORMAT,
+                       "empty file, expected an ETDump (a FlatBuffer with identifier \"ED00\")");
+    if (size < 8)
+        return et_fail(err, ET_ERR_FORMAT,
+                       "file is only %zu bytes, too short for an ETDump (expected at least "
+                       "12 bytes: size prefix, root offset, identifier \"ED00\")",
+                       size);
+    if (size > (size_t)INT32_MAX)
+        return et_fail(err, ET_ERR_FORMAT,
+                       "file is %zu bytes, larger than a FlatBuffer can be (2 GiB)", size);
+    uint32_t start, end;
+    if (size >= 12 && memcmp(data + 8, "ED00", 4) == 0) {
+        uint32_t prefix = fb_ld_u32(data);
+        if ((uint64_t)prefix > size - 4)
+            return et_fail(err, ET_ERR_FORMAT,
+                           "byte 0: truncated ETDump: the size prefix says %" PRIu32
+                           " bytes follow, but the file has only %zu after it",
+                           prefix, size - 4);
+        if (prefix < 8)
+            return et_fail(err, ET_ERR_FORMAT,
+                           "byte 0: size prefix %" PRIu32
+                           " is too small to hold the root offset and identifier",
+                           prefix);
+        d->size_prefixed = true;
+        start = 4;
+        end = 4 + prefix;
+        d->trailing_bytes = size - 4 - prefix;
+    } else if (memcmp(data + 4, "ED00", 4) == 0) {
+        start = 0;
+        end = (uint32_t)size;
+    } else {
+        char a[20], b[20];
+        show4(data + 4, b);
+        if (size >= 12) {
+            show4(data + 8, a);
+            return et_fail(err, ET_ERR_FORMAT,
+                           "not an ETDump: expected file identifier \"ED00\" at byte 8 "
+                           "(size-prefixed) or byte 4 (plain), found \"%s\" and \"%s\"",
+                           a, b);
+        }
+        return et_fail(err, ET_ERR_FORMAT,
+                       "not an ETDump: expected file identifier \"ED00\" at byte 4, found \"%s\"",
+                       b);
+    }
+    d->buf.data = data;
+    d->buf.start = start;
+    d->buf.end = end;
+
+    vctx c;
+    memset(&c, 0, sizeof c);
+    c.d = d;
+    fb_verifier_init(&c.fv, &d->buf, err);
+    uint32_t root = fb_ld_u32(data + start);
+    uint64_t rootpos = (uint64_t)start + root;
+    fb_table t;
+    if (root == 0 || !fb_in(&d->buf, rootpos, 4))
+        return et_fail(err, ET_ERR_FORMAT,
+                       "byte %" PRIu32 ": root offset %" PRIu32
+                       " points outside the buffer (which ends at byte %" PRIu32 ")",
+                       start, root, end);
+    if (fb_verify_table_at(&c.fv, rootpos, &t, "ETDump") != 0)
+        return -1;
+    if (fb_verify_scalar(&c.fv, &t, ETD_ETDUMP_VERSION, 4, "version") != 0)
+        return -1;
+    d->version = fb_get_u32(&d->buf, &t, ETD_ETDUMP_VERSION, 0);
+    uint32_t target;
+    if (fb_verify_offset(&c.fv, &t, ETD_ETDUMP_RUN_DATA, &target, "run_data") != 0)
+        return -1;
+    if (!target)
+        return missing(&c, &t, "ETDump", "run_data");
+    if (fb_verify_vector_at(&c.fv, target, 4, &d->run_data, "run_data") != 0)
+        return -1;
+    for (uint32_t i = 0; i < d->run_data.count; i++) {
+        fb_table r;
+        if (fb_verify_vec_table(&c.fv, &d->run_data, i, &r, "RunData") != 0 || v_run(&c, &r) != 0) {
+            seg(&c, "run_data[%" PRIu32 "]", i);
+            return et_error_prefix(err, c.path);
+        }
+    }
+    d->tables_left = c.fv.tables_left;
+    d->runs_verified = calloc(d->run_data.count ? d->run_data.count : 1, 1);
+    if (!d->runs_verified)
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    return 0;
+}
+
+int et_etdump_verify_run(et_etdump *d, uint32_t i, et_raw_event *events, et_error *err)
+{
+    if (i >= d->run_data.count)
+        return et_fail(err, ET_ERR_VALUE, "run %" PRIu32 " does not exist", i);
+    if (d->runs_verified[i] && !events)
+        return 0;
+    vctx c;
+    c.d = d;
+    c.path[0] = '\0';
+    c.pe_ok = 0;
+    fb_verifier_init(&c.fv, &d->buf, err);
+    c.fv.tables_left = d->tables_left;
+    et_run r;
+    et_etdump_run(d, i, &r);
+    if (d->runs_verified[i]) {
+        for (uint32_t k = 0; k < r.events.count; k++)
+            et_etdump_event(d, &r, k, &events[k]);
+        return 0;
+    }
+    if (v_run_events(&c, &r.events, events) != 0) {
+        seg(&c, "run_data[%" PRIu32 "]", i);
+        return et_error_prefix(err, c.path);
+    }
+    d->tables_left = c.fv.tables_left;
+    d->runs_verified[i] = 1;
+    return 0;
+}
+
+int et_etdump_verify_all(et_etdump *d, et_error *err)
+{
+    for (uint32_t i = 0; i < d->run_data.count; i++)
+        if (et_etdump_verify_run(d, i, NULL, err) != 0)
+            return -1;
+    return 0;
+}
+
+void et_etdump_close(et_etdump *d)
+{
+    free(d->runs_verified);
+    memset(d, 0, sizeof *d);
+}
+
+/* ------------------------------------------------------------------ */
+/* Accessors. */
+
+void et_etdump_run(const et_etdump *d, uint32_t i, et_run *r)
+{
+    fb_table t;
+    memset(r, 0, sizeof *r);
+    r->bundled_input_index = -1;
+    if (!fb_vec_table(&d->buf, &d->run_data, i, &t))
+        return;
+    fb_get_string(&d->buf, &t, ETD_RUN_NAME, &r->name.p, &r->name.n);
+    r->bundled_input_index = fb_get_i32(&d->buf, &t, ETD_RUN_BII, -1);
+    r->has_events = fb_get_vector(&d->buf, &t, ETD_RUN_EVENTS, 4, &r->events);
+    fb_get_vector(&d->buf, &t, ETD_RUN_ALLOCATORS, 4, &r->allocators);
+}
+
+et_str et_etdump_allocator_name(const et_etdump *d, const et_run *r, uint32_t i)
+{
+    et_str s = {NULL, 0};
+    fb_table t;
+    if (fb_vec_table(&d->buf, &r->allocators, i, &t))
+        fb_get_string(&d->buf, &t, ETD_ALLOCATOR_NAME, &s.p, &s.n);
+    return s;
+}
+
+/* Decode the Event table `ev` into `e` (shared by the accessor and the
+ * verifier, which decodes each event right after checking it). */
+static void decode_event(const fb_buf *b, const fb_table *ev, et_raw_event *e)
+{
+    fb_table m;
+    e->kind = ET_EV_EMPTY;
+    e->pos = ev->pos;
+    if (fb_get_table(b, ev, ETD_EVENT_PROFILE, &m)) {
+        e->kind = ET_EV_PROFILE;
+        e->pos = m.pos;
+        fb_get_string(b, &m, ETD_PE_NAME, &e->name.p, &e->name.n);
+        int32_t chain = fb_get_i32(b, &m, ETD_PE_CHAIN, 0);
+        e->chain_value = (uint64_t)(int64_t)chain;
+        e->chain_neg = chain < 0;
+        e->instruction_id = fb_get_i32(b, &m, ETD_PE_INSTR, -1);
+        e->delegate_debug_id_int = fb_get_i32(b, &m, ETD_PE_DID_INT, -1);
+        fb_get_string(b, &m, ETD_PE_DID_STR, &e->delegate_debug_id_str.p,
+                      &e->delegate_debug_id_str.n);
+        fb_vec md;
+        if (fb_get_vector(b, &m, ETD_PE_METADATA, 1, &md)) {
+            e->metadata.p = (const char *)b->data + md.pos;
+            e->metadata.n = md.count;
+        } else {
+            e->metadata.p = NULL;
+            e->metadata.n = 0;
+        }
+        e->start_time = fb_get_u64(b, &m, ETD_PE_START, 0);
+        e->end_time = fb_get_u64(b, &m, ETD_PE_END, 0);
+        return;
+    }
+    if (fb_get_table(b, ev, ETD_EVENT_DEBUG, &m)) {
+        e->kind = ET_EV_DEBUG;
+        e->pos = m.pos;
+        fb_get_string(b, &m, ETD_DE_NAME, &e->name.p, &e->name.n);
+        e->chain_value = fb_get_u64(b, &m, ETD_DE_CHAIN, 0);
+        e->chain_neg = false;
+        e->instruction_id = fb_get_i32(b, &m, ETD_DE_INSTR, -1);
+        e->delegate_debug_id_int = fb_get_i32(b, &m, ETD_DE_DID_INT, -1);
+        fb_get_string(b, &m, ETD_DE_DID_STR, &e->delegate_debug_id_str.p,
+                      &e->delegate_debug_id_str.n);
+        fb_table val, out;
+        e->value_pos = 0;
+        e->is_output = false;
+        if (fb_get_table(b, &m, ETD_DE_ENTRY, &val)) {
+            e->value_pos = val.pos;
+            if (fb_get_table(b, &val, ETD_VALUE_OUTPUT, &out))
+                e->is_output = fb_get_u8(b, &out, ETD_SCALAR_VAL, 0) != 0;
+        }
+        return;
+    }
+    if (fb_get_table(b, ev, ETD_EVENT_ALLOCATION, &m)) {
+        e->kind = ET_EV_ALLOCATION;
+        e->pos = m.pos;
+        e->allocator_id = fb_get_i32(b, &m, ETD_AE_ALLOCATOR_ID, 0);
+        e->allocation_size = fb_get_u64(b, &m, ETD_AE_SIZE, 0);
+    }
+}
+
+void et_etdump_event(const et_etdump *d, const et_run *r, uint32_t i, et_raw_event *e)
+{
+    fb_table ev;
+    if (!fb_vec_table(&d->buf, &r->events, i, &ev)) {
+        e->kind = ET_EV_EMPTY;
+        e->pos = 0;
+        return;
+    }
+    decode_event(&d->buf, &ev, e);
+}
+
+static void read_tensor(const fb_buf *b, const fb_table *t, et_raw_value *v)
+{
+    v->has_tensor = true;
+    v->scalar_type = fb_get_i8(b, t, ETD_TENSOR_SCALAR_TYPE, 0);
+    fb_get_vector(b, t, ETD_TENSOR_SIZES, 8, &v->sizes);
+    fb_get_vector(b, t, ETD_TENSOR_STRIDES, 8, &v->strides);
+    v->offset = fb_get_i64(b, t, ETD_TENSOR_OFFSET, 0);
+}
+
+void et_etdump_value(const et_etdump *d, uint32_t pos, et_raw_value *v)
+{
+    const fb_buf *b = &d->buf;
+    fb_table t, s;
+    memset(v, 0, sizeof *v);
+    if (!fb_table_at(b, pos, &t))
+        return;
+    v->val = (et_value_type)fb_get_u8(b, &t, ETD_VALUE_VAL, 0);
+    if (fb_get_table(b, &t, ETD_VALUE_TENSOR, &s))
+        read_tensor(b, &s, v);
+    if (fb_get_table(b, &t, ETD_VALUE_TENSOR_LIST, &s))
+        v->has_tensor_list = fb_get_vector(b, &s, ETD_TENSORLIST_TENSORS, 4, &v->tensors);
+    if ((v->has_int = fb_get_table(b, &t, ETD_VALUE_INT, &s)))
+        v->int_val = fb_get_i64(b, &s, ETD_SCALAR_VAL, 0);
+    if ((v->has_bool = fb_get_table(b, &t, ETD_VALUE_BOOL, &s)))
+        v->bool_val = fb_get_u8(b, &s, ETD_SCALAR_VAL, 0) != 0;
+    if ((v->has_float = fb_get_table(b, &t, ETD_VALUE_FLOAT, &s)))
+        v->float_val = fb_get_f32(b, &s, ETD_SCALAR_VAL, 0.0f);
+    if ((v->has_double = fb_get_table(b, &t, ETD_VALUE_DOUBLE, &s)))
+        v->double_val = fb_get_f64(b, &s, ETD_SCALAR_VAL, 0.0);
+    if (fb_get_table(b, &t, ETD_VALUE_OUTPUT, &s))
+        v->is_output = fb_get_u8(b, &s, ETD_SCALAR_VAL, 0) != 0;
+}
+
+void et_etdump_list_tensor(const et_etdump *d, const et_raw_value *list, uint32_t i,
+                           et_raw_value *v)
+{
+    fb_table t;
+    memset(v, 0, sizeof *v);
+    v->val = ET_VAL_TENSOR;
+    if (fb_vec_table(&d->buf, &list->tensors, i, &t))
+        read_tensor(&d->buf, &t, v);
+}
+
+const char *et_scalar_type_name(int st)
+{
+    static const char *const names[] = {
+        "BYTE", "CHAR", "SHORT", "INT", "LONG", "HALF", "FLOAT", "DOUBLE", NULL, NULL, NULL,
+        "BOOL", "QINT8", "QUINT8", "QINT32", "BFLOAT16", "QUINT4X2", "QUINT2X4", NULL, NULL,
+        NULL, NULL, "BITS16", "FLOAT8E5M2", "FLOAT8E4M3FN", "FLOAT8E5M2FNUZ", "FLOAT8E4M3FNUZ",
+        "UINT16", "UINT32", "UINT64"};
+    if (st < 0 || st >= (int)(sizeof names / sizeof names[0]))
+        return NULL;
+    return names[st];
+}
+
+et_str et_etdump_profile_metadata(const et_etdump *d, uint32_t pe_pos)
+{
+    et_str s = {NULL, 0};
+    fb_table t;
+    fb_vec v;
+    if (pe_pos && fb_table_at(&d->buf, pe_pos, &t) &&
+        fb_get_vector(&d->buf, &t, ETD_PE_METADATA, 1, &v)) {
+        s.p = (const char *)d->buf.data + v.pos;
+        s.n = v.count;
+    }
+    return s;
+}
+
+int et_scalar_type_size(int st)
+{
+    switch (st) {
+    case 0: case 1: case 11: case 12: case 13: case 23: case 24: case 25: case 26: return 1;
+    case 2: case 5: case 15: case 22: case 27: return 2;
+    case 3: case 6: case 14: case 28: return 4;
+    case 4: case 7: case 29: return 8;
+    default: return 0;
+    }
+}

@@ -1,0 +1,62 @@
+/* mapfile.c - see mapfile.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "mapfile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int et_map_file(et_mapped_file *mf, const char *path, et_error *err)
+{
+    memset(mf, 0, sizeof *mf);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return et_fail(err, ET_ERR_IO, "%s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return et_fail(err, ET_ERR_IO, "%s: %s", path, strerror(e));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return et_fail(err, ET_ERR_IO, "%s: is a directory, expected a file", path);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return et_fail(err, ET_ERR_IO, "%s: not a regular file", path);
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        return 0;
+    }
+    if ((uintmax_t)st.st_size > SIZE_MAX) {
+        close(fd);
+        return et_fail(err, ET_ERR_IO, "%s: file too large to map", path);
+    }
+    size_t size = (size_t)st.st_size;
+    void *p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    int e = errno;
+    close(fd);
+    if (p == MAP_FAILED)
+        return et_fail(err, ET_ERR_IO, "%s: cannot map file: %s", path, strerror(e));
+    mf->data = p;
+    mf->size = size;
+    mf->mapped = 1;
+    return 0;
+}
+
+void et_unmap_file(et_mapped_file *mf)
+{
+    if (mf->data) {
+        if (mf->mapped)
+            munmap((void *)mf->data, mf->size);
+        else
+            free((void *)mf->data);
+    }
+    memset(mf, 0, sizeof *mf);
+}

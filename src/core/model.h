@@ -1,0 +1,165 @@
+/*
+ * model.h - the Inspector's event model: EventBlocks of Events with PerfData
+ * (spec §3 and §4), built from an ETDump in one pass.
+ *
+ * How a dump becomes blocks (spec §3.1-§3.5):
+ *  - each RunData's events are collated into InstructionEvents keyed by
+ *    (instruction_id, chain_index, delegate_debug_id_int, delegate_debug_id_str);
+ *  - every profile event of an InstructionEvent gives one EventSignature
+ *    (a debug-only InstructionEvent gives one), in first-seen order, a later
+ *    duplicate replacing an earlier one;
+ *  - runs with equal (name, EventSignatures, bundled_input_index) form one
+ *    EventBlock; each Event of a block has one sample per run.
+ *
+ * Differences from the reference (docs/differences.md):
+ *  - allocation events do not fail the load: they and the allocators are
+ *    kept per block and per run, outside the profiling events;
+ *  - repeated runs whose debug data differ are accepted (one warning); the
+ *    first run's entries are the event's debug_data, every run's are kept;
+ *  - a 32-bit clock wrap-around gives the true modular difference
+ *    (2^32 - start + end); for delegated events the end time is unwrapped
+ *    (end + 2^32) before conversion instead of applying the rule to
+ *    converted values;
+ *  - an Event table with no member set is skipped with a warning instead
+ *    of failing the load.
+ *
+ * Memory: an et_inspector owns everything below it; events refer to names
+ * and metadata bytes inside the mapped ETDump (no copies).
+ */
+#ifndef ET_MODEL_H
+#define ET_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "etdump.h"
+#include "mapfile.h"
+#include "timescale.h"
+
+/* Statistics of one event over the runs of its block (spec §4); every
+ * value is in the inspector's target time scale (or what the delegate
+ * time-scale converter returns, for delegated events). */
+typedef struct et_perf_data {
+    size_t n;      /* samples, one per run of the block (>= 1) */
+    double *raw;   /* n durations in run order */
+    double p10, p50, p90, avg, min, max;
+} et_perf_data;
+
+/* Kind of a delegate debug identifier. */
+typedef enum { ET_DID_NONE = 0, ET_DID_INT, ET_DID_STR } et_did_kind;
+
+/* One Event of an EventBlock (spec §1.5). */
+typedef struct et_event {
+    et_str name_str;               /* the name, unless name_is_id_text */
+    bool name_is_id_text;          /* the name is id_text (an integer delegate id) */
+    char id_text[12];              /* decimal text of an integer delegate id */
+    bool has_perf_data;            /* false for debug-only events */
+    et_perf_data perf_data;
+    uint64_t *start_time;          /* perf_data.n raw start ticks (unconverted), or NULL */
+    int32_t instruction_id;        /* raw: -1 when the writer left it unset */
+    et_did_kind delegate_debug_identifier_kind;
+    int32_t delegate_debug_id_int; /* when kind == ET_DID_INT */
+    et_str delegate_debug_id_str;  /* when kind == ET_DID_STR */
+    bool is_delegated_op;
+    et_str *raw_delegate_debug_metadatas; /* one per run ("" when absent), or NULL
+                                             when every run's metadata is empty */
+    int num_outputs;               /* 1 (ETRecord linkage comes later) */
+    /* debug events (raw Value positions in the ETDump), per run */
+    bool has_debug_data;
+    uint32_t *debug_first;         /* per run: first index into the block's value pool */
+    uint32_t *debug_count;         /* per run: number of entries */
+    /* where it came from */
+    uint32_t profile_event_pos_first_run; /* ProfileEvent table of run 0 (0 if none) */
+} et_event;
+
+/* The name of an event (spec §3.6). */
+static inline et_str et_event_name(const et_event *e)
+{
+    if (e->name_is_id_text) {
+        et_str s = {e->id_text, 0};
+        while (e->id_text[s.n])
+            s.n++;
+        return s;
+    }
+    return e->name_str;
+}
+
+/* One allocation event (spec §2.4): allocator_id names allocators[id-1]. */
+typedef struct et_allocation {
+    int32_t allocator_id;
+    uint64_t allocation_size; /* bytes */
+} et_allocation;
+
+/* One EventBlock (spec §1.4, §3.5). */
+typedef struct et_block {
+    et_str name;
+    int32_t bundled_input_index;   /* -1 when the runs carried none */
+    size_t n_runs;
+    uint32_t *runs;                /* the RunData indices merged here, in order */
+    size_t n_events;
+    et_event *events;
+    /* values: debug entries and run outputs, as Value table positions */
+    uint32_t *value_pool;
+    uint32_t *run_output_first;    /* per run */
+    uint32_t *run_output_count;    /* per run */
+    /* memory (not in the reference) */
+    size_t n_allocators;
+    et_str *allocators;            /* names, from the block's first run */
+    et_allocation *allocations;    /* pool */
+    uint32_t *allocation_first;    /* per run */
+    uint32_t *allocation_count;    /* per run */
+} et_block;
+
+/* Called for each timestamp of a delegated profile event (spec §3.8):
+ * `name` is the event's name (the delegate identifier as text), `ticks` a
+ * raw start or end time.  Returns 0 with *out set to the time in target
+ * units, or -1 to fall back to the default conversion (ticks / factor); the
+ * callee reports its own error (e.g. a Lua warning naming the event). */
+typedef int (*et_time_converter)(void *ud, const char *name, size_t name_len, uint64_t ticks,
+                                 double *out);
+
+typedef struct et_inspector_options {
+    const char *etdump_path;          /* a file to map, or NULL ... */
+    const uint8_t *etdump_data;       /* ... bytes owned by the caller */
+    size_t etdump_size;
+    const char *debug_buffer_path;    /* optional */
+    et_time_scale source_time_scale;  /* default ET_TS_NS */
+    et_time_scale target_time_scale;  /* default ET_TS_MS */
+    et_time_converter converter;      /* optional delegate time-scale converter */
+    void *converter_ud;
+} et_inspector_options;
+
+/* Default options: ns -> ms, no converter, no debug buffer. */
+void et_inspector_options_init(et_inspector_options *o);
+
+typedef struct et_inspector {
+    et_mapped_file etdump_file;   /* when opened from a path */
+    et_mapped_file debug_buffer;  /* size 0 when none */
+    const char *etdump_label;     /* for messages: the path or "<etdump_data>" */
+    et_etdump dump;
+    et_time_scale source_time_scale, target_time_scale;
+    double scale_factor;          /* factor(source) / factor(target) */
+    size_t n_blocks;
+    et_block *blocks;
+    size_t n_warnings;
+    char **warnings;              /* one sentence each, in the order found */
+} et_inspector;
+
+/* Open and build an inspector (spec §1.3, steps 1, 4-7).  Errors, with
+ * `err` set and NULL returned:
+ *   ET_ERR_USAGE  cycles mixed with a time unit; neither or both of
+ *                 etdump_path / etdump_data given;
+ *   ET_ERR_IO     a file cannot be opened or mapped (message names it);
+ *   ET_ERR_FORMAT the ETDump is malformed (message names the file, field
+ *                 path and byte offset);
+ *   ET_ERR_VALUE  a profile event's end precedes its start and is not a
+ *                 32-bit wrap-around;
+ *   ET_ERR_NOMEM  out of memory. */
+et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err);
+
+/* Free an inspector and everything it owns; NULL is accepted. */
+void et_inspector_free(et_inspector *insp);
+
+#endif

@@ -1,0 +1,100 @@
+/* outfile.c - see outfile.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "outfile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs, et_error *err)
+{
+    memset(of, 0, sizeof *of);
+    struct stat ds;
+    if (stat(dest, &ds) == 0) {
+        if (S_ISDIR(ds.st_mode))
+            return et_fail(err, ET_ERR_IO, "%s: is a directory, expected a file path", dest);
+        for (const char *const *in = inputs; in && *in; in++) {
+            struct stat is;
+            if (stat(*in, &is) == 0 && is.st_dev == ds.st_dev && is.st_ino == ds.st_ino)
+                return et_fail(err, ET_ERR_USAGE,
+                               "%s: refusing to overwrite an input file with output", dest);
+        }
+    }
+    size_t n = strlen(dest);
+    of->dest = dupstr(dest);
+    of->tmp = malloc(n + 8);
+    if (!of->dest || !of->tmp) {
+        free(of->dest);
+        free(of->tmp);
+        memset(of, 0, sizeof *of);
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    }
+    memcpy(of->tmp, dest, n);
+    memcpy(of->tmp + n, ".XXXXXX", 8);
+    int fd = mkstemp(of->tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(of->dest);
+        free(of->tmp);
+        memset(of, 0, sizeof *of);
+        return et_fail(err, ET_ERR_IO, "%s: cannot create a file beside it: %s", dest,
+                       strerror(e));
+    }
+    /* mkstemp makes 0600 files; give outputs the usual permissions */
+    mode_t um = umask(0);
+    umask(um);
+    fchmod(fd, 0666 & ~um);
+    of->fp = fdopen(fd, "w");
+    if (!of->fp) {
+        int e = errno;
+        close(fd);
+        unlink(of->tmp);
+        free(of->dest);
+        free(of->tmp);
+        memset(of, 0, sizeof *of);
+        return et_fail(err, ET_ERR_IO, "%s: %s", dest, strerror(e));
+    }
+    return 0;
+}
+
+int et_outfile_commit(et_outfile *of, et_error *err)
+{
+    int rc = 0, e = 0;
+    if (fflush(of->fp) != 0 || ferror(of->fp))
+        rc = -1, e = errno;
+    if (fclose(of->fp) != 0 && rc == 0)
+        rc = -1, e = errno;
+    of->fp = NULL;
+    if (rc == 0 && rename(of->tmp, of->dest) != 0)
+        rc = -1, e = errno;
+    if (rc != 0) {
+        unlink(of->tmp);
+        et_fail(err, ET_ERR_IO, "%s: write failed: %s", of->dest, strerror(e));
+    }
+    free(of->dest);
+    free(of->tmp);
+    memset(of, 0, sizeof *of);
+    return rc;
+}
+
+void et_outfile_abort(et_outfile *of)
+{
+    if (of->fp)
+        fclose(of->fp);
+    if (of->tmp)
+        unlink(of->tmp);
+    free(of->dest);
+    free(of->tmp);
+    memset(of, 0, sizeof *of);
+}

@@ -1,0 +1,191 @@
+/*
+ * pyfmt.c - Python-compatible float formatting (see pyfmt.h).
+ *
+ * Both formats start from C's "%.*e", which glibc (and any C99 printf)
+ * rounds correctly.  Only the ASCII digits and the exponent of that output
+ * are used; the layout is rebuilt here, so the result never depends on the
+ * locale's decimal point.  The round-trip test of repr() feeds the very
+ * string printf produced back to strtod(), so both run under the same
+ * LC_NUMERIC and agree with each other whatever it is.
+ *
+ * Plain C11, no POSIX functions needed.
+ */
+#include "pyfmt.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Decimal digits of a finite, non-negative double in scientific form. */
+typedef struct {
+    char dig[24]; /* significant digits, no trailing zeros, at least one */
+    int ndig;
+    int exp; /* value = 0.d1d2... * 10^(exp+1), i.e. d1 is at 10^exp */
+} decimal;
+
+/* Split the output of "%.*e" ("d<point>ddde[+-]XX") into digits and
+ * exponent.  The point may be any locale-specific byte sequence. */
+static void split_e(const char *s, decimal *d)
+{
+    d->ndig = 0;
+    for (; *s && *s != 'e' && *s != 'E'; s++)
+        if (*s >= '0' && *s <= '9' && d->ndig < (int)sizeof d->dig)
+            d->dig[d->ndig++] = *s;
+    d->exp = (*s) ? atoi(s + 1) : 0;
+    while (d->ndig > 1 && d->dig[d->ndig - 1] == '0')
+        d->ndig--;
+}
+
+/* Write "nan"/"inf"/"-inf" for a non-finite x; returns the length. */
+static size_t nonfinite(double x, char *buf)
+{
+    const char *s = isnan(x) ? "nan" : (x < 0 ? "-inf" : "inf");
+    size_t n = strlen(s);
+    memcpy(buf, s, n + 1);
+    return n;
+}
+
+/* Append "e+XX" / "e-XX" (at least two exponent digits) at p. */
+static char *put_exp(char *p, int e)
+{
+    return p + sprintf(p, "e%c%02d", e < 0 ? '-' : '+', e < 0 ? -e : e);
+}
+
+/* Lay out d in scientific notation: "d[.ddd]e+XX". */
+static char *put_sci(char *p, const decimal *d)
+{
+    *p++ = d->dig[0];
+    if (d->ndig > 1) {
+        *p++ = '.';
+        memcpy(p, d->dig + 1, (size_t)d->ndig - 1);
+        p += d->ndig - 1;
+    }
+    return put_exp(p, d->exp);
+}
+
+/* Lay out d in fixed notation; `point_zero` adds ".0" to integers. */
+static char *put_fixed(char *p, const decimal *d, int point_zero)
+{
+    int i;
+    if (d->exp < 0) {
+        *p++ = '0';
+        *p++ = '.';
+        for (i = -1; i > d->exp; i--)
+            *p++ = '0';
+        memcpy(p, d->dig, (size_t)d->ndig);
+        return p + d->ndig;
+    }
+    for (i = 0; i <= d->exp; i++)
+        *p++ = i < d->ndig ? d->dig[i] : '0';
+    if (d->ndig > d->exp + 1) {
+        *p++ = '.';
+        memcpy(p, d->dig + d->exp + 1, (size_t)(d->ndig - d->exp - 1));
+        p += d->ndig - d->exp - 1;
+    } else if (point_zero) {
+        *p++ = '.';
+        *p++ = '0';
+    }
+    return p;
+}
+
+/* At a power of two the doubles below x are twice as dense as those
+ * above, so the 16-digit decimal nearest x may fail to read back while its
+ * neighbour on the far side of x does.  `s` is x printed with "%.15e";
+ * try the two 16-digit neighbours of s and, when one reads back as x, store
+ * it in d and return 1. */
+static int neighbour16(const char *s, double x, decimal *d)
+{
+    decimal r;
+    unsigned long long m = 0, c;
+    char num[48];
+    int i, step;
+
+    split_e(s, &r);
+    for (i = 0; i < 16; i++)
+        m = m * 10 + (unsigned long long)(i < r.ndig ? r.dig[i] - '0' : 0);
+    for (step = -1; step <= 1; step += 2) {
+        int e = r.exp;
+        c = step > 0 ? m + 1 : m - 1; /* m >= 10^15 */
+        if (c == 10000000000000000ULL) {
+            c = 1000000000000000ULL;
+            e++;
+        } else if (c < 1000000000000000ULL) {
+            c = 9999999999999999ULL;
+            e--;
+        }
+        /* no decimal point, so strtod's locale does not matter */
+        snprintf(num, sizeof num, "%llue%d", c, e - 15);
+        if (strtod(num, NULL) == x) {
+            snprintf(num, sizeof num, "%llu", c);
+            memcpy(d->dig, num, 16);
+            d->ndig = 16;
+            d->exp = e;
+            while (d->ndig > 1 && d->dig[d->ndig - 1] == '0')
+                d->ndig--;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Python repr(float): the shortest string that reads back as x (the closest
+ * one when several have that length); fixed notation when the decimal
+ * exponent e satisfies -4 <= e < 16 ("8338.0", "0.0001"), otherwise
+ * "d.ddde+XX" ("1e-05", "1e+16"); "nan", "inf", "-inf", "-0.0".  Writes
+ * into buf (ET_PYFMT_BUFSZ bytes) and returns the length. */
+size_t et_pyfmt_repr(double x, char *buf)
+{
+    char tmp[48], *p = buf;
+    decimal d;
+    int prec;
+
+    if (!isfinite(x))
+        return nonfinite(x, buf);
+    if (signbit(x)) {
+        *p++ = '-';
+        x = -x;
+    }
+    /* For a normal double, 15 significant digits always reproduce a decimal
+     * of <= 15 digits that reads back as x, so the first precision that
+     * round-trips gives the shortest digits; at 16 and 17 digits the
+     * correctly rounded string is also the closest.  Subnormals carry
+     * fewer digits: search them from one digit up. */
+    for (prec = x < DBL_MIN ? 0 : 14; prec < 16; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*e", prec, x);
+        if (strtod(tmp, NULL) == x)
+            break;
+        if (prec == 15 && neighbour16(tmp, x, &d))
+            goto layout;
+    }
+    if (prec == 16)
+        snprintf(tmp, sizeof tmp, "%.16e", x);
+    split_e(tmp, &d);
+layout:
+    p = (d.exp < -4 || d.exp >= 16) ? put_sci(p, &d) : put_fixed(p, &d, 1);
+    *p = '\0';
+    return (size_t)(p - buf);
+}
+
+/* Python format(x, "g"): 6 significant digits, trailing zeros (and a bare
+ * point) removed, scientific iff the exponent is < -4 or >= 6, as C's "%g";
+ * but NaN is always "nan" (glibc would print "-nan" for a negative NaN).
+ * Writes into buf (ET_PYFMT_BUFSZ bytes) and returns the length. */
+size_t et_pyfmt_g(double x, char *buf)
+{
+    char tmp[48], *p = buf;
+    decimal d;
+
+    if (!isfinite(x))
+        return nonfinite(x, buf);
+    if (signbit(x)) {
+        *p++ = '-';
+        x = -x;
+    }
+    snprintf(tmp, sizeof tmp, "%.5e", x);
+    split_e(tmp, &d);
+    p = (d.exp < -4 || d.exp >= 6) ? put_sci(p, &d) : put_fixed(p, &d, 0);
+    *p = '\0';
+    return (size_t)(p - buf);
+}

@@ -1,0 +1,581 @@
+/* report.c - frames and JSON export of an inspector; see report.h. */
+#include "report.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "pyfmt.h"
+#include "strbuf.h"
+
+#define ETINSPECT_JSON_FORMAT 1
+
+/* ------------------------------------------------------------------ */
+/* Frames */
+
+enum { C_BLOCK, C_NAME, C_RAW, C_P10, C_P50, C_P90, C_AVG, C_MIN, C_MAX, C_OPS, C_DID,
+       C_STACK, C_MODULE, C_DELEGATED, C_BACKEND, C_DEBUG, C_START, C_COUNT };
+
+static const char *const col_base[C_COUNT] = {
+    "event_block_name", "event_name", "raw", "p10", "p50", "p90", "avg", "min", "max",
+    "op_types", "delegate_debug_identifier", "stack_traces", "module_hierarchy",
+    "is_delegated_op", "delegate_backend_name", "debug_data", "start_time"};
+
+static bool shown(int c, bool for_display)
+{
+    return !for_display || !(c == C_RAW || c == C_DID || c == C_STACK || c == C_MODULE ||
+                             c == C_DEBUG);
+}
+
+/* True when `s` contains "OPERATOR_CALL" (the reference drops such rows). */
+static bool is_excluded_event(et_str s)
+{
+    static const char pat[] = "OPERATOR_CALL";
+    size_t m = sizeof pat - 1;
+    for (size_t i = 0; i + m <= s.n; i++)
+        if (memcmp(s.p + i, pat, m) == 0)
+            return true;
+    return false;
+}
+
+et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for_display,
+                          et_error *err)
+{
+    char names[C_COUNT][64];
+    const char *cols[C_COUNT];
+    int map[C_COUNT]; /* column id -> frame column, -1 when not shown */
+    size_t ncols = 0;
+    const char *unit = et_time_scale_name(insp->target_time_scale);
+    for (int c = 0; c < C_COUNT; c++) {
+        map[c] = -1;
+        if (!shown(c, for_display))
+            continue;
+        if (include_units && c >= C_P10 && c <= C_MAX)
+            snprintf(names[c], sizeof names[c], "%s (%s)", col_base[c], unit);
+        else
+            snprintf(names[c], sizeof names[c], "%s", col_base[c]);
+        map[c] = (int)ncols;
+        cols[ncols++] = names[c];
+    }
+    et_frame *f = et_frame_new(ncols, cols);
+    if (!f) {
+        et_fail(err, ET_ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    /* pandas shows a missing statistic as NaN when the column also holds
+     * numbers, and as None when it holds none */
+    bool any_perf = false;
+    for (size_t b = 0; b < insp->n_blocks; b++)
+        for (size_t e = 0; e < insp->blocks[b].n_events; e++)
+            if (insp->blocks[b].events[e].has_perf_data &&
+                !(for_display && is_excluded_event(et_event_name(&insp->blocks[b].events[e]))))
+                any_perf = true;
+    et_strbuf sb = {0};
+    int rc = 0;
+    for (size_t b = 0; b < insp->n_blocks && rc == 0; b++) {
+        const et_block *blk = &insp->blocks[b];
+        for (size_t e = 0; e < blk->n_events && rc == 0; e++) {
+            const et_event *ev = &blk->events[e];
+            et_str name = et_event_name(ev);
+            if (for_display && is_excluded_event(name))
+                continue;
+            long row = et_frame_add_row(f);
+            if (row < 0) {
+                rc = -1;
+                break;
+            }
+            size_t r = (size_t)row;
+            rc |= et_frame_set_text(f, r, (size_t)map[C_BLOCK], blk->name.p, blk->name.n);
+            rc |= et_frame_set_text(f, r, (size_t)map[C_NAME], name.p, name.n);
+            const et_perf_data *pd = &ev->perf_data;
+            double stats[6] = {pd->p10, pd->p50, pd->p90, pd->avg, pd->min, pd->max};
+            for (int c = C_P10; c <= C_MAX; c++) {
+                if (ev->has_perf_data)
+                    et_frame_set_float(f, r, (size_t)map[c], stats[c - C_P10]);
+                else if (any_perf)
+                    et_frame_set_float(f, r, (size_t)map[c], NAN);
+            }
+            if (map[C_RAW] >= 0 && ev->has_perf_data) {
+                et_sb_reset(&sb);
+                et_sb_addc(&sb, '[');
+                for (size_t k = 0; k < pd->n; k++) {
+                    if (k)
+                        et_sb_adds(&sb, ", ");
+                    et_sb_add_repr(&sb, pd->raw[k]);
+                }
+                et_sb_addc(&sb, ']');
+                rc |= et_frame_set_text(f, r, (size_t)map[C_RAW], sb.p, sb.n);
+            }
+            rc |= et_frame_set_text(f, r, (size_t)map[C_OPS], "[]", 2);
+            if (map[C_DID] >= 0) {
+                if (ev->delegate_debug_identifier_kind == ET_DID_INT)
+                    et_frame_set_int(f, r, (size_t)map[C_DID], ev->delegate_debug_id_int);
+                else if (ev->delegate_debug_identifier_kind == ET_DID_STR)
+                    rc |= et_frame_set_text(f, r, (size_t)map[C_DID], ev->delegate_debug_id_str.p,
+                                            ev->delegate_debug_id_str.n);
+            }
+            if (map[C_STACK] >= 0)
+                rc |= et_frame_set_text(f, r, (size_t)map[C_STACK], "{}", 2);
+            if (map[C_MODULE] >= 0)
+                rc |= et_frame_set_text(f, r, (size_t)map[C_MODULE], "{}", 2);
+            et_frame_set_bool(f, r, (size_t)map[C_DELEGATED], ev->is_delegated_op);
+            if (map[C_DEBUG] >= 0) {
+                /* values are decoded in a later layer; show how many entries */
+                uint32_t n = (ev->has_debug_data && blk->n_runs) ? ev->debug_count[0] : 0;
+                et_sb_reset(&sb);
+                et_sb_addc(&sb, '[');
+                for (uint32_t k = 0; k < n; k++)
+                    et_sb_adds(&sb, k ? ", <value>" : "<value>");
+                et_sb_addc(&sb, ']');
+                rc |= et_frame_set_text(f, r, (size_t)map[C_DEBUG], sb.p, sb.n);
+            }
+            if (ev->start_time) {
+                et_sb_reset(&sb);
+                et_sb_addc(&sb, '[');
+                for (size_t k = 0; k < pd->n; k++) {
+                    if (k)
+                        et_sb_adds(&sb, ", ");
+                    et_sb_add_u64(&sb, ev->start_time[k]);
+                }
+                et_sb_addc(&sb, ']');
+                rc |= et_frame_set_text(f, r, (size_t)map[C_START], sb.p, sb.n);
+            }
+            if (sb.failed)
+                rc = -1;
+        }
+    }
+    et_sb_free(&sb);
+    if (rc != 0) {
+        et_frame_free(f);
+        et_fail(err, ET_ERR_NOMEM, "out of memory while building the table");
+        return NULL;
+    }
+    return f;
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON */
+
+/* Append `s` as a JSON string.  Invalid UTF-8 bytes become U+FFFD. */
+static void j_str(et_strbuf *sb, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    et_sb_addc(sb, '"');
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            et_sb_addc(sb, '\\');
+            et_sb_addc(sb, (char)c);
+            i++;
+        } else if (c < 0x20) {
+            char e[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
+            switch (c) {
+            case '\n': et_sb_adds(sb, "\\n"); break;
+            case '\t': et_sb_adds(sb, "\\t"); break;
+            case '\r': et_sb_adds(sb, "\\r"); break;
+            default: et_sb_adds(sb, e);
+            }
+            i++;
+        } else if (c < 0x80) {
+            et_sb_addc(sb, (char)c);
+            i++;
+        } else {
+            /* validate one UTF-8 sequence */
+            size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+            uint32_t cp = len == 4 ? c & 7u : len == 3 ? c & 15u : c & 31u;
+            bool ok = len > 0 && i + len <= n && c <= 0xf4;
+            for (size_t k = 1; ok && k < len; k++) {
+                unsigned char cc = (unsigned char)s[i + k];
+                ok = (cc & 0xc0) == 0x80;
+                cp = (cp << 6) | (cc & 0x3fu);
+            }
+            if (ok && ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) ||
+                       (len == 4 && (cp < 0x10000 || cp > 0x10ffff))))
+                ok = false;
+            if (ok) {
+                et_sb_add(sb, s + i, len);
+                i += len;
+            } else {
+                et_sb_adds(sb, "\\ufffd");
+                i++;
+            }
+        }
+    }
+    et_sb_addc(sb, '"');
+}
+
+static void j_strz(et_strbuf *sb, const char *s) { j_str(sb, s, strlen(s)); }
+
+static void j_key(et_strbuf *sb, const char *k)
+{
+    j_strz(sb, k);
+    et_sb_adds(sb, ": ");
+}
+
+/* A JSON number from a float: repr, with NaN and infinities as null. */
+static void j_num(et_strbuf *sb, double v)
+{
+    if (isnan(v) || isinf(v))
+        et_sb_adds(sb, "null");
+    else
+        et_sb_add_repr(sb, v);
+}
+
+static void j_indent(et_strbuf *sb, int depth)
+{
+    et_sb_addc(sb, '\n');
+    for (int i = 0; i < depth; i++)
+        et_sb_add(sb, "  ", 2);
+}
+
+/* Flush the buffer to `out` when it has grown large. */
+static int j_flush(et_strbuf *sb, FILE *out, bool force)
+{
+    if (sb->failed)
+        return -1;
+    if (force || sb->n > (1u << 20)) {
+        if (sb->n && fwrite(sb->p, 1, sb->n, out) != sb->n)
+            return -1;
+        et_sb_reset(sb);
+    }
+    return 0;
+}
+
+static const char *dtype_name(int st)
+{
+    switch (st) {
+    case 0: return "uint8";
+    case 1: return "int8";
+    case 2: return "int16";
+    case 3: return "int32";
+    case 4: return "int64";
+    case 5: return "float16";
+    case 6: return "float32";
+    case 7: return "float64";
+    case 11: return "bool";
+    case 15: return "bfloat16";
+    case 22: case 27: return "uint16";
+    case 28: return "uint32";
+    case 29: return "uint64";
+    default: return NULL;
+    }
+}
+
+static void j_tensor(et_strbuf *sb, const et_etdump *d, const et_raw_value *v)
+{
+    et_sb_adds(sb, "{\"kind\": \"tensor\", \"scalar_type\": ");
+    const char *st = et_scalar_type_name(v->scalar_type);
+    if (st)
+        j_strz(sb, st);
+    else
+        et_sb_add_i64(sb, v->scalar_type);
+    et_sb_adds(sb, ", \"dtype\": ");
+    const char *dt = dtype_name(v->scalar_type);
+    if (dt)
+        j_strz(sb, dt);
+    else
+        et_sb_adds(sb, "null");
+    et_sb_adds(sb, ", \"shape\": [");
+    for (uint32_t i = 0; i < v->sizes.count; i++) {
+        if (i)
+            et_sb_adds(sb, ", ");
+        et_sb_add_i64(sb, et_etdump_i64_at(d, &v->sizes, i));
+    }
+    et_sb_adds(sb, "], \"strides\": [");
+    for (uint32_t i = 0; i < v->strides.count; i++) {
+        if (i)
+            et_sb_adds(sb, ", ");
+        et_sb_add_i64(sb, et_etdump_i64_at(d, &v->strides, i));
+    }
+    et_sb_adds(sb, "], \"offset\": ");
+    et_sb_add_i64(sb, v->offset);
+    et_sb_addc(sb, '}');
+}
+
+/* A debug Value as a raw description (values are decoded by a later layer). */
+static void j_value(et_strbuf *sb, const et_etdump *d, uint32_t pos)
+{
+    et_raw_value v;
+    et_etdump_value(d, pos, &v);
+    switch (v.val) {
+    case ET_VAL_INT:
+        et_sb_adds(sb, "{\"kind\": \"int\", \"value\": ");
+        et_sb_add_i64(sb, v.int_val);
+        et_sb_addc(sb, '}');
+        break;
+    case ET_VAL_BOOL:
+        et_sb_adds(sb, v.bool_val ? "{\"kind\": \"bool\", \"value\": true}"
+                                  : "{\"kind\": \"bool\", \"value\": false}");
+        break;
+    case ET_VAL_FLOAT:
+    case ET_VAL_DOUBLE:
+        et_sb_adds(sb, "{\"kind\": \"float\", \"value\": ");
+        j_num(sb, v.val == ET_VAL_FLOAT ? (double)v.float_val : v.double_val);
+        et_sb_addc(sb, '}');
+        break;
+    case ET_VAL_TENSOR:
+        j_tensor(sb, d, &v);
+        break;
+    case ET_VAL_TENSOR_LIST:
+        et_sb_adds(sb, "{\"kind\": \"tensor_list\", \"items\": [");
+        for (uint32_t i = 0; i < v.tensors.count; i++) {
+            et_raw_value t;
+            et_etdump_list_tensor(d, &v, i, &t);
+            if (i)
+                et_sb_adds(sb, ", ");
+            j_tensor(sb, d, &t);
+        }
+        et_sb_adds(sb, "]}");
+        break;
+    default:
+        et_sb_adds(sb, "null");
+    }
+}
+
+static void j_values(et_strbuf *sb, const et_etdump *d, const uint32_t *pool, uint32_t first,
+                     uint32_t count)
+{
+    et_sb_addc(sb, '[');
+    for (uint32_t i = 0; i < count; i++) {
+        if (i)
+            et_sb_adds(sb, ", ");
+        j_value(sb, d, pool[first + i]);
+    }
+    et_sb_addc(sb, ']');
+}
+
+static void j_event(et_strbuf *sb, const et_block *blk, const et_event *ev, size_t index,
+                    const et_etdump *d)
+{
+    const int D = 4;
+    et_sb_addc(sb, '{');
+    j_indent(sb, D + 1), j_key(sb, "index"), et_sb_add_u64(sb, index), et_sb_addc(sb, ',');
+    et_str name = et_event_name(ev);
+    j_indent(sb, D + 1), j_key(sb, "name"), j_str(sb, name.p, name.n), et_sb_addc(sb, ',');
+    j_indent(sb, D + 1), j_key(sb, "perf_data");
+    if (ev->has_perf_data) {
+        const et_perf_data *pd = &ev->perf_data;
+        et_sb_adds(sb, "{\"raw\": [");
+        for (size_t k = 0; k < pd->n; k++) {
+            if (k)
+                et_sb_adds(sb, ", ");
+            j_num(sb, pd->raw[k]);
+        }
+        et_sb_adds(sb, "], \"p10\": "), j_num(sb, pd->p10);
+        et_sb_adds(sb, ", \"p50\": "), j_num(sb, pd->p50);
+        et_sb_adds(sb, ", \"p90\": "), j_num(sb, pd->p90);
+        et_sb_adds(sb, ", \"avg\": "), j_num(sb, pd->avg);
+        et_sb_adds(sb, ", \"min\": "), j_num(sb, pd->min);
+        et_sb_adds(sb, ", \"max\": "), j_num(sb, pd->max);
+        et_sb_addc(sb, '}');
+    } else {
+        et_sb_adds(sb, "null");
+    }
+    et_sb_addc(sb, ',');
+    j_indent(sb, D + 1), j_key(sb, "start_time");
+    if (ev->start_time) {
+        et_sb_addc(sb, '[');
+        for (size_t k = 0; k < ev->perf_data.n; k++) {
+            if (k)
+                et_sb_adds(sb, ", ");
+            et_sb_add_u64(sb, ev->start_time[k]);
+        }
+        et_sb_addc(sb, ']');
+    } else {
+        et_sb_adds(sb, "null");
+    }
+    et_sb_addc(sb, ',');
+    j_indent(sb, D + 1), j_key(sb, "delegate_debug_identifier");
+    if (ev->delegate_debug_identifier_kind == ET_DID_INT)
+        et_sb_add_i64(sb, ev->delegate_debug_id_int);
+    else if (ev->delegate_debug_identifier_kind == ET_DID_STR)
+        j_str(sb, ev->delegate_debug_id_str.p, ev->delegate_debug_id_str.n);
+    else
+        et_sb_adds(sb, "null");
+    et_sb_addc(sb, ',');
+    j_indent(sb, D + 1), j_key(sb, "is_delegated_op");
+    et_sb_adds(sb, ev->is_delegated_op ? "true," : "false,");
+    j_indent(sb, D + 1), j_key(sb, "delegate_backend_name"), et_sb_adds(sb, "null,");
+    j_indent(sb, D + 1), j_key(sb, "raw_delegate_debug_metadatas_hex");
+    et_sb_addc(sb, '[');
+    if (ev->raw_delegate_debug_metadatas) {
+        static const char hex[] = "0123456789abcdef";
+        for (size_t r = 0; r < blk->n_runs; r++) {
+            et_str m = ev->raw_delegate_debug_metadatas[r];
+            if (r)
+                et_sb_adds(sb, ", ");
+            et_sb_addc(sb, '"');
+            for (uint32_t k = 0; k < m.n; k++) {
+                unsigned char c = (unsigned char)m.p[k];
+                char two[2] = {hex[c >> 4], hex[c & 15]};
+                et_sb_add(sb, two, 2);
+            }
+            et_sb_addc(sb, '"');
+        }
+    }
+    et_sb_adds(sb, "],");
+    j_indent(sb, D + 1), j_key(sb, "debug_data");
+    if (ev->has_debug_data && blk->n_runs)
+        j_values(sb, d, blk->value_pool, ev->debug_first[0], ev->debug_count[0]);
+    else
+        et_sb_adds(sb, "[]");
+    et_sb_addc(sb, ',');
+    j_indent(sb, D + 1), j_key(sb, "op_types"), et_sb_adds(sb, "[],");
+    j_indent(sb, D + 1), j_key(sb, "module_hierarchy"), et_sb_adds(sb, "{},");
+    j_indent(sb, D + 1), j_key(sb, "stack_traces"), et_sb_adds(sb, "{},");
+    j_indent(sb, D + 1), j_key(sb, "debug_handles"), et_sb_adds(sb, "null,");
+    j_indent(sb, D + 1), j_key(sb, "num_outputs"), et_sb_add_i64(sb, ev->num_outputs);
+    et_sb_addc(sb, ',');
+    j_indent(sb, D + 1), j_key(sb, "_instruction_id"), et_sb_add_i64(sb, ev->instruction_id);
+    j_indent(sb, D), et_sb_addc(sb, '}');
+}
+
+int et_report_write_json(const et_inspector *insp, FILE *out)
+{
+    const et_etdump *d = &insp->dump;
+    et_strbuf sb = {0};
+    et_sb_addc(&sb, '{');
+    j_indent(&sb, 1), j_key(&sb, "format"), j_strz(&sb, "etinspect-json");
+    et_sb_addc(&sb, ',');
+    j_indent(&sb, 1), j_key(&sb, "format_version"), et_sb_add_i64(&sb, ETINSPECT_JSON_FORMAT);
+    et_sb_addc(&sb, ',');
+    j_indent(&sb, 1), j_key(&sb, "inputs"), et_sb_addc(&sb, '{');
+    j_indent(&sb, 2), j_key(&sb, "etdump"), j_strz(&sb, insp->etdump_label), et_sb_addc(&sb, ',');
+    j_indent(&sb, 2), j_key(&sb, "etdump_size");
+    et_sb_add_u64(&sb, insp->etdump_file.size ? insp->etdump_file.size : d->buf.end);
+    et_sb_addc(&sb, ',');
+    j_indent(&sb, 2), j_key(&sb, "source_time_scale");
+    j_strz(&sb, et_time_scale_name(insp->source_time_scale)), et_sb_addc(&sb, ',');
+    j_indent(&sb, 2), j_key(&sb, "target_time_scale");
+    j_strz(&sb, et_time_scale_name(insp->target_time_scale));
+    j_indent(&sb, 1), et_sb_adds(&sb, "},");
+    j_indent(&sb, 1), j_key(&sb, "etdump"), et_sb_addc(&sb, '{');
+    j_indent(&sb, 2), j_key(&sb, "version"), et_sb_add_u64(&sb, d->version), et_sb_addc(&sb, ',');
+    j_indent(&sb, 2), j_key(&sb, "size_prefixed"), et_sb_adds(&sb, d->size_prefixed ? "true," : "false,");
+    j_indent(&sb, 2), j_key(&sb, "num_run_data"), et_sb_add_u64(&sb, et_etdump_num_runs(d));
+    et_sb_addc(&sb, ',');
+    j_indent(&sb, 2), j_key(&sb, "run_data"), et_sb_addc(&sb, '[');
+    for (uint32_t i = 0; i < et_etdump_num_runs(d); i++) {
+        et_run run;
+        et_etdump_run(d, i, &run);
+        if (i)
+            et_sb_addc(&sb, ',');
+        j_indent(&sb, 3), et_sb_addc(&sb, '{');
+        j_key(&sb, "name"), j_str(&sb, run.name.p, run.name.n);
+        et_sb_adds(&sb, ", \"bundled_input_index\": ");
+        et_sb_add_i64(&sb, run.bundled_input_index);
+        et_sb_adds(&sb, ", \"allocators\": [");
+        for (uint32_t k = 0; k < run.allocators.count; k++) {
+            et_str an = et_etdump_allocator_name(d, &run, k);
+            if (k)
+                et_sb_adds(&sb, ", ");
+            j_str(&sb, an.p, an.n);
+        }
+        et_sb_adds(&sb, "], \"num_events\": ");
+        if (run.has_events)
+            et_sb_add_u64(&sb, run.events.count);
+        else
+            et_sb_adds(&sb, "null");
+        et_sb_addc(&sb, '}');
+    }
+    j_indent(&sb, 2), et_sb_addc(&sb, ']');
+    j_indent(&sb, 1), et_sb_adds(&sb, "},");
+    j_indent(&sb, 1), j_key(&sb, "warnings"), et_sb_addc(&sb, '[');
+    for (size_t i = 0; i < insp->n_warnings; i++) {
+        if (i)
+            et_sb_addc(&sb, ',');
+        j_indent(&sb, 2), j_strz(&sb, insp->warnings[i]);
+    }
+    et_sb_adds(&sb, insp->n_warnings ? "\n  ]," : "],");
+    j_indent(&sb, 1), j_key(&sb, "num_event_blocks"), et_sb_add_u64(&sb, insp->n_blocks);
+    et_sb_addc(&sb, ',');
+    j_indent(&sb, 1), j_key(&sb, "event_blocks"), et_sb_addc(&sb, '[');
+    for (size_t b = 0; b < insp->n_blocks; b++) {
+        const et_block *blk = &insp->blocks[b];
+        if (b)
+            et_sb_addc(&sb, ',');
+        j_indent(&sb, 2), et_sb_addc(&sb, '{');
+        j_indent(&sb, 3), j_key(&sb, "index"), et_sb_add_u64(&sb, b), et_sb_addc(&sb, ',');
+        j_indent(&sb, 3), j_key(&sb, "name"), j_str(&sb, blk->name.p, blk->name.n);
+        et_sb_addc(&sb, ',');
+        j_indent(&sb, 3), j_key(&sb, "bundled_input_index");
+        et_sb_add_i64(&sb, blk->bundled_input_index), et_sb_addc(&sb, ',');
+        j_indent(&sb, 3), j_key(&sb, "source_time_scale");
+        j_strz(&sb, et_time_scale_name(insp->source_time_scale)), et_sb_addc(&sb, ',');
+        j_indent(&sb, 3), j_key(&sb, "target_time_scale");
+        j_strz(&sb, et_time_scale_name(insp->target_time_scale)), et_sb_addc(&sb, ',');
+        j_indent(&sb, 3), j_key(&sb, "runs"), et_sb_addc(&sb, '[');
+        for (size_t r = 0; r < blk->n_runs; r++) {
+            if (r)
+                et_sb_adds(&sb, ", ");
+            et_sb_add_u64(&sb, blk->runs[r]);
+        }
+        et_sb_adds(&sb, "],");
+        j_indent(&sb, 3), j_key(&sb, "run_output");
+        if (blk->n_runs)
+            j_values(&sb, d, blk->value_pool, blk->run_output_first[0], blk->run_output_count[0]);
+        else
+            et_sb_adds(&sb, "[]");
+        et_sb_addc(&sb, ',');
+        j_indent(&sb, 3), j_key(&sb, "reference_output"), et_sb_adds(&sb, "null,");
+        j_indent(&sb, 3), j_key(&sb, "allocators"), et_sb_addc(&sb, '[');
+        for (size_t k = 0; k < blk->n_allocators; k++) {
+            if (k)
+                et_sb_adds(&sb, ", ");
+            j_str(&sb, blk->allocators[k].p, blk->allocators[k].n);
+        }
+        et_sb_adds(&sb, "],");
+        j_indent(&sb, 3), j_key(&sb, "allocations"), et_sb_addc(&sb, '[');
+        for (size_t r = 0; r < blk->n_runs; r++) {
+            if (r)
+                et_sb_addc(&sb, ',');
+            j_indent(&sb, 4), et_sb_addc(&sb, '[');
+            for (uint32_t k = 0; k < blk->allocation_count[r]; k++) {
+                const et_allocation *a = &blk->allocations[blk->allocation_first[r] + k];
+                if (k)
+                    et_sb_adds(&sb, ", ");
+                et_sb_adds(&sb, "{\"allocator_id\": ");
+                et_sb_add_i64(&sb, a->allocator_id);
+                et_sb_adds(&sb, ", \"allocator\": ");
+                if (a->allocator_id >= 1 && (size_t)a->allocator_id <= blk->n_allocators)
+                    j_str(&sb, blk->allocators[a->allocator_id - 1].p,
+                          blk->allocators[a->allocator_id - 1].n);
+                else
+                    et_sb_adds(&sb, "null");
+                et_sb_adds(&sb, ", \"allocation_size\": ");
+                et_sb_add_u64(&sb, a->allocation_size);
+                et_sb_addc(&sb, '}');
+            }
+            et_sb_addc(&sb, ']');
+        }
+        if (blk->n_runs)
+            j_indent(&sb, 3);
+        et_sb_adds(&sb, "],");
+        j_indent(&sb, 3), j_key(&sb, "num_events"), et_sb_add_u64(&sb, blk->n_events);
+        et_sb_addc(&sb, ',');
+        j_indent(&sb, 3), j_key(&sb, "events"), et_sb_addc(&sb, '[');
+        for (size_t e = 0; e < blk->n_events; e++) {
+            if (e)
+                et_sb_addc(&sb, ',');
+            j_indent(&sb, 4);
+            j_event(&sb, blk, &blk->events[e], e, d);
+            if (j_flush(&sb, out, false) != 0)
+                goto fail;
+        }
+        if (blk->n_events)
+            j_indent(&sb, 3);
+        et_sb_addc(&sb, ']');
+        j_indent(&sb, 2), et_sb_addc(&sb, '}');
+    }
+    if (insp->n_blocks)
+        j_indent(&sb, 1);
+    et_sb_adds(&sb, "]\n}\n");
+    if (j_flush(&sb, out, true) != 0)
+        goto fail;
+    et_sb_free(&sb);
+    return 0;
+fail:
+    et_sb_free(&sb);
+    return -1;
+}

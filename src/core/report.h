@@ -1,0 +1,39 @@
+/*
+ * report.h - the Inspector's tabular views of an inspector (spec §6.1-§6.4)
+ * and its JSON export.
+ *
+ * These are the C versions of Inspector.to_dataframe(), the filtered frame
+ * that print_data_tabular() and save_data_to_tsv() show, and etinspect's
+ * --json document.
+ */
+#ifndef ET_REPORT_H
+#define ET_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "error.h"
+#include "frame.h"
+#include "model.h"
+
+/* Columns of Inspector.to_dataframe() (spec §6.1-§6.2) with units
+ * " (ms)" etc. when include_units, one row per event of every block.
+ * When `for_display`, the columns raw, delegate_debug_identifier,
+ * stack_traces, module_hierarchy and debug_data are left out and rows whose
+ * event name contains "OPERATOR_CALL" are dropped (spec §6.3), as
+ * print_data_tabular() and save_data_to_tsv() do.
+ * Cells: statistics FLOAT in target units (NaN where a column mixes events
+ * with and without perf data, as pandas shows them), lists as Python str().
+ * Returns NULL with `err` set (ET_ERR_NOMEM) on failure. */
+et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for_display,
+                          et_error *err);
+
+/* Write the --json document: inputs, the dump's runs, warnings, and every
+ * block and event with all fields, named as the reference's attributes
+ * (`_instruction_id`, `raw_delegate_debug_metadatas_hex` ...); numbers as
+ * Python repr(); raw delegate metadata as lowercase hex; debug values as
+ * raw descriptions (kind, scalar type, shape, strides, offset).  See
+ * docs/json-format.md.  Returns 0, or -1 on a write error. */
+int et_report_write_json(const et_inspector *insp, FILE *out);
+
+#endif

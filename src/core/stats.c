@@ -1,0 +1,210 @@
+/* stats.c - see stats.h. */
+#include "stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+double et_percentile_sorted(const double *x, size_t n, double q)
+{
+    if (n == 1)
+        return x[0];
+    /* numpy: quantile = q / 100; virtual index = (n - 1) * quantile */
+    double h = (double)(n - 1) * (q / 100.0);
+    if (h >= (double)(n - 1))
+        return x[n - 1];
+    if (h <= 0)
+        return x[0];
+    double fl = floor(h);
+    size_t i = (size_t)fl;
+    double g = h - fl;
+    double a = x[i], b = x[i + 1];
+    double diff = b - a;
+    /* numpy's _lerp: a + diff*g, replaced by b - diff*(1-g) where g >= 0.5 */
+    if (g >= 0.5)
+        return b - diff * (1.0 - g);
+    return a + diff * g;
+}
+
+/* numpy's pairwise summation (umath loops, PW_BLOCKSIZE 128). */
+static double pairwise(const double *a, size_t n)
+{
+    if (n < 8) {
+        double res = 0.0;
+        for (size_t i = 0; i < n; i++)
+            res += a[i];
+        return res;
+    }
+    if (n <= 128) {
+        double r[8];
+        for (int j = 0; j < 8; j++)
+            r[j] = a[j];
+        size_t i;
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++)
+                r[j] += a[i + j];
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++)
+            res += a[i];
+        return res;
+    }
+    size_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return pairwise(a, n2) + pairwise(a + n2, n - n2);
+}
+
+double et_numpy_sum(const double *x, size_t n)
+{
+    /* the reduction starts from the identity 0.0 and adds the pairwise sum */
+    return 0.0 + pairwise(x, n);
+}
+
+double et_numpy_mean(const double *x, size_t n)
+{
+    return et_numpy_sum(x, n) / (double)n;
+}
+
+double et_numpy_std(const double *x, size_t n)
+{
+    double m = et_numpy_mean(x, n);
+    double acc = 0.0;
+    for (size_t i = 0; i < n; i++)
+        acc += (x[i] - m) * (x[i] - m);
+    return sqrt(acc / (double)n);
+}
+
+static void insertion_sort(double *x, size_t n);
+static void swap_d(double *a, double *b);
+
+/* Introsort-free quicksort with median-of-three and an insertion-sort
+ * cutoff; recursion only into the smaller part, so depth is O(log n).
+ * Input is NaN-free, so '<' is a total order. */
+static void insertion_sort(double *x, size_t n)
+{
+    for (size_t i = 1; i < n; i++) {
+        double v = x[i];
+        size_t j = i;
+        while (j > 0 && x[j - 1] > v) {
+            x[j] = x[j - 1];
+            j--;
+        }
+        x[j] = v;
+    }
+}
+
+static void swap_d(double *a, double *b)
+{
+    double t = *a;
+    *a = *b;
+    *b = t;
+}
+
+void et_sort_doubles(double *x, size_t n)
+{
+    while (n > 24) {
+        size_t m = n / 2;
+        if (x[m] < x[0])
+            swap_d(&x[m], &x[0]);
+        if (x[n - 1] < x[0])
+            swap_d(&x[n - 1], &x[0]);
+        if (x[n - 1] < x[m])
+            swap_d(&x[n - 1], &x[m]);
+        double pivot = x[m];
+        size_t i = 0, j = n - 1;
+        for (;;) {
+            while (x[i] < pivot)
+                i++;
+            while (pivot < x[j])
+                j--;
+            if (i >= j)
+                break;
+            swap_d(&x[i], &x[j]);
+            i++;
+            j--;
+        }
+        /* [0, j] <= pivot <= [j+1, n) */
+        size_t left = j + 1, right = n - left;
+        if (left < right) {
+            et_sort_doubles(x, left);
+            x += left;
+            n = right;
+        } else {
+            et_sort_doubles(x + left, right);
+            n = left;
+        }
+    }
+    insertion_sort(x, n);
+}
+
+/* Rearrange x[lo, hi) so that x[k] holds the value of rank k, everything
+ * before it is <= and everything after it >= (Hoare selection). */
+static void select_rank(double *x, size_t lo, size_t hi, size_t k)
+{
+    while (hi - lo > 16) {
+        size_t m = lo + (hi - lo) / 2;
+        if (x[m] < x[lo])
+            swap_d(&x[m], &x[lo]);
+        if (x[hi - 1] < x[lo])
+            swap_d(&x[hi - 1], &x[lo]);
+        if (x[hi - 1] < x[m])
+            swap_d(&x[hi - 1], &x[m]);
+        double pivot = x[m];
+        size_t i = lo, j = hi - 1;
+        for (;;) {
+            while (x[i] < pivot)
+                i++;
+            while (pivot < x[j])
+                j--;
+            if (i >= j)
+                break;
+            swap_d(&x[i], &x[j]);
+            i++;
+            j--;
+        }
+        if (k <= j)
+            hi = j + 1;
+        else
+            lo = j + 1;
+    }
+    insertion_sort(x + lo, hi - lo);
+}
+
+void et_percentiles(double *x, size_t n, const double *q, size_t nq, double *out)
+{
+    if (n <= 32) {
+        et_sort_doubles(x, n);
+        for (size_t k = 0; k < nq; k++)
+            out[k] = et_percentile_sorted(x, n, q[k]);
+        return;
+    }
+    /* Select the needed ranks from the highest down: each selection
+     * partitions the range, so the next (lower) one works on a prefix. */
+    size_t hi = n;
+    for (size_t k = nq; k-- > 0;) {
+        double h = (double)(n - 1) * (q[k] / 100.0);
+        if (h >= (double)(n - 1)) {
+            select_rank(x, 0, hi, n - 1 < hi ? n - 1 : hi - 1);
+            out[k] = x[n - 1];
+            continue;
+        }
+        if (h <= 0) {
+            select_rank(x, 0, hi, 0);
+            out[k] = x[0];
+            hi = 1;
+            continue;
+        }
+        double fl = floor(h);
+        size_t i = (size_t)fl;
+        double g = h - fl;
+        select_rank(x, 0, hi, i);
+        /* x[i+1] is the smallest of x[i+1 .. hi) (or x[hi] when the range
+         * ends at i + 1, placed there by an earlier selection) */
+        double b = i + 1 < hi ? x[i + 1] : x[hi];
+        for (size_t j = i + 2; j < hi; j++)
+            if (x[j] < b)
+                b = x[j];
+        double a = x[i];
+        double diff = b - a;
+        out[k] = g >= 0.5 ? b - diff * (1.0 - g) : a + diff * g;
+        hi = i + 1;
+    }
+}

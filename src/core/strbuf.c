@@ -1,0 +1,79 @@
+/* strbuf.c - see strbuf.h. */
+#include "strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pyfmt.h"
+
+void et_sb_add(et_strbuf *sb, const void *data, size_t n)
+{
+    if (sb->failed)
+        return;
+    if (sb->n + n + 1 > sb->cap) {
+        size_t cap = sb->cap ? sb->cap : 64;
+        while (cap < sb->n + n + 1) {
+            if (cap > SIZE_MAX / 2) {
+                sb->failed = true;
+                return;
+            }
+            cap *= 2;
+        }
+        char *p = realloc(sb->p, cap);
+        if (!p) {
+            sb->failed = true;
+            return;
+        }
+        sb->p = p;
+        sb->cap = cap;
+    }
+    if (n)
+        memcpy(sb->p + sb->n, data, n);
+    sb->n += n;
+    sb->p[sb->n] = '\0';
+}
+
+void et_sb_adds(et_strbuf *sb, const char *s) { et_sb_add(sb, s, strlen(s)); }
+
+void et_sb_addc(et_strbuf *sb, char c) { et_sb_add(sb, &c, 1); }
+
+void et_sb_add_i64(et_strbuf *sb, int64_t v)
+{
+    if (v < 0) {
+        et_sb_addc(sb, '-');
+        et_sb_add_u64(sb, (uint64_t)0 - (uint64_t)v);
+    } else {
+        et_sb_add_u64(sb, (uint64_t)v);
+    }
+}
+
+void et_sb_add_u64(et_strbuf *sb, uint64_t v)
+{
+    char b[24];
+    char *p = b + sizeof b;
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    et_sb_add(sb, p, (size_t)(b + sizeof b - p));
+}
+
+void et_sb_add_repr(et_strbuf *sb, double v)
+{
+    char b[ET_PYFMT_BUFSZ];
+    et_sb_add(sb, b, et_pyfmt_repr(v, b));
+}
+
+void et_sb_reset(et_strbuf *sb)
+{
+    sb->n = 0;
+    if (sb->p)
+        sb->p[0] = '\0';
+}
+
+void et_sb_free(et_strbuf *sb)
+{
+    free(sb->p);
+    memset(sb, 0, sizeof *sb);
+}

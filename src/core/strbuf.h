@@ -1,0 +1,33 @@
+/*
+ * strbuf.h - a growable byte string, for building cells and documents.
+ *
+ * Appending never fails visibly: on out of memory the buffer is marked
+ * `failed`, further appends are ignored, and the owner checks the flag
+ * once at the end.
+ */
+#ifndef ET_STRBUF_H
+#define ET_STRBUF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct et_strbuf {
+    char *p;      /* NUL-terminated when not NULL */
+    size_t n;     /* bytes used */
+    size_t cap;
+    bool failed;  /* an allocation failed */
+} et_strbuf;
+
+void et_sb_add(et_strbuf *sb, const void *data, size_t n);
+void et_sb_adds(et_strbuf *sb, const char *s);
+void et_sb_addc(et_strbuf *sb, char c);
+void et_sb_add_i64(et_strbuf *sb, int64_t v);
+void et_sb_add_u64(et_strbuf *sb, uint64_t v);
+/* Python repr() of a float (see pyfmt.h). */
+void et_sb_add_repr(et_strbuf *sb, double v);
+/* Empty the buffer, keeping its storage. */
+void et_sb_reset(et_strbuf *sb);
+void et_sb_free(et_strbuf *sb);
+
+#endif

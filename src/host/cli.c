@@ -1,0 +1,259 @@
+/*
+ * cli.c - the inspector_cli-compatible command line (spec §1.8).
+ *
+ *   etinspect --etdump_path F [--etrecord_path R] [--debug_buffer_path B]
+ *             [--source_time_scale ns] [--target_time_scale ms]
+ *             [--tsv_path OUT] [--json OUT] [--quiet]
+ *
+ * Options follow Python argparse conventions, as the reference CLI does:
+ * "--opt value" or "--opt=value", unambiguous prefixes of long options
+ * ("--etdump" for "--etdump_path"), usage errors on stderr with exit 2.
+ * Exit codes: 0 success, 1 bad input (unreadable or malformed files),
+ * 2 usage (bad options, unsupported features).
+ */
+#include "cli.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "frame.h"
+#include "model.h"
+#include "outfile.h"
+#include "report.h"
+#include "timescale.h"
+#include "version.h"
+
+enum {
+    OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
+    OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_COUNT
+};
+
+static const struct {
+    const char *name;
+    const char *metavar; /* NULL: a flag without value */
+} options[OPT_COUNT] = {
+    [OPT_HELP] = {"help", NULL},
+    [OPT_VERSION] = {"version", NULL},
+    [OPT_ETDUMP] = {"etdump_path", "ETDUMP_PATH"},
+    [OPT_ETRECORD] = {"etrecord_path", "ETRECORD_PATH"},
+    [OPT_DEBUG_BUFFER] = {"debug_buffer_path", "DEBUG_BUFFER_PATH"},
+    [OPT_SOURCE] = {"source_time_scale", "{ns,us,ms,s,cycles}"},
+    [OPT_TARGET] = {"target_time_scale", "{ns,us,ms,s,cycles}"},
+    [OPT_TSV] = {"tsv_path", "TSV_PATH"},
+    [OPT_JSON] = {"json", "JSON_PATH"},
+    [OPT_COMPARE] = {"compare_results", NULL},
+    [OPT_QUIET] = {"quiet", NULL},
+};
+
+static const char usage_line[] =
+    "usage: etinspect [-h] [--version] --etdump_path ETDUMP_PATH [--etrecord_path ETRECORD_PATH]\n"
+    "                 [--debug_buffer_path DEBUG_BUFFER_PATH]\n"
+    "                 [--source_time_scale {ns,us,ms,s,cycles}]\n"
+    "                 [--target_time_scale {ns,us,ms,s,cycles}] [--tsv_path TSV_PATH]\n"
+    "                 [--json JSON_PATH] [--quiet]\n";
+
+static void print_help(FILE *out)
+{
+    fputs(usage_line, out);
+    fputs("\n"
+          "Read an ExecuTorch ETDump and print the Inspector's table of event blocks\n"
+          "(the table of print_data_tabular), optionally writing it as TSV and the\n"
+          "whole model as JSON.\n"
+          "\n"
+          "options:\n"
+          "  -h, --help            show this help message and exit\n"
+          "  --version             print the version and exit\n"
+          "  --etdump_path ETDUMP_PATH\n"
+          "                        ETDump file (size-prefixed or plain FlatBuffer, ED00)\n"
+          "  --etrecord_path ETRECORD_PATH\n"
+          "                        ETRecord file (not supported yet)\n"
+          "  --debug_buffer_path DEBUG_BUFFER_PATH\n"
+          "                        debug buffer holding the tensors of debug events\n"
+          "  --source_time_scale {ns,us,ms,s,cycles}\n"
+          "                        unit of the raw timestamps (default: ns)\n"
+          "  --target_time_scale {ns,us,ms,s,cycles}\n"
+          "                        unit of the table's durations (default: ms)\n"
+          "  --tsv_path TSV_PATH   also write the table as tab-separated values\n"
+          "  --json JSON_PATH      also write every block and event as JSON\n"
+          "  --compare_results     compare run outputs with reference outputs (not\n"
+          "                        supported yet)\n"
+          "  -q, --quiet           do not print the table\n"
+          "\n"
+          "Exit status: 0 success, 1 unreadable or malformed input, 2 usage error.\n",
+          out);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs(usage_line, stderr);
+    fputs("etinspect: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    return 2;
+}
+
+/* Match "--name" or an unambiguous prefix of it; -1 unknown, -2 ambiguous. */
+static int match_option(const char *name, size_t len)
+{
+    int found = -1;
+    for (int i = 0; i < OPT_COUNT; i++) {
+        if (strlen(options[i].name) == len && strncmp(options[i].name, name, len) == 0)
+            return i;
+        if (strncmp(options[i].name, name, len) == 0)
+            found = found == -1 ? i : -2;
+    }
+    return found;
+}
+
+static void print_warnings(const et_inspector *insp)
+{
+    for (size_t i = 0; i < insp->n_warnings; i++)
+        fprintf(stderr, "etinspect: warning: %s\n", insp->warnings[i]);
+}
+
+/* Exit code for a core error. */
+static int exit_code(const et_error *err)
+{
+    return err->kind == ET_ERR_USAGE ? 2 : 1;
+}
+
+typedef int (*writer_fn)(const et_inspector *insp, const et_frame *f, FILE *out);
+
+static int write_tsv(const et_inspector *insp, const et_frame *f, FILE *out)
+{
+    (void)insp;
+    return et_frame_write_tsv(f, out);
+}
+
+static int write_json(const et_inspector *insp, const et_frame *f, FILE *out)
+{
+    (void)f;
+    return et_report_write_json(insp, out);
+}
+
+/* Write one output file safely (temporary file, then rename). */
+static int write_output(const char *path, const char *const *inputs, writer_fn fn,
+                        const et_inspector *insp, const et_frame *f)
+{
+    et_error err;
+    et_outfile of;
+    if (et_outfile_open(&of, path, inputs, &err) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        return exit_code(&err);
+    }
+    if (fn(insp, f, of.fp) != 0) {
+        et_outfile_abort(&of);
+        fprintf(stderr, "etinspect: error: %s: write failed\n", path);
+        return 1;
+    }
+    if (et_outfile_commit(&of, &err) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+int et_cli_main(int argc, char **argv)
+{
+    const char *val[OPT_COUNT] = {0};
+    bool flag[OPT_COUNT] = {0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int opt;
+        const char *value = NULL;
+        if (strcmp(a, "-h") == 0) {
+            opt = OPT_HELP;
+        } else if (strcmp(a, "-q") == 0) {
+            opt = OPT_QUIET;
+        } else if (a[0] == '-' && a[1] == '-' && a[2]) {
+            const char *eq = strchr(a + 2, '=');
+            size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
+            opt = match_option(a + 2, len);
+            if (opt == -2)
+                return usage_error("ambiguous option: %s", a);
+            if (opt < 0)
+                return usage_error("unrecognized arguments: %s", a);
+            if (eq)
+                value = eq + 1;
+        } else {
+            return usage_error("unrecognized arguments: %s", a);
+        }
+        if (options[opt].metavar) {
+            if (!value) {
+                if (i + 1 >= argc || (argv[i + 1][0] == '-' && argv[i + 1][1] == '-'))
+                    return usage_error("argument --%s: expected one argument",
+                                       options[opt].name);
+                value = argv[++i];
+            }
+            val[opt] = value;
+        } else {
+            if (value)
+                return usage_error("argument --%s: ignored explicit argument", options[opt].name);
+            flag[opt] = true;
+        }
+    }
+    if (flag[OPT_HELP]) {
+        print_help(stdout);
+        return 0;
+    }
+    if (flag[OPT_VERSION]) {
+        printf("etinspect %s\n", ETINSPECT_VERSION);
+        return 0;
+    }
+    if (!val[OPT_ETDUMP])
+        return usage_error("the following arguments are required: %s", "--etdump_path");
+    et_error err;
+    et_inspector_options o;
+    et_inspector_options_init(&o);
+    if (val[OPT_SOURCE] && et_time_scale_parse(val[OPT_SOURCE], &o.source_time_scale, &err) != 0)
+        return usage_error("argument --source_time_scale: %s", err.msg);
+    if (val[OPT_TARGET] && et_time_scale_parse(val[OPT_TARGET], &o.target_time_scale, &err) != 0)
+        return usage_error("argument --target_time_scale: %s", err.msg);
+    if (val[OPT_ETRECORD]) {
+        fprintf(stderr, "etinspect: error: --etrecord_path is not supported yet\n");
+        return 2;
+    }
+    if (flag[OPT_COMPARE]) {
+        fprintf(stderr, "etinspect: error: --compare_results is not supported yet\n");
+        return 2;
+    }
+    o.etdump_path = val[OPT_ETDUMP];
+    o.debug_buffer_path = val[OPT_DEBUG_BUFFER];
+    et_inspector *insp = et_inspector_open(&o, &err);
+    if (!insp) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        return exit_code(&err);
+    }
+    print_warnings(insp);
+    int rc = 0;
+    et_frame *f = NULL;
+    if (!flag[OPT_QUIET] || val[OPT_TSV]) {
+        f = et_report_frame(insp, true, true, &err);
+        if (!f) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            et_inspector_free(insp);
+            return 1;
+        }
+    }
+    if (!flag[OPT_QUIET] && et_frame_write_grid(f, stdout) != 0) {
+        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+        rc = 1;
+    }
+    const char *inputs[3] = {val[OPT_ETDUMP], NULL, NULL};
+    if (val[OPT_DEBUG_BUFFER])
+        inputs[1] = val[OPT_DEBUG_BUFFER];
+    if (rc == 0 && val[OPT_TSV])
+        rc = write_output(val[OPT_TSV], inputs, write_tsv, insp, f);
+    if (rc == 0 && val[OPT_JSON])
+        rc = write_output(val[OPT_JSON], inputs, write_json, insp, f);
+    if (rc == 0 && fflush(stdout) != 0) {
+        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+        rc = 1;
+    }
+    et_frame_free(f);
+    et_inspector_free(insp);
+    return rc;
+}
