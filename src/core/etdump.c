@@ -249,6 +249,65 @@ static int v_run(vctx *c, const fb_table *t)
 
 static void decode_event(const fb_buf *b, const fb_table *ev, et_raw_event *e);
 
+/* ---- trusted reads, for tables the verifier has just checked ----
+ * Every bound these rely on (vtable and field extents, offsets, string and
+ * vector lengths) was established by v_event() on the very same table, so
+ * only the vtable lookup itself remains.  Used by v_run_events() alone. */
+static inline uint32_t tr_field(const fb_buf *b, const fb_table *t, unsigned slot)
+{
+    unsigned e = 4u + 2u * slot;
+    uint16_t off = e + 2u <= t->vtsize ? fb_ld_u16(b->data + t->vt + e) : 0;
+    return off ? t->pos + off : 0;
+}
+
+static inline bool tr_table(const fb_buf *b, const fb_table *t, unsigned slot, fb_table *out)
+{
+    uint32_t p = tr_field(b, t, slot);
+    if (!p)
+        return false;
+    uint32_t pos = p + fb_ld_u32(b->data + p);
+    out->pos = pos;
+    out->vt = (uint32_t)((int64_t)pos - (int32_t)fb_ld_u32(b->data + pos));
+    out->vtsize = fb_ld_u16(b->data + out->vt);
+    out->tsize = fb_ld_u16(b->data + out->vt + 2);
+    return true;
+}
+
+static inline et_str tr_bytes(const fb_buf *b, const fb_table *t, unsigned slot)
+{
+    et_str s = {NULL, 0};
+    uint32_t p = tr_field(b, t, slot);
+    if (p) {
+        uint32_t target = p + fb_ld_u32(b->data + p);
+        s.n = fb_ld_u32(b->data + target);
+        s.p = (const char *)b->data + target + 4;
+    }
+    return s;
+}
+
+static void decode_event_verified(const fb_buf *b, const fb_table *ev, et_raw_event *e)
+{
+    fb_table m;
+    uint32_t p;
+    if (!tr_table(b, ev, ETD_EVENT_PROFILE, &m)) {
+        decode_event(b, ev, e); /* debug and allocation events: the general path */
+        return;
+    }
+    e->kind = ET_EV_PROFILE;
+    e->pos = m.pos;
+    e->name = tr_bytes(b, &m, ETD_PE_NAME);
+    int32_t chain = (p = tr_field(b, &m, ETD_PE_CHAIN)) ? (int32_t)fb_ld_u32(b->data + p) : 0;
+    e->chain_value = (uint64_t)(int64_t)chain;
+    e->chain_neg = chain < 0;
+    e->instruction_id = (p = tr_field(b, &m, ETD_PE_INSTR)) ? (int32_t)fb_ld_u32(b->data + p) : -1;
+    e->delegate_debug_id_int =
+        (p = tr_field(b, &m, ETD_PE_DID_INT)) ? (int32_t)fb_ld_u32(b->data + p) : -1;
+    e->delegate_debug_id_str = tr_bytes(b, &m, ETD_PE_DID_STR);
+    e->metadata = tr_bytes(b, &m, ETD_PE_METADATA);
+    e->start_time = (p = tr_field(b, &m, ETD_PE_START)) ? fb_ld_u64(b->data + p) : 0;
+    e->end_time = (p = tr_field(b, &m, ETD_PE_END)) ? fb_ld_u64(b->data + p) : 0;
+}
+
 static int v_run_events(vctx *c, const fb_vec *events, et_raw_event *out)
 {
     for (uint32_t i = 0; i < events->count; i++) {
@@ -256,7 +315,7 @@ static int v_run_events(vctx *c, const fb_vec *events, et_raw_event *out)
         if (fb_verify_vec_table(&c->fv, events, i, &e, "Event") != 0 || v_event(c, &e) != 0)
             return seg(c, "[%" PRIu32 "]", i), seg(c, "events");
         if (out)
-            decode_event(&c->d->buf, &e, &out[i]);
+            decode_event_verified(&c->d->buf, &e, &out[i]);
     }
     return 0;
 }
@@ -577,4 +636,12 @@ int et_scalar_type_size(int st)
     case 4: case 7: case 29: return 8;
     default: return 0;
     }
+}
+
+et_value_type et_etdump_value_type(const et_etdump *d, uint32_t pos)
+{
+    fb_table t;
+    if (!fb_table_at(&d->buf, pos, &t))
+        return ET_VAL_NULL;
+    return (et_value_type)fb_get_u8(&d->buf, &t, ETD_VALUE_VAL, 0);
 }

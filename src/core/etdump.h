@@ -175,6 +175,9 @@ void et_etdump_event(const et_etdump *d, const et_run *r, uint32_t i, et_raw_eve
  * TensorList: see et_etdump_tensor). */
 void et_etdump_value(const et_etdump *d, uint32_t pos, et_raw_value *v);
 
+/* Value.val of the Value table at `pos` (ET_VAL_NULL when unreadable). */
+et_value_type et_etdump_value_type(const et_etdump *d, uint32_t pos);
+
 /* Tensor `i` of a tensor list, decoded into the tensor fields of `v`
  * (val = ET_VAL_TENSOR). */
 void et_etdump_list_tensor(const et_etdump *d, const et_raw_value *list, uint32_t i,

@@ -272,10 +272,10 @@ bool et_frame_get_bool(const et_frame *f, size_t row, size_t col)
 static void tsv_field(FILE *out, const char *s, size_t n)
 {
     size_t i, start = 0;
-    bool quote = false;
+    /* memchr is vectorised; cells can be long (lists of start times) */
+    bool quote = memchr(s, '\t', n) || memchr(s, '"', n) || memchr(s, '\n', n) ||
+                 memchr(s, '\r', n);
 
-    for (i = 0; i < n && !quote; i++)
-        quote = s[i] == '\t' || s[i] == '"' || s[i] == '\n' || s[i] == '\r';
     if (!quote) {
         fwrite(s, 1, n, out);
         return;

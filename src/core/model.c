@@ -218,6 +218,7 @@ typedef struct builder {
     /* counters for warnings */
     uint64_t empty_events, repeated_events, debug_differs_blocks, bad_allocator_ids;
     uint64_t wrapped_events;
+    bool tensor_values;                   /* some debug event holds a tensor */
 } builder;
 
 static int nomem(builder *b)
@@ -371,7 +372,14 @@ static int collate_run(builder *b, const et_run *run, uint32_t run_index)
             else
                 ie->p_head = (int32_t)j;
             ie->p_tail = (int32_t)j;
-        } else if (e->is_output) {
+            continue;
+        }
+        if (!b->tensor_values) {
+            et_value_type vt = et_etdump_value_type(&b->insp->dump, e->value_pos);
+            b->tensor_values = vt == ET_VAL_TENSOR || vt == ET_VAL_TENSOR_LIST;
+        }
+        if (e->is_output) {
+            /* program outputs are not stored with their instruction (spec §3.1) */
             if (GROW(b->outs, b->outs_cap, b->n_outs + 1) != 0)
                 return nomem(b);
             b->outs[b->n_outs++] = e->value_pos;
@@ -986,7 +994,7 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
         (insp->dump.trailing_bytes &&
          add_warning(insp, "%s: %" PRIu64 " bytes after the end of the size-prefixed "
                            "buffer were ignored", lbl, insp->dump.trailing_bytes) != 0) ||
-        (insp->dump.num_debug_events && insp->debug_buffer.size == 0 &&
+        (b.tensor_values && insp->debug_buffer.size == 0 &&
          add_warning(insp, "%s: no debug buffer given; tensor values of debug events are not "
                            "available", lbl) != 0)) {
         nomem(&b);

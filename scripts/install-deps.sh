@@ -1,0 +1,36 @@
+#!/bin/sh
+# Install the Debian 12 packages etinspect needs to build, test, fuzz and
+# benchmark.  Run as root, or as a user who may use sudo.  Safe to re-run.
+#
+#   build:     gcc, make, pkg-config
+#   fixtures:  flatbuffers-compiler (flatc builds test ETDumps from JSON)
+#   libraries: liblua5.4-dev, libjansson-dev, libzip-dev, libedit-dev
+#   tests:     perl (prove), lua5.4, valgrind
+#   fuzzing:   clang, libclang-rt-14-dev (libFuzzer, sanitizers)
+set -eu
+
+PACKAGES="build-essential pkg-config flatbuffers-compiler liblua5.4-dev lua5.4
+libjansson-dev libzip-dev libedit-dev perl valgrind clang libclang-rt-14-dev"
+
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO=sudo
+else
+    echo "install-deps.sh: run as root (or install sudo)" >&2
+    exit 1
+fi
+
+missing=
+for p in $PACKAGES; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+    echo "install-deps.sh: all packages present"
+    exit 0
+fi
+echo "install-deps.sh: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing
