@@ -19,6 +19,11 @@ typedef struct vctx {
     et_etdump *d;
     char path[256];
     uint64_t pe_ok; /* (vtable << 3 | pos & 7) + 1 whose ProfileEvent scalars passed */
+    /* fast path (v_run_events): the layout of the last Event and ProfileEvent
+     * vtables that passed the full checks; 0 = none yet */
+    uint32_t ev_vt, pe_vt;
+    uint16_t ev_tsize, ev_off_p;
+    uint16_t pe_tsize, pe_off[8];
 } vctx;
 
 /* Prepend one path segment ("events[3]", "tensor", ...); returns -1. */
@@ -308,12 +313,107 @@ static void decode_event_verified(const fb_buf *b, const fb_table *ev, et_raw_ev
     e->end_time = (p = tr_field(b, &m, ETD_PE_END)) ? fb_ld_u64(b->data + p) : 0;
 }
 
+/* String or byte vector at the uoffset stored at `p`: checks what depends on
+ * its position (alignment, length and NUL inside the buffer). */
+static inline bool fast_bytes(const fb_buf *b, uint32_t p, bool nul, et_str *out)
+{
+    uint32_t o = fb_ld_u32(b->data + p);
+    uint64_t s = (uint64_t)p + o;
+    if (o == 0 || o > INT32_MAX || (s & 3) || s + 4 > b->end)
+        return false;
+    uint32_t n = fb_ld_u32(b->data + s);
+    if ((uint64_t)n + nul > (uint64_t)b->end - s - 4)
+        return false;
+    if (nul && b->data[s + 4 + n] != 0)
+        return false;
+    out->p = (const char *)b->data + s + 4;
+    out->n = n;
+    return true;
+}
+
+/* The common case, checked and decoded in one go: an Event whose vtable has
+ * the cached layout (only profile_event set) pointing at a ProfileEvent whose
+ * vtable has the cached layout.  The vtables were fully verified when they
+ * were cached; what depends on the tables' positions is checked here.
+ * Returns true when the event was handled; false sends it down the general
+ * path (which also reports the error, if there is one). */
+static bool fast_profile_event(vctx *c, const fb_vec *events, uint32_t i, et_raw_event *e)
+{
+    const fb_buf *b = &c->d->buf;
+    if (!c->ev_vt || c->fv.tables_left < 2)
+        return false;
+    uint32_t ep = events->pos + 4u * i;
+    uint32_t eo = fb_ld_u32(b->data + ep);
+    uint64_t et = (uint64_t)ep + eo;
+    if (eo == 0 || eo > INT32_MAX || (et & 3) || et + 4 > b->end)
+        return false;
+    if ((int64_t)et - (int32_t)fb_ld_u32(b->data + et) != (int64_t)c->ev_vt ||
+        et + c->ev_tsize > b->end)
+        return false;
+    uint32_t pp = (uint32_t)et + c->ev_off_p;
+    uint32_t po = fb_ld_u32(b->data + pp);
+    uint64_t pt = (uint64_t)pp + po;
+    if (po == 0 || po > INT32_MAX || (pt & 3) || pt + 4 > b->end)
+        return false;
+    if ((int64_t)pt - (int32_t)fb_ld_u32(b->data + pt) != (int64_t)c->pe_vt ||
+        pt + c->pe_tsize > b->end)
+        return false;
+    const uint16_t *off = c->pe_off;
+    /* 8-byte fields must be aligned; 4-byte ones are, as the table is */
+    if ((off[ETD_PE_START] && ((pt + off[ETD_PE_START]) & 7)) ||
+        (off[ETD_PE_END] && ((pt + off[ETD_PE_END]) & 7)))
+        return false;
+    uint32_t t = (uint32_t)pt;
+    e->name.p = e->delegate_debug_id_str.p = e->metadata.p = NULL;
+    e->name.n = e->delegate_debug_id_str.n = e->metadata.n = 0;
+    if ((off[ETD_PE_NAME] && !fast_bytes(b, t + off[ETD_PE_NAME], true, &e->name)) ||
+        (off[ETD_PE_DID_STR] &&
+         !fast_bytes(b, t + off[ETD_PE_DID_STR], true, &e->delegate_debug_id_str)) ||
+        (off[ETD_PE_METADATA] && !fast_bytes(b, t + off[ETD_PE_METADATA], false, &e->metadata)))
+        return false;
+    const uint8_t *d = b->data + t;
+    int32_t chain = off[ETD_PE_CHAIN] ? (int32_t)fb_ld_u32(d + off[ETD_PE_CHAIN]) : 0;
+    e->kind = ET_EV_PROFILE;
+    e->pos = t;
+    e->chain_value = (uint64_t)(int64_t)chain;
+    e->chain_neg = chain < 0;
+    e->instruction_id = off[ETD_PE_INSTR] ? (int32_t)fb_ld_u32(d + off[ETD_PE_INSTR]) : -1;
+    e->delegate_debug_id_int = off[ETD_PE_DID_INT] ? (int32_t)fb_ld_u32(d + off[ETD_PE_DID_INT]) : -1;
+    e->start_time = off[ETD_PE_START] ? fb_ld_u64(d + off[ETD_PE_START]) : 0;
+    e->end_time = off[ETD_PE_END] ? fb_ld_u64(d + off[ETD_PE_END]) : 0;
+    c->fv.tables_left -= 2;
+    c->d->num_profile_events++;
+    return true;
+}
+
+/* After an Event passed the full checks: remember its vtables' layout when
+ * it is a profile event (and only that), for fast_profile_event(). */
+static void cache_layout(vctx *c, const fb_table *ev)
+{
+    const fb_buf *b = &c->d->buf;
+    fb_table pe;
+    if (fb_slot(b, ev, ETD_EVENT_ALLOCATION) || fb_slot(b, ev, ETD_EVENT_DEBUG) ||
+        !fb_get_table(b, ev, ETD_EVENT_PROFILE, &pe))
+        return;
+    c->ev_vt = ev->vt;
+    c->ev_tsize = ev->tsize;
+    c->ev_off_p = fb_slot(b, ev, ETD_EVENT_PROFILE);
+    c->pe_vt = pe.vt;
+    c->pe_tsize = pe.tsize;
+    for (unsigned k = 0; k < 8; k++)
+        c->pe_off[k] = fb_slot(b, &pe, k);
+}
+
 static int v_run_events(vctx *c, const fb_vec *events, et_raw_event *out)
 {
+    et_raw_event scratch;
     for (uint32_t i = 0; i < events->count; i++) {
+        if (fast_profile_event(c, events, i, out ? &out[i] : &scratch))
+            continue;
         fb_table e;
         if (fb_verify_vec_table(&c->fv, events, i, &e, "Event") != 0 || v_event(c, &e) != 0)
             return seg(c, "[%" PRIu32 "]", i), seg(c, "events");
+        cache_layout(c, &e);
         if (out)
             decode_event_verified(&c->d->buf, &e, &out[i]);
     }
@@ -433,6 +533,7 @@ int et_etdump_verify_run(et_etdump *d, uint32_t i, et_raw_event *events, et_erro
     c.d = d;
     c.path[0] = '\0';
     c.pe_ok = 0;
+    c.ev_vt = c.pe_vt = 0;
     fb_verifier_init(&c.fv, &d->buf, err);
     c.fv.tables_left = d->tables_left;
     et_run r;

@@ -58,7 +58,7 @@ static uint64_t hash_u64(uint64_t h, uint64_t v)
     return h * UINT64_C(0xff51afd7ed558ccd);
 }
 
-static bool str_eq(et_str a, et_str b)
+static inline bool str_eq(et_str a, et_str b)
 {
     if ((a.p == NULL) != (b.p == NULL) || a.n != b.n)
         return false;
@@ -109,11 +109,12 @@ static uint64_t hash_part(uint64_t h, const sig_part *s)
     return h;
 }
 
-static bool part_eq(const sig_part *a, const sig_part *b)
+static inline bool part_eq(const sig_part *a, const sig_part *b)
 {
-    return str_eq(a->name, b->name) && a->has_instr == b->has_instr &&
-           (!a->has_instr || a->instr == b->instr) && a->has_did == b->has_did &&
-           (!a->has_did || a->did == b->did) && str_eq(a->dstr, b->dstr);
+    /* integers first: they differ far more often than names do */
+    return a->has_instr == b->has_instr && (!a->has_instr || a->instr == b->instr) &&
+           a->has_did == b->has_did && (!a->has_did || a->did == b->did) &&
+           str_eq(a->name, b->name) && str_eq(a->dstr, b->dstr);
 }
 
 /* Equality of EventSignatures, hash not considered. */

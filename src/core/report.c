@@ -131,13 +131,7 @@ et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for
             }
             if (ev->start_time) {
                 et_sb_reset(&sb);
-                et_sb_addc(&sb, '[');
-                for (size_t k = 0; k < pd->n; k++) {
-                    if (k)
-                        et_sb_adds(&sb, ", ");
-                    et_sb_add_u64(&sb, ev->start_time[k]);
-                }
-                et_sb_addc(&sb, ']');
+                et_sb_add_u64_list(&sb, ev->start_time, pd->n);
                 rc |= et_frame_set_text(f, r, (size_t)map[C_START], sb.p, sb.n);
             }
             if (sb.failed)

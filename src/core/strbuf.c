@@ -28,7 +28,7 @@ void et_sb_add(et_strbuf *sb, const void *data, size_t n)
         sb->p = p;
         sb->cap = cap;
     }
-    if (n)
+    if (n && data)
         memcpy(sb->p + sb->n, data, n);
     sb->n += n;
     sb->p[sb->n] = '\0';
@@ -48,14 +48,14 @@ void et_sb_add_i64(et_strbuf *sb, int64_t v)
     }
 }
 
-void et_sb_add_u64(et_strbuf *sb, uint64_t v)
+/* Write v in decimal ending just before `end`; returns the first digit. */
+static char *u64_digits(uint64_t v, char *end)
 {
     static const char pairs[201] =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
         "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
         "8081828384858687888990919293949596979899";
-    char b[24];
-    char *p = b + sizeof b;
+    char *p = end;
     while (v >= 100) {
         unsigned d = (unsigned)(v % 100) * 2;
         v /= 100;
@@ -68,7 +68,47 @@ void et_sb_add_u64(et_strbuf *sb, uint64_t v)
     } else {
         *--p = (char)('0' + v);
     }
+    return p;
+}
+
+void et_sb_add_u64(et_strbuf *sb, uint64_t v)
+{
+    char b[24];
+    char *p = u64_digits(v, b + sizeof b);
     et_sb_add(sb, p, (size_t)(b + sizeof b - p));
+}
+
+void et_sb_add_u64_list(et_strbuf *sb, const uint64_t *v, size_t n)
+{
+    /* reserve the worst case (20 digits and ", " each) once, then write */
+    if (n > (SIZE_MAX - 4) / 22) {
+        sb->failed = true;
+        return;
+    }
+    size_t before = sb->n;
+    et_sb_add(sb, NULL, 0);
+    if (sb->failed)
+        return;
+    size_t need = n * 22 + 2;
+    et_sb_add(sb, NULL, need); /* grows; the bytes are written below */
+    if (sb->failed)
+        return;
+    char *o = sb->p + before;
+    *o++ = '[';
+    for (size_t i = 0; i < n; i++) {
+        char b[24];
+        char *d = u64_digits(v[i], b + sizeof b);
+        size_t len = (size_t)(b + sizeof b - d);
+        if (i) {
+            *o++ = ',';
+            *o++ = ' ';
+        }
+        memcpy(o, d, len);
+        o += len;
+    }
+    *o++ = ']';
+    sb->n = (size_t)(o - sb->p);
+    sb->p[sb->n] = '\0';
 }
 
 void et_sb_add_repr(et_strbuf *sb, double v)

@@ -24,6 +24,8 @@ void et_sb_adds(et_strbuf *sb, const char *s);
 void et_sb_addc(et_strbuf *sb, char c);
 void et_sb_add_i64(et_strbuf *sb, int64_t v);
 void et_sb_add_u64(et_strbuf *sb, uint64_t v);
+/* Python str() of a list of integers: "[1, 2, 3]". */
+void et_sb_add_u64_list(et_strbuf *sb, const uint64_t *v, size_t n);
 /* Python repr() of a float (see pyfmt.h). */
 void et_sb_add_repr(et_strbuf *sb, double v);
 /* Empty the buffer, keeping its storage. */
