@@ -646,11 +646,13 @@ static int append_run(builder *b, group *g, const et_run *run, uint32_t run_inde
         return nomem(b);
     g->out_first[r] = (uint32_t)g->n_values;
     g->out_count[r] = (uint32_t)b->n_outs;
-    memcpy(g->values + g->n_values, b->outs, b->n_outs * sizeof *b->outs);
+    if (b->n_outs) /* memcpy from/to NULL is undefined even for 0 bytes */
+        memcpy(g->values + g->n_values, b->outs, b->n_outs * sizeof *b->outs);
     g->n_values += b->n_outs;
     g->alloc_first[r] = (uint32_t)g->n_allocs;
     g->alloc_count[r] = (uint32_t)b->n_allocs;
-    memcpy(g->allocs + g->n_allocs, b->allocs, b->n_allocs * sizeof *b->allocs);
+    if (b->n_allocs)
+        memcpy(g->allocs + g->n_allocs, b->allocs, b->n_allocs * sizeof *b->allocs);
     g->n_allocs += b->n_allocs;
     g->n_runs++;
     (void)run;

@@ -1,0 +1,79 @@
+#!/bin/sh
+# cli.t - the command line: inspector_cli-compatible options, usage errors
+# and exit codes (0 ok, 1 bad input, 2 usage), outputs.
+. "$(dirname "$0")/lib.sh"
+S="$ET_BUILD/fixtures/sample.etdp"
+[ -f "$S" ] || skip_all "build/fixtures/sample.etdp missing (run make)"
+
+run() { "$ETINSPECT" "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/status"; }
+status_is() { test "$(cat "$T/status")" -eq "$1"; }
+err_has() { grep -q -- "$1" "$T/err"; }
+
+run --help
+ok "--help exits 0" status_is 0
+ok "--help shows the usage line" grep -q "^usage: etinspect" "$T/out"
+run -h
+ok "-h exits 0" status_is 0
+run --version
+ok "--version prints 'etinspect X.Y.Z'" grep -qE '^etinspect [0-9]+\.[0-9]+\.[0-9]+$' "$T/out"
+
+run
+ok "no arguments: exit 2" status_is 2
+ok "no arguments: says --etdump_path is required" err_has "the following arguments are required: --etdump_path"
+run --etdump_path "$S" --bogus
+ok "unknown option: exit 2" status_is 2
+ok "unknown option: named" err_has "unrecognized arguments: --bogus"
+run --etdump_path
+ok "option without its value: exit 2" status_is 2
+ok "option without its value: named" err_has "argument --etdump_path: expected one argument"
+run --etdump_path "$S" --target_time_scale hours
+ok "bad time scale: exit 2" status_is 2
+ok "bad time scale: lists the choices" err_has "choose from 'ns', 'us', 'ms', 's', 'cycles'"
+run --etdump_path "$S" --target_time_scale cycles
+ok "cycles mixed with ns: exit 2" status_is 2
+ok "cycles mixed with ns: the reference's message" \
+    err_has "For TimeScale in cycles both the source and target time scale have to be in cycles."
+run --etdump_path "$S" --etrecord_path x.bin
+ok "--etrecord_path: not supported yet, exit 2" status_is 2
+run --etdump_path "$S" --compare_results
+ok "--compare_results: not supported yet, exit 2" status_is 2
+run --etdump_path "$S" --quiet=yes
+ok "a flag given a value: exit 2" status_is 2
+run --e "$S"
+ok "ambiguous prefix (--e: --etdump_path, --etrecord_path): exit 2" status_is 2
+ok "ambiguous prefix: says so" err_has "ambiguous option: --e"
+
+run --etdump "$S" --quiet
+ok "unambiguous prefix --etdump works" status_is 0
+ok "--quiet prints nothing" test ! -s "$T/out"
+run --etdump_path="$S" --target_time_scale=us --quiet --tsv_path="$T/us.tsv"
+ok "--opt=value form works" status_is 0
+ok "--target_time_scale=us puts (us) in the header" grep -q "p50 (us)" "$T/us.tsv"
+
+run --etdump_path "$S"
+ok "printing the table exits 0" status_is 0
+ok "the table is box-drawn" grep -q "^╒════╤" "$T/out"
+ok "the table leaves OPERATOR_CALL rows out" test "$(grep -c OPERATOR_CALL "$T/out")" -eq 0
+ok "the table has the 8 other events of the sample" test "$(grep -c '^│ *[0-9]' "$T/out")" -eq 8
+ok "a clean dump gives no warning" test ! -s "$T/err"
+
+run --etdump_path "$S" --quiet --tsv_path "$T/s.tsv" --json "$T/s.json"
+ok "TSV and JSON together exit 0" status_is 0
+ok "TSV header as pandas writes it (empty index field)" \
+    grep -q "^	event_block_name	event_name	p10 (ms)	p50 (ms)	p90 (ms)	avg (ms)	min (ms)	max (ms)	op_types	is_delegated_op	delegate_backend_name	start_time$" "$T/s.tsv"
+ok "TSV: the delegated int id 0 row" \
+    grep -q "^3	Execute	0	.*	\[\]	True		\[222200, 479000, 725800\]$" "$T/s.tsv"
+ok "JSON: delegate metadata as lowercase hex" \
+    grep -q '"raw_delegate_debug_metadatas_hex": \["7b226f70223a22636f6e763264222c22616c676f223a22646972656374227d"' "$T/s.json"
+ok "JSON: OPERATOR_CALL events are kept" grep -q '"name": "OPERATOR_CALL"' "$T/s.json"
+ok "JSON: the three runs merged into Execute" grep -q '"runs": \[1, 2, 3\]' "$T/s.json"
+if [ -x "$ET_BUILD/tools/cmp_ref_json" ]; then
+    ok "JSON is well-formed (parsed by jansson)" "$ET_BUILD/tools/cmp_ref_json" "$T/s.json" "$T/s.json"
+fi
+
+# an existing output is replaced whole, and no temporary file is left
+printf 'old contents\n' >"$T/keep.tsv"
+run --etdump_path "$S" --quiet --tsv_path "$T/keep.tsv"
+ok "an existing output file is replaced" grep -q "event_block_name" "$T/keep.tsv"
+ok "no temporary file is left beside it" test -z "$(ls "$T" | grep 'keep.tsv.')"
+done_testing
