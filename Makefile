@@ -17,24 +17,36 @@ SHARED  ?= $(abspath ../shared)
 FLATC   ?= flatc
 FUZZ_SECONDS ?= 600
 
+PKG_CONFIG ?= pkg-config
+LUA_PKG  ?= lua5.4
+LUA_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LUA_PKG) 2>/dev/null)
+LUA_LIBS   := $(shell $(PKG_CONFIG) --libs $(LUA_PKG) 2>/dev/null)
+EDIT_CFLAGS := $(shell $(PKG_CONFIG) --cflags libedit 2>/dev/null)
+EDIT_LIBS   := $(shell $(PKG_CONFIG) --libs libedit 2>/dev/null)
+
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CPPFLAGS += -Isrc/core -Isrc/host -D_POSIX_C_SOURCE=200809L
+CPPFLAGS += -Isrc/core -Isrc/lua -Isrc/host -D_POSIX_C_SOURCE=200809L $(LUA_CFLAGS) $(EDIT_CFLAGS)
 CFLAGS  ?= -O2 -g
 LDLIBS  += -lm
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
 B = build
 CORE_SRC = $(wildcard src/core/*.c)
+LUA_SRC  = $(wildcard src/lua/*.c)
+LUA_LIB_FILES = $(sort $(wildcard lua/etinspect/*.lua))
 HOST_SRC = $(wildcard src/host/*.c)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 TOOL_SRC = $(wildcard tests/tools/*.c)
 
 CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o)
+LUA_OBJ  = $(LUA_SRC:%.c=$(B)/%.o) $(B)/gen/lua_embed.o
 HOST_OBJ = $(HOST_SRC:%.c=$(B)/%.o)
+PIC_OBJ  = $(CORE_SRC:%.c=$(B)/pic/%.o) $(LUA_SRC:%.c=$(B)/pic/%.o) $(B)/pic/gen/lua_embed.o
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 
 ASAN_CORE_OBJ = $(CORE_SRC:%.c=$(B)/asan/%.o)
+ASAN_LUA_OBJ  = $(LUA_SRC:%.c=$(B)/asan/%.o) $(B)/asan/gen/lua_embed.o
 ASAN_HOST_OBJ = $(HOST_SRC:%.c=$(B)/asan/%.o)
 ASAN_UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/asan/tests/%)
 
@@ -43,7 +55,7 @@ FIXTURE_BIN = $(FIXTURES:tests/fixtures/%.json=$(B)/fixtures/%.etdp)
 
 .PHONY: all demo check test test-asan bench fuzz install clean fixtures
 
-all: $(B)/etinspect
+all: $(B)/etinspect $(B)/etinspect.so
 
 $(B)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -53,17 +65,47 @@ $(B)/asan/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WARN) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 
+$(B)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+# the Lua library (lua/etinspect/*.lua), compiled into the binding
+$(B)/gen/lua_embed.c: $(LUA_LIB_FILES) scripts/embed-lua.sh
+	@mkdir -p $(dir $@)
+	sh scripts/embed-lua.sh $@ $(LUA_LIB_FILES)
+
+$(B)/gen/lua_embed.o: $(B)/gen/lua_embed.c
+	$(CC) $(CFLAGS) -c $< -o $@
+
+$(B)/asan/gen/lua_embed.o: $(B)/gen/lua_embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_FLAGS) -c $< -o $@
+
+$(B)/pic/gen/lua_embed.o: $(B)/gen/lua_embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -c $< -o $@
+
+$(B)/libetlua.a: $(LUA_OBJ)
+	$(AR) rcs $@ $^
+
+$(B)/asan/libetlua.a: $(ASAN_LUA_OBJ)
+	$(AR) rcs $@ $^
+
+# require "etinspect" from a stock lua5.4 (package.cpath)
+$(B)/etinspect.so: $(PIC_OBJ)
+	$(CC) -shared $(CFLAGS) $^ -lm -o $@
+
 $(B)/libetcore.a: $(CORE_OBJ)
 	$(AR) rcs $@ $^
 
 $(B)/asan/libetcore.a: $(ASAN_CORE_OBJ)
 	$(AR) rcs $@ $^
 
-$(B)/etinspect: $(HOST_OBJ) $(B)/libetcore.a
-	$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+$(B)/etinspect: $(HOST_OBJ) $(B)/libetlua.a $(B)/libetcore.a
+	$(CC) $(CFLAGS) -Wl,-E $^ $(LUA_LIBS) $(EDIT_LIBS) $(LDLIBS) -o $@
 
-$(B)/asan/etinspect: $(ASAN_HOST_OBJ) $(B)/asan/libetcore.a
-	$(CC) $(SAN_FLAGS) $^ $(LDLIBS) -o $@
+$(B)/asan/etinspect: $(ASAN_HOST_OBJ) $(B)/asan/libetlua.a $(B)/asan/libetcore.a
+	$(CC) $(SAN_FLAGS) -Wl,-E $^ $(LUA_LIBS) $(EDIT_LIBS) $(LDLIBS) -o $@
 
 $(B)/tests/%: tests/unit/%.c $(B)/libetcore.a tests/unit/tap.h
 	@mkdir -p $(dir $@)
@@ -123,7 +165,7 @@ $(B)/fuzz/%: tests/fuzz/%.c $(CORE_SRC)
 fuzz: $(B)/fuzz/fuzz_etdump
 	sh scripts/fuzz.sh $(B)/fuzz/fuzz_etdump $(FUZZ_SECONDS)
 
-install: $(B)/etinspect
+install: $(B)/etinspect $(B)/etinspect.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/etinspect/schema \
 	    $(DESTDIR)$(PREFIX)/share/doc/etinspect
 	install -m 755 $(B)/etinspect $(DESTDIR)$(PREFIX)/bin/etinspect
@@ -133,4 +175,5 @@ install: $(B)/etinspect
 clean:
 	rm -rf $(B)
 
--include $(CORE_OBJ:.o=.d) $(HOST_OBJ:.o=.d) $(ASAN_CORE_OBJ:.o=.d) $(ASAN_HOST_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(HOST_OBJ:.o=.d) $(ASAN_CORE_OBJ:.o=.d) $(ASAN_HOST_OBJ:.o=.d) \
+    $(LUA_SRC:%.c=$(B)/%.d) $(LUA_SRC:%.c=$(B)/asan/%.d)

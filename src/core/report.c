@@ -62,14 +62,6 @@ et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for
         et_fail(err, ET_ERR_NOMEM, "out of memory");
         return NULL;
     }
-    /* pandas shows a missing statistic as NaN when the column also holds
-     * numbers, and as None when it holds none */
-    bool any_perf = false;
-    for (size_t b = 0; b < insp->n_blocks; b++)
-        for (size_t e = 0; e < insp->blocks[b].n_events; e++)
-            if (insp->blocks[b].events[e].has_perf_data &&
-                !(for_display && is_excluded_event(et_event_name(&insp->blocks[b].events[e]))))
-                any_perf = true;
     et_strbuf sb = {0};
     int rc = 0;
     for (size_t b = 0; b < insp->n_blocks && rc == 0; b++) {
@@ -89,12 +81,12 @@ et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for
             rc |= et_frame_set_text(f, r, (size_t)map[C_NAME], name.p, name.n);
             const et_perf_data *pd = &ev->perf_data;
             double stats[6] = {pd->p10, pd->p50, pd->p90, pd->avg, pd->min, pd->max};
-            for (int c = C_P10; c <= C_MAX; c++) {
-                if (ev->has_perf_data)
+            /* an event without perf data: None (each event is its own
+             * one-row DataFrame in the reference, so its missing statistics
+             * stay None through pd.concat; tabulate shows an empty cell) */
+            if (ev->has_perf_data)
+                for (int c = C_P10; c <= C_MAX; c++)
                     et_frame_set_float(f, r, (size_t)map[c], stats[c - C_P10]);
-                else if (any_perf)
-                    et_frame_set_float(f, r, (size_t)map[c], NAN);
-            }
             if (map[C_RAW] >= 0 && ev->has_perf_data) {
                 et_sb_reset(&sb);
                 et_sb_addc(&sb, '[');

@@ -22,8 +22,9 @@
  * stack_traces, module_hierarchy and debug_data are left out and rows whose
  * event name contains "OPERATOR_CALL" are dropped (spec §6.3), as
  * print_data_tabular() and save_data_to_tsv() do.
- * Cells: statistics FLOAT in target units (NaN where a column mixes events
- * with and without perf data, as pandas shows them), lists as Python str().
+ * Cells: statistics FLOAT in target units (None for an event without perf
+ * data: the reference builds one DataFrame per event, so these stay None
+ * through pd.concat), lists as Python str().
  * Returns NULL with `err` set (ET_ERR_NOMEM) on failure. */
 et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for_display,
                           et_error *err);

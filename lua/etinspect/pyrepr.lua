@@ -1,0 +1,91 @@
+--- etinspect.pyrepr: Lua values rendered as Python renders them.
+--
+-- The reference Inspector's tables show lists and dicts with Python's str()
+-- (`[399054]`, `['aten.convolution.default']`, `{'node': 'trace'}`), floats
+-- with repr() (`0.0009305000000000001`) and booleans as True/False. This
+-- module reproduces that for Lua values, so frames print as the reference's
+-- DataFrames do.
+local core = require("etinspect")._core
+
+local M = {}
+
+local function is_nan(x) return x ~= x end
+
+--- Python repr() of a string: single quotes unless the text holds a single
+-- quote and no double quote; backslash escapes for \\, the quote, \n, \r,
+-- \t and other control bytes.
+-- @tparam string s
+-- @treturn string
+function M.repr_string(s)
+  local q = "'"
+  if s:find("'", 1, true) and not s:find('"', 1, true) then q = '"' end
+  local out = s:gsub("[%c\\" .. q .. "]", function(c)
+    if c == "\\" then return "\\\\" end
+    if c == q then return "\\" .. q end
+    if c == "\n" then return "\\n" end
+    if c == "\r" then return "\\r" end
+    if c == "\t" then return "\\t" end
+    return string.format("\\x%02x", c:byte())
+  end)
+  return q .. out .. q
+end
+
+local function is_sequence(t)
+  local n = #t
+  for k in pairs(t) do
+    if math.type(k) ~= "integer" or k < 1 or k > n then return false end
+  end
+  return true
+end
+
+--- Python repr() of a Lua value: nil -> None, booleans -> True/False,
+-- integers in decimal, floats as repr() (nan, inf), strings quoted,
+-- sequences as [a, b], other tables as {'k': v} with keys sorted.
+-- @param v any Lua value
+-- @treturn string
+function M.repr(v)
+  local t = type(v)
+  if v == nil then return "None" end
+  if t == "boolean" then return v and "True" or "False" end
+  if t == "number" then
+    if math.type(v) == "integer" then return string.format("%d", v) end
+    return core.repr(v)
+  end
+  if t == "string" then return M.repr_string(v) end
+  if t == "table" then
+    if is_sequence(v) then
+      local parts = {}
+      for i = 1, #v do parts[i] = M.repr(v[i]) end
+      return "[" .. table.concat(parts, ", ") .. "]"
+    end
+    local keys = {}
+    for k in pairs(v) do keys[#keys + 1] = k end
+    table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+    local parts = {}
+    for i, k in ipairs(keys) do parts[i] = M.repr(k) .. ": " .. M.repr(v[k]) end
+    return "{" .. table.concat(parts, ", ") .. "}"
+  end
+  return tostring(v)
+end
+
+--- Python str() of a value: like repr() except that a string is itself.
+-- @param v any Lua value
+-- @treturn string
+function M.str(v)
+  if type(v) == "string" then return v end
+  return M.repr(v)
+end
+
+--- A cell as the C writers take it: nil, booleans, numbers and strings as
+-- they are; tables rendered with str().
+-- @param v any Lua value
+-- @return nil, boolean, number or string
+function M.cell(v)
+  local t = type(v)
+  if t == "table" then return M.str(v) end
+  if t == "userdata" or t == "function" then return tostring(v) end
+  return v
+end
+
+M.is_nan = is_nan
+return M

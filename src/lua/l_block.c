@@ -1,0 +1,150 @@
+/*
+ * l_block.c - EventBlock: identical runs merged (spec §1.4, §3.5).
+ *
+ *   blk.name                 string ("Default", "Execute", ...)
+ *   blk.events               sequence of Event
+ *   blk.bundled_input_index  integer (-1 when unset)
+ *   blk.run_output           sequence of the first run's program outputs (raw
+ *                            value descriptions, see l_values.h)
+ *   blk.reference_output     nil (BundledProgram support comes later)
+ *   blk.source_time_scale, blk.target_time_scale   "ns", "us", "ms", "s", "cycles"
+ *   blk.allocators           sequence of allocator names (allocator id k is
+ *                            allocators[k]); from the block's first run
+ *   blk.num_runs             how many runs were merged into the block
+ *   #blk                     number of events
+ * Methods implemented in Lua (lua/etinspect/report.lua): blk:to_dataframe{...}.
+ */
+#include "binding.h"
+#include "l_values.h"
+
+static const et_block *check_blk(lua_State *L, int arg, lua_child **out)
+{
+    lua_child *c = et_lua_check_child(L, arg, ET_MT_BLOCK);
+    if (out)
+        *out = c;
+    return &c->box->insp->blocks[c->block];
+}
+
+static int blk_name(lua_State *L)
+{
+    et_lua_push_str(L, check_blk(L, 1, NULL)->name);
+    return 1;
+}
+
+static int blk_events(lua_State *L)
+{
+    lua_child *c;
+    const et_block *b = check_blk(L, 1, &c);
+    et_lua_push_parent(L, 1);
+    int insp = lua_gettop(L);
+    lua_createtable(L, (int)b->n_events, 0);
+    for (size_t e = 0; e < b->n_events; e++) {
+        et_lua_push_child(L, insp, ET_MT_EVENT, c->block, e);
+        lua_rawseti(L, -2, (lua_Integer)e + 1);
+    }
+    return 1;
+}
+
+static int blk_bii(lua_State *L)
+{
+    lua_pushinteger(L, check_blk(L, 1, NULL)->bundled_input_index);
+    return 1;
+}
+
+static int blk_run_output(lua_State *L)
+{
+    lua_child *c;
+    const et_block *b = check_blk(L, 1, &c);
+    uint32_t n = b->n_runs ? b->run_output_count[0] : 0;
+    lua_createtable(L, (int)n, 0);
+    for (uint32_t i = 0; i < n; i++) {
+        et_lua_push_raw_value(L, &c->box->insp->dump, b->value_pool[b->run_output_first[0] + i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+static int blk_nil(lua_State *L)
+{
+    check_blk(L, 1, NULL);
+    lua_pushnil(L);
+    return 1;
+}
+
+static int blk_source(lua_State *L)
+{
+    lua_child *c;
+    check_blk(L, 1, &c);
+    lua_pushstring(L, et_time_scale_name(c->box->insp->source_time_scale));
+    return 1;
+}
+
+static int blk_target(lua_State *L)
+{
+    lua_child *c;
+    check_blk(L, 1, &c);
+    lua_pushstring(L, et_time_scale_name(c->box->insp->target_time_scale));
+    return 1;
+}
+
+static int blk_allocators(lua_State *L)
+{
+    const et_block *b = check_blk(L, 1, NULL);
+    lua_createtable(L, (int)b->n_allocators, 0);
+    for (size_t i = 0; i < b->n_allocators; i++) {
+        et_lua_push_str(L, b->allocators[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+static int blk_num_runs(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)check_blk(L, 1, NULL)->n_runs);
+    return 1;
+}
+
+static int blk_len(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)check_blk(L, 1, NULL)->n_events);
+    return 1;
+}
+
+static int blk_tostring(lua_State *L)
+{
+    lua_child *c = luaL_checkudata(L, 1, ET_MT_BLOCK);
+    if (!c->box->insp) {
+        lua_pushstring(L, "EventBlock (inspector closed)");
+        return 1;
+    }
+    const et_block *b = &c->box->insp->blocks[c->block];
+    lua_pushliteral(L, "EventBlock '");
+    et_lua_push_str(L, b->name);
+    lua_pushfstring(L, "' (%d runs, %d events)", (int)b->n_runs, (int)b->n_events);
+    lua_concat(L, 3);
+    return 1;
+}
+
+void et_lua_register_block(lua_State *L)
+{
+    static const luaL_Reg methods[] = {{NULL, NULL}};
+    static const luaL_Reg getters[] = {{"name", blk_name},
+                                       {"events", blk_events},
+                                       {"bundled_input_index", blk_bii},
+                                       {"run_output", blk_run_output},
+                                       {"reference_output", blk_nil},
+                                       {"source_time_scale", blk_source},
+                                       {"target_time_scale", blk_target},
+                                       {"allocators", blk_allocators},
+                                       {"num_runs", blk_num_runs},
+                                       {NULL, NULL}};
+    luaL_newmetatable(L, ET_MT_BLOCK);
+    et_lua_set_index(L, methods, getters);
+    lua_pushcfunction(L, blk_len);
+    lua_setfield(L, -2, "__len");
+    lua_pushcfunction(L, blk_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushliteral(L, "EventBlock");
+    lua_setfield(L, -2, "__name");
+    lua_pop(L, 1);
+}

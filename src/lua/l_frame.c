@@ -1,0 +1,114 @@
+/* l_frame.c - Lua frames rendered by the C writers; see l_frame.h. */
+#include "l_frame.h"
+
+#include <lauxlib.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "frame.h"
+#include "pyfmt.h"
+
+static int core_repr(lua_State *L)
+{
+    char b[ET_PYFMT_BUFSZ];
+    size_t n = et_pyfmt_repr(luaL_checknumber(L, 1), b);
+    lua_pushlstring(L, b, n);
+    return 1;
+}
+
+static int core_g(lua_State *L)
+{
+    char b[ET_PYFMT_BUFSZ];
+    size_t n = et_pyfmt_g(luaL_checknumber(L, 1), b);
+    lua_pushlstring(L, b, n);
+    return 1;
+}
+
+/* Build an et_frame from (columns, rows) at stack 2 and 3; NULL on OOM. */
+static et_frame *frame_from_lua(lua_State *L)
+{
+    luaL_checktype(L, 2, LUA_TTABLE);
+    luaL_checktype(L, 3, LUA_TTABLE);
+    size_t ncols = (size_t)luaL_len(L, 2);
+    const char **names = calloc(ncols ? ncols : 1, sizeof *names);
+    if (!names)
+        return NULL;
+    for (size_t c = 0; c < ncols; c++) {
+        lua_rawgeti(L, 2, (lua_Integer)c + 1);
+        names[c] = lua_tostring(L, -1);
+        if (!names[c])
+            names[c] = "";
+        lua_pop(L, 1); /* still anchored in the columns table */
+    }
+    et_frame *f = et_frame_new(ncols, names);
+    free(names);
+    if (!f)
+        return NULL;
+    lua_Integer nrows = luaL_len(L, 3);
+    for (lua_Integer r = 1; r <= nrows; r++) {
+        long row = et_frame_add_row(f);
+        if (row < 0) {
+            et_frame_free(f);
+            return NULL;
+        }
+        lua_rawgeti(L, 3, r);
+        for (size_t c = 0; c < ncols; c++) {
+            lua_rawgeti(L, -1, (lua_Integer)c + 1);
+            size_t len;
+            const char *s;
+            switch (lua_type(L, -1)) {
+            case LUA_TBOOLEAN: et_frame_set_bool(f, (size_t)row, c, lua_toboolean(L, -1)); break;
+            case LUA_TNUMBER:
+                if (lua_isinteger(L, -1))
+                    et_frame_set_int(f, (size_t)row, c, lua_tointeger(L, -1));
+                else
+                    et_frame_set_float(f, (size_t)row, c, lua_tonumber(L, -1));
+                break;
+            case LUA_TSTRING:
+                s = lua_tolstring(L, -1, &len);
+                if (et_frame_set_text(f, (size_t)row, c, s, len) != 0) {
+                    et_frame_free(f);
+                    return NULL;
+                }
+                break;
+            default: break; /* nil and anything else: missing */
+            }
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    return f;
+}
+
+static int core_render(lua_State *L)
+{
+    static const char *const fmts[] = {"grid", "tsv", NULL};
+    int fmt = luaL_checkoption(L, 1, NULL, fmts);
+    et_frame *f = frame_from_lua(L);
+    if (!f)
+        return luaL_error(L, "out of memory");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    int rc = -1;
+    if (mem) {
+        rc = fmt == 0 ? et_frame_write_grid(f, mem) : et_frame_write_tsv(f, mem);
+        if (fclose(mem) != 0)
+            rc = -1;
+    }
+    et_frame_free(f);
+    if (rc != 0) {
+        free(buf);
+        return luaL_error(L, "out of memory while rendering a frame");
+    }
+    lua_pushlstring(L, buf, len);
+    free(buf);
+    return 1;
+}
+
+void et_lua_open_core(lua_State *L)
+{
+    static const luaL_Reg fns[] = {
+        {"repr", core_repr}, {"g", core_g}, {"render", core_render}, {NULL, NULL}};
+    luaL_newlib(L, fns);
+}

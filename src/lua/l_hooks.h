@@ -1,0 +1,50 @@
+/*
+ * l_hooks.h - calling users' Lua functions from the core: the delegate
+ * metadata parser, the delegate time-scale converter, and warnings.
+ *
+ * A user function that raises, or returns the wrong type, never stops the
+ * shell: it gives one warning naming the event and the function (with the
+ * first lines of the traceback), and the raw metadata / default conversion
+ * is used instead.
+ */
+#ifndef ET_L_HOOKS_H
+#define ET_L_HOOKS_H
+
+#include <lua.h>
+
+#include "model.h"
+
+/* Report a warning: calls etinspect.on_warning(message) when the user set
+ * one, else writes "etinspect: warning: MESSAGE" to stderr. */
+void et_lua_warn(lua_State *L, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Call the inspector's metadata parser (Inspector userdata at `insp_idx`)
+ * on the raw metadata list at `raw_idx` for event (block, event); leaves
+ * the parser's table on the stack, or a copy of the raw list after a
+ * warning when the parser failed or returned something else than a table. */
+void et_lua_call_parser(lua_State *L, int insp_idx, int raw_idx, const et_event *ev,
+                        size_t block, size_t event);
+
+/* State of a Lua delegate time-scale converter during construction. */
+typedef struct et_lua_converter {
+    lua_State *L;
+    int fn_index;   /* stack index of the converter function */
+    int warned_index; /* stack index of a table of event names already warned about */
+    const char *what; /* how to name the function in warnings */
+} et_lua_converter;
+
+/* An et_time_converter (model.h) calling the Lua converter in `ud`. */
+int et_lua_time_converter(void *ud, const char *name, size_t name_len, uint64_t ticks,
+                          double *out);
+
+/* Push a traceback message handler for lua_pcall (returns its index). */
+int et_lua_push_msgh(lua_State *L);
+
+/* Describe the function at `idx` for messages: "function at file.lua:12". */
+const char *et_lua_describe_function(lua_State *L, int idx);
+
+#endif

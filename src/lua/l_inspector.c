@@ -1,0 +1,283 @@
+/*
+ * l_inspector.c - Inspector: an opened ETDump and its event blocks
+ * (spec §1.3).
+ *
+ *   etinspect.Inspector{etdump_path=PATH | etdump_data=BYTES,
+ *       source_time_scale="ns", target_time_scale="ms",   -- or etinspect.TimeScale.NS ...
+ *       debug_buffer_path=PATH,
+ *       delegate_metadata_parser=function(raw_list) -> table | "name",
+ *       delegate_time_scale_converter=function(name, ticks) -> number,
+ *       enable_module_hierarchy=false}                     -> Inspector
+ *
+ * Errors (raised as Lua errors with the reference's message):
+ *   "For TimeScale in cycles both the source and target time scale have to be in cycles."
+ *   "Expecting exactly one of etdump_path or etdump_data to be specified."
+ *   "PATH: No such file or directory", "PATH: not an ETDump: ..." (malformed input)
+ *   "unknown option 'x'", "etrecord is not supported yet", "unknown delegate
+ *   metadata parser 'x'".
+ *
+ *   insp.event_blocks      sequence of EventBlock (#, ipairs)
+ *   insp.source_time_scale, insp.target_time_scale
+ *   insp.warnings          sequence of the warnings found while loading
+ *   insp.etdump_path       the path, or nil for etdump_data
+ *   #insp                  number of event blocks
+ *   insp:close()           free it now (also __close, for `local insp <close>`)
+ * Methods implemented in Lua (lua/etinspect/report.lua): to_dataframe,
+ * print_data_tabular, save_data_to_tsv, find_total_for_module,
+ * get_exported_program, get_op_list.  insp:runs() is in l_runs.c.
+ */
+#include <string.h>
+
+#include "binding.h"
+#include "l_hooks.h"
+
+static lua_insp_box *check_box(lua_State *L, int arg)
+{
+    return luaL_checkudata(L, arg, ET_MT_INSPECTOR);
+}
+
+/* A time scale option: absent -> def; "ns".. -> it; anything else -> error. */
+static et_time_scale opt_time_scale(lua_State *L, int opts, const char *key, et_time_scale def)
+{
+    if (lua_getfield(L, opts, key) == LUA_TNIL) {
+        lua_pop(L, 1);
+        return def;
+    }
+    const char *s = lua_tostring(L, -1);
+    et_time_scale ts;
+    et_error err;
+    if (!s || et_time_scale_parse(s, &ts, &err) != 0)
+        luaL_error(L, "%s: %s", key, s ? err.msg : "expected a time scale name");
+    lua_pop(L, 1);
+    return ts;
+}
+
+static int insp_new(lua_State *L)
+{
+    static const char *const known[] = {"etdump_path", "etdump_data", "etrecord",
+                                        "source_time_scale", "target_time_scale",
+                                        "debug_buffer_path", "delegate_metadata_parser",
+                                        "delegate_time_scale_converter",
+                                        "enable_module_hierarchy", "reference_graph_name", NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    /* reject misspelt options */
+    lua_pushnil(L);
+    while (lua_next(L, 1)) {
+        lua_pop(L, 1);
+        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        int found = 0;
+        for (int i = 0; k && known[i]; i++)
+            found |= strcmp(k, known[i]) == 0;
+        if (!found)
+            return luaL_error(L, "unknown option '%s'", k ? k : luaL_typename(L, -1));
+    }
+    et_inspector_options o;
+    et_inspector_options_init(&o);
+    o.source_time_scale = opt_time_scale(L, 1, "source_time_scale", ET_TS_NS);
+    o.target_time_scale = opt_time_scale(L, 1, "target_time_scale", ET_TS_MS);
+    et_error err;
+    if (et_time_scale_check(o.source_time_scale, o.target_time_scale, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    if (lua_getfield(L, 1, "etrecord") != LUA_TNIL)
+        return luaL_error(L, "etrecord is not supported yet");
+    lua_pop(L, 1);
+
+    /* the userdata first, so that everything below is anchored to it */
+    lua_insp_box *box = lua_newuserdatauv(L, sizeof *box, 1);
+    memset(box, 0, sizeof *box);
+    box->parser_ref = LUA_NOREF;
+    luaL_setmetatable(L, ET_MT_INSPECTOR);
+    int ud = lua_gettop(L);
+    lua_newtable(L); /* user value: caches and anchors */
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, ud, 1);
+    int uv = lua_gettop(L);
+
+    if (lua_getfield(L, 1, "etdump_path") != LUA_TNIL)
+        o.etdump_path = luaL_checkstring(L, -1);
+    lua_setfield(L, uv, "etdump_path"); /* keeps the string alive */
+    if (lua_getfield(L, 1, "etdump_data") != LUA_TNIL) {
+        size_t n;
+        o.etdump_data = (const uint8_t *)luaL_checklstring(L, -1, &n);
+        o.etdump_size = n;
+    }
+    lua_setfield(L, uv, "etdump_data");
+    if (lua_getfield(L, 1, "debug_buffer_path") != LUA_TNIL)
+        o.debug_buffer_path = luaL_checkstring(L, -1);
+    lua_setfield(L, uv, "debug_buffer_path");
+
+    /* delegate metadata parser: a function or the name of a built-in one */
+    int t = lua_getfield(L, 1, "delegate_metadata_parser");
+    if (t == LUA_TSTRING) {
+        const char *name = lua_tostring(L, -1);
+        lua_getglobal(L, "require");
+        lua_pushliteral(L, "etinspect.parsers");
+        lua_call(L, 1, 1);
+        lua_getfield(L, -1, name);
+        if (!lua_isfunction(L, -1))
+            return luaL_error(L, "unknown delegate metadata parser '%s' (see etinspect.parsers)",
+                              name);
+        snprintf(box->parser_name, sizeof box->parser_name, "%s", name);
+        box->parser_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+        lua_pop(L, 2);
+    } else if (t == LUA_TFUNCTION || (t != LUA_TNIL && luaL_getmetafield(L, -1, "__call"))) {
+        if (t != LUA_TFUNCTION)
+            lua_pop(L, 1);
+        box->parser_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    } else if (t != LUA_TNIL) {
+        return luaL_error(L, "delegate_metadata_parser: expected a function or a parser name, "
+                             "got %s", luaL_typename(L, -1));
+    } else {
+        lua_pop(L, 1);
+    }
+
+    /* delegate time-scale converter, called while the model is built */
+    et_lua_converter conv;
+    t = lua_getfield(L, 1, "delegate_time_scale_converter");
+    if (t != LUA_TNIL) {
+        if (t != LUA_TFUNCTION)
+            return luaL_error(L, "delegate_time_scale_converter: expected a function, got %s",
+                              luaL_typename(L, -1));
+        conv.L = L;
+        conv.fn_index = lua_gettop(L);
+        conv.what = et_lua_describe_function(L, conv.fn_index);
+        lua_newtable(L);
+        conv.warned_index = lua_gettop(L);
+        o.converter = et_lua_time_converter;
+        o.converter_ud = &conv;
+    }
+
+    box->insp = et_inspector_open(&o, &err);
+    if (!box->insp)
+        return luaL_error(L, "%s", err.msg);
+    for (size_t i = 0; i < box->insp->n_warnings; i++)
+        et_lua_warn(L, "%s", box->insp->warnings[i]);
+    lua_settop(L, ud);
+    return 1;
+}
+
+static void close_box(lua_State *L, lua_insp_box *box)
+{
+    et_inspector_free(box->insp);
+    box->insp = NULL;
+    if (box->parser_ref != LUA_NOREF) {
+        luaL_unref(L, LUA_REGISTRYINDEX, box->parser_ref);
+        box->parser_ref = LUA_NOREF;
+    }
+}
+
+static int insp_close(lua_State *L)
+{
+    close_box(L, check_box(L, 1));
+    return 0;
+}
+
+static int insp_gc(lua_State *L)
+{
+    close_box(L, check_box(L, 1));
+    return 0;
+}
+
+static int insp_event_blocks(lua_State *L)
+{
+    lua_insp_box *box = check_box(L, 1);
+    et_inspector *insp = et_lua_insp(L, box);
+    lua_getiuservalue(L, 1, 1);
+    if (lua_getfield(L, -1, "event_blocks") == LUA_TTABLE)
+        return 1;
+    lua_pop(L, 1);
+    lua_createtable(L, (int)insp->n_blocks, 0);
+    for (size_t b = 0; b < insp->n_blocks; b++) {
+        et_lua_push_child(L, 1, ET_MT_BLOCK, b, 0);
+        lua_rawseti(L, -2, (lua_Integer)b + 1);
+    }
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -3, "event_blocks");
+    return 1;
+}
+
+static int insp_source(lua_State *L)
+{
+    lua_pushstring(L, et_time_scale_name(et_lua_insp(L, check_box(L, 1))->source_time_scale));
+    return 1;
+}
+
+static int insp_target(lua_State *L)
+{
+    lua_pushstring(L, et_time_scale_name(et_lua_insp(L, check_box(L, 1))->target_time_scale));
+    return 1;
+}
+
+static int insp_warnings(lua_State *L)
+{
+    et_inspector *insp = et_lua_insp(L, check_box(L, 1));
+    lua_createtable(L, (int)insp->n_warnings, 0);
+    for (size_t i = 0; i < insp->n_warnings; i++) {
+        lua_pushstring(L, insp->warnings[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+static int insp_path(lua_State *L)
+{
+    et_lua_insp(L, check_box(L, 1));
+    lua_getiuservalue(L, 1, 1);
+    lua_getfield(L, -1, "etdump_path");
+    return 1;
+}
+
+static int insp_len(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)et_lua_insp(L, check_box(L, 1))->n_blocks);
+    return 1;
+}
+
+static int insp_tostring(lua_State *L)
+{
+    lua_insp_box *box = check_box(L, 1);
+    if (!box->insp) {
+        lua_pushliteral(L, "Inspector (closed)");
+        return 1;
+    }
+    size_t events = 0;
+    for (size_t b = 0; b < box->insp->n_blocks; b++)
+        events += box->insp->blocks[b].n_events;
+    lua_pushfstring(L, "Inspector '%s' (%d event blocks, %d events, %s -> %s)",
+                    box->insp->etdump_label, (int)box->insp->n_blocks, (int)events,
+                    et_time_scale_name(box->insp->source_time_scale),
+                    et_time_scale_name(box->insp->target_time_scale));
+    return 1;
+}
+
+void et_lua_register_inspector(lua_State *L)
+{
+    static const luaL_Reg methods[] = {{"close", insp_close}, {NULL, NULL}};
+    static const luaL_Reg getters[] = {{"event_blocks", insp_event_blocks},
+                                       {"source_time_scale", insp_source},
+                                       {"target_time_scale", insp_target},
+                                       {"warnings", insp_warnings},
+                                       {"etdump_path", insp_path},
+                                       {NULL, NULL}};
+    luaL_newmetatable(L, ET_MT_INSPECTOR);
+    et_lua_set_index(L, methods, getters);
+    lua_pushcfunction(L, insp_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, insp_close);
+    lua_setfield(L, -2, "__close");
+    lua_pushcfunction(L, insp_len);
+    lua_setfield(L, -2, "__len");
+    lua_pushcfunction(L, insp_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushliteral(L, "Inspector");
+    lua_setfield(L, -2, "__name");
+    lua_pop(L, 1);
+}
+
+/* etinspect.Inspector, exported to l_module.c */
+int et_lua_inspector_new(lua_State *L);
+int et_lua_inspector_new(lua_State *L)
+{
+    return insp_new(L);
+}

@@ -1,0 +1,100 @@
+/*
+ * l_module.c - luaopen_etinspect: the `etinspect` module.
+ *
+ *   local etinspect = require "etinspect"
+ *   etinspect.Inspector{...}        see l_inspector.c
+ *   etinspect.TimeScale             {NS="ns", US="us", MS="ms", S="s", CYCLES="cycles"}
+ *   etinspect.version               "0.1.0"
+ *   etinspect.on_warning(fn)        route warnings to fn(message) (nil: stderr)
+ *   etinspect.Frame, etinspect.parsers, etinspect.converters
+ *                                   from the Lua library (lua/etinspect/)
+ *
+ * The Lua library is compiled in (scripts/embed-lua.sh): its modules are
+ * put in package.preload, so `require "etinspect"` works in the etinspect
+ * host and in a stock lua5.4 loading etinspect.so, with no path setup.
+ */
+#include <string.h>
+
+#include "binding.h"
+#include "l_frame.h"
+#include "version.h"
+
+extern const struct et_lua_source {
+    const char *name;
+    const unsigned char *src;
+    size_t len;
+} et_lua_embedded[];
+
+int et_lua_inspector_new(lua_State *L);
+int luaopen_etinspect(lua_State *L);
+
+static int on_warning(lua_State *L)
+{
+    if (!lua_isnoneornil(L, 1))
+        luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_settop(L, 1);
+    lua_setfield(L, LUA_REGISTRYINDEX, "etinspect.on_warning");
+    return 0;
+}
+
+/* package.preload loader: upvalue 1 is the index into et_lua_embedded. */
+static int load_embedded(lua_State *L)
+{
+    const struct et_lua_source *s = &et_lua_embedded[lua_tointeger(L, lua_upvalueindex(1))];
+    char chunk[128];
+    snprintf(chunk, sizeof chunk, "=[etinspect] %s", s->name);
+    if (luaL_loadbuffer(L, (const char *)s->src, s->len, chunk) != LUA_OK)
+        return lua_error(L);
+    lua_pushstring(L, s->name);
+    lua_call(L, 1, 1);
+    return 1;
+}
+
+int luaopen_etinspect(lua_State *L)
+{
+    et_lua_register_inspector(L);
+    et_lua_register_block(L);
+    et_lua_register_event(L);
+    et_lua_register_perfdata(L);
+    et_lua_register_runs(L);
+
+    lua_newtable(L);
+    int M = lua_gettop(L);
+    lua_pushcfunction(L, et_lua_inspector_new);
+    lua_setfield(L, M, "Inspector");
+    lua_pushcfunction(L, on_warning);
+    lua_setfield(L, M, "on_warning");
+    lua_pushliteral(L, ETINSPECT_VERSION);
+    lua_setfield(L, M, "version");
+    static const char *const ts[][2] = {
+        {"NS", "ns"}, {"US", "us"}, {"MS", "ms"}, {"S", "s"}, {"CYCLES", "cycles"}};
+    lua_createtable(L, 0, 5);
+    for (int i = 0; i < 5; i++) {
+        lua_pushstring(L, ts[i][1]);
+        lua_setfield(L, -2, ts[i][0]);
+    }
+    lua_setfield(L, M, "TimeScale");
+    et_lua_open_core(L); /* private helpers for the Lua library */
+    lua_setfield(L, M, "_core");
+
+    /* the embedded library: package.preload, then the modules that extend
+     * the types; etinspect is registered as loaded first so they can
+     * require it */
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "preload");
+    for (int i = 0; et_lua_embedded[i].name; i++) {
+        lua_pushinteger(L, i);
+        lua_pushcclosure(L, load_embedded, 1);
+        lua_setfield(L, -2, et_lua_embedded[i].name);
+    }
+    lua_pop(L, 1);
+    lua_getfield(L, -1, "loaded");
+    lua_pushvalue(L, M);
+    lua_setfield(L, -2, "etinspect");
+    lua_pop(L, 2);
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "etinspect.init");
+    lua_call(L, 1, 0);
+    lua_settop(L, M);
+    return 1;
+}

@@ -1,0 +1,200 @@
+/*
+ * l_runs.c - raw runs (RunData) and their events, for custom queries.
+ *
+ *   for i, run in insp:runs() do ... end        every RunData, in file order
+ *   run.name, run.bundled_input_index, run.num_events (nil when the run has
+ *   no events vector), run.allocators (sequence of names), run.index (1-based)
+ *   for i, name, start_time, end_time, kind, instruction_id, chain_index,
+ *       delegate_debug_identifier in run:events() do ... end
+ *
+ * run:events() is a C closure that decodes one event per call and returns
+ * plain values: no table or userdata is made per event.  kind is "profile",
+ * "debug", "allocation" or "empty"; name is nil when absent; times are raw
+ * ticks (profile events; 0 otherwise); for allocation events start_time is
+ * the allocator id and end_time the allocation size in bytes.
+ */
+#include "binding.h"
+
+static const char *const kind_names[] = {"empty", "profile", "debug", "allocation"};
+
+typedef struct run_ref {
+    lua_insp_box *box;
+    uint32_t run;
+} run_ref;
+
+static run_ref *check_run(lua_State *L, int arg, et_run *out)
+{
+    run_ref *r = luaL_checkudata(L, arg, ET_MT_RUN);
+    et_inspector *insp = et_lua_insp(L, r->box);
+    if (out)
+        et_etdump_run(&insp->dump, r->run, out);
+    return r;
+}
+
+/* The events() iterator: upvalue 1 the Run userdata, upvalue 2 the next index. */
+static int events_next(lua_State *L)
+{
+    run_ref *r = lua_touserdata(L, lua_upvalueindex(1));
+    et_inspector *insp = et_lua_insp(L, r->box);
+    lua_Integer i = lua_tointeger(L, lua_upvalueindex(2));
+    et_run run;
+    et_etdump_run(&insp->dump, r->run, &run);
+    if (i >= (lua_Integer)run.events.count)
+        return 0;
+    lua_pushinteger(L, i + 1);
+    lua_replace(L, lua_upvalueindex(2));
+    et_raw_event e;
+    et_etdump_event(&insp->dump, &run, (uint32_t)i, &e);
+    lua_pushinteger(L, i + 1);
+    et_lua_push_str(L, e.kind == ET_EV_ALLOCATION ? (et_str){NULL, 0} : e.name);
+    switch (e.kind) {
+    case ET_EV_PROFILE:
+        lua_pushinteger(L, (lua_Integer)e.start_time);
+        lua_pushinteger(L, (lua_Integer)e.end_time);
+        break;
+    case ET_EV_ALLOCATION:
+        lua_pushinteger(L, e.allocator_id);
+        lua_pushinteger(L, (lua_Integer)e.allocation_size);
+        break;
+    default:
+        lua_pushinteger(L, 0);
+        lua_pushinteger(L, 0);
+    }
+    lua_pushstring(L, kind_names[e.kind]);
+    if (e.kind == ET_EV_PROFILE || e.kind == ET_EV_DEBUG) {
+        lua_pushinteger(L, e.instruction_id);
+        if (e.chain_neg)
+            lua_pushinteger(L, (lua_Integer)(int64_t)e.chain_value);
+        else
+            lua_pushinteger(L, (lua_Integer)e.chain_value); /* u64 max wraps to -1 */
+        if (e.delegate_debug_id_int != -1)
+            lua_pushinteger(L, e.delegate_debug_id_int);
+        else
+            et_lua_push_str(L, e.delegate_debug_id_str);
+        return 8;
+    }
+    return 5;
+}
+
+static int run_events(lua_State *L)
+{
+    check_run(L, 1, NULL);
+    lua_pushvalue(L, 1);
+    lua_pushinteger(L, 0);
+    lua_pushcclosure(L, events_next, 2);
+    return 1;
+}
+
+static int run_name(lua_State *L)
+{
+    et_run run;
+    check_run(L, 1, &run);
+    et_lua_push_str(L, run.name);
+    return 1;
+}
+
+static int run_bii(lua_State *L)
+{
+    et_run run;
+    check_run(L, 1, &run);
+    lua_pushinteger(L, run.bundled_input_index);
+    return 1;
+}
+
+static int run_num_events(lua_State *L)
+{
+    et_run run;
+    check_run(L, 1, &run);
+    if (run.has_events)
+        lua_pushinteger(L, run.events.count);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int run_allocators(lua_State *L)
+{
+    et_run run;
+    run_ref *r = check_run(L, 1, &run);
+    lua_createtable(L, (int)run.allocators.count, 0);
+    for (uint32_t i = 0; i < run.allocators.count; i++) {
+        et_lua_push_str(L, et_etdump_allocator_name(&r->box->insp->dump, &run, i));
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+static int run_index(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)check_run(L, 1, NULL)->run + 1);
+    return 1;
+}
+
+static int run_tostring(lua_State *L)
+{
+    run_ref *r = luaL_checkudata(L, 1, ET_MT_RUN);
+    if (!r->box->insp) {
+        lua_pushliteral(L, "Run (inspector closed)");
+        return 1;
+    }
+    et_run run;
+    et_etdump_run(&r->box->insp->dump, r->run, &run);
+    lua_pushfstring(L, "Run %d '", (int)r->run + 1);
+    et_lua_push_str(L, run.name);
+    lua_pushfstring(L, "' (%d events)", (int)run.events.count);
+    lua_concat(L, 3);
+    return 1;
+}
+
+/* insp:runs(): iterator over (index, Run). Upvalues: inspector, next index. */
+static int runs_next(lua_State *L)
+{
+    lua_insp_box *box = lua_touserdata(L, lua_upvalueindex(1));
+    et_inspector *insp = et_lua_insp(L, box);
+    lua_Integer i = lua_tointeger(L, lua_upvalueindex(2));
+    if (i >= (lua_Integer)et_etdump_num_runs(&insp->dump))
+        return 0;
+    lua_pushinteger(L, i + 1);
+    lua_replace(L, lua_upvalueindex(2));
+    lua_pushinteger(L, i + 1);
+    run_ref *r = lua_newuserdatauv(L, sizeof *r, 1);
+    r->box = box;
+    r->run = (uint32_t)i;
+    luaL_setmetatable(L, ET_MT_RUN);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_setiuservalue(L, -2, 1);
+    return 2;
+}
+
+static int insp_runs(lua_State *L)
+{
+    et_lua_insp(L, luaL_checkudata(L, 1, ET_MT_INSPECTOR));
+    lua_pushvalue(L, 1);
+    lua_pushinteger(L, 0);
+    lua_pushcclosure(L, runs_next, 2);
+    return 1;
+}
+
+void et_lua_register_runs(lua_State *L)
+{
+    static const luaL_Reg methods[] = {{"events", run_events}, {NULL, NULL}};
+    static const luaL_Reg getters[] = {{"name", run_name},
+                                       {"bundled_input_index", run_bii},
+                                       {"num_events", run_num_events},
+                                       {"allocators", run_allocators},
+                                       {"index", run_index},
+                                       {NULL, NULL}};
+    luaL_newmetatable(L, ET_MT_RUN);
+    et_lua_set_index(L, methods, getters);
+    lua_pushcfunction(L, run_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushliteral(L, "Run");
+    lua_setfield(L, -2, "__name");
+    lua_pop(L, 1);
+    /* insp:runs() joins the Inspector's methods */
+    luaL_getmetatable(L, ET_MT_INSPECTOR);
+    lua_getfield(L, -1, "__methods");
+    lua_pushcfunction(L, insp_runs);
+    lua_setfield(L, -2, "runs");
+    lua_pop(L, 2);
+}
