@@ -140,16 +140,20 @@ demo: $(B)/etinspect $(B)/fixtures/sample.etdp
 # binary under test, so the same scripts run against the sanitizer build.
 TEST_ENV = ET_SHARED=$(SHARED) ET_BUILD=$(abspath $(B)) ET_SRC=$(CURDIR)
 
-test: $(B)/etinspect $(UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN)
-	$(TEST_ENV) ET_BIN=$(abspath $(B)) ETINSPECT=$(abspath $(B)/etinspect) \
-	    prove $(PROVE_FLAGS) $(UNIT_BIN) tests/e2e/*.t
+test: $(B)/etinspect $(B)/etinspect.so $(UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN)
+	$(TEST_ENV) ET_BIN=$(abspath $(B)) ETINSPECT=$(abspath $(B)/etinspect) PATH="$(abspath $(B)):$$PATH" \
+	    prove $(PROVE_FLAGS) $(UNIT_BIN) tests/e2e/*.t tests/lua/*.t
 
 test-asan: $(B)/asan/etinspect $(ASAN_UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN)
 	$(TEST_ENV) ET_BIN=$(abspath $(B)/asan) ETINSPECT=$(abspath $(B)/asan/etinspect) \
+	    PATH="$(abspath $(B)/asan):$$PATH" \
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    prove $(PROVE_FLAGS) $(ASAN_UNIT_BIN) tests/e2e/*.t
+	    prove $(PROVE_FLAGS) $(ASAN_UNIT_BIN) tests/e2e/*.t tests/lua/*.t
 
-check: test test-asan
+# the two suites one after the other (their builds may still run in parallel)
+check:
+	$(MAKE) test
+	$(MAKE) test-asan
 
 bench: $(B)/etinspect $(B)/tools/benchrun
 	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \

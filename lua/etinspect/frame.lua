@@ -256,11 +256,12 @@ local function render_simple(self, style)
   for j, c in ipairs(cols) do head[j] = pad(c, j) end
   lines[#lines + 1] = l .. table.concat(head, sep) .. rr
   if style == "markdown" then
+    -- one cell per column, as wide as its padded cells; ':' marks right alignment
     local rule = {}
     for j = 1, #cols do
-      rule[j] = numeric[j] and string.rep("-", math.max(width[j] - 1, 1)) .. ":" or string.rep("-", width[j])
+      rule[j] = numeric[j] and string.rep("-", width[j] + 1) .. ":" or string.rep("-", width[j] + 2)
     end
-    lines[#lines + 1] = "|" .. (#cols > 0 and "-" .. table.concat(rule, "-|-") .. "-" or "") .. "|"
+    lines[#lines + 1] = "|" .. table.concat(rule, "|") .. "|"
   end
   for i = 1, #cells do
     local row = {}
