@@ -93,7 +93,7 @@ $(B)/asan/libetlua.a: $(ASAN_LUA_OBJ)
 
 # require "etinspect" from a stock lua5.4 (package.cpath)
 $(B)/etinspect.so: $(PIC_OBJ)
-	$(CC) -shared $(CFLAGS) $^ -lm -o $@
+	$(CC) -shared $(CFLAGS) $^ -ljansson -lm -o $@
 
 $(B)/libetcore.a: $(CORE_OBJ)
 	$(AR) rcs $@ $^
@@ -102,10 +102,10 @@ $(B)/asan/libetcore.a: $(ASAN_CORE_OBJ)
 	$(AR) rcs $@ $^
 
 $(B)/etinspect: $(HOST_OBJ) $(B)/libetlua.a $(B)/libetcore.a
-	$(CC) $(CFLAGS) -Wl,-E $^ $(LUA_LIBS) $(EDIT_LIBS) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) -Wl,-E $^ $(LUA_LIBS) $(EDIT_LIBS) -ljansson $(LDLIBS) -o $@
 
 $(B)/asan/etinspect: $(ASAN_HOST_OBJ) $(B)/asan/libetlua.a $(B)/asan/libetcore.a
-	$(CC) $(SAN_FLAGS) -Wl,-E $^ $(LUA_LIBS) $(EDIT_LIBS) $(LDLIBS) -o $@
+	$(CC) $(SAN_FLAGS) -Wl,-E $^ $(LUA_LIBS) $(EDIT_LIBS) -ljansson $(LDLIBS) -o $@
 
 $(B)/tests/%: tests/unit/%.c $(B)/libetcore.a tests/unit/tap.h
 	@mkdir -p $(dir $@)

@@ -1,7 +1,176 @@
---- etinspect.parsers: built-in delegate-metadata parsers, selected by name
--- (`delegate_metadata_parser = "json"`).  A parser receives the event's raw
--- metadata, one byte string per run ("" where a run logged none), and
--- returns a table (spec §3.9).
+--- etinspect.parsers: built-in delegate-metadata parsers, chosen by name
+-- (`etinspect.Inspector{..., delegate_metadata_parser = "coreml"}`) or
+-- called directly.
+--
+-- A parser is function(raw_list, event) -> table (spec §3.9): raw_list holds
+-- the event's delegate debug metadata, one byte string per run ("" where a
+-- run logged none); event is the Event (its name carries the information
+-- for some backends).  A table of fields becomes one column per key with
+-- print_data_tabular{include_delegate_debug_data=true}.  A parser raises
+-- on malformed input; the Inspector then warns and keeps the raw metadata.
+local core = require("etinspect")._core
+
 local M = {}
+
+local function first_nonempty(list)
+  for _, m in ipairs(list) do
+    if m ~= "" then return m end
+  end
+  return nil
+end
+
+--- "json": the first run's metadata decoded as JSON.  An object gives its
+-- fields; any other JSON value is returned as {value = v}.  All runs
+-- empty: {}.  Errors on invalid JSON (message with line and column).
+function M.json(list)
+  local m = first_nonempty(list)
+  if not m then return {} end
+  local v, err = core.json_decode(m)
+  if v == nil and err then error("invalid JSON metadata: " .. err, 2) end
+  if type(v) == "table" and v.n == nil then return v end
+  return { value = v }
+end
+
+local COREML_KEYS = {
+  { "operatorName", "coreml_operator" },
+  { "estimatedCost", "coreml_estimated_cost" },
+  { "preferredComputeUnit", "coreml_preferred_device" },
+  { "supportedComputeUnits", "coreml_supported_devices" },
+}
+
+--- "coreml": Core ML's JSON metadata (ExecuTorch's Core ML delegate):
+-- operatorName, estimatedCost, preferredComputeUnit and supportedComputeUnits
+-- of the first run, as coreml_operator, coreml_estimated_cost,
+-- coreml_preferred_device and coreml_supported_devices.  Metadata that is
+-- not JSON gives {} (as ExecuTorch's own Core ML example does).
+function M.coreml(list)
+  local m = list[1]
+  if not m or m == "" then return {} end
+  local v = core.json_decode(m)
+  if type(v) ~= "table" then return {} end
+  local out = {}
+  for _, k in ipairs(COREML_KEYS) do
+    if v[k[1]] ~= nil then out[k[2]] = v[k[1]] end
+  end
+  return out
+end
+
+--- "xnnpack": XNNPACK names its events "<operator> #<k>" (the k-th node of
+-- that operator in the delegate); gives {xnnpack_op = operator,
+-- xnnpack_index = k}, or {} for other names.
+function M.xnnpack(_, event)
+  local name = event and event.name or ""
+  local op, k = name:match("^(.-) #(%d+)$")
+  if not op then return {} end
+  return { xnnpack_op = op, xnnpack_index = math.tointeger(tonumber(k)) }
+end
+
+--- "qnn": Qualcomm QNN logs duration-only events (start 0) whose unit is a
+-- suffix of the name: " (us)", " (bytes)", " (count)", none for cycles.
+-- Gives {qnn_node = name without the suffix, qnn_unit = "us" | "bytes" |
+-- "count" | "cycles", qnn_value = the logged value of the first run (end
+-- time - start time)}.
+function M.qnn(_, event)
+  local name = event and event.name or ""
+  local node, unit = name:match("^(.*) %((%a+)%)$")
+  if not node then node, unit = name, "cycles" end
+  local out = { qnn_node = node, qnn_unit = unit }
+  local st = event and event.start_time
+  local pd = event and event.perf_data
+  if pd and st and st[1] == 0 and unit ~= "us" then
+    out.qnn_value = pd.raw[1]
+  end
+  return out
+end
+
+--- "neutron": NXP's Neutron delegate writes one byte, the kernel's function
+-- code; gives {neutron_function_code = n} from the first run, or {} when
+-- the metadata is not exactly one byte.
+function M.neutron(list)
+  local m = first_nonempty(list)
+  if not m or #m ~= 1 then return {} end
+  return { neutron_function_code = m:byte(1) }
+end
+
+local B64 = {}
+do
+  local alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+  for i = 1, #alphabet do B64[alphabet:sub(i, i)] = i - 1 end
+end
+
+--- Strict base64 decoding (RFC 4648 alphabet, '=' padding); errors on
+-- anything else.
+function M.base64_decode(s)
+  if #s % 4 ~= 0 then error("Malformed base64 data in VGF neural statistics blob", 2) end
+  local out, n = {}, 0
+  for i = 1, #s, 4 do
+    local q = s:sub(i, i + 3)
+    local a, b, c, d = B64[q:sub(1, 1)], B64[q:sub(2, 2)], q:sub(3, 3), q:sub(4, 4)
+    local cv, dv = B64[c], B64[d]
+    local last = i + 3 == #s
+    if not a or not b or (not cv and not (last and c == "=" and d == "="))
+        or (not dv and not (last and d == "=")) then
+      error("Malformed base64 data in VGF neural statistics blob", 2)
+    end
+    local v = a * 262144 + b * 4096 + (cv or 0) * 64 + (dv or 0)
+    n = n + 1
+    out[n] = string.char(v >> 16 & 255)
+    if cv then n = n + 1; out[n] = string.char(v >> 8 & 255) end
+    if dv then n = n + 1; out[n] = string.char(v & 255) end
+  end
+  return table.concat(out)
+end
+
+local VGF_SCHEMA = "executorch.vgf.neural_statistics"
+
+--- Strict reading of one VGF neural statistics record (spec §6.7): schema
+-- and schema_version (1) checked; for each segment, the blobs
+-- debug_database, statistics_info and statistics_memory get raw_data
+-- (base64-decoded when "available", "" otherwise).
+function M.vgf_record(v)
+  if type(v) ~= "table" or v.schema ~= VGF_SCHEMA then
+    error("Not VGF neural statistics metadata: " .. tostring(type(v) == "table" and v.schema or v), 2)
+  end
+  if v.schema_version ~= 1 then
+    error("Unsupported VGF neural statistics metadata schema version: " .. tostring(v.schema_version), 2)
+  end
+  for _, seg in ipairs(v.segments or {}) do
+    if type(seg) == "table" then
+      for _, key in ipairs { "debug_database", "statistics_info", "statistics_memory" } do
+        local blob = seg[key]
+        if type(blob) == "table" then
+          if not blob.available then
+            if blob.raw_data == nil then blob.raw_data = "" end
+          else
+            if blob.encoding ~= "base64" then
+              error("Unsupported VGF neural statistics blob encoding: " .. tostring(blob.encoding), 2)
+            end
+            blob.raw_data = M.base64_decode(blob.data or "")
+          end
+        end
+      end
+    end
+  end
+  return v
+end
+
+--- "vgf": VGF neural statistics (Arm VGF backend) in the metadata of each
+-- run: the records found, as a sequence (spec §6.7).  Metadata that is not
+-- JSON is skipped unless it mentions the VGF schema (then an error);
+-- JSON of another schema is skipped.
+function M.vgf(list)
+  local out = {}
+  for _, m in ipairs(list) do
+    if m ~= "" then
+      local v = core.json_decode(m)
+      if v == nil then
+        if m:find(VGF_SCHEMA, 1, true) then error("Malformed VGF neural statistics delegate metadata", 2) end
+      elseif type(v) == "table" and v.schema == VGF_SCHEMA then
+        out[#out + 1] = M.vgf_record(v)
+      end
+    end
+  end
+  return out
+end
 
 return M

@@ -169,7 +169,7 @@ static int ev_metadatas(lua_State *L)
     lua_pop(L, 1);
     push_raw_metadatas(L, c, ev);
     int raw = lua_gettop(L);
-    et_lua_call_parser(L, insp, raw, ev, c->block, c->event); /* leaves the result */
+    et_lua_call_parser(L, insp, raw, 1, ev, c->block, c->event); /* leaves the result */
     lua_pushvalue(L, -1);
     lua_rawseti(L, cache, key);
     return 1;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "frame.h"
+#include "l_json.h"
 #include "pyfmt.h"
 
 static int core_repr(lua_State *L)
@@ -109,6 +110,7 @@ static int core_render(lua_State *L)
 void et_lua_open_core(lua_State *L)
 {
     static const luaL_Reg fns[] = {
-        {"repr", core_repr}, {"g", core_g}, {"render", core_render}, {NULL, NULL}};
+        {"repr", core_repr},   {"g", core_g}, {"render", core_render},
+        {"json_decode", et_lua_json_decode}, {NULL, NULL}};
     luaL_newlib(L, fns);
 }

@@ -9,6 +9,7 @@
  *        sequence of sequences of cells, each nil, boolean, integer, float
  *        or string (lists must already be rendered as text).  A float NaN is
  *        a missing number (pandas NaN).
+ *   _core.json_decode(text)        -> value | nil, message (l_json.c)
  */
 #ifndef ET_L_FRAME_H
 #define ET_L_FRAME_H

@@ -64,9 +64,10 @@ static void first_line(const char *m, char *out, size_t cap)
     out[n] = '\0';
 }
 
-void et_lua_call_parser(lua_State *L, int insp_idx, int raw_idx, const et_event *ev,
+void et_lua_call_parser(lua_State *L, int insp_idx, int raw_idx, int ev_idx, const et_event *ev,
                         size_t block, size_t event)
 {
+    ev_idx = lua_absindex(L, ev_idx);
     lua_insp_box *box = lua_touserdata(L, insp_idx);
     int top = lua_gettop(L);
     raw_idx = lua_absindex(L, raw_idx);
@@ -82,8 +83,9 @@ void et_lua_call_parser(lua_State *L, int insp_idx, int raw_idx, const et_event 
     int h = et_lua_push_msgh(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, box->parser_ref);
     lua_pushvalue(L, raw_idx);
+    lua_pushvalue(L, ev_idx);
     et_str name = et_event_name(ev);
-    if (lua_pcall(L, 1, 1, h) != LUA_OK) {
+    if (lua_pcall(L, 2, 1, h) != LUA_OK) {
         char line[512];
         first_line(lua_tostring(L, -1) ? lua_tostring(L, -1) : "?", line, sizeof line);
         et_lua_warn(L, "delegate metadata parser (%s) failed on event '%.*s' (block %zu, event %zu): "

@@ -23,10 +23,12 @@ void et_lua_warn(lua_State *L, const char *fmt, ...)
     ;
 
 /* Call the inspector's metadata parser (Inspector userdata at `insp_idx`)
- * on the raw metadata list at `raw_idx` for event (block, event); leaves
- * the parser's table on the stack, or a copy of the raw list after a
- * warning when the parser failed or returned something else than a table. */
-void et_lua_call_parser(lua_State *L, int insp_idx, int raw_idx, const et_event *ev,
+ * as parser(raw_list, event) -- the raw metadata list at `raw_idx`, the
+ * Event userdata at `ev_idx` (parsers written for the Python contract take
+ * only the list) -- for event (block, event); leaves the parser's table on
+ * the stack, or the raw list after a warning when the parser failed or
+ * returned something else than a table. */
+void et_lua_call_parser(lua_State *L, int insp_idx, int raw_idx, int ev_idx, const et_event *ev,
                         size_t block, size_t event);
 
 /* State of a Lua delegate time-scale converter during construction. */
