@@ -33,7 +33,7 @@ SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-san
 B = build
 CORE_SRC = $(wildcard src/core/*.c)
 LUA_SRC  = $(wildcard src/lua/*.c)
-LUA_LIB_FILES = $(sort $(wildcard lua/etinspect/*.lua))
+LUA_LIB_FILES = $(sort $(wildcard lua/etinspect/*.lua lua/etinspect/scripts/*.lua))
 HOST_SRC = $(wildcard src/host/*.c)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 TOOL_SRC = $(wildcard tests/tools/*.c)

@@ -7,7 +7,13 @@
  *   etinspect -e 'CODE' [...]          run CODE (may be repeated)
  *   etinspect -l MODULE [...]          require MODULE into the global MODULE
  *   etinspect -i [...]                 then open the REPL
+ *   etinspect NAME [ARGS...]           run a bundled report script (top_ops, ...)
+ *   etinspect --list-scripts           list the bundled scripts
+ *   etinspect --help SCRIPT            a script's description and arguments
  *
+ * A script file may declare itself by returning a table
+ * {description=, usage=, args=, run=function(args)}; run is then called
+ * with the script's arguments.
  * `require "etinspect"` works with no path setup: the module is compiled in.
  * An error in a script prints its traceback on stderr and exits 1.
  */
@@ -82,14 +88,79 @@ static void make_arg(lua_State *L, int argc, char **argv, int script)
     lua_setglobal(L, "arg");
 }
 
-static int run_script(lua_State *L, const char *path, int argc, char **argv, int first_arg)
+/* Lua side of script handling: (mode, target, args...) where mode is
+ * "run", "help" or "list"; target a file path or a bundled script name. */
+static const char scripts_lua[] =
+    "local mode, target = ...\n"
+    "local args = table.pack(select(3, ...))\n"
+    "require('etinspect')\n"
+    "local index = require('etinspect.scripts')\n"
+    "local function load_script(t)\n"
+    "  local f = io.open(t, 'r')\n"
+    "  if f then\n"
+    "    f:close()\n"
+    "    local chunk = assert(loadfile(t))\n"
+    "    if mode == 'help' then return chunk() end\n"
+    "    return nil, chunk\n"
+    "  end\n"
+    "  for _, n in ipairs(index.names) do\n"
+    "    if n == t then return (require('etinspect.scripts.' .. n)) end\n"
+    "  end\n"
+    "  error(string.format(\"'%s' is neither a file nor a bundled script (etinspect --list-scripts)\", t), 0)\n"
+    "end\n"
+    "if mode == 'list' then\n"
+    "  for _, n in ipairs(index.names) do\n"
+    "    local s = require('etinspect.scripts.' .. n)\n"
+    "    io.write(string.format('%-16s %s\\n', n, s.description))\n"
+    "  end\n"
+    "  return\n"
+    "end\n"
+    "local S, chunk = load_script(target)\n"
+    "if mode == 'help' then\n"
+    "  if type(S) ~= 'table' or not S.description then\n"
+    "    io.write(target, ': no description (a script declares one by returning {description=..., run=...})\\n')\n"
+    "    return\n"
+    "  end\n"
+    "  io.write(S.description, '\\n\\nusage: etinspect ', S.usage or target, '\\n')\n"
+    "  local rows = {}\n"
+    "  for _, a in ipairs(S.args or {}) do rows[#rows + 1] = a end\n"
+    "  local ok, common = pcall(require, 'etinspect.scripts.common')\n"
+    "  if ok and not chunk and index then for _, a in ipairs(common.COMMON_OPTIONS) do rows[#rows + 1] = a end end\n"
+    "  if #rows > 0 then io.write('\\narguments:\\n') end\n"
+    "  for _, a in ipairs(rows) do io.write(string.format('  %-24s %s\\n', a[1], a[2])) end\n"
+    "  return\n"
+    "end\n"
+    "if chunk then\n"
+    "  local r = chunk(table.unpack(args, 1, args.n))\n"
+    "  if type(r) == 'table' and type(r.run) == 'function' then r.run({table.unpack(args, 1, args.n)}) end\n"
+    "  return\n"
+    "end\n"
+    "local ok, err = pcall(S.run, {table.unpack(args, 1, args.n)})\n"
+    "if not ok then\n"
+    "  if type(err) == 'table' and err.usage then io.stderr:write('etinspect: ', err.usage, '\\n'); os.exit(2) end\n"
+    "  if type(err) == 'table' and err.input then io.stderr:write('etinspect: error: ', err.input, '\\n'); os.exit(1) end\n"
+    "  error(err, 0)\n"
+    "end\n";
+
+static int scripts(lua_State *L, const char *mode, const char *target, int argc, char **argv,
+                   int first_arg)
 {
-    int rc = luaL_loadfile(L, strcmp(path, "-") == 0 ? NULL : path);
+    int rc = luaL_loadbuffer(L, scripts_lua, sizeof scripts_lua - 1, "=[scripts]");
     if (rc != LUA_OK)
         return report(L, rc);
+    lua_pushstring(L, mode);
+    if (target)
+        lua_pushstring(L, target);
+    else
+        lua_pushnil(L);
     for (int i = first_arg; i < argc; i++)
         lua_pushstring(L, argv[i]);
-    return report(L, et_host_pcall(L, argc - first_arg, 0));
+    return report(L, et_host_pcall(L, 2 + (argc > first_arg ? argc - first_arg : 0), 0));
+}
+
+static int run_script(lua_State *L, const char *path, int argc, char **argv, int first_arg)
+{
+    return scripts(L, "run", path, argc, argv, first_arg);
 }
 
 int et_lua_host_main(int argc, char **argv)
@@ -100,6 +171,16 @@ int et_lua_host_main(int argc, char **argv)
         return 1;
     }
     int interactive = 0, i, status = 0;
+    if (argc >= 2 && strcmp(argv[1], "--list-scripts") == 0) {
+        status = scripts(L, "list", NULL, 0, argv, 0);
+        lua_close(L);
+        return status == 0 ? 0 : 1;
+    }
+    if (argc == 3 && strcmp(argv[1], "--help") == 0) {
+        status = scripts(L, "help", argv[2], 0, argv, 0);
+        lua_close(L);
+        return status == 0 ? 0 : 2;
+    }
     for (i = 1; i < argc && status == 0; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-i") == 0) {
