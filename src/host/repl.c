@@ -294,6 +294,7 @@ static char **complete(const char *text, int start, int end)
     (void)start;
     (void)end;
     rl_attempted_completion_over = 1;
+    rl_completion_append_character = '\0'; /* "insp." must not become "insp. " */
     return rl_completion_matches(text, complete_generator);
 }
 
