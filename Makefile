@@ -21,6 +21,10 @@ PKG_CONFIG ?= pkg-config
 LUA_PKG  ?= lua5.4
 LUA_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(LUA_PKG) 2>/dev/null)
 LUA_LIBS   := $(shell $(PKG_CONFIG) --libs $(LUA_PKG) 2>/dev/null)
+# the host links Lua statically when the archive is there (no PLT on every
+# Lua API call); -Wl,-E keeps its symbols visible to C modules it loads
+LUA_STATIC := $(wildcard $(shell $(PKG_CONFIG) --variable=libdir $(LUA_PKG) 2>/dev/null)/liblua5.4.a)
+HOST_LUA_LIBS := $(if $(LUA_STATIC),$(LUA_STATIC) -ldl,$(LUA_LIBS))
 EDIT_CFLAGS := $(shell $(PKG_CONFIG) --cflags libedit 2>/dev/null)
 EDIT_LIBS   := $(shell $(PKG_CONFIG) --libs libedit 2>/dev/null)
 
@@ -102,10 +106,10 @@ $(B)/asan/libetcore.a: $(ASAN_CORE_OBJ)
 	$(AR) rcs $@ $^
 
 $(B)/etinspect: $(HOST_OBJ) $(B)/libetlua.a $(B)/libetcore.a
-	$(CC) $(CFLAGS) -Wl,-E $^ $(LUA_LIBS) $(EDIT_LIBS) -ljansson $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) -Wl,-E $^ $(HOST_LUA_LIBS) $(EDIT_LIBS) -ljansson $(LDLIBS) -o $@
 
 $(B)/asan/etinspect: $(ASAN_HOST_OBJ) $(B)/asan/libetlua.a $(B)/asan/libetcore.a
-	$(CC) $(SAN_FLAGS) -Wl,-E $^ $(LUA_LIBS) $(EDIT_LIBS) -ljansson $(LDLIBS) -o $@
+	$(CC) $(SAN_FLAGS) -Wl,-E $^ $(HOST_LUA_LIBS) $(EDIT_LIBS) -ljansson $(LDLIBS) -o $@
 
 $(B)/tests/%: tests/unit/%.c $(B)/libetcore.a tests/unit/tap.h
 	@mkdir -p $(dir $@)

@@ -746,3 +746,20 @@ et_value_type et_etdump_value_type(const et_etdump *d, uint32_t pos)
         return ET_VAL_NULL;
     return (et_value_type)fb_get_u8(&d->buf, &t, ETD_VALUE_VAL, 0);
 }
+
+void et_etdump_event_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
+                              uint32_t i, et_raw_event *e)
+{
+    if (run_index >= d->run_data.count || !d->runs_verified[run_index] || i >= r->events.count) {
+        et_etdump_event(d, r, i, e);
+        return;
+    }
+    const fb_buf *b = &d->buf;
+    uint32_t p = r->events.pos + 4u * i;
+    fb_table ev;
+    ev.pos = p + fb_ld_u32(b->data + p);
+    ev.vt = (uint32_t)((int64_t)ev.pos - (int32_t)fb_ld_u32(b->data + ev.pos));
+    ev.vtsize = fb_ld_u16(b->data + ev.vt);
+    ev.tsize = fb_ld_u16(b->data + ev.vt + 2);
+    decode_event_verified(b, &ev, e);
+}

@@ -171,6 +171,12 @@ et_str et_etdump_allocator_name(const et_etdump *d, const et_run *r, uint32_t i)
 /* Event `i` of run `r` (i < r->events.count), decoded into `e`. */
 void et_etdump_event(const et_etdump *d, const et_run *r, uint32_t i, et_raw_event *e);
 
+/* The same, for a run that et_etdump_verify_run() has verified (checked
+ * here: falls back to et_etdump_event otherwise): reads through the
+ * verifier's guarantees with only vtable lookups, for bulk iteration. */
+void et_etdump_event_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
+                              uint32_t i, et_raw_event *e);
+
 /* The Value table at `pos` (from et_raw_event.value_pos, or a Tensor of a
  * TensorList: see et_etdump_tensor). */
 void et_etdump_value(const et_etdump *d, uint32_t pos, et_raw_value *v);

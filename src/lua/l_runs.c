@@ -31,21 +31,28 @@ static run_ref *check_run(lua_State *L, int arg, et_run *out)
     return r;
 }
 
-/* The events() iterator: upvalue 1 the Run userdata, upvalue 2 the next index. */
+/* State of one events() iteration. */
+typedef struct events_iter {
+    run_ref *run_ud;
+    et_run run;    /* decoded once */
+    uint32_t next; /* index of the next event */
+} events_iter;
+
+/* The events() iterator.  Upvalues: 1 the Run userdata (anchor), 2 the
+ * events_iter, 3..6 the kind names. */
 static int events_next(lua_State *L)
 {
-    run_ref *r = lua_touserdata(L, lua_upvalueindex(1));
+    events_iter *it = lua_touserdata(L, lua_upvalueindex(2));
+    run_ref *r = it->run_ud;
     et_inspector *insp = et_lua_insp(L, r->box);
-    lua_Integer i = lua_tointeger(L, lua_upvalueindex(2));
-    et_run run;
-    et_etdump_run(&insp->dump, r->run, &run);
-    if (i >= (lua_Integer)run.events.count)
+    const et_run *run = &it->run;
+    uint32_t i = it->next;
+    if (i >= run->events.count)
         return 0;
-    lua_pushinteger(L, i + 1);
-    lua_replace(L, lua_upvalueindex(2));
+    it->next = i + 1;
     et_raw_event e;
-    et_etdump_event(&insp->dump, &run, (uint32_t)i, &e);
-    lua_pushinteger(L, i + 1);
+    et_etdump_event_verified(&insp->dump, r->run, run, i, &e);
+    lua_pushinteger(L, (lua_Integer)i + 1);
     et_lua_push_str(L, e.kind == ET_EV_ALLOCATION ? (et_str){NULL, 0} : e.name);
     switch (e.kind) {
     case ET_EV_PROFILE:
@@ -60,7 +67,7 @@ static int events_next(lua_State *L)
         lua_pushinteger(L, 0);
         lua_pushinteger(L, 0);
     }
-    lua_pushstring(L, kind_names[e.kind]);
+    lua_pushvalue(L, lua_upvalueindex(3 + (int)e.kind));
     if (e.kind == ET_EV_PROFILE || e.kind == ET_EV_DEBUG) {
         lua_pushinteger(L, e.instruction_id);
         if (e.chain_neg)
@@ -78,10 +85,16 @@ static int events_next(lua_State *L)
 
 static int run_events(lua_State *L)
 {
-    check_run(L, 1, NULL);
+    et_run run;
+    run_ref *r = check_run(L, 1, &run);
     lua_pushvalue(L, 1);
-    lua_pushinteger(L, 0);
-    lua_pushcclosure(L, events_next, 2);
+    events_iter *it = lua_newuserdatauv(L, sizeof *it, 0);
+    it->run_ud = r;
+    it->run = run;
+    it->next = 0;
+    for (int k = 0; k < 4; k++)
+        lua_pushstring(L, kind_names[k]);
+    lua_pushcclosure(L, events_next, 6);
     return 1;
 }
 
