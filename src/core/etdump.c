@@ -441,8 +441,8 @@ int et_etdump_open(et_etdump *d, const uint8_t *data, size_t size, et_error *err
                        "empty file, expected an ETDump (a FlatBuffer with identifier \"ED00\")");
     if (size < 8)
         return et_fail(err, ET_ERR_FORMAT,
-                       "file is only %zu bytes, too short for an ETDump (expected at least "
-                       "12 bytes: size prefix, root offset, identifier \"ED00\")",
+                       "file is only %zu bytes, too short for an ETDump (a plain one needs 8 "
+                       "bytes: root offset and identifier \"ED00\"; a size-prefixed one 12)",
                        size);
     if (size > (size_t)INT32_MAX)
         return et_fail(err, ET_ERR_FORMAT,
@@ -478,8 +478,9 @@ int et_etdump_open(et_etdump *d, const uint8_t *data, size_t size, et_error *err
                            a, b);
         }
         return et_fail(err, ET_ERR_FORMAT,
-                       "not an ETDump: expected file identifier \"ED00\" at byte 4, found \"%s\"",
-                       b);
+                       "not an ETDump (or a size-prefixed one cut to %zu bytes): expected file "
+                       "identifier \"ED00\" at byte 4, found \"%s\"",
+                       size, b);
     }
     d->buf.data = data;
     d->buf.start = start;
@@ -492,7 +493,12 @@ int et_etdump_open(et_etdump *d, const uint8_t *data, size_t size, et_error *err
     uint32_t root = fb_ld_u32(data + start);
     uint64_t rootpos = (uint64_t)start + root;
     fb_table t;
-    if (root == 0 || !fb_in(&d->buf, rootpos, 4))
+    if (root == 0)
+        return et_fail(err, ET_ERR_FORMAT,
+                       "byte %" PRIu32 ": invalid root offset 0 (expected the position of the "
+                       "root table)",
+                       start);
+    if (!fb_in(&d->buf, rootpos, 4))
         return et_fail(err, ET_ERR_FORMAT,
                        "byte %" PRIu32 ": root offset %" PRIu32
                        " points outside the buffer (which ends at byte %" PRIu32 ")",

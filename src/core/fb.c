@@ -17,7 +17,7 @@ int fb_verify_table_at(fb_verifier *v, uint64_t pos, fb_table *t, const char *wh
     if (v->tables_left == 0)
         return et_fail(v->err, ET_ERR_FORMAT,
                        "byte %" PRIu64 ": %s: more tables than the buffer can hold "
-                       "(offsets are shared, overlapping or cyclic)",
+                       "(offsets are shared or overlapping)",
                        pos, what);
     v->tables_left--;
     if (!fb_in(b, pos, 4))
@@ -59,14 +59,23 @@ int fb_verify_table_at(fb_verifier *v, uint64_t pos, fb_table *t, const char *wh
                        "byte %" PRId64 ": %s: vtable of %u bytes runs past the end of the "
                        "buffer (%u)",
                        vt, what, vtsize, b->end);
-    if (tsize < 4 || !fb_in(b, pos, tsize))
+    if (tsize < 4)
         return et_fail(v->err, ET_ERR_FORMAT,
-                       "byte %" PRIu64 ": %s: table size %u is invalid (expected >= 4 and "
-                       "inside the buffer, which ends at %u)",
+                       "byte %" PRIu64 ": %s: table size %u is invalid (expected >= 4)", pos, what,
+                       tsize);
+    if (!fb_in(b, pos, tsize))
+        return et_fail(v->err, ET_ERR_FORMAT,
+                       "byte %" PRIu64 ": %s: table of %u bytes runs past the end of the buffer "
+                       "(%u)",
                        pos, what, tsize, b->end);
     for (uint32_t e = 4; e + 2 <= vtsize; e += 2) {
         uint16_t off = fb_ld_u16(b->data + vt + e);
-        if (off != 0 && (off < 4 || off >= tsize))
+        if (off != 0 && off < 4)
+            return et_fail(v->err, ET_ERR_FORMAT,
+                           "byte %" PRIu64 ": %s: field slot %u has offset %u, inside the "
+                           "table's 4-byte header",
+                           pos, what, (e - 4) / 2, off);
+        if (off >= tsize)
             return et_fail(v->err, ET_ERR_FORMAT,
                            "byte %" PRIu64 ": %s: field slot %u has offset %u outside the "
                            "table's %u bytes",
@@ -118,12 +127,11 @@ int fb_verify_string_at(fb_verifier *v, uint32_t pos, const char *what)
     uint32_t n = fb_ld_u32(b->data + pos);
     if (!fb_in(b, (uint64_t)pos + 4, (uint64_t)n + 1))
         return et_fail(v->err, ET_ERR_FORMAT,
-                       "byte %u: %s: string of %" PRIu32 " bytes runs past the end of the "
-                       "buffer (%u)",
+                       "byte %u: %s of %" PRIu32 " bytes runs past the end of the buffer (%u)",
                        pos, what, n, b->end);
     if (b->data[(uint64_t)pos + 4 + n] != 0)
         return et_fail(v->err, ET_ERR_FORMAT,
-                       "byte %" PRIu64 ": %s: string is not NUL-terminated",
+                       "byte %" PRIu64 ": %s is not NUL-terminated",
                        (uint64_t)pos + 4 + n, what);
     return 0;
 }
