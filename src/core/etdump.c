@@ -769,3 +769,23 @@ void et_etdump_event_verified(const et_etdump *d, uint32_t run_index, const et_r
     ev.tsize = fb_ld_u16(b->data + ev.vt + 2);
     decode_event_verified(b, &ev, e);
 }
+
+const char *et_scalar_type_dtype(int st)
+{
+    switch (st) {
+    case 0: return "uint8";
+    case 1: return "int8";
+    case 2: return "int16";
+    case 3: return "int32";
+    case 4: return "int64";
+    case 5: return "float16";
+    case 6: return "float32";
+    case 7: return "float64";
+    case 11: return "bool";
+    case 15: return "bfloat16";
+    case 22: case 27: return "uint16";
+    case 28: return "uint32";
+    case 29: return "uint64";
+    default: return NULL;
+    }
+}

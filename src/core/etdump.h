@@ -206,6 +206,10 @@ et_str et_etdump_profile_metadata(const et_etdump *d, uint32_t pe_pos);
  * not byte-addressable (QUINT4X2, QUINT2X4). */
 int et_scalar_type_size(int st);
 
+/* NumPy dtype name of a ScalarType ("float32", "int64", ...), or NULL for
+ * types NumPy has no name for (quantized, float8, sub-byte). */
+const char *et_scalar_type_dtype(int st);
+
 /* Name of a ScalarType value ("FLOAT", ...), or NULL when not defined. */
 const char *et_scalar_type_name(int st);
 

@@ -228,26 +228,6 @@ static int j_flush(et_strbuf *sb, FILE *out, bool force)
     return 0;
 }
 
-static const char *dtype_name(int st)
-{
-    switch (st) {
-    case 0: return "uint8";
-    case 1: return "int8";
-    case 2: return "int16";
-    case 3: return "int32";
-    case 4: return "int64";
-    case 5: return "float16";
-    case 6: return "float32";
-    case 7: return "float64";
-    case 11: return "bool";
-    case 15: return "bfloat16";
-    case 22: case 27: return "uint16";
-    case 28: return "uint32";
-    case 29: return "uint64";
-    default: return NULL;
-    }
-}
-
 static void j_tensor(et_strbuf *sb, const et_etdump *d, const et_raw_value *v)
 {
     et_sb_adds(sb, "{\"kind\": \"tensor\", \"scalar_type\": ");
@@ -257,7 +237,7 @@ static void j_tensor(et_strbuf *sb, const et_etdump *d, const et_raw_value *v)
     else
         et_sb_add_i64(sb, v->scalar_type);
     et_sb_adds(sb, ", \"dtype\": ");
-    const char *dt = dtype_name(v->scalar_type);
+    const char *dt = et_scalar_type_dtype(v->scalar_type);
     if (dt)
         j_strz(sb, dt);
     else

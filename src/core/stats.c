@@ -72,12 +72,10 @@ double et_numpy_std(const double *x, size_t n)
     return sqrt(acc / (double)n);
 }
 
-static void insertion_sort(double *x, size_t n);
-static void swap_d(double *a, double *b);
-
-/* Introsort-free quicksort with median-of-three and an insertion-sort
- * cutoff; recursion only into the smaller part, so depth is O(log n).
- * Input is NaN-free, so '<' is a total order. */
+/* Sorting and selection: quicksort / quickselect with median-of-three
+ * Hoare partitions and an insertion-sort cutoff; the sort recurses only
+ * into the smaller part, so its depth is O(log n).  Input is NaN-free, so
+ * '<' is a total order. */
 static void insertion_sort(double *x, size_t n)
 {
     for (size_t i = 1; i < n; i++) {
@@ -98,31 +96,37 @@ static void swap_d(double *a, double *b)
     *b = t;
 }
 
+/* Hoare partition of x[0, n) (n > 2) around the median of three; returns
+ * j such that x[0, j] <= pivot <= x[j+1, n). */
+static size_t partition(double *x, size_t n)
+{
+    size_t m = n / 2;
+    if (x[m] < x[0])
+        swap_d(&x[m], &x[0]);
+    if (x[n - 1] < x[0])
+        swap_d(&x[n - 1], &x[0]);
+    if (x[n - 1] < x[m])
+        swap_d(&x[n - 1], &x[m]);
+    double pivot = x[m];
+    size_t i = 0, j = n - 1;
+    for (;;) {
+        while (x[i] < pivot)
+            i++;
+        while (pivot < x[j])
+            j--;
+        if (i >= j)
+            return j;
+        swap_d(&x[i], &x[j]);
+        i++;
+        j--;
+    }
+}
+
 void et_sort_doubles(double *x, size_t n)
 {
     while (n > 24) {
-        size_t m = n / 2;
-        if (x[m] < x[0])
-            swap_d(&x[m], &x[0]);
-        if (x[n - 1] < x[0])
-            swap_d(&x[n - 1], &x[0]);
-        if (x[n - 1] < x[m])
-            swap_d(&x[n - 1], &x[m]);
-        double pivot = x[m];
-        size_t i = 0, j = n - 1;
-        for (;;) {
-            while (x[i] < pivot)
-                i++;
-            while (pivot < x[j])
-                j--;
-            if (i >= j)
-                break;
-            swap_d(&x[i], &x[j]);
-            i++;
-            j--;
-        }
-        /* [0, j] <= pivot <= [j+1, n) */
-        size_t left = j + 1, right = n - left;
+        size_t left = partition(x, n) + 1, right = n - left;
+        /* recurse into the smaller part, loop on the larger */
         if (left < right) {
             et_sort_doubles(x, left);
             x += left;
@@ -140,26 +144,7 @@ void et_sort_doubles(double *x, size_t n)
 static void select_rank(double *x, size_t lo, size_t hi, size_t k)
 {
     while (hi - lo > 16) {
-        size_t m = lo + (hi - lo) / 2;
-        if (x[m] < x[lo])
-            swap_d(&x[m], &x[lo]);
-        if (x[hi - 1] < x[lo])
-            swap_d(&x[hi - 1], &x[lo]);
-        if (x[hi - 1] < x[m])
-            swap_d(&x[hi - 1], &x[m]);
-        double pivot = x[m];
-        size_t i = lo, j = hi - 1;
-        for (;;) {
-            while (x[i] < pivot)
-                i++;
-            while (pivot < x[j])
-                j--;
-            if (i >= j)
-                break;
-            swap_d(&x[i], &x[j]);
-            i++;
-            j--;
-        }
+        size_t j = lo + partition(x + lo, hi - lo);
         if (k <= j)
             hi = j + 1;
         else

@@ -3,26 +3,6 @@
 
 #include <lauxlib.h>
 
-static const char *dtype_of(int st)
-{
-    switch (st) {
-    case 0: return "uint8";
-    case 1: return "int8";
-    case 2: return "int16";
-    case 3: return "int32";
-    case 4: return "int64";
-    case 5: return "float16";
-    case 6: return "float32";
-    case 7: return "float64";
-    case 11: return "bool";
-    case 15: return "bfloat16";
-    case 22: case 27: return "uint16";
-    case 28: return "uint32";
-    case 29: return "uint64";
-    default: return NULL;
-    }
-}
-
 static void push_i64_list(lua_State *L, const et_etdump *d, const fb_vec *v)
 {
     lua_createtable(L, (int)v->count, 0);
@@ -43,7 +23,7 @@ static void push_tensor(lua_State *L, const et_etdump *d, const et_raw_value *v)
     else
         lua_pushinteger(L, v->scalar_type);
     lua_setfield(L, -2, "scalar_type");
-    const char *dt = dtype_of(v->scalar_type);
+    const char *dt = et_scalar_type_dtype(v->scalar_type);
     if (dt) {
         lua_pushstring(L, dt);
         lua_setfield(L, -2, "dtype");
