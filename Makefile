@@ -179,6 +179,8 @@ install: $(B)/etinspect $(B)/etinspect.so
 	install -m 755 $(B)/etinspect $(DESTDIR)$(PREFIX)/bin/etinspect
 	install -m 644 schema/*.fbs $(DESTDIR)$(PREFIX)/share/etinspect/schema/
 	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/etinspect/
+	install -d $(DESTDIR)$(PREFIX)/lib/lua/5.4
+	install -m 644 $(B)/etinspect.so $(DESTDIR)$(PREFIX)/lib/lua/5.4/etinspect.so
 
 clean:
 	rm -rf $(B)

@@ -40,7 +40,8 @@ end
 
 --- Python repr() of a Lua value: nil -> None, booleans -> True/False,
 -- integers in decimal, floats as repr() (nan, inf), strings quoted,
--- sequences as [a, b], other tables as {'k': v} with keys sorted.
+-- sequences as [a, b], other tables -- and tables whose metatable has
+-- __pydict, even empty ones -- as {'k': v} with keys sorted.
 -- @param v any Lua value
 -- @treturn string
 function M.repr(v)
@@ -53,7 +54,8 @@ function M.repr(v)
   end
   if t == "string" then return M.repr_string(v) end
   if t == "table" then
-    if is_sequence(v) then
+    local mt = getmetatable(v)
+    if not (mt and mt.__pydict) and is_sequence(v) then
       local parts = {}
       for i = 1, #v do parts[i] = M.repr(v[i]) end
       return "[" .. table.concat(parts, ", ") .. "]"

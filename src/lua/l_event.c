@@ -62,6 +62,17 @@ static int ev_empty_table(lua_State *L)
     return 1;
 }
 
+/* A dict-typed field (stack_traces, module_hierarchy): an empty table
+ * marked with the shared "etinspect.dict" metatable, so that it renders as
+ * Python's {} rather than []. */
+static int ev_empty_dict(lua_State *L)
+{
+    check_ev(L, 1, NULL);
+    lua_newtable(L);
+    luaL_setmetatable(L, "etinspect.dict");
+    return 1;
+}
+
 static int ev_nil(lua_State *L)
 {
     check_ev(L, 1, NULL);
@@ -213,8 +224,8 @@ void et_lua_register_event(lua_State *L)
         {"op_types", ev_empty_table},
         {"delegate_debug_identifier", ev_did},
         {"debug_handles", ev_nil},
-        {"stack_traces", ev_empty_table},
-        {"module_hierarchy", ev_empty_table},
+        {"stack_traces", ev_empty_dict},
+        {"module_hierarchy", ev_empty_dict},
         {"is_delegated_op", ev_is_delegated},
         {"delegate_backend_name", ev_nil},
         {"debug_data", ev_debug_data},
@@ -224,6 +235,10 @@ void et_lua_register_event(lua_State *L)
         {"delegate_debug_metadatas", ev_metadatas},
         {"raw_delegate_debug_metadatas", ev_raw_metadatas},
         {NULL, NULL}};
+    luaL_newmetatable(L, "etinspect.dict"); /* marks tables that are Python dicts */
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "__pydict");
+    lua_pop(L, 1);
     luaL_newmetatable(L, ET_MT_EVENT);
     et_lua_set_index(L, methods, getters);
     lua_pushcfunction(L, ev_tostring);

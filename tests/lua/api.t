@@ -108,6 +108,8 @@ local want_cols = { "event_block_name", "event_name", "raw", "p10 (ms)", "p50 (m
                     "min (ms)", "max (ms)", "op_types", "delegate_debug_identifier", "stack_traces",
                     "module_hierarchy", "is_delegated_op", "delegate_backend_name", "debug_data", "start_time" }
 t.is(table.concat(df.columns, "|"), table.concat(want_cols, "|"), "to_dataframe columns (spec §6.1)")
+t.ok(df:head(1):render("tsv"):find("\t%[%]\t\t{}\t{}\tFalse\t\t%[%]\t%[1000266, ") ~= nil,
+  "op_types [], identifier None, stack_traces {}, module_hierarchy {} as pandas renders them")
 t.is(table.concat(insp:to_dataframe{include_units = false}.columns, "|"):find("p50|", 1, true) ~= nil, true,
   "include_units=false drops the units")
 t.is(table.concat(blk:to_dataframe().columns, "|"):find("p50 (ms)", 1, true), nil,
