@@ -156,8 +156,8 @@ test-asan: $(B)/asan/etinspect $(ASAN_UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN)
 
 # the two suites one after the other (their builds may still run in parallel)
 check:
-	$(MAKE) test
-	$(MAKE) test-asan
+	@$(MAKE) --no-print-directory test
+	@$(MAKE) --no-print-directory test-asan
 
 bench: $(B)/etinspect $(B)/tools/benchrun
 	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
