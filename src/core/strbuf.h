@@ -19,9 +19,14 @@ typedef struct et_strbuf {
     bool failed;  /* an allocation failed */
 } et_strbuf;
 
+/* Append n bytes of data (data NULL: reserve n bytes, contents undefined,
+ * for a caller that writes them through sb->p and then sets sb->n). */
 void et_sb_add(et_strbuf *sb, const void *data, size_t n);
+/* Append a NUL-terminated string (without its NUL). */
 void et_sb_adds(et_strbuf *sb, const char *s);
+/* Append one byte. */
 void et_sb_addc(et_strbuf *sb, char c);
+/* Append an integer in decimal ("-12", "18446744073709551615"). */
 void et_sb_add_i64(et_strbuf *sb, int64_t v);
 void et_sb_add_u64(et_strbuf *sb, uint64_t v);
 /* Python str() of a list of integers: "[1, 2, 3]". */
