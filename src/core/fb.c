@@ -163,14 +163,8 @@ int fb_verify_vec_table(fb_verifier *v, const fb_vec *vec, uint32_t i, fb_table 
 {
     uint32_t p = vec->pos + 4u * i;
     uint32_t off = fb_ld_u32(v->b->data + p);
-    if (off == 0 || off > INT32_MAX)
-        return et_fail(v->err, ET_ERR_FORMAT, "byte %u: %s: invalid offset %" PRIu32, p, what,
-                       off);
     uint64_t tg = (uint64_t)p + off;
-    if (!fb_in(v->b, tg, 4))
-        return et_fail(v->err, ET_ERR_FORMAT,
-                       "byte %u: %s: offset %" PRIu32 " points past the end of the buffer "
-                       "(to byte %" PRIu64 ", buffer ends at %u)",
-                       p, what, off, tg, v->b->end);
+    if (off == 0 || off > INT32_MAX || !fb_in(v->b, tg, 4))
+        return fb_fail_offset(v, p, what);
     return fb_verify_table_at(v, tg, t, what);
 }
