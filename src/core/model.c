@@ -222,6 +222,30 @@ typedef struct builder {
     bool tensor_values;                   /* some debug event holds a tensor */
 } builder;
 
+/* Hash of interned EventSignature / group `id`, for idtable_grow. */
+static uint64_t esig_hash(const builder *b, uint32_t id) { return b->esigs[id].hash; }
+static uint64_t group_hash(const builder *b, uint32_t id) { return b->groups[id].hash; }
+
+/* Double the capacity of `t`, re-placing every id by hash_of(b, id). */
+static int idtable_grow(idtable *t, uint64_t (*hash_of)(const builder *, uint32_t),
+                        const builder *b)
+{
+    idtable n;
+    if (idtable_init(&n, t->mask + 1) != 0)
+        return -1;
+    for (size_t k = 0; k <= t->mask; k++)
+        if (t->slots[k]) {
+            size_t j = hash_of(b, t->slots[k] - 1) & n.mask;
+            while (n.slots[j])
+                j = (j + 1) & n.mask;
+            n.slots[j] = t->slots[k];
+        }
+    n.used = t->used;
+    free(t->slots);
+    *t = n;
+    return 0;
+}
+
 static int nomem(builder *b)
 {
     return et_fail(b->err, ET_ERR_NOMEM, "out of memory while building the event model");
@@ -277,21 +301,8 @@ static long intern_esig(builder *b, esig *s)
     b->esigs[b->n_esigs] = *s;
     t->slots[i] = (uint32_t)(b->n_esigs + 1);
     b->n_esigs++;
-    if (++t->used * 2 > t->mask) {
-        idtable n;
-        if (idtable_init(&n, (t->mask + 1)) != 0)
-            return -1;
-        for (size_t k = 0; k <= t->mask; k++)
-            if (t->slots[k]) {
-                size_t j = b->esigs[t->slots[k] - 1].hash & n.mask;
-                while (n.slots[j])
-                    j = (j + 1) & n.mask;
-                n.slots[j] = t->slots[k];
-            }
-        n.used = t->used;
-        free(t->slots);
-        *t = n;
-    }
+    if (++t->used * 2 > t->mask && idtable_grow(t, esig_hash, b) != 0)
+        return -1;
     return (long)(b->n_esigs - 1);
 }
 
@@ -515,21 +526,8 @@ static long group_of_run(builder *b, const et_run *run, uint32_t run_index)
         return -1;
     t->slots[i] = (uint32_t)(b->n_groups + 1);
     b->n_groups++;
-    if (++t->used * 2 > t->mask) {
-        idtable n;
-        if (idtable_init(&n, t->mask + 1) != 0)
-            return -1;
-        for (size_t k = 0; k <= t->mask; k++)
-            if (t->slots[k]) {
-                size_t j = b->groups[t->slots[k] - 1].hash & n.mask;
-                while (n.slots[j])
-                    j = (j + 1) & n.mask;
-                n.slots[j] = t->slots[k];
-            }
-        n.used = t->used;
-        free(t->slots);
-        *t = n;
-    }
+    if (++t->used * 2 > t->mask && idtable_grow(t, group_hash, b) != 0)
+        return -1;
     return (long)(b->n_groups - 1);
 }
 
@@ -567,13 +565,13 @@ static int duration_of(builder *b, const esig *s, const et_raw_event *e, uint32_
      * reference subtracts the converted values (and so do we, to agree to
      * the last bit), for a wrapped one it has no sound answer and we give
      * the exact ticks / factor. */
-    uint64_t end = wrapped ? e->end_time + (UINT64_C(1) << 32) : e->end_time;
-    double cs = (double)e->start_time / insp->scale_factor;
-    double ce = (double)end / insp->scale_factor;
     if (wrapped && !b->converter) {
         *out = (double)ticks / insp->scale_factor;
         return 0;
     }
+    uint64_t end = wrapped ? e->end_time + (UINT64_C(1) << 32) : e->end_time;
+    double cs = (double)e->start_time / insp->scale_factor;
+    double ce = (double)end / insp->scale_factor;
     if (b->converter) {
         char buf[12];
         const char *name;
@@ -597,7 +595,7 @@ static int duration_of(builder *b, const esig *s, const et_raw_event *e, uint32_
 }
 
 /* Append the current run (scratch state) to group `g`. */
-static int append_run(builder *b, group *g, const et_run *run, uint32_t run_index)
+static int append_run(builder *b, group *g, uint32_t run_index)
 {
     size_t E = g->seq_len, r = g->n_runs, need = (r + 1) * E;
     if (GROW(g->runs, g->runs_cap, r + 1) != 0 || GROW(g->dur, g->dur_cap, need) != 0 ||
@@ -655,7 +653,6 @@ static int append_run(builder *b, group *g, const et_run *run, uint32_t run_inde
         memcpy(g->allocs + g->n_allocs, b->allocs, b->n_allocs * sizeof *b->allocs);
     g->n_allocs += b->n_allocs;
     g->n_runs++;
-    (void)run;
     return 0;
 }
 
@@ -814,8 +811,7 @@ static int build_block(builder *b, group *g, et_block *blk, size_t block_index)
                 }
             }
     }
-    const char *differs_in = NULL;
-    size_t differs_run = 0;
+    bool differs = false; /* one warning per block */
     for (size_t e = 0; e < E; e++) {
         const esig *s = &b->esigs[b->seq[g->seq_first + e]];
         et_event *ev = &blk->events[e];
@@ -865,11 +861,10 @@ static int build_block(builder *b, group *g, et_block *blk, size_t block_index)
             for (size_t r = 0; r < R; r++) {
                 ev->debug_first[r] = g->dbg_first[r * E + e];
                 ev->debug_count[r] = g->dbg_count[r * E + e];
-                if (r > 0 && !differs_in &&
+                if (r > 0 && !differs &&
                     !lists_equal(insp, blk->value_pool, ev->debug_first[0], ev->debug_count[0],
                                  ev->debug_first[r], ev->debug_count[r])) {
-                    differs_in = "event";
-                    differs_run = r;
+                    differs = true;
                     b->debug_differs_blocks++;
                     et_str nm = et_event_name(ev);
                     if (add_warning(insp,
@@ -878,17 +873,17 @@ static int build_block(builder *b, group *g, et_block *blk, size_t block_index)
                                     "the first run's values are the event's debug_data, every "
                                     "run's are kept",
                                     insp->etdump_label, block_index, (int)blk->name.n,
-                                    blk->name.p, R, e, (int)nm.n, nm.p, differs_run) != 0)
+                                    blk->name.p, R, e, (int)nm.n, nm.p, r) != 0)
                         return nomem(b);
                 }
             }
         }
     }
-    for (size_t r = 1; r < R && !differs_in; r++)
+    for (size_t r = 1; r < R && !differs; r++)
         if (!lists_equal(insp, blk->value_pool, blk->run_output_first[0],
                          blk->run_output_count[0], blk->run_output_first[r],
                          blk->run_output_count[r])) {
-            differs_in = "run output";
+            differs = true;
             b->debug_differs_blocks++;
             if (add_warning(insp,
                             "%s: block %zu '%.*s': the %zu runs merged into it have different "
@@ -967,7 +962,7 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
             nomem(&b);
             goto out;
         }
-        if (append_run(&b, &b.groups[gi], &run, i) != 0)
+        if (append_run(&b, &b.groups[gi], i) != 0)
             goto out;
         b.last_group = gi;
     }
