@@ -4,7 +4,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -51,17 +50,12 @@ int et_map_file(et_mapped_file *mf, const char *path, et_error *err)
         return et_fail(err, ET_ERR_IO, "%s: cannot map file: %s", path, strerror(e));
     mf->data = p;
     mf->size = size;
-    mf->mapped = 1;
     return 0;
 }
 
 void et_unmap_file(et_mapped_file *mf)
 {
-    if (mf->data) {
-        if (mf->mapped)
-            munmap((void *)mf->data, mf->size);
-        else
-            free((void *)mf->data);
-    }
+    if (mf->data)
+        munmap((void *)mf->data, mf->size);
     memset(mf, 0, sizeof *mf);
 }

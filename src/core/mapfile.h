@@ -17,7 +17,6 @@
 typedef struct et_mapped_file {
     const uint8_t *data; /* NULL when size == 0 */
     size_t size;         /* bytes */
-    int mapped;          /* 1 when data must be munmap()ed, 0 when malloc()ed */
 } et_mapped_file;
 
 /* Map `path` read-only into `mf`.  Returns 0, or -1 with `err` set
