@@ -92,6 +92,83 @@ function M.neutron(list)
   return { neutron_function_code = m:byte(1) }
 end
 
+-- Vulkan's dispatch names: fields of the 2026 JSON form read by pattern
+-- when the name is not valid JSON (a double argument printed as inf/nan,
+-- or a blit/prepack dispatch whose "kernel name" is bare text).
+local function vulkan_fields_by_pattern(name)
+  local inner, id = name:match('^{(.*), "dispatch_id": (%d+)}$')
+  if not inner then
+    error("malformed Vulkan dispatch event name (expected {..., \"dispatch_id\": N}): " .. name, 0)
+  end
+  local out = { vulkan_dispatch_id = math.tointeger(tonumber(id)) }
+  local kernel = inner:match('"kernel_name": "([^"]*)"')
+  if kernel then
+    out.vulkan_kernel = kernel
+    out.vulkan_operator_id = math.tointeger(tonumber(inner:match('"operator_id": (%d+)')))
+    out.vulkan_operator = inner:match('^"operator": {"name": "([^"]*)"')
+    out.vulkan_delegate_node_id = math.tointeger(tonumber(inner:match('^"operator": {"name": "[^"]*", "delegate_node_id": (%d+)')))
+  elseif not inner:find('"', 1, true) then
+    out.vulkan_kernel = inner
+  else
+    error("malformed Vulkan dispatch event name (no kernel_name): " .. name, 0)
+  end
+  return out
+end
+
+--- "vulkan": ExecuTorch's Vulkan delegate puts what it knows about a GPU
+-- dispatch in the event name (timestamps are the GPU's, in ns).  Three
+-- layouts, by ExecuTorch version:
+--   2026 and later: a JSON object {"operator": {"name", "delegate_node_id",
+--     "args"}, "kernel_name", "operator_id", "dispatch_id"} ("operator" absent
+--     for blits and prepacking, whose kernel name is then bare text);
+--   2025: "<kernel_name>_<dispatch_id>" with 24 bytes of metadata, six
+--     little-endian uint32: global then local workgroup size (x, y, z);
+--   2024: "<kernel_name>_<dispatch_id>" with no metadata.
+-- The phases it times on the CPU are named ETVK_<PHASE> (COPY_INPUTS, RESIZE,
+-- COMPUTE_GRAPH_EXECUTE, COPY_OUTPUTS, EXECUTE).
+-- Gives {vulkan_kernel, vulkan_dispatch_id, vulkan_operator,
+-- vulkan_operator_id, vulkan_delegate_node_id, vulkan_args (sequence of
+-- argument tables), vulkan_global_workgroup_size, vulkan_local_workgroup_size
+-- ({x, y, z})} (the fields that are present), {vulkan_phase = PHASE} for the
+-- phases, {} for other names.  Raises on a "{" name that is not a dispatch
+-- and on metadata that is neither empty nor 24 bytes.
+function M.vulkan(list, event)
+  local name = event and event.name or ""
+  local phase = name:match("^ETVK_([%u_]+)$")
+  if phase then return { vulkan_phase = phase } end
+  local out
+  if name:sub(1, 1) == "{" then
+    local v = core.json_decode(name)
+    if type(v) == "table" and v.n == nil and math.type(v.dispatch_id) == "integer" then
+      local op = type(v.operator) == "table" and v.operator or {}
+      out = {
+        vulkan_kernel = v.kernel_name,
+        vulkan_dispatch_id = v.dispatch_id,
+        vulkan_operator_id = v.operator_id,
+        vulkan_operator = op.name,
+        vulkan_delegate_node_id = op.delegate_node_id,
+        vulkan_args = op.args,
+      }
+    else
+      out = vulkan_fields_by_pattern(name)
+    end
+  else
+    local kernel, id = name:match("^(.+)_(%d+)$")
+    if not kernel then return {} end
+    out = { vulkan_kernel = kernel, vulkan_dispatch_id = math.tointeger(tonumber(id)) }
+  end
+  local m = first_nonempty(list or {})
+  if m then
+    if #m ~= 24 then
+      error(("Vulkan dispatch metadata: expected 24 bytes (6 x uint32), got %d"):format(#m), 0)
+    end
+    local gx, gy, gz, lx, ly, lz = string.unpack("<I4I4I4I4I4I4", m)
+    out.vulkan_global_workgroup_size = { gx, gy, gz }
+    out.vulkan_local_workgroup_size = { lx, ly, lz }
+  end
+  return out
+end
+
 local B64 = {}
 do
   local alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"

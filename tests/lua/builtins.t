@@ -1,7 +1,8 @@
 #!/usr/bin/env etinspect
 -- builtins.t - the built-in delegate-metadata parsers and time-scale
 -- converters, on tests/fixtures/delegates.json (events shaped as Core ML,
--- XNNPACK, QNN, Neutron and VGF write them; two runs).
+-- XNNPACK, QNN, Neutron and VGF write them; two runs) and
+-- tests/fixtures/vulkan.json (Vulkan dispatches in each of its layouts).
 package.path = (os.getenv("ET_SRC") or ".") .. "/tests/lua/?.lua;" .. package.path
 local t = require "tap"
 local etinspect = require "etinspect"
@@ -59,6 +60,49 @@ t.raises(function() parsers.vgf({ "executorch.vgf.neural_statistics {" }) end,
   "Malformed VGF neural statistics delegate metadata", "vgf: malformed VGF metadata")
 t.raises(function() parsers.base64_decode("aGVsbG8") end, "Malformed base64", "base64: strict length")
 t.is(parsers.base64_decode("aGk="), "hi", "base64: padding")
+
+-- vulkan, on tests/fixtures/vulkan.json: dispatch events in the three
+-- layouts ExecuTorch's Vulkan delegate has written, and its ETVK_ phases
+local vkpath = t.build .. "/fixtures/vulkan.etdp"
+local vk = {}
+local vkinsp = etinspect.Inspector { etdump_path = vkpath, delegate_metadata_parser = "vulkan" }
+for _, e in ipairs(vkinsp.event_blocks[1].events) do vk[#vk + 1] = e end
+t.is(#vk, 11, "vulkan: 11 events in the fixture")
+t.is(vk[1].delegate_debug_metadatas.vulkan_phase, "COPY_INPUTS", "vulkan: ETVK_COPY_INPUTS is a phase")
+t.is(vk[9].delegate_debug_metadatas.vulkan_phase, "EXECUTE", "vulkan: ETVK_EXECUTE is a phase")
+md = vk[3].delegate_debug_metadatas
+t.is(md.vulkan_kernel, "binary_add_texture3d_float", "vulkan JSON: kernel_name")
+t.is(md.vulkan_dispatch_id, 5, "vulkan JSON: dispatch_id")
+t.is(md.vulkan_operator, "aten.add.Tensor", "vulkan JSON: operator name")
+t.is(md.vulkan_operator_id, 1, "vulkan JSON: operator_id")
+t.is(md.vulkan_delegate_node_id, 3, "vulkan JSON: delegate_node_id")
+t.is(#md.vulkan_args, 2, "vulkan JSON: two operator arguments")
+t.is(table.concat(md.vulkan_args[1].sizes, ","), "1,4", "vulkan JSON: first argument's sizes")
+t.is(md.vulkan_args[1].storage, "TEXTURE_3D", "vulkan JSON: first argument's storage")
+md = vk[4].delegate_debug_metadatas
+t.ok(md.vulkan_kernel == "Blit_Float_to_Half" and md.vulkan_dispatch_id == 6 and md.vulkan_operator == nil,
+  "vulkan: a blit's bare kernel name inside the braces")
+md = vk[5].delegate_debug_metadatas
+t.is(md.vulkan_kernel, "clamp_texture3d_float", "vulkan: a name that is not JSON (inf) still gives the kernel")
+t.ok(md.vulkan_dispatch_id == 7 and md.vulkan_operator_id == 2 and md.vulkan_delegate_node_id == 4
+  and md.vulkan_operator == "aten.clamp.default" and md.vulkan_args == nil,
+  "vulkan: ... and dispatch, operator id, node id and operator, without the arguments")
+md = vk[6].delegate_debug_metadatas
+t.ok(md.vulkan_kernel == "conv2d_dw_output_tile_3x3_texture3d_half" and md.vulkan_dispatch_id == 14
+  and md.vulkan_global_workgroup_size == nil, "vulkan 2024: <kernel>_<dispatch id>, no metadata")
+md = vk[7].delegate_debug_metadatas
+t.ok(md.vulkan_kernel == "q_8w_linear_texture3d_float" and md.vulkan_dispatch_id == 15, "vulkan 2025: kernel and dispatch id")
+t.is(table.concat(md.vulkan_global_workgroup_size, ","), "4,1,1", "vulkan 2025: global workgroup size from the metadata")
+t.is(table.concat(md.vulkan_local_workgroup_size, ","), "64,1,1", "vulkan 2025: local workgroup size from the metadata")
+t.is(next(vk[10].delegate_debug_metadatas or {}), nil, "vulkan: DELEGATE_CALL is not a dispatch")
+t.raises(function() parsers.vulkan({}, { name = "{conv, 3}" }) end,
+  'malformed Vulkan dispatch event name %(expected {..., "dispatch_id": N}%)', "vulkan: malformed braces")
+t.raises(function() parsers.vulkan({ "12345" }, { name = "conv_3" }) end,
+  "Vulkan dispatch metadata: expected 24 bytes %(6 x uint32%), got 5", "vulkan: metadata of the wrong size")
+t.is(next(parsers.vulkan({}, { name = "Method::execute" })), nil, "vulkan: other names give {}")
+local vkdf = vkinsp:to_dataframe { include_delegate_debug_data = true }
+local vkcols = "," .. table.concat(vkdf.columns, ",") .. ","
+t.ok(vkcols:find(",vulkan_kernel,", 1, true) and vkcols:find(",vulkan_phase,", 1, true), "vulkan: fields become columns")
 
 -- the metadata columns in the table
 local _, insp = events { delegate_metadata_parser = "coreml" }
