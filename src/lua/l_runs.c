@@ -13,6 +13,8 @@
  * ticks (profile events; 0 otherwise); for allocation events start_time is
  * the allocator id and end_time the allocation size in bytes.
  */
+#include <string.h>
+
 #include "binding.h"
 
 static const char *const kind_names[] = {"empty", "profile", "debug", "allocation"};
@@ -31,15 +33,56 @@ static run_ref *check_run(lua_State *L, int arg, et_run *out)
     return r;
 }
 
+/* Event names repeat (a dump has a handful of distinct names and up to
+ * millions of events), so the iterator keeps the Lua strings it made in a
+ * small direct-mapped cache: a hit costs a memcmp and a table read instead
+ * of Lua's interning (hashing every byte, then a bucket walk). */
+#define NAME_CACHE_SLOTS 64
+_Static_assert(NAME_CACHE_SLOTS == 64, "push_name takes the top 6 bits of its hash");
+
+typedef struct name_slot {
+    const char *p; /* the name's bytes in the mapped dump; NULL: slot empty */
+    size_t n;
+} name_slot;
+
 /* State of one events() iteration. */
 typedef struct events_iter {
     run_ref *run_ud;
     et_run run;    /* decoded once */
     uint32_t next; /* index of the next event */
+    name_slot names[NAME_CACHE_SLOTS]; /* slot k's string: upvalue 7 [k + 1] */
 } events_iter;
 
+/* Pushes name s (nil when absent) through the iterator's cache; `cache` is
+ * the stack index of the table holding the cached strings.  The bytes stay
+ * valid while the inspector is open, which events_next checks first. */
+static void push_name(lua_State *L, events_iter *it, int cache, et_str s)
+{
+    if (!s.p) {
+        lua_pushnil(L);
+        return;
+    }
+    /* names differ near their end ("native_call_add.out"): hash the length
+     * and the last 8 bytes (fewer for a short name) */
+    uint64_t tail = 0;
+    size_t m = s.n < 8 ? s.n : 8;
+    memcpy(&tail, s.p + s.n - m, m);
+    uint64_t h = (tail ^ (uint64_t)s.n * 0x9E3779B97F4A7C15u) * 0x9E3779B97F4A7C15u;
+    size_t k = (size_t)(h >> 58); /* top 6 bits: NAME_CACHE_SLOTS == 64 */
+    name_slot *slot = &it->names[k];
+    if (slot->p && slot->n == s.n && memcmp(slot->p, s.p, s.n) == 0) {
+        lua_rawgeti(L, cache, (lua_Integer)k + 1);
+        return;
+    }
+    lua_pushlstring(L, s.p, s.n);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, cache, (lua_Integer)k + 1);
+    slot->p = s.p;
+    slot->n = s.n;
+}
+
 /* The events() iterator.  Upvalues: 1 the Run userdata (anchor), 2 the
- * events_iter, 3..6 the kind names. */
+ * events_iter, 3..6 the kind names, 7 the name cache's strings. */
 static int events_next(lua_State *L)
 {
     events_iter *it = lua_touserdata(L, lua_upvalueindex(2));
@@ -53,7 +96,7 @@ static int events_next(lua_State *L)
     et_raw_event e;
     et_etdump_event_verified(&insp->dump, r->run, run, i, &e);
     lua_pushinteger(L, (lua_Integer)i + 1);
-    et_lua_push_str(L, e.kind == ET_EV_ALLOCATION ? (et_str){NULL, 0} : e.name);
+    push_name(L, it, lua_upvalueindex(7), e.kind == ET_EV_ALLOCATION ? (et_str){NULL, 0} : e.name);
     switch (e.kind) {
     case ET_EV_PROFILE:
         lua_pushinteger(L, (lua_Integer)e.start_time);
@@ -77,7 +120,7 @@ static int events_next(lua_State *L)
         if (e.delegate_debug_id_int != -1)
             lua_pushinteger(L, e.delegate_debug_id_int);
         else
-            et_lua_push_str(L, e.delegate_debug_id_str);
+            push_name(L, it, lua_upvalueindex(7), e.delegate_debug_id_str);
         return 8;
     }
     return 5;
@@ -92,9 +135,11 @@ static int run_events(lua_State *L)
     it->run_ud = r;
     it->run = run;
     it->next = 0;
+    memset(it->names, 0, sizeof it->names);
     for (int k = 0; k < 4; k++)
         lua_pushstring(L, kind_names[k]);
-    lua_pushcclosure(L, events_next, 6);
+    lua_createtable(L, NAME_CACHE_SLOTS, 0);
+    lua_pushcclosure(L, events_next, 7);
     return 1;
 }
 

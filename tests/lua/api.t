@@ -223,6 +223,42 @@ local sum = 0
 for _, x in ipairs(me.raw) do sum = sum + x end
 t.near(ticks / 1e6, sum, 1e-12, "raw durations agree with perf_data")
 
+-- the iterator's name cache gives back each event's own name: per name, as
+-- many raw profile events as the model has samples (small.etdp has 12 names,
+-- the Vulkan fixture 11 names of 13 to 220 bytes)
+for _, file in ipairs { t.corpus .. "/small.etdp", t.build .. "/fixtures/vulkan.etdp" } do
+  local i2 = etinspect.Inspector{etdump_path = file}
+  local raw, model = {}, {}
+  for _, run in i2:runs() do
+    for _, name, _, _, kind, _, _, did in run:events() do
+      if kind == "profile" then
+        local k = name or tostring(did)
+        raw[k] = (raw[k] or 0) + 1
+      end
+    end
+  end
+  for _, blk in ipairs(i2.event_blocks) do
+    for _, ev in ipairs(blk.events) do model[ev.name] = (model[ev.name] or 0) + #ev.perf_data end
+  end
+  local same, n = true, 0
+  for k, c in pairs(model) do
+    n = n + 1
+    if raw[k] ~= c then same = false; t.diag(k .. ": " .. tostring(raw[k]) .. " raw, " .. c .. " in the model") end
+  end
+  for k in pairs(raw) do if not model[k] then same = false; t.diag("only raw: " .. k) end end
+  t.ok(same and n >= 11, "run:events() names match the model's events: " .. file:match("[^/]+$"))
+end
+-- two names of the same length that share a cache slot (see push_name in
+-- src/lua/l_runs.c), alternating
+do
+  local i3 = etinspect.Inspector{etdump_path = t.build .. "/fixtures/name_clash.etdp"}
+  local seq = {}
+  for _, run in i3:runs() do
+    for _, name in run:events() do seq[#seq + 1] = name:match("op(%d+)") end
+  end
+  t.is(table.concat(seq, ","), "011,028,011,028", "run:events(): names sharing a cache slot stay apart")
+end
+
 -- other Inspector methods -----------------------------------------------------
 t.is(insp:find_total_for_module("L__self___conv1"), 0.0, "find_total_for_module without ETRecord")
 local ep, msg = insp:get_exported_program()
