@@ -656,6 +656,28 @@ static int append_run(builder *b, group *g, uint32_t run_index)
     return 0;
 }
 
+/* p10, p50, p90, avg, min and max of pd->raw (pd->n >= 1 samples), spec
+ * §4; `tmp` has room for pd->n doubles. */
+static void perf_stats(et_perf_data *pd, double *tmp)
+{
+    static const double qs[3] = {10, 50, 90};
+    double ps[3];
+    size_t R = pd->n;
+    memcpy(tmp, pd->raw, R * sizeof(double));
+    et_percentiles(tmp, R, qs, 3, ps);
+    pd->p10 = ps[0];
+    pd->p50 = ps[1];
+    pd->p90 = ps[2];
+    pd->avg = et_numpy_mean(pd->raw, R);
+    pd->min = pd->max = pd->raw[0];
+    for (size_t r = 1; r < R; r++) {
+        if (pd->raw[r] < pd->min)
+            pd->min = pd->raw[r];
+        if (pd->raw[r] > pd->max)
+            pd->max = pd->raw[r];
+    }
+}
+
 /* Apply a signature to an event (spec §3.6). */
 static void apply_sig(et_event *ev, const sig_part *p)
 {
@@ -823,24 +845,8 @@ static int build_block(builder *b, group *g, et_block *blk, size_t block_index)
             ev->has_perf_data = R > 0;
             ev->perf_data.n = R;
             ev->profile_event_pos_first_run = R ? g->pe_pos[e] : 0;
-            if (R) {
-                et_perf_data *pd = &ev->perf_data;
-                static const double qs[3] = {10, 50, 90};
-                double ps[3];
-                memcpy(b->tmp, pd->raw, R * sizeof(double));
-                et_percentiles(b->tmp, R, qs, 3, ps);
-                pd->p10 = ps[0];
-                pd->p50 = ps[1];
-                pd->p90 = ps[2];
-                pd->avg = et_numpy_mean(pd->raw, R);
-                pd->min = pd->max = pd->raw[0];
-                for (size_t r = 1; r < R; r++) {
-                    if (pd->raw[r] < pd->min)
-                        pd->min = pd->raw[r];
-                    if (pd->raw[r] > pd->max)
-                        pd->max = pd->raw[r];
-                }
-            }
+            if (R)
+                perf_stats(&ev->perf_data, b->tmp);
             if (g->any_meta[e]) {
                 ev->raw_delegate_debug_metadatas = calloc(R, sizeof(et_str));
                 if (!ev->raw_delegate_debug_metadatas)
@@ -1011,15 +1017,142 @@ void et_inspector_options_init(et_inspector_options *o)
     o->target_time_scale = ET_TS_MS;
 }
 
-et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
+/* The blocks of a legacy profiler dump: one EventBlock per block name, its
+ * iterations as runs; the memory events of the (identical) iterations are
+ * shared, each allocator once in the block's list, 1-based. */
+static int blocks_from_legacy(et_inspector *insp, et_error *err)
 {
-    if (et_time_scale_check(o->source_time_scale, o->target_time_scale, err) != 0)
-        return NULL;
-    if ((o->etdump_path != NULL) == (o->etdump_data != NULL)) {
-        et_fail(err, ET_ERR_USAGE,
-                "Expecting exactly one of etdump_path or etdump_data to be specified.");
+    const et_legacy *lg = insp->legacy;
+    insp->blocks = calloc(lg->n_blocks ? lg->n_blocks : 1, sizeof *insp->blocks);
+    if (!insp->blocks)
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    for (size_t b = 0; b < lg->n_blocks; b++) {
+        const et_legacy_block *lb = &lg->blocks[b];
+        et_block *blk = &insp->blocks[b];
+        size_t R = lb->n_iterations;
+        insp->n_blocks = b + 1;
+        blk->name = (et_str){lb->name, lb->name_len};
+        blk->bundled_input_index = -1;
+        blk->n_runs = R;
+        blk->runs = calloc(R, sizeof *blk->runs);
+        blk->run_output_first = calloc(R, sizeof *blk->run_output_first);
+        blk->run_output_count = calloc(R, sizeof *blk->run_output_count);
+        blk->allocation_first = calloc(R, sizeof *blk->allocation_first);
+        blk->allocation_count = calloc(R, sizeof *blk->allocation_count);
+        if (!blk->runs || !blk->run_output_first || !blk->run_output_count ||
+            !blk->allocation_first || !blk->allocation_count)
+            return et_fail(err, ET_ERR_NOMEM, "out of memory");
+        for (size_t r = 0; r < R; r++) {
+            blk->runs[r] = lb->raw_index[r];
+            blk->allocation_count[r] = (uint32_t)lb->n_allocations;
+        }
+        if (lb->n_mem) {
+            blk->allocators = calloc(lb->n_mem, sizeof *blk->allocators);
+            if (!blk->allocators)
+                return et_fail(err, ET_ERR_NOMEM, "out of memory");
+            for (size_t k = 0; k < lb->n_mem; k++) {
+                const char *nm = lb->mem[k].allocator_name;
+                blk->allocators[k] = nm ? (et_str){nm, strlen(nm)} : (et_str){NULL, 0};
+            }
+            blk->n_allocators = lb->n_mem;
+        }
+        if (lb->n_allocations) {
+            blk->allocations = calloc(lb->n_allocations, sizeof *blk->allocations);
+            if (!blk->allocations)
+                return et_fail(err, ET_ERR_NOMEM, "out of memory");
+            for (size_t k = 0; k < lb->n_allocations; k++) {
+                size_t j = 0;
+                while (lb->mem[j].allocator_id != lb->allocations[k].allocator_id)
+                    j++; /* present: mem lists every allocator of the allocations */
+                blk->allocations[k].allocator_id = (int32_t)j + 1;
+                blk->allocations[k].allocation_size = lb->allocations[k].allocation_size;
+            }
+        }
+        blk->n_events = lb->n_events;
+        blk->events = calloc(lb->n_events ? lb->n_events : 1, sizeof *blk->events);
+        double *tmp = malloc((R ? R : 1) * sizeof *tmp);
+        if (!blk->events || !tmp) {
+            free(tmp);
+            return et_fail(err, ET_ERR_NOMEM, "out of memory");
+        }
+        for (size_t e = 0; e < lb->n_events; e++) {
+            const et_legacy_event *le = &lb->events[e];
+            et_event *ev = &blk->events[e];
+            ev->name_str = (et_str){le->name, le->name_len};
+            ev->instruction_id = (int32_t)le->instruction_idx;
+            ev->has_chain_index = true;
+            ev->chain_index = le->chain_idx;
+            ev->num_outputs = 1;
+            ev->has_perf_data = R > 0;
+            ev->perf_data.n = R;
+            ev->perf_data.raw = malloc(R * sizeof(double));
+            ev->start_time = malloc(R * sizeof(uint64_t));
+            if (!ev->perf_data.raw || !ev->start_time) {
+                free(tmp);
+                return et_fail(err, ET_ERR_NOMEM, "out of memory");
+            }
+            memcpy(ev->perf_data.raw, le->duration, R * sizeof(double));
+            memcpy(ev->start_time, le->start_ticks, R * sizeof(uint64_t));
+            perf_stats(&ev->perf_data, tmp);
+        }
+        free(tmp);
+    }
+    return 0;
+}
+
+static et_inspector *open_legacy(const et_inspector_options *o, et_error *err)
+{
+    et_inspector *insp = calloc(1, sizeof *insp);
+    if (!insp) {
+        et_fail(err, ET_ERR_NOMEM, "out of memory");
         return NULL;
     }
+    insp->source_time_scale = o->source_time_scale;
+    insp->target_time_scale = o->source_time_scale == ET_TS_CYCLES ? ET_TS_CYCLES : ET_TS_MS;
+    insp->scale_factor = 1.0;
+    const uint8_t *data;
+    size_t size;
+    if (o->profile_results_path) {
+        insp->etdump_label = o->profile_results_path;
+        if (et_map_file(&insp->etdump_file, o->profile_results_path, err) != 0)
+            goto fail;
+        data = insp->etdump_file.data;
+        size = insp->etdump_file.size;
+    } else {
+        insp->etdump_label = "<profile_results_data>";
+        data = o->profile_results_data;
+        size = o->profile_results_size;
+    }
+    insp->legacy = et_legacy_read(data, size, insp->etdump_label, o->source_time_scale, err);
+    if (!insp->legacy || blocks_from_legacy(insp, err) != 0)
+        goto fail;
+    for (size_t i = 0; i < insp->legacy->n_warnings; i++)
+        if (add_warning(insp, "%s", insp->legacy->warnings[i]) != 0) {
+            et_fail(err, ET_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+    return insp;
+fail:
+    et_inspector_free(insp);
+    return NULL;
+}
+
+et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
+{
+    int given = (o->etdump_path != NULL) + (o->etdump_data != NULL) +
+                (o->profile_results_path != NULL) + (o->profile_results_data != NULL);
+    if (given != 1) {
+        et_fail(err, ET_ERR_USAGE,
+                (o->profile_results_path || o->profile_results_data)
+                    ? "Expecting exactly one of etdump_path, etdump_data, profile_results_path "
+                      "or profile_results_data to be specified."
+                    : "Expecting exactly one of etdump_path or etdump_data to be specified.");
+        return NULL;
+    }
+    if (o->profile_results_path || o->profile_results_data)
+        return open_legacy(o, err);
+    if (et_time_scale_check(o->source_time_scale, o->target_time_scale, err) != 0)
+        return NULL;
     et_inspector *insp = calloc(1, sizeof *insp);
     if (!insp) {
         et_fail(err, ET_ERR_NOMEM, "out of memory");
@@ -1084,6 +1217,7 @@ void et_inspector_free(et_inspector *insp)
         free(insp->warnings[i]);
     free(insp->warnings);
     et_etdump_close(&insp->dump);
+    et_legacy_free(insp->legacy);
     et_unmap_file(&insp->debug_buffer);
     et_unmap_file(&insp->etdump_file);
     free(insp);

@@ -35,6 +35,7 @@
 
 #include "error.h"
 #include "etdump.h"
+#include "legacy.h"
 #include "mapfile.h"
 #include "timescale.h"
 
@@ -66,6 +67,8 @@ typedef struct et_event {
     et_str *raw_delegate_debug_metadatas; /* one per run ("" when absent), or NULL
                                              when every run's metadata is empty */
     int num_outputs;               /* 1 (ETRecord linkage comes later) */
+    bool has_chain_index;          /* legacy profiler events only */
+    int32_t chain_index;           /* their chain_idx (-1: outside any chain) */
     /* debug events (raw Value positions in the ETDump), per run */
     bool has_debug_data;
     uint32_t *debug_first;         /* per run: first index into the block's value pool */
@@ -124,6 +127,12 @@ typedef struct et_inspector_options {
     const char *etdump_path;          /* a file to map, or NULL ... */
     const uint8_t *etdump_data;       /* ... bytes owned by the caller */
     size_t etdump_size;
+    /* or a legacy profiler dump (spec §9) instead of an ETDump: its ticks
+     * are in source_time_scale (ns, us, ms or cycles); times come out in ms,
+     * or cycles for cycles, as the legacy tool gives them */
+    const char *profile_results_path;
+    const uint8_t *profile_results_data;
+    size_t profile_results_size;
     const char *debug_buffer_path;    /* optional */
     et_time_scale source_time_scale;  /* default ET_TS_NS */
     et_time_scale target_time_scale;  /* default ET_TS_MS */
@@ -138,7 +147,8 @@ typedef struct et_inspector {
     et_mapped_file etdump_file;   /* when opened from a path */
     et_mapped_file debug_buffer;  /* size 0 when none */
     const char *etdump_label;     /* for messages: the path or "<etdump_data>" */
-    et_etdump dump;
+    et_etdump dump;               /* empty for a legacy profiler dump */
+    et_legacy *legacy;            /* a legacy profiler dump, or NULL */
     et_time_scale source_time_scale, target_time_scale;
     double scale_factor;          /* factor(source) / factor(target) */
     size_t n_blocks;
@@ -147,13 +157,17 @@ typedef struct et_inspector {
     char **warnings;              /* one sentence each, in the order found */
 } et_inspector;
 
-/* Open and build an inspector (spec §1.3, steps 1, 4-7).  Errors, with
- * `err` set and NULL returned:
- *   ET_ERR_USAGE  cycles mixed with a time unit; neither or both of
- *                 etdump_path / etdump_data given;
+/* Open and build an inspector (spec §1.3, steps 1, 4-7), from an ETDump
+ * or from a legacy profiler dump (spec §9: one EventBlock per block name,
+ * one sample per iteration; see legacy.h).  Errors, with `err` set and NULL
+ * returned:
+ *   ET_ERR_USAGE  cycles mixed with a time unit; not exactly one of
+ *                 etdump_path / etdump_data / profile_results_path /
+ *                 profile_results_data given;
  *   ET_ERR_IO     a file cannot be opened or mapped (message names it);
  *   ET_ERR_FORMAT the ETDump is malformed (message names the file, field
- *                 path and byte offset);
+ *                 path and byte offset), or the legacy dump is (see
+ *                 et_legacy_read);
  *   ET_ERR_VALUE  a profile event's end precedes its start and is not a
  *                 32-bit wrap-around;
  *   ET_ERR_NOMEM  out of memory. */

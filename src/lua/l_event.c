@@ -15,6 +15,9 @@
  *   ev.start_time                 sequence of raw start ticks per run, or nil
  *   ev.num_outputs                integer
  *   ev.instruction_id             integer (-1 when unset)
+ *   ev.chain_index                integer for legacy profiler events (their
+ *                                 chain_idx, -1 outside any chain); nil for
+ *                                 ETDump events
  *   ev.raw_delegate_debug_metadatas  sequence of byte strings, one per run, or {}
  *   ev.delegate_debug_metadatas   the parsed metadata when the event is delegated
  *                                 and the inspector has a parser (parsed once,
@@ -138,6 +141,16 @@ static int ev_instruction_id(lua_State *L)
     return 1;
 }
 
+static int ev_chain_index(lua_State *L)
+{
+    const et_event *ev = check_ev(L, 1, NULL);
+    if (ev->has_chain_index)
+        lua_pushinteger(L, ev->chain_index);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
 static void push_raw_metadatas(lua_State *L, const lua_child *c, const et_event *ev)
 {
     const et_block *b = &c->box->insp->blocks[c->block];
@@ -232,6 +245,7 @@ void et_lua_register_event(lua_State *L)
         {"start_time", ev_start_time},
         {"num_outputs", ev_num_outputs},
         {"instruction_id", ev_instruction_id},
+        {"chain_index", ev_chain_index},
         {"delegate_debug_metadatas", ev_metadatas},
         {"raw_delegate_debug_metadatas", ev_raw_metadatas},
         {NULL, NULL}};

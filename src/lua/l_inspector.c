@@ -20,6 +20,20 @@
  *   insp.source_time_scale, insp.target_time_scale
  *   insp.warnings          sequence of the warnings found while loading
  *   insp.etdump_path       the path, or nil for etdump_data
+ *
+ * Legacy profiler dumps (spec §9) open the same way:
+ *   etinspect.Inspector{profile_results_path=PATH | profile_results_data=BYTES,
+ *       time_scale="ns"}   -- of the dump's ticks: ns, us, ms or cycles
+ * giving one EventBlock per block name with one sample per iteration, in
+ * ms (cycles stay cycles), and
+ *   insp.format              "etdump" or "profile_results"
+ *   insp.profile_results_path
+ *   insp.framework_tax       sequence of {block, exec_time,
+ *                            kernel_and_delegate_time, framework_tax (%)}
+ *   insp.memory_allocations  sequence of {block, allocations = sequence of
+ *                            {allocator_name, allocator_id,
+ *                            total_allocations_done (bytes)}}
+ * (both nil for an ETDump).
  *   #insp                  number of event blocks
  *   insp:close()           free it now (also __close, for `local insp <close>`)
  * Methods implemented in Lua (lua/etinspect/report.lua): to_dataframe,
@@ -58,7 +72,9 @@ static int insp_new(lua_State *L)
                                         "source_time_scale", "target_time_scale",
                                         "debug_buffer_path", "delegate_metadata_parser",
                                         "delegate_time_scale_converter",
-                                        "enable_module_hierarchy", "reference_graph_name", NULL};
+                                        "enable_module_hierarchy", "reference_graph_name",
+                                        "profile_results_path", "profile_results_data",
+                                        "time_scale", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
     /* reject misspelt options */
@@ -74,11 +90,32 @@ static int insp_new(lua_State *L)
     }
     et_inspector_options o;
     et_inspector_options_init(&o);
-    o.source_time_scale = opt_time_scale(L, 1, "source_time_scale", ET_TS_NS);
-    o.target_time_scale = opt_time_scale(L, 1, "target_time_scale", ET_TS_MS);
+    int legacy = lua_getfield(L, 1, "profile_results_path") != LUA_TNIL ||
+                 lua_getfield(L, 1, "profile_results_data") != LUA_TNIL;
+    lua_settop(L, 1);
     et_error err;
-    if (et_time_scale_check(o.source_time_scale, o.target_time_scale, &err) != 0)
-        return luaL_error(L, "%s", err.msg);
+    if (legacy) {
+        /* a legacy profiler dump: its ticks' time scale, output in ms */
+        lua_getfield(L, 1, "source_time_scale");
+        lua_getfield(L, 1, "target_time_scale");
+        if (!lua_isnil(L, -1) || !lua_isnil(L, -2))
+            return luaL_error(L, "profile results take time_scale (the unit of their ticks), "
+                                 "not source_time_scale or target_time_scale");
+        lua_settop(L, 1);
+        o.source_time_scale = opt_time_scale(L, 1, "time_scale", ET_TS_NS);
+        if (o.source_time_scale == ET_TS_S)
+            return luaL_error(L, "time_scale: the legacy profiler's time scales are ns, us, ms "
+                                 "and cycles");
+    } else {
+        if (lua_getfield(L, 1, "time_scale") != LUA_TNIL)
+            return luaL_error(L, "time_scale is for profile results; an ETDump takes "
+                                 "source_time_scale and target_time_scale");
+        lua_pop(L, 1);
+        o.source_time_scale = opt_time_scale(L, 1, "source_time_scale", ET_TS_NS);
+        o.target_time_scale = opt_time_scale(L, 1, "target_time_scale", ET_TS_MS);
+        if (et_time_scale_check(o.source_time_scale, o.target_time_scale, &err) != 0)
+            return luaL_error(L, "%s", err.msg);
+    }
     if (lua_getfield(L, 1, "etrecord") != LUA_TNIL)
         return luaL_error(L, "etrecord is not supported yet");
     lua_pop(L, 1);
@@ -103,6 +140,15 @@ static int insp_new(lua_State *L)
         o.etdump_size = n;
     }
     lua_setfield(L, uv, "etdump_data");
+    if (lua_getfield(L, 1, "profile_results_path") != LUA_TNIL)
+        o.profile_results_path = luaL_checkstring(L, -1);
+    lua_setfield(L, uv, "profile_results_path");
+    if (lua_getfield(L, 1, "profile_results_data") != LUA_TNIL) {
+        size_t n;
+        o.profile_results_data = (const uint8_t *)luaL_checklstring(L, -1, &n);
+        o.profile_results_size = n;
+    }
+    lua_setfield(L, uv, "profile_results_data");
     if (lua_getfield(L, 1, "debug_buffer_path") != LUA_TNIL)
         o.debug_buffer_path = luaL_checkstring(L, -1);
     lua_setfield(L, uv, "debug_buffer_path");
@@ -228,6 +274,99 @@ static int insp_path(lua_State *L)
     return 1;
 }
 
+static int insp_results_path(lua_State *L)
+{
+    et_lua_insp(L, check_box(L, 1));
+    lua_getiuservalue(L, 1, 1);
+    lua_getfield(L, -1, "profile_results_path");
+    return 1;
+}
+
+static int insp_format(lua_State *L)
+{
+    lua_pushstring(L, et_lua_insp(L, check_box(L, 1))->legacy ? "profile_results" : "etdump");
+    return 1;
+}
+
+/* A Lua sequence of n numbers: integers when `ints` is given. */
+static void push_numbers(lua_State *L, const double *x, const int64_t *ints, size_t n)
+{
+    lua_createtable(L, (int)n, 0);
+    for (size_t i = 0; i < n; i++) {
+        if (ints)
+            lua_pushinteger(L, ints[i]);
+        else
+            lua_pushnumber(L, x[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+}
+
+/* insp.framework_tax (profile results): sequence of {block, exec_time,
+ * kernel_and_delegate_time, framework_tax} per block that has one; nil for
+ * an ETDump (the framework_tax report script covers those). */
+static int insp_framework_tax(lua_State *L)
+{
+    const et_legacy *lg = et_lua_insp(L, check_box(L, 1))->legacy;
+    if (!lg) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_newtable(L);
+    lua_Integer k = 0;
+    for (size_t b = 0; b < lg->n_blocks; b++) {
+        const et_legacy_block *lb = &lg->blocks[b];
+        if (!lb->has_tax)
+            continue;
+        lua_createtable(L, 0, 4);
+        lua_pushlstring(L, lb->name, lb->name_len);
+        lua_setfield(L, -2, "block");
+        push_numbers(L, lb->exec_time, lb->exec_time_int, lb->n_iterations);
+        lua_setfield(L, -2, "exec_time");
+        push_numbers(L, lb->kernel_time, lb->kernel_time_int, lb->n_iterations);
+        lua_setfield(L, -2, "kernel_and_delegate_time");
+        push_numbers(L, lb->tax_percent, NULL, lb->n_iterations);
+        lua_setfield(L, -2, "framework_tax");
+        lua_rawseti(L, -2, ++k);
+    }
+    return 1;
+}
+
+/* insp.memory_allocations (profile results): sequence of {block,
+ * allocations = sequence of {allocator_name, total_allocations_done}}, one
+ * per block; nil for an ETDump (see block.allocators). */
+static int insp_memory_allocations(lua_State *L)
+{
+    const et_legacy *lg = et_lua_insp(L, check_box(L, 1))->legacy;
+    if (!lg) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, (int)lg->n_blocks, 0);
+    for (size_t b = 0; b < lg->n_blocks; b++) {
+        const et_legacy_block *lb = &lg->blocks[b];
+        lua_createtable(L, 0, 2);
+        lua_pushlstring(L, lb->name, lb->name_len);
+        lua_setfield(L, -2, "block");
+        lua_createtable(L, (int)lb->n_mem, 0);
+        for (size_t m = 0; m < lb->n_mem; m++) {
+            lua_createtable(L, 0, 3);
+            if (lb->mem[m].allocator_name)
+                lua_pushstring(L, lb->mem[m].allocator_name);
+            else
+                lua_pushnil(L);
+            lua_setfield(L, -2, "allocator_name");
+            lua_pushinteger(L, (lua_Integer)lb->mem[m].allocator_id);
+            lua_setfield(L, -2, "allocator_id");
+            lua_pushinteger(L, (lua_Integer)lb->mem[m].total);
+            lua_setfield(L, -2, "total_allocations_done");
+            lua_rawseti(L, -2, (lua_Integer)m + 1);
+        }
+        lua_setfield(L, -2, "allocations");
+        lua_rawseti(L, -2, (lua_Integer)b + 1);
+    }
+    return 1;
+}
+
 static int insp_len(lua_State *L)
 {
     lua_pushinteger(L, (lua_Integer)et_lua_insp(L, check_box(L, 1))->n_blocks);
@@ -259,6 +398,10 @@ void et_lua_register_inspector(lua_State *L)
                                        {"target_time_scale", insp_target},
                                        {"warnings", insp_warnings},
                                        {"etdump_path", insp_path},
+                                       {"profile_results_path", insp_results_path},
+                                       {"format", insp_format},
+                                       {"framework_tax", insp_framework_tax},
+                                       {"memory_allocations", insp_memory_allocations},
                                        {NULL, NULL}};
     luaL_newmetatable(L, ET_MT_INSPECTOR);
     et_lua_set_index(L, methods, getters);
