@@ -3,8 +3,11 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ptable.h"
 #include "pyfmt.h"
 #include "strbuf.h"
 
@@ -535,6 +538,265 @@ int et_report_write_json(const et_inspector *insp, FILE *out)
         j_indent(&sb, 2), et_sb_addc(&sb, '}');
     }
     if (insp->n_blocks)
+        j_indent(&sb, 1);
+    et_sb_adds(&sb, "]\n}\n");
+    if (j_flush(&sb, out, true) != 0)
+        goto fail;
+    et_sb_free(&sb);
+    return 0;
+fail:
+    et_sb_free(&sb);
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Legacy profiler dumps (spec §9.3) */
+
+/* Set a cell to a legacy value: an integer when the dump is integral. */
+static void set_legacy_num(et_frame *f, long row, size_t col, double x, const int64_t *ints,
+                           size_t i)
+{
+    if (ints)
+        et_frame_set_int(f, (size_t)row, col, ints[i]);
+    else
+        et_frame_set_float(f, (size_t)row, col, x);
+}
+
+/* A frame with `first` columns named by `names`, then "Iteration 0".. */
+static et_frame *iteration_frame(const char *const *names, size_t first, size_t n_iter)
+{
+    size_t nc = first + n_iter;
+    char **cols = calloc(nc, sizeof *cols);
+    et_frame *f = NULL;
+    if (!cols)
+        return NULL;
+    for (size_t c = 0; c < nc; c++) {
+        if (c < first) {
+            cols[c] = strdup(names[c]);
+        } else {
+            cols[c] = malloc(32);
+            if (cols[c])
+                snprintf(cols[c], 32, "Iteration %zu", c - first);
+        }
+        if (!cols[c])
+            goto out;
+    }
+    f = et_frame_new(nc, (const char *const *)cols);
+out:
+    for (size_t c = 0; c < nc; c++)
+        free(cols[c]);
+    free(cols);
+    return f;
+}
+
+static int write_table(et_frame *f, const char *title, FILE *out)
+{
+    int rc = f ? et_ptable_write(f, title, out) : -1;
+    et_frame_free(f);
+    return rc;
+}
+
+int et_report_write_legacy_tables(const et_inspector *insp, FILE *out)
+{
+    const et_legacy *lg = insp->legacy;
+    if (!lg)
+        return -1;
+    static const char *const prof_cols[] = {"Name", "Chain", "Instr", "Frame"};
+    for (size_t b = 0; b < lg->n_blocks; b++) {
+        const et_legacy_block *lb = &lg->blocks[b];
+        et_frame *f = iteration_frame(prof_cols, 4, lb->n_iterations);
+        for (size_t e = 0; f && e < lb->n_events; e++) {
+            const et_legacy_event *ev = &lb->events[e];
+            long row = et_frame_add_row(f);
+            if (row < 0 || et_frame_set_text(f, (size_t)row, 0, ev->name, ev->name_len) != 0) {
+                et_frame_free(f);
+                return -1;
+            }
+            et_frame_set_int(f, (size_t)row, 1, ev->chain_idx);
+            et_frame_set_int(f, (size_t)row, 2, ev->instruction_idx);
+            for (size_t i = 0; i < lb->n_iterations; i++)
+                set_legacy_num(f, row, 4 + i, ev->duration[i], ev->duration_int, i);
+        }
+        if (write_table(f, lb->name, out) != 0)
+            return -1;
+    }
+    static const char *const tax_cols[] = {""};
+    for (size_t b = 0; b < lg->n_blocks; b++) {
+        const et_legacy_block *lb = &lg->blocks[b];
+        if (!lb->has_tax)
+            continue;
+        et_frame *f = iteration_frame(tax_cols, 1, lb->n_iterations);
+        static const char *const rows[3] = {"Model execution time",
+                                            "Time spent in kernels and delegates",
+                                            "Framework tax (%)"};
+        const double *vals[3] = {lb->exec_time, lb->kernel_time, lb->tax_percent};
+        const int64_t *ints[3] = {lb->exec_time_int, lb->kernel_time_int, NULL};
+        for (int k = 0; f && k < 3; k++) {
+            long row = et_frame_add_row(f);
+            if (row < 0 || et_frame_set_text(f, (size_t)row, 0, rows[k], strlen(rows[k])) != 0) {
+                et_frame_free(f);
+                return -1;
+            }
+            for (size_t i = 0; i < lb->n_iterations; i++)
+                set_legacy_num(f, row, 1 + i, vals[k][i], ints[k], i);
+        }
+        char title[ET_PROF_NAME_MAX_LEN + 64];
+        snprintf(title, sizeof title, "%s framework tax calculations", lb->name);
+        if (write_table(f, title, out) != 0)
+            return -1;
+    }
+    static const char *const mem_cols[] = {"Allocator name", "Total size of allocations done"};
+    for (size_t b = 0; b < lg->n_blocks; b++) {
+        const et_legacy_block *lb = &lg->blocks[b];
+        et_frame *f = et_frame_new(2, mem_cols);
+        for (size_t m = 0; f && m < lb->n_mem; m++) {
+            const char *nm = lb->mem[m].allocator_name;
+            long row = et_frame_add_row(f);
+            if (row < 0 || (nm && et_frame_set_text(f, (size_t)row, 0, nm, strlen(nm)) != 0)) {
+                et_frame_free(f);
+                return -1;
+            }
+            et_frame_set_int(f, (size_t)row, 1, (int64_t)lb->mem[m].total);
+        }
+        if (write_table(f, lb->name, out) != 0)
+            return -1;
+    }
+    return ferror(out) ? -1 : 0;
+}
+
+/* A JSON list of per-iteration numbers: integers when `ints` is given. */
+static void j_numbers(et_strbuf *sb, const double *x, const int64_t *ints, size_t n)
+{
+    et_sb_addc(sb, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            et_sb_adds(sb, ", ");
+        if (ints)
+            et_sb_add_i64(sb, ints[i]);
+        else
+            j_num(sb, x[i]);
+    }
+    et_sb_addc(sb, ']');
+}
+
+static void j_u64s(et_strbuf *sb, const uint64_t *x, size_t n)
+{
+    et_sb_addc(sb, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            et_sb_adds(sb, ", ");
+        et_sb_add_u64(sb, x[i]);
+    }
+    et_sb_addc(sb, ']');
+}
+
+int et_report_write_legacy_json(const et_inspector *insp, FILE *out)
+{
+    const et_legacy *lg = insp->legacy;
+    if (!lg)
+        return -1;
+    et_strbuf sb = {0};
+    et_sb_addc(&sb, '{');
+    j_indent(&sb, 1), j_key(&sb, "format"), j_strz(&sb, "etinspect-profile-results-json");
+    et_sb_addc(&sb, ',');
+    j_indent(&sb, 1), j_key(&sb, "format_version"), et_sb_add_i64(&sb, ETINSPECT_JSON_FORMAT);
+    et_sb_addc(&sb, ',');
+    j_indent(&sb, 1), j_key(&sb, "inputs"), et_sb_addc(&sb, '{');
+    j_indent(&sb, 2), j_key(&sb, "profile_results"), j_strz(&sb, insp->etdump_label);
+    et_sb_addc(&sb, ',');
+    j_indent(&sb, 2), j_key(&sb, "size"), et_sb_add_u64(&sb, insp->etdump_file.size);
+    et_sb_addc(&sb, ',');
+    j_indent(&sb, 2), j_key(&sb, "byte_order"), j_strz(&sb, lg->big_endian ? "big" : "little");
+    et_sb_addc(&sb, ',');
+    j_indent(&sb, 2), j_key(&sb, "num_blocks"), et_sb_add_u64(&sb, lg->n_raw_blocks);
+    et_sb_addc(&sb, ',');
+    j_indent(&sb, 2), j_key(&sb, "time_scale"), j_strz(&sb, et_time_scale_name(lg->time_scale));
+    et_sb_addc(&sb, ',');
+    j_indent(&sb, 2), j_key(&sb, "unit"), j_strz(&sb, et_time_scale_name(insp->target_time_scale));
+    j_indent(&sb, 1), et_sb_adds(&sb, "},");
+    j_indent(&sb, 1), j_key(&sb, "warnings"), et_sb_addc(&sb, '[');
+    for (size_t i = 0; i < insp->n_warnings; i++) {
+        if (i)
+            et_sb_addc(&sb, ',');
+        j_indent(&sb, 2), j_strz(&sb, insp->warnings[i]);
+    }
+    et_sb_adds(&sb, insp->n_warnings ? "\n  ]," : "],");
+    j_indent(&sb, 1), j_key(&sb, "blocks"), et_sb_addc(&sb, '[');
+    for (size_t b = 0; b < lg->n_blocks; b++) {
+        const et_legacy_block *lb = &lg->blocks[b];
+        size_t n = lb->n_iterations;
+        if (b)
+            et_sb_addc(&sb, ',');
+        j_indent(&sb, 2), et_sb_addc(&sb, '{');
+        j_indent(&sb, 3), j_key(&sb, "name"), j_str(&sb, lb->name, lb->name_len);
+        et_sb_addc(&sb, ',');
+        j_indent(&sb, 3), j_key(&sb, "iterations"), et_sb_add_u64(&sb, n), et_sb_addc(&sb, ',');
+        j_indent(&sb, 3), j_key(&sb, "offsets"), j_u64s(&sb, lb->offset, n), et_sb_addc(&sb, ',');
+        j_indent(&sb, 3), j_key(&sb, "events"), et_sb_addc(&sb, '[');
+        for (size_t e = 0; e < lb->n_events; e++) {
+            const et_legacy_event *ev = &lb->events[e];
+            if (e)
+                et_sb_addc(&sb, ',');
+            j_indent(&sb, 4), et_sb_addc(&sb, '{');
+            j_key(&sb, "name"), j_str(&sb, ev->name, ev->name_len);
+            et_sb_adds(&sb, ", \"chain_idx\": "), et_sb_add_i64(&sb, ev->chain_idx);
+            et_sb_adds(&sb, ", \"instruction_idx\": "), et_sb_add_u64(&sb, ev->instruction_idx);
+            et_sb_adds(&sb, ", \"ts\": ");
+            if (lg->integral)
+                j_u64s(&sb, ev->start_ticks, n);
+            else
+                j_numbers(&sb, ev->ts, NULL, n);
+            et_sb_adds(&sb, ", \"duration\": "), j_numbers(&sb, ev->duration, ev->duration_int, n);
+            et_sb_adds(&sb, ", \"start_time\": "), j_u64s(&sb, ev->start_ticks, n);
+            et_sb_adds(&sb, ", \"end_time\": "), j_u64s(&sb, ev->end_ticks, n);
+            et_sb_addc(&sb, '}');
+            if (j_flush(&sb, out, false) != 0)
+                goto fail;
+        }
+        if (lb->n_events)
+            j_indent(&sb, 3);
+        et_sb_adds(&sb, "],");
+        j_indent(&sb, 3), j_key(&sb, "framework_tax");
+        if (lb->has_tax) {
+            et_sb_adds(&sb, "{\"exec_time\": ");
+            j_numbers(&sb, lb->exec_time, lb->exec_time_int, n);
+            et_sb_adds(&sb, ", \"kernel_and_delegate_time\": ");
+            j_numbers(&sb, lb->kernel_time, lb->kernel_time_int, n);
+            et_sb_adds(&sb, ", \"framework_tax\": ");
+            j_numbers(&sb, lb->tax_percent, NULL, n);
+            et_sb_adds(&sb, "},");
+        } else {
+            et_sb_adds(&sb, "null,");
+        }
+        j_indent(&sb, 3), j_key(&sb, "memory"), et_sb_addc(&sb, '[');
+        for (size_t m = 0; m < lb->n_mem; m++) {
+            if (m)
+                et_sb_adds(&sb, ", ");
+            et_sb_adds(&sb, "{\"allocator_name\": ");
+            if (lb->mem[m].allocator_name)
+                j_strz(&sb, lb->mem[m].allocator_name);
+            else
+                et_sb_adds(&sb, "null");
+            et_sb_adds(&sb, ", \"allocator_id\": "), et_sb_add_u64(&sb, lb->mem[m].allocator_id);
+            et_sb_adds(&sb, ", \"total_allocations_done\": ");
+            et_sb_add_u64(&sb, lb->mem[m].total);
+            et_sb_addc(&sb, '}');
+        }
+        et_sb_adds(&sb, "],");
+        j_indent(&sb, 3), j_key(&sb, "allocations"), et_sb_addc(&sb, '[');
+        for (size_t k = 0; k < lb->n_allocations; k++) {
+            if (k)
+                et_sb_adds(&sb, ", ");
+            et_sb_adds(&sb, "{\"allocator_id\": ");
+            et_sb_add_u64(&sb, lb->allocations[k].allocator_id);
+            et_sb_adds(&sb, ", \"allocation_size\": ");
+            et_sb_add_u64(&sb, lb->allocations[k].allocation_size);
+            et_sb_addc(&sb, '}');
+        }
+        et_sb_addc(&sb, ']');
+        j_indent(&sb, 2), et_sb_addc(&sb, '}');
+    }
+    if (lg->n_blocks)
         j_indent(&sb, 1);
     et_sb_adds(&sb, "]\n}\n");
     if (j_flush(&sb, out, true) != 0)

@@ -37,4 +37,24 @@ et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for
  * docs/json-format.md.  Returns 0, or -1 on a write error. */
 int et_report_write_json(const et_inspector *insp, FILE *out);
 
+/* For an inspector opened on a legacy profiler dump (insp->legacy): print
+ * the legacy parser's three kinds of tables in PrettyTable's layout (spec
+ * §9.3) - per block, its events with one column per iteration (titled with
+ * the block's name; Frame always None); per block that has one, its
+ * framework tax ("NAME framework tax calculations"); per block, its memory
+ * per allocator.  Durations in ms (integers for ms and cycles dumps).
+ * Each block's table has as many iteration columns as that block has
+ * iterations (the reference reuses the largest count so far and fails).
+ * Returns 0, or -1 on a write error or out of memory (or no legacy dump). */
+int et_report_write_legacy_tables(const et_inspector *insp, FILE *out);
+
+/* The --json document of a legacy profiler dump: inputs (path, size, byte
+ * order, blocks in the file, time scale, unit), warnings, and per block its
+ * iterations' header offsets, events (name, chain_idx, instruction_idx, ts
+ * and duration per iteration as the legacy parser gives them, raw
+ * start_time and end_time ticks), framework_tax (or null), memory per
+ * allocator and the raw allocations.  See docs/json-format.md.  Returns 0,
+ * or -1 on a write error (or no legacy dump). */
+int et_report_write_legacy_json(const et_inspector *insp, FILE *out);
+
 #endif

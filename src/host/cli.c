@@ -4,6 +4,12 @@
  *   etinspect --etdump_path F [--etrecord_path R] [--debug_buffer_path B]
  *             [--source_time_scale ns] [--target_time_scale ms]
  *             [--tsv_path OUT] [--json OUT] [--quiet]
+ *   etinspect --profile_results_path F [--time_scale ns]
+ *             [--tsv_path OUT] [--json OUT] [--quiet]
+ *
+ * The second form reads a legacy profiler dump (spec §9) and prints the
+ * legacy parser's tables (report.h); --tsv_path writes the Inspector table
+ * of its blocks, --json the legacy JSON document.
  *
  * Options follow Python argparse conventions, as the reference CLI does:
  * "--opt value" or "--opt=value", unambiguous prefixes of long options
@@ -28,7 +34,7 @@
 
 enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
-    OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_COUNT
+    OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_COUNT
 };
 
 static const struct {
@@ -46,6 +52,8 @@ static const struct {
     [OPT_JSON] = {"json", "JSON_PATH"},
     [OPT_COMPARE] = {"compare_results", NULL},
     [OPT_QUIET] = {"quiet", NULL},
+    [OPT_PROFILE] = {"profile_results_path", "PROFILE_RESULTS_PATH"},
+    [OPT_TIME_SCALE] = {"time_scale", "{ns,us,ms,cycles}"},
 };
 
 static const char usage_line[] =
@@ -53,6 +61,9 @@ static const char usage_line[] =
     "                 [--debug_buffer_path DEBUG_BUFFER_PATH]\n"
     "                 [--source_time_scale {ns,us,ms,s,cycles}]\n"
     "                 [--target_time_scale {ns,us,ms,s,cycles}] [--tsv_path TSV_PATH]\n"
+    "                 [--json JSON_PATH] [--quiet]\n"
+    "       etinspect --profile_results_path PROFILE_RESULTS_PATH\n"
+    "                 [--time_scale {ns,us,ms,cycles}] [--tsv_path TSV_PATH]\n"
     "                 [--json JSON_PATH] [--quiet]\n";
 
 static void print_help(FILE *out)
@@ -81,6 +92,15 @@ static void print_help(FILE *out)
           "  --compare_results     compare run outputs with reference outputs (not\n"
           "                        supported yet)\n"
           "  -q, --quiet           do not print the table\n"
+          "\n"
+          "legacy profiler dumps (prof_result_t blocks, before ETDump):\n"
+          "  --profile_results_path PROFILE_RESULTS_PATH\n"
+          "                        read this dump instead of an ETDump and print the\n"
+          "                        legacy parser's tables: events per iteration,\n"
+          "                        framework tax, memory per allocator\n"
+          "  --time_scale {ns,us,ms,cycles}\n"
+          "                        unit of the dump's ticks (default: ns); times are\n"
+          "                        shown in ms, cycles as cycles\n"
           "\n"
           "Exit status: 0 success, 1 unreadable or malformed input, 2 usage error.\n",
           out);
@@ -156,6 +176,65 @@ static int write_output(const char *path, const char *const *inputs, writer_fn f
     return 0;
 }
 
+static int write_legacy_json(const et_inspector *insp, const et_frame *f, FILE *out)
+{
+    (void)f;
+    return et_report_write_legacy_json(insp, out);
+}
+
+/* --profile_results_path: a legacy profiler dump. */
+static int legacy_main(const char *const *val, const bool *flag)
+{
+    static const int etdump_only[] = {OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE,
+                                      OPT_TARGET};
+    for (size_t k = 0; k < sizeof etdump_only / sizeof *etdump_only; k++)
+        if (val[etdump_only[k]])
+            return usage_error("argument --%s: not allowed with --profile_results_path",
+                               options[etdump_only[k]].name);
+    if (flag[OPT_COMPARE])
+        return usage_error("argument --%s: not allowed with --profile_results_path",
+                           options[OPT_COMPARE].name);
+    et_error err;
+    et_inspector_options o;
+    et_inspector_options_init(&o);
+    if (val[OPT_TIME_SCALE] &&
+        (et_time_scale_parse(val[OPT_TIME_SCALE], &o.source_time_scale, &err) != 0 ||
+         o.source_time_scale == ET_TS_S))
+        return usage_error("argument --time_scale: invalid choice: '%s' (choose from 'ns', "
+                           "'us', 'ms', 'cycles')", val[OPT_TIME_SCALE]);
+    o.profile_results_path = val[OPT_PROFILE];
+    et_inspector *insp = et_inspector_open(&o, &err);
+    if (!insp) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        return exit_code(&err);
+    }
+    print_warnings(insp);
+    int rc = 0;
+    if (!flag[OPT_QUIET] && et_report_write_legacy_tables(insp, stdout) != 0) {
+        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+        rc = 1;
+    }
+    const char *inputs[2] = {val[OPT_PROFILE], NULL};
+    if (rc == 0 && val[OPT_TSV]) {
+        et_frame *f = et_report_frame(insp, true, true, &err);
+        if (!f) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = 1;
+        } else {
+            rc = write_output(val[OPT_TSV], inputs, write_tsv, insp, f);
+            et_frame_free(f);
+        }
+    }
+    if (rc == 0 && val[OPT_JSON])
+        rc = write_output(val[OPT_JSON], inputs, write_legacy_json, insp, NULL);
+    if (rc == 0 && fflush(stdout) != 0) {
+        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+        rc = 1;
+    }
+    et_inspector_free(insp);
+    return rc;
+}
+
 int et_cli_main(int argc, char **argv)
 {
     const char *val[OPT_COUNT] = {0};
@@ -203,6 +282,12 @@ int et_cli_main(int argc, char **argv)
         printf("etinspect %s\n", ETINSPECT_VERSION);
         return 0;
     }
+    if (val[OPT_PROFILE])
+        return legacy_main(val, flag);
+    if (val[OPT_TIME_SCALE])
+        return usage_error("argument --time_scale: %s",
+                           "only with --profile_results_path (an ETDump takes "
+                           "--source_time_scale and --target_time_scale)");
     if (!val[OPT_ETDUMP])
         return usage_error("the following arguments are required: %s", "--etdump_path");
     et_error err;
