@@ -170,8 +170,9 @@ $(B)/fuzz/%: tests/fuzz/%.c $(CORE_SRC)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) $< $(CORE_SRC) -lm -o $@
 
-fuzz: $(B)/fuzz/fuzz_etdump
+fuzz: $(B)/fuzz/fuzz_etdump $(B)/fuzz/fuzz_legacy
 	sh scripts/fuzz.sh $(B)/fuzz/fuzz_etdump $(FUZZ_SECONDS)
+	sh scripts/fuzz.sh $(B)/fuzz/fuzz_legacy $(FUZZ_SECONDS)
 
 install: $(B)/etinspect $(B)/etinspect.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/etinspect/schema \

@@ -7,9 +7,10 @@
 # between runs so that coverage accumulates).  It is seeded each time with
 # tests/malformed/*.etdp, build/fixtures/*.etdp and the shared corpus files
 # under 100 KiB ($ET_SHARED or $SHARED, default ../shared; skipped when
-# absent).  Crash, leak, timeout and out-of-memory inputs are written to
-# BINARY.artifacts/.  Prints the number of executions at the end; exits 1
-# when the run left a new artifact or the fuzzer failed, 2 on usage errors.
+# absent); fuzz_legacy with tests/legacy/*.bin instead.  Crash, leak,
+# timeout and out-of-memory inputs are written to BINARY.artifacts/.
+# Prints the number of executions at the end; exits 1 when the run left a
+# new artifact or the fuzzer failed, 2 on usage errors.
 set -u
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
@@ -40,9 +41,19 @@ copy_seeds() {
     done
     return 0
 }
-copy_seeds malformed tests/malformed/*.etdp
-copy_seeds fixture build/fixtures/*.etdp
-if [ -d "$shared/corpus/etdump" ]; then
+case $name in
+fuzz_legacy)
+    # legacy profiler dumps (tests/legacy/, see tests/legacy/README.md)
+    copy_seeds legacy tests/legacy/*.bin
+    ;;
+*)
+    copy_seeds malformed tests/malformed/*.etdp
+    copy_seeds fixture build/fixtures/*.etdp
+    ;;
+esac
+if [ "$name" = fuzz_legacy ]; then
+    : # the shared corpus holds ETDumps only
+elif [ -d "$shared/corpus/etdump" ]; then
     # -size -100k: under 100 KiB (find counts in 1 KiB units)
     find "$shared/corpus/etdump" -type f -name '*.etdp' -size -100k >"$work.seedlist"
     while IFS= read -r f; do copy_seeds shared "$f"; done <"$work.seedlist"
