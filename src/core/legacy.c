@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pyfmt.h"
+
 /* One block of the file, as found by the first pass. */
 typedef struct raw_block {
     uint64_t offset;
@@ -324,15 +326,10 @@ static long group_blocks(reader *r)
 
 /* ---------------------------------------------------------- conversions */
 
-/* Python's round(x, 4): correctly rounded to 4 decimals (ties to even on
- * the exact binary value), as its dtoa-based float rounding does. */
+/* Python's round(x, 4) (see et_py_round). */
 static double pyround4(double x)
 {
-    if (!isfinite(x))
-        return x;
-    char buf[400];
-    snprintf(buf, sizeof buf, "%.4f", x);
-    return strtod(buf, NULL);
+    return et_py_round(x, 4);
 }
 
 /* Python's int / int true division of exact operands: one rounding for

@@ -189,3 +189,25 @@ size_t et_pyfmt_g(double x, char *buf)
     *p = '\0';
     return (size_t)(p - buf);
 }
+
+double et_py_round(double x, int ndigits)
+{
+    static const double p10[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+                                   1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    if (!isfinite(x) || x == 0 || ndigits < 0 || ndigits > 15)
+        return x;
+    double s = p10[ndigits];
+    double y = x * s;
+    /* below 2^38 the product's rounding error is at most 2^-15, so when y
+     * is more than 1e-4 away from a tie, nearbyint(y) is the integer the
+     * exact x * 10^ndigits rounds to, and r / s (both exact) is correctly
+     * rounded to the nearest double of that decimal */
+    if (fabs(y) < 0x1p38) {
+        double r = nearbyint(y);
+        if (fabs(y - r) < 0.4999)
+            return r / s;
+    }
+    char buf[400];
+    snprintf(buf, sizeof buf, "%.*f", ndigits, x);
+    return strtod(buf, NULL);
+}

@@ -27,4 +27,12 @@
 size_t et_pyfmt_repr(double x, char *buf);
 size_t et_pyfmt_g(double x, char *buf);
 
+/* Python's round(x, ndigits) for 0 <= ndigits <= 15: the double nearest to
+ * x correctly rounded to ndigits decimals, ties to even on x's exact binary
+ * value (so round(2.675, 2) is 2.67 and round(1.00005, 4) is 1.0001).  NaN,
+ * infinities and zeros are returned as they are.  Values within 2^38 once
+ * scaled take a fast path (a product, nearbyint, a division) unless they are
+ * within 1e-4 of a tie; the rest go through "%.*f" and strtod(). */
+double et_py_round(double x, int ndigits);
+
 #endif

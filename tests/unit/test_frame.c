@@ -177,6 +177,62 @@ static void test_pyfmt(void)
     is_str(buf, "-inf", "format(-inf, 'g')");
 }
 
+/* Python's round(x, n), checked against values Python 3.11 printed, then
+ * the fast path against "%.*f" + strtod on many values, ties included. */
+static void test_py_round(void)
+{
+    static const struct {
+        double x;
+        int n;
+        double want;
+    } cases[] = {
+        {1.00005, 4, 1.0001},   {2.675, 2, 2.67},        {0.5, 0, 0.0},
+        {1.5, 0, 2.0},          {2.5, 0, 2.0},           {-1e-05, 4, -0.0},
+        {1234567800.0, 4, 1234567800.0}, {0.00015, 4, 0.0001}, {123.45675, 4, 123.4567},
+        {-2.5, 0, -2.0},        {1e17, 4, 1e17},         {3.14159, 15, 3.14159},
+    };
+    char buf[ET_PYFMT_BUFSZ];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double got = et_py_round(cases[i].x, cases[i].n);
+        et_pyfmt_repr(got, buf);
+        ok(got == cases[i].want && signbit(got) == signbit(cases[i].want),
+           "round(%.17g, %d) == %.17g (got %s)", cases[i].x, cases[i].n, cases[i].want, buf);
+    }
+    ok(isnan(et_py_round(NAN, 4)) && et_py_round(INFINITY, 4) == INFINITY,
+       "round(nan) and round(inf) unchanged");
+    /* fast path against the slow one */
+    unsigned long long st = 88172645463325252ull;
+    long bad = 0, total = 0;
+    for (int k = 0; k < 300000; k++) {
+        st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+        double x;
+        if (k % 3 == 0) {
+            /* near a tie at 4 decimals: j.5e-4 give or take a few ulps */
+            double j = (double)(st % 100000000ull);
+            x = (j + 0.5) / 1e4;
+            x = nextafter(x, (k & 4) ? INFINITY : -INFINITY);
+            if (k & 8)
+                x = (j + 0.5) / 1e4;
+        } else {
+            /* a random magnitude from 1e-7 to 1e13 */
+            double m = (double)(st >> 11) / 9007199254740992.0;
+            x = m * pow(10.0, (double)(int)(st % 21) - 7.0);
+        }
+        if (st & 16)
+            x = -x;
+        char b[400];
+        snprintf(b, sizeof b, "%.*f", 4, x);
+        double want = strtod(b, NULL);
+        double got = et_py_round(x, 4);
+        total++;
+        if (got != want || signbit(got) != signbit(want)) {
+            if (bad++ < 5)
+                diag("round(%.17g, 4): fast %.17g, exact %.17g", x, got, want);
+        }
+    }
+    ok(bad == 0, "et_py_round agrees with the exact rounding on %ld values (%ld differ)", total, bad);
+}
+
 /* ------------------------------------------------------------- frames */
 
 static void test_frame_basics(void)
@@ -519,6 +575,7 @@ int main(int argc, char **argv)
 
     /* these need nothing but the code */
     test_pyfmt();
+    test_py_round();
     test_frame_basics();
     test_tsv_quoting();
     test_grid();
