@@ -36,3 +36,18 @@ if [ -f "$corpus/large.etdp" ]; then
     printf 'large    from Lua: Inspector built in %s s (CPU), every raw event iterated in %s s (CPU), best of 5\n' \
         "$best_build" "$best_iter"
 fi
+
+# Legacy profiler dump: 500 iterations of a block at the runtime's default
+# maximum counts (1024 events, 32 allocators, 1024 allocations; 33 MB),
+# written by the tests' writer (tests/lua/profwriter.lua).
+src=$(cd "$(dirname "$0")/.." && pwd)
+if "$ETINSPECT" -e "package.path = '$src/tests/lua/?.lua;' .. package.path
+    local one = require('legacy_cases').bytes('full')
+    local f = assert(io.open('$out/legacy.bin', 'wb'))
+    for _ = 1, 500 do f:write(one) end
+    f:close()"; then
+    printf '%-8s %9d bytes  legacy, load only     ' legacy "$(wc -c < "$out/legacy.bin")"
+    "$BENCHRUN" 5 "$ETINSPECT" --profile_results_path "$out/legacy.bin" --quiet
+    printf '%-8s %9d bytes  legacy, print tables  ' legacy "$(wc -c < "$out/legacy.bin")"
+    "$BENCHRUN" 5 sh -c "'$ETINSPECT' --profile_results_path '$out/legacy.bin' > '$out/legacy.txt'"
+fi
