@@ -31,7 +31,7 @@ EDIT_LIBS   := $(shell $(PKG_CONFIG) --libs libedit 2>/dev/null)
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -Isrc/core -Isrc/lua -Isrc/host -D_POSIX_C_SOURCE=200809L $(LUA_CFLAGS) $(EDIT_CFLAGS)
 CFLAGS  ?= -O2 -g
-LDLIBS  += -lm
+LDLIBS  += -ljansson -lm
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
 B = build
@@ -168,7 +168,7 @@ FUZZ_CC ?= clang
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 $(B)/fuzz/%: tests/fuzz/%.c $(CORE_SRC)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) $< $(CORE_SRC) -lm -o $@
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) $< $(CORE_SRC) $(LDLIBS) -o $@
 
 fuzz: $(B)/fuzz/fuzz_etdump $(B)/fuzz/fuzz_legacy
 	sh scripts/fuzz.sh $(B)/fuzz/fuzz_etdump $(FUZZ_SECONDS)
