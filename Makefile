@@ -31,7 +31,9 @@ EDIT_LIBS   := $(shell $(PKG_CONFIG) --libs libedit 2>/dev/null)
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -Isrc/core -Isrc/lua -Isrc/host -D_POSIX_C_SOURCE=200809L $(LUA_CFLAGS) $(EDIT_CFLAGS)
 CFLAGS  ?= -O2 -g
-LDLIBS  += -ljansson -lm
+# the core reads ETRecords (ZIP archives of JSON) with libzip and jansson
+ZIP_LIBS := $(or $(shell $(PKG_CONFIG) --libs libzip 2>/dev/null),-lzip)
+LDLIBS  += $(ZIP_LIBS) -ljansson -lm
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
 B = build
@@ -97,7 +99,7 @@ $(B)/asan/libetlua.a: $(ASAN_LUA_OBJ)
 
 # require "etinspect" from a stock lua5.4 (package.cpath)
 $(B)/etinspect.so: $(PIC_OBJ)
-	$(CC) -shared $(CFLAGS) $^ -ljansson -lm -o $@
+	$(CC) -shared $(CFLAGS) $^ $(ZIP_LIBS) -ljansson -lm -o $@
 
 $(B)/libetcore.a: $(CORE_OBJ)
 	$(AR) rcs $@ $^

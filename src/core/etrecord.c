@@ -1,0 +1,1244 @@
+/* etrecord.c - see etrecord.h. */
+#include "etrecord.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+#include <zip.h>
+
+#include "mapfile.h"
+
+/* ------------------------------------------------------------------ */
+/* storage: a bump arena owned by the record                           */
+
+typedef struct chunk {
+    struct chunk *next;
+    size_t used, cap;
+    _Alignas(max_align_t) unsigned char mem[];
+} chunk;
+
+typedef struct arena {
+    chunk *head;
+    bool failed;
+} arena;
+
+#define ARENA_CHUNK 16384u
+
+/* n bytes aligned for any object, or NULL (and a->failed) on out of
+ * memory or overflow.  Small requests share chunks of ARENA_CHUNK bytes;
+ * a big one gets a chunk of its own, linked below the current one. */
+static void *arena_alloc(arena *a, size_t n)
+{
+    size_t need = (n + 15u) & ~(size_t)15u;
+    if (need < n || need > SIZE_MAX - sizeof(chunk)) {
+        a->failed = true;
+        return NULL;
+    }
+    if (a->head && a->head->cap - a->head->used >= need) {
+        void *p = a->head->mem + a->head->used;
+        a->head->used += need;
+        return p;
+    }
+    bool big = need > ARENA_CHUNK / 4;
+    size_t cap = big ? need : ARENA_CHUNK;
+    chunk *c = malloc(sizeof(chunk) + cap);
+    if (!c) {
+        a->failed = true;
+        return NULL;
+    }
+    c->cap = cap;
+    c->used = need;
+    if (big && a->head) {
+        c->next = a->head->next;
+        a->head->next = c;
+    } else {
+        c->next = a->head;
+        a->head = c;
+    }
+    return c->mem;
+}
+
+/* An array of n elements of size sz (n may be 0: a valid non-NULL
+ * pointer is still returned). */
+static void *arena_array(arena *a, size_t n, size_t sz)
+{
+    if (sz && n > SIZE_MAX / sz) {
+        a->failed = true;
+        return NULL;
+    }
+    return arena_alloc(a, n && sz ? n * sz : 1);
+}
+
+static char *arena_strdup(arena *a, const char *s)
+{
+    size_t n = strlen(s);
+    char *p = arena_alloc(a, n + 1);
+    if (p)
+        memcpy(p, s, n + 1);
+    return p;
+}
+
+static void arena_free(arena *a)
+{
+    chunk *c = a->head;
+    while (c) {
+        chunk *next = c->next;
+        free(c);
+        c = next;
+    }
+    a->head = NULL;
+}
+
+/* An entry name and its index, for the sorted name index. */
+struct named {
+    const char *name;
+    size_t i;
+};
+
+struct et_etr_impl {
+    et_mapped_file mf; /* when opened from a path */
+    zip_t *zip;
+    arena ar;
+    struct named *by_name; /* the entries sorted by name */
+    char *label;
+};
+
+/* ------------------------------------------------------------------ */
+/* messages                                                            */
+
+/* Write s into dst (capacity cap) between quotes q, escaping q, '\\' and
+ * control bytes, clipped after 80 bytes of s with "...". */
+static void quoted(char *dst, size_t cap, const char *s, char q)
+{
+    size_t at = 0;
+    if (cap < 8) {
+        if (cap)
+            dst[0] = '\0';
+        return;
+    }
+    dst[at++] = q;
+    for (size_t i = 0; s[i]; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char tmp[8];
+        size_t k;
+        if (i >= 80) {
+            memcpy(tmp, "...", 3);
+            k = 3;
+        } else if (c == (unsigned char)q || c == '\\') {
+            tmp[0] = '\\';
+            tmp[1] = (char)c;
+            k = 2;
+        } else if (c < 0x20 || c == 0x7f) {
+            k = (size_t)snprintf(tmp, sizeof tmp, "\\x%02x", c);
+        } else {
+            tmp[0] = (char)c;
+            k = 1;
+        }
+        if (at + k + 2 > cap)
+            break;
+        memcpy(dst + at, tmp, k);
+        at += k;
+        if (i >= 80)
+            break;
+    }
+    dst[at++] = q;
+    dst[at] = '\0';
+}
+
+/* Replace control bytes of a finished message by '?'. */
+static void scrub(et_error *err)
+{
+    if (!err)
+        return;
+    for (char *p = err->msg; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+}
+
+/* Fail with "LABEL: entry 'NAME': " + the formatted text. */
+static int entry_fail(const et_etrecord *r, const char *entry, et_error *err,
+                      et_error_kind kind, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static int entry_fail(const et_etrecord *r, const char *entry, et_error *err,
+                      et_error_kind kind, const char *fmt, ...)
+{
+    if (!err)
+        return -1;
+    char text[900], q[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    quoted(q, sizeof q, entry, '\'');
+    et_fail(err, kind, "%s: entry %s: %s", r->label, q, text);
+    scrub(err);
+    return -1;
+}
+
+/* libzip's text for error code `code` into dst. */
+static void zip_reason(char *dst, size_t cap, int code)
+{
+    zip_error_t ze;
+    zip_error_init_with_code(&ze, code);
+    snprintf(dst, cap, "%s", zip_error_strerror(&ze));
+    zip_error_fini(&ze);
+}
+
+static uint32_t rd_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint16_t rd_u16(const uint8_t *p)
+{
+    return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* libzip could not open the archive: say why, from its error code and a
+ * look at the end-of-central-directory record.  Returns -1. */
+static int open_failed(const char *label, const uint8_t *p, size_t n, int code, et_error *err)
+{
+    char why[200];
+    zip_reason(why, sizeof why, code);
+    if (code == ZIP_ER_MEMORY)
+        return et_fail(err, ET_ERR_NOMEM, "%s: out of memory opening the ZIP archive", label);
+    if (code == ZIP_ER_EXISTS)
+        return et_fail(err, ET_ERR_FORMAT,
+                       "%s: invalid ETRecord file: two entries of the ZIP archive have the same "
+                       "name (libzip: %s)",
+                       label, why);
+    /* the end-of-central-directory record: 22 bytes + a comment of up to
+     * 65535 bytes, ending the file (a torch.save archive stored inside an
+     * ETRecord has its own, which does not) */
+    size_t eocd = SIZE_MAX;
+    if (n >= 22) {
+        size_t lo = n - 22 > 65535 ? n - 22 - 65535 : 0;
+        for (size_t e = n - 22 + 1; e-- > lo;) {
+            if (memcmp(p + e, "PK\5\6", 4) == 0 && e + 22 + rd_u16(p + e + 20) == n) {
+                eocd = e;
+                break;
+            }
+        }
+    }
+    bool local_first = n >= 4 && memcmp(p, "PK\3\4", 4) == 0;
+    if (eocd == SIZE_MAX) {
+        if (local_first)
+            return et_fail(err, ET_ERR_FORMAT,
+                           "%s: invalid ETRecord file: truncated ZIP archive: it starts like one "
+                           "but has no end-of-central-directory record (the file, %zu bytes, may "
+                           "have been cut short) (libzip: %s)",
+                           label, n, why);
+        return et_fail(err, ET_ERR_FORMAT,
+                       "%s: invalid ETRecord file: not a ZIP archive (libzip: %s)", label, why);
+    }
+    uint32_t cd_size = rd_u32(p + eocd + 12), cd_off = rd_u32(p + eocd + 16);
+    if (cd_size != UINT32_MAX && cd_off != UINT32_MAX &&
+        (uint64_t)cd_off + cd_size > (uint64_t)eocd)
+        return et_fail(err, ET_ERR_FORMAT,
+                       "%s: invalid ETRecord file: truncated central directory: the end record at "
+                       "byte %zu puts %" PRIu32 " bytes of central directory at byte %" PRIu32
+                       ", running past it to byte %" PRIu64 " (libzip: %s)",
+                       label, eocd, cd_size, cd_off, (uint64_t)cd_off + cd_size, why);
+    if (cd_size != UINT32_MAX && cd_off != UINT32_MAX && cd_size > 0 &&
+        memcmp(p + cd_off, "PK\1\2", 4) != 0)
+        return et_fail(err, ET_ERR_FORMAT,
+                       "%s: invalid ETRecord file: damaged central directory: no central "
+                       "directory header at byte %" PRIu32 " (libzip: %s)",
+                       label, cd_off, why);
+    return et_fail(err, ET_ERR_FORMAT, "%s: invalid ETRecord file: damaged ZIP archive (libzip: %s)",
+                   label, why);
+}
+
+/* ------------------------------------------------------------------ */
+/* names                                                               */
+
+const char *et_etr_kind_name(et_etr_kind k)
+{
+    switch (k) {
+    case ET_ETR_DEBUG_HANDLE_MAP: return "debug_handle_map";
+    case ET_ETR_DELEGATE_MAP: return "delegate_map";
+    case ET_ETR_NUM_OUTS_MAP: return "num_outs_map";
+    case ET_ETR_MARKER: return "marker";
+    case ET_ETR_EDGE_PROGRAM_SINGLE: return "edge_program_single";
+    case ET_ETR_EDGE_PROGRAM_METHOD: return "edge_program";
+    case ET_ETR_EXPORTED_PROGRAM: return "exported_program";
+    case ET_ETR_REFERENCE_OUTPUTS: return "reference_outputs";
+    case ET_ETR_REPRESENTATIVE_INPUTS: return "representative_inputs";
+    case ET_ETR_EXPORT_GRAPH_ID: return "export_graph_id";
+    case ET_ETR_COMPANION: return "companion";
+    case ET_ETR_GRAPH_MAP_PROGRAM: return "graph_map_program";
+    }
+    return "unknown";
+}
+
+const char *et_etr_companion_name(et_etr_companion c)
+{
+    switch (c) {
+    case ET_ETR_STATE_DICT: return "state_dict";
+    case ET_ETR_CONSTANTS: return "constants";
+    case ET_ETR_EXAMPLE_INPUTS: return "example_inputs";
+    case ET_ETR_NOT_COMPANION: break;
+    }
+    return "";
+}
+
+const char *et_etr_compression_name(uint16_t method)
+{
+    switch (method) {
+    case ZIP_CM_STORE: return "stored";
+    case ZIP_CM_SHRINK: return "shrunk";
+    case ZIP_CM_REDUCE_1:
+    case ZIP_CM_REDUCE_2:
+    case ZIP_CM_REDUCE_3:
+    case ZIP_CM_REDUCE_4: return "reduced";
+    case ZIP_CM_IMPLODE: return "imploded";
+    case ZIP_CM_DEFLATE: return "deflated";
+    case ZIP_CM_DEFLATE64: return "deflate64";
+    case ZIP_CM_BZIP2: return "bzip2";
+    case ZIP_CM_LZMA: return "lzma";
+    case ZIP_CM_LZMA2: return "lzma2";
+    case 93: return "zstd";
+    case ZIP_CM_XZ: return "xz";
+    case ZIP_CM_PPMD: return "ppmd";
+    }
+    return "unknown";
+}
+
+static bool ends_with(const char *s, size_t n, const char *suffix)
+{
+    size_t k = strlen(suffix);
+    return n >= k && memcmp(s + n - k, suffix, k) == 0;
+}
+
+#define EDGE_NAME "edge_dialect_exported_program"
+
+/* Classify an entry name by the rules of spec §5.4, in order. */
+static et_etr_kind classify(const char *name, et_etr_companion *comp, const char **method)
+{
+    size_t n = strlen(name);
+    *comp = ET_ETR_NOT_COMPANION;
+    *method = NULL;
+    if (strcmp(name, "debug_handle_map") == 0)
+        return ET_ETR_DEBUG_HANDLE_MAP;
+    if (strcmp(name, "delegate_map") == 0)
+        return ET_ETR_DELEGATE_MAP;
+    if (strcmp(name, "instruction_id_to_num_outs_map") == 0)
+        return ET_ETR_NUM_OUTS_MAP;
+    if (strcmp(name, ET_ETRECORD_MARKER) == 0)
+        return ET_ETR_MARKER;
+    if (strcmp(name, EDGE_NAME) == 0) {
+        *method = "forward";
+        return ET_ETR_EDGE_PROGRAM_SINGLE;
+    }
+    if (strncmp(name, EDGE_NAME "/", sizeof EDGE_NAME) == 0 &&
+        !ends_with(name, n, "_state_dict") && !ends_with(name, n, "_constants") &&
+        !ends_with(name, n, "_example_inputs")) {
+        *method = name + sizeof EDGE_NAME;
+        return ET_ETR_EDGE_PROGRAM_METHOD;
+    }
+    if (strcmp(name, "exported_program") == 0)
+        return ET_ETR_EXPORTED_PROGRAM;
+    if (strcmp(name, "reference_outputs") == 0)
+        return ET_ETR_REFERENCE_OUTPUTS;
+    if (strcmp(name, "representative_inputs") == 0)
+        return ET_ETR_REPRESENTATIVE_INPUTS;
+    if (strcmp(name, "export_graph_id") == 0)
+        return ET_ETR_EXPORT_GRAPH_ID;
+    /* QUIRK (kept): a plain suffix test, no underscore required */
+    if (ends_with(name, n, "state_dict"))
+        *comp = ET_ETR_STATE_DICT;
+    else if (ends_with(name, n, "constants"))
+        *comp = ET_ETR_CONSTANTS;
+    else if (ends_with(name, n, "example_inputs"))
+        *comp = ET_ETR_EXAMPLE_INPUTS;
+    return *comp ? ET_ETR_COMPANION : ET_ETR_GRAPH_MAP_PROGRAM;
+}
+
+/* ------------------------------------------------------------------ */
+/* reading entries                                                     */
+
+int et_etrecord_read(et_etrecord *r, size_t entry, uint8_t **out, size_t *size, et_error *err)
+{
+    *out = NULL;
+    *size = 0;
+    if (entry >= r->n_entries)
+        return et_fail(err, ET_ERR_USAGE, "%s: no entry %zu (the archive has %zu)", r->label,
+                       entry, r->n_entries);
+    const et_etr_entry *e = &r->entries[entry];
+    if (e->size > r->max_entry_size || e->size >= SIZE_MAX)
+        return entry_fail(r, e->name, err, ET_ERR_FORMAT,
+                          "declares %" PRIu64 " bytes uncompressed, above the cap of %" PRIu64
+                          " bytes per entry",
+                          e->size, r->max_entry_size);
+    if (e->compression != ZIP_CM_STORE && e->compression != ZIP_CM_DEFLATE)
+        return entry_fail(r, e->name, err, ET_ERR_FORMAT,
+                          "compression method %u (%s) is not supported (stored and deflated are)",
+                          (unsigned)e->compression, et_etr_compression_name(e->compression));
+    if (e->encrypted)
+        return entry_fail(r, e->name, err, ET_ERR_FORMAT, "is encrypted");
+
+    zip_file_t *f = zip_fopen_index(r->impl->zip, e->index, 0);
+    if (!f) {
+        zip_error_t *ze = zip_get_error(r->impl->zip);
+        int code = zip_error_code_zip(ze);
+        entry_fail(r, e->name, err, code == ZIP_ER_MEMORY ? ET_ERR_NOMEM : ET_ERR_FORMAT,
+                   "cannot read: libzip: %s", zip_error_strerror(ze));
+        zip_error_clear(r->impl->zip);
+        return -1;
+    }
+    size_t want = (size_t)e->size;
+    uint8_t *buf = malloc(want + 1);
+    if (!buf) {
+        zip_fclose(f);
+        return entry_fail(r, e->name, err, ET_ERR_NOMEM, "out of memory for %zu bytes", want);
+    }
+    size_t got = 0;
+    int rc = 0;
+    while (got < want) {
+        zip_int64_t k = zip_fread(f, buf + got, want - got);
+        if (k < 0) {
+            rc = entry_fail(r, e->name, err, ET_ERR_FORMAT, "cannot read: libzip: %s",
+                            zip_error_strerror(zip_file_get_error(f)));
+            break;
+        }
+        if (k == 0) {
+            rc = entry_fail(r, e->name, err, ET_ERR_FORMAT,
+                            "ends after %zu of its declared %zu bytes", got, want);
+            break;
+        }
+        got += (size_t)k;
+    }
+    if (rc == 0) {
+        /* one more byte: the end of the data (and libzip's CRC check), or
+         * data beyond the declared size (a lying header, a bomb) */
+        uint8_t extra;
+        zip_int64_t k = zip_fread(f, &extra, 1);
+        if (k > 0)
+            rc = entry_fail(r, e->name, err, ET_ERR_FORMAT,
+                            "inflates to more than its declared %zu bytes (a ZIP bomb or a "
+                            "corrupt entry)",
+                            want);
+        else if (k < 0)
+            rc = entry_fail(r, e->name, err, ET_ERR_FORMAT, "cannot read: libzip: %s",
+                            zip_error_strerror(zip_file_get_error(f)));
+    }
+    zip_fclose(f);
+    if (rc != 0) {
+        free(buf);
+        return -1;
+    }
+    buf[want] = '\0';
+    *out = buf;
+    *size = want;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON maps                                                           */
+
+/* A key path for messages: debug_handle_map["forward"]["3"][1]. */
+typedef struct kpath {
+    char s[640];
+    size_t n;
+} kpath;
+
+static size_t kp_key(kpath *kp, const char *key)
+{
+    size_t old = kp->n;
+    char q[200];
+    quoted(q, sizeof q, key, '"');
+    int k = snprintf(kp->s + kp->n, sizeof kp->s - kp->n, "[%s]", q);
+    if (k > 0)
+        kp->n = kp->n + (size_t)k < sizeof kp->s ? kp->n + (size_t)k : sizeof kp->s - 1;
+    return old;
+}
+
+static size_t kp_idx(kpath *kp, size_t i)
+{
+    size_t old = kp->n;
+    int k = snprintf(kp->s + kp->n, sizeof kp->s - kp->n, "[%zu]", i);
+    if (k > 0)
+        kp->n = kp->n + (size_t)k < sizeof kp->s ? kp->n + (size_t)k : sizeof kp->s - 1;
+    return old;
+}
+
+static void kp_pop(kpath *kp, size_t old)
+{
+    kp->n = old;
+    kp->s[old] = '\0';
+}
+
+static const char *json_kind(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return "an object";
+    case JSON_ARRAY: return "a list";
+    case JSON_STRING: return "a string";
+    case JSON_INTEGER: return "an integer";
+    case JSON_REAL: return "a real number";
+    case JSON_TRUE: return "true";
+    case JSON_FALSE: return "false";
+    case JSON_NULL: return "null";
+    }
+    return "an unknown value";
+}
+
+/* What the map walkers share. */
+typedef struct walker {
+    et_etrecord *r;
+    const char *entry;
+    et_error *err;
+    arena *ar;
+    kpath kp;
+} walker;
+
+static int shape_fail(walker *w, const char *expected, const json_t *found)
+{
+    return entry_fail(w->r, w->entry, w->err, ET_ERR_FORMAT, "%s: expected %s, found %s",
+                      w->kp.s, expected, json_kind(found));
+}
+
+static int nomem(walker *w)
+{
+    return entry_fail(w->r, w->entry, w->err, ET_ERR_NOMEM, "out of memory");
+}
+
+/* A decimal integer: digits only (a '-' first when `sign`), no leading
+ * zeros, within int64. */
+static bool parse_decimal(const char *s, bool sign, int64_t *out)
+{
+    bool neg = false;
+    if (sign && *s == '-') {
+        neg = true;
+        s++;
+    }
+    if (!*s || (s[0] == '0' && s[1]) || (neg && s[0] == '0'))
+        return false;
+    uint64_t v = 0, lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (lim - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    *out = neg ? (v == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)v) : (int64_t)v;
+    return true;
+}
+
+/* An instruction-id key of a method object. */
+static int iid_key(walker *w, const char *key, int64_t *iid)
+{
+    if (parse_decimal(key, false, iid))
+        return 0;
+    char q[200];
+    quoted(q, sizeof q, key, '"');
+    return entry_fail(w->r, w->entry, w->err, ET_ERR_FORMAT,
+                      "%s: key %s is not an instruction id (a decimal integer without sign or "
+                      "leading zeros)",
+                      w->kp.s, q);
+}
+
+/* Handles: an int, or a list of ints.  Sets *v (arena), *n, *is_list. */
+static int handles_value(walker *w, const json_t *val, const int64_t **v, size_t *n,
+                         bool *is_list)
+{
+    if (json_is_integer(val)) {
+        int64_t *p = arena_array(w->ar, 1, sizeof *p);
+        if (!p)
+            return nomem(w);
+        *p = json_integer_value(val);
+        *v = p;
+        *n = 1;
+        *is_list = false;
+        return 0;
+    }
+    if (!json_is_array(val))
+        return shape_fail(w, "an integer or a list of integers", val);
+    size_t k = json_array_size(val);
+    int64_t *p = arena_array(w->ar, k, sizeof *p);
+    if (!p)
+        return nomem(w);
+    for (size_t i = 0; i < k; i++) {
+        const json_t *x = json_array_get(val, i);
+        if (!json_is_integer(x)) {
+            kp_idx(&w->kp, i);
+            return shape_fail(w, "an integer", x);
+        }
+        p[i] = json_integer_value(x);
+    }
+    *v = p;
+    *n = k;
+    *is_list = true;
+    return 0;
+}
+
+static int cmp_handles(const void *a, const void *b)
+{
+    int64_t x = ((const et_etr_handles *)a)->iid, y = ((const et_etr_handles *)b)->iid;
+    return (x > y) - (x < y);
+}
+
+static int cmp_delegates(const void *a, const void *b)
+{
+    int64_t x = ((const et_etr_delegate *)a)->iid, y = ((const et_etr_delegate *)b)->iid;
+    return (x > y) - (x < y);
+}
+
+static int cmp_num_outs(const void *a, const void *b)
+{
+    int64_t x = ((const et_etr_num_outs *)a)->iid, y = ((const et_etr_num_outs *)b)->iid;
+    return (x > y) - (x < y);
+}
+
+/* One delegate entry: {"name": str, "delegate_map": {did: handles}}. */
+static int delegate_value(walker *w, const json_t *val, et_etr_delegate *d)
+{
+    if (!json_is_object(val))
+        return shape_fail(w, "an object {\"name\": backend, \"delegate_map\": {identifier: "
+                             "handles}}",
+                          val);
+    const json_t *name = json_object_get(val, "name");
+    if (name && !json_is_null(name)) {
+        if (!json_is_string(name)) {
+            kp_key(&w->kp, "name");
+            return shape_fail(w, "a string", name);
+        }
+        if (!(d->name = arena_strdup(w->ar, json_string_value(name))))
+            return nomem(w);
+    }
+    const json_t *inner = json_object_get(val, "delegate_map");
+    if (!inner || json_is_null(inner))
+        return 0;
+    size_t old = kp_key(&w->kp, "delegate_map");
+    if (!json_is_object(inner))
+        return shape_fail(w, "an object {delegate identifier: handles}", inner);
+    size_t k = json_object_size(inner);
+    et_etr_delegate_id *ids = arena_array(w->ar, k, sizeof *ids);
+    if (!ids)
+        return nomem(w);
+    size_t i = 0;
+    const char *key;
+    json_t *x;
+    json_object_foreach((json_t *)inner, key, x) {
+        if (i >= k)
+            break;
+        et_etr_delegate_id *id = &ids[i];
+        memset(id, 0, sizeof *id);
+        if (!(id->key = arena_strdup(w->ar, key)))
+            return nomem(w);
+        id->is_int = parse_decimal(key, true, &id->int_id);
+        size_t o2 = kp_key(&w->kp, key);
+        if (handles_value(w, x, &id->handles, &id->n, &id->is_list) != 0)
+            return -1;
+        kp_pop(&w->kp, o2);
+        i++;
+    }
+    kp_pop(&w->kp, old);
+    d->n_ids = i;
+    d->ids = ids;
+    return 0;
+}
+
+/* debug_handle_map[method]: {iid: handles} into m (the walker's path
+ * names the method). */
+static int method_handles(walker *w, json_t *obj, et_etr_method *m)
+{
+    size_t k = json_object_size(obj), i = 0;
+    et_etr_handles *v = arena_array(w->ar, k, sizeof *v);
+    if (!v)
+        return nomem(w);
+    const char *key;
+    json_t *x;
+    json_object_foreach(obj, key, x) {
+        if (i >= k)
+            break;
+        if (iid_key(w, key, &v[i].iid) != 0)
+            return -1;
+        size_t old = kp_key(&w->kp, key);
+        if (handles_value(w, x, &v[i].v, &v[i].n, &v[i].is_list) != 0)
+            return -1;
+        kp_pop(&w->kp, old);
+        i++;
+    }
+    qsort(v, i, sizeof *v, cmp_handles);
+    m->n = i;
+    m->handles = v;
+    return 0;
+}
+
+/* delegate_map[method]: {iid: delegate}. */
+static int method_delegates(walker *w, json_t *obj, et_etr_method *m)
+{
+    size_t k = json_object_size(obj), i = 0;
+    et_etr_delegate *v = arena_array(w->ar, k, sizeof *v);
+    if (!v)
+        return nomem(w);
+    const char *key;
+    json_t *x;
+    json_object_foreach(obj, key, x) {
+        if (i >= k)
+            break;
+        memset(&v[i], 0, sizeof v[i]);
+        if (iid_key(w, key, &v[i].iid) != 0)
+            return -1;
+        size_t old = kp_key(&w->kp, key);
+        if (delegate_value(w, x, &v[i]) != 0)
+            return -1;
+        kp_pop(&w->kp, old);
+        i++;
+    }
+    qsort(v, i, sizeof *v, cmp_delegates);
+    m->n = i;
+    m->delegates = v;
+    return 0;
+}
+
+/* instruction_id_to_num_outs_map[method]: {iid: int}. */
+static int method_num_outs(walker *w, json_t *obj, et_etr_method *m)
+{
+    size_t k = json_object_size(obj), i = 0;
+    et_etr_num_outs *v = arena_array(w->ar, k, sizeof *v);
+    if (!v)
+        return nomem(w);
+    const char *key;
+    json_t *x;
+    json_object_foreach(obj, key, x) {
+        if (i >= k)
+            break;
+        if (iid_key(w, key, &v[i].iid) != 0)
+            return -1;
+        if (!json_is_integer(x)) {
+            kp_key(&w->kp, key);
+            return shape_fail(w, "an integer (the number of outputs)", x);
+        }
+        v[i].num_outs = json_integer_value(x);
+        i++;
+    }
+    qsort(v, i, sizeof *v, cmp_num_outs);
+    m->n = i;
+    m->num_outs = v;
+    return 0;
+}
+
+/* Parse map entry `e` (index ei, already read into text/n) into `m`:
+ * {method: {iid: value}}, methods in JSON order. */
+static int parse_map(et_etrecord *r, const et_etr_entry *e, ptrdiff_t ei, const char *text,
+                     size_t n, et_etr_map *m, et_error *err)
+{
+    json_error_t je;
+    json_t *root = json_loadb(text, n, JSON_DECODE_ANY, &je);
+    if (!root)
+        return entry_fail(r, e->name, err, ET_ERR_FORMAT, "invalid JSON at line %d, column %d: %s",
+                          je.line, je.column, je.text);
+    walker w = {.r = r, .entry = e->name, .err = err, .ar = &r->impl->ar};
+    snprintf(w.kp.s, sizeof w.kp.s, "%s", e->name);
+    w.kp.n = strlen(w.kp.s);
+    const char *value = e->kind == ET_ETR_DEBUG_HANDLE_MAP ? "handles"
+                        : e->kind == ET_ETR_DELEGATE_MAP   ? "delegate"
+                                                           : "number of outputs";
+    char expected[128];
+    int rc = -1;
+    if (!json_is_object(root)) {
+        snprintf(expected, sizeof expected, "an object {method: {instruction id: %s}}", value);
+        shape_fail(&w, expected, root);
+        goto out;
+    }
+    size_t nm = json_object_size(root), mi = 0;
+    et_etr_method *methods = arena_array(w.ar, nm, sizeof *methods);
+    if (!methods) {
+        nomem(&w);
+        goto out;
+    }
+    const char *key;
+    json_t *x;
+    json_object_foreach(root, key, x) {
+        if (mi >= nm)
+            break;
+        et_etr_method *mt = &methods[mi];
+        memset(mt, 0, sizeof *mt);
+        if (!(mt->name = arena_strdup(w.ar, key))) {
+            nomem(&w);
+            goto out;
+        }
+        size_t old = kp_key(&w.kp, key);
+        if (!json_is_object(x)) {
+            snprintf(expected, sizeof expected, "an object {instruction id: %s}", value);
+            shape_fail(&w, expected, x);
+            goto out;
+        }
+        int k = e->kind == ET_ETR_DEBUG_HANDLE_MAP ? method_handles(&w, x, mt)
+                : e->kind == ET_ETR_DELEGATE_MAP   ? method_delegates(&w, x, mt)
+                                                   : method_num_outs(&w, x, mt);
+        if (k != 0)
+            goto out;
+        kp_pop(&w.kp, old);
+        mi++;
+    }
+    m->present = true;
+    m->entry = ei;
+    m->n_methods = mi;
+    m->methods = methods;
+    rc = 0;
+out:
+    json_decref(root);
+    return rc;
+}
+
+static int parse_graph_id(et_etrecord *r, const et_etr_entry *e, const char *text, size_t n,
+                          et_error *err)
+{
+    json_error_t je;
+    json_t *root = json_loadb(text, n, JSON_DECODE_ANY, &je);
+    if (!root)
+        return entry_fail(r, e->name, err, ET_ERR_FORMAT, "invalid JSON at line %d, column %d: %s",
+                          je.line, je.column, je.text);
+    int rc = 0;
+    if (json_is_integer(root)) {
+        r->has_export_graph_id = true;
+        r->export_graph_id = json_integer_value(root);
+    } else {
+        rc = entry_fail(r, e->name, err, ET_ERR_FORMAT, "expected a JSON integer, found %s",
+                        json_kind(root));
+    }
+    json_decref(root);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* open                                                                */
+
+void et_etrecord_options_init(et_etrecord_options *o)
+{
+    memset(o, 0, sizeof *o);
+}
+
+static int cmp_by_name(const void *a, const void *b)
+{
+    return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
+}
+
+ptrdiff_t et_etrecord_find_entry(const et_etrecord *r, const char *name)
+{
+    size_t lo = 0, hi = r->n_entries;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct named *x = &r->impl->by_name[mid];
+        int c = strcmp(x->name, name);
+        if (c == 0)
+            return (ptrdiff_t)x->i;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+static bool is_json_entry(et_etr_kind k)
+{
+    switch (k) {
+    case ET_ETR_DEBUG_HANDLE_MAP:
+    case ET_ETR_DELEGATE_MAP:
+    case ET_ETR_NUM_OUTS_MAP:
+    case ET_ETR_EXPORT_GRAPH_ID:
+    case ET_ETR_EDGE_PROGRAM_SINGLE:
+    case ET_ETR_EDGE_PROGRAM_METHOD:
+    case ET_ETR_EXPORTED_PROGRAM:
+    case ET_ETR_GRAPH_MAP_PROGRAM: return true;
+    default: return false;
+    }
+}
+
+/* The index of <base>_<suffix> when it exists, else -1. */
+static ptrdiff_t find_companion(et_etrecord *r, const char *base, const char *suffix)
+{
+    size_t lb = strlen(base), ls = strlen(suffix);
+    char small[512], *name = lb + ls + 2 <= sizeof small ? small : malloc(lb + ls + 2);
+    if (!name)
+        return -2;
+    memcpy(name, base, lb);
+    name[lb] = '_';
+    memcpy(name + lb + 1, suffix, ls + 1);
+    ptrdiff_t i = et_etrecord_find_entry(r, name);
+    if (name != small)
+        free(name);
+    return i;
+}
+
+/* List, classify and link the entries.  Returns 0 or -1 with err set. */
+static int list_entries(et_etrecord *r, et_error *err)
+{
+    struct et_etr_impl *im = r->impl;
+    zip_int64_t ne = zip_get_num_entries(im->zip, 0);
+    if (ne < 0)
+        return et_fail(err, ET_ERR_FORMAT, "%s: invalid ETRecord file: cannot count entries",
+                       r->label);
+    size_t n = (size_t)ne;
+    et_etr_entry *es = arena_array(&im->ar, n, sizeof *es);
+    im->by_name = calloc(n ? n : 1, sizeof *im->by_name);
+    if (!es || !im->by_name)
+        return et_fail(err, ET_ERR_NOMEM, "%s: out of memory listing %zu entries", r->label, n);
+    size_t n_programs = 0;
+    for (size_t i = 0; i < n; i++) {
+        zip_stat_t st;
+        zip_stat_init(&st);
+        if (zip_stat_index(im->zip, (zip_uint64_t)i, 0, &st) != 0 || !(st.valid & ZIP_STAT_NAME) ||
+            !st.name) {
+            et_fail(err, ET_ERR_FORMAT, "%s: invalid ETRecord file: entry %zu: cannot read its "
+                                        "central directory record (libzip: %s)",
+                    r->label, i, zip_error_strerror(zip_get_error(im->zip)));
+            return -1;
+        }
+        et_etr_entry *e = &es[i];
+        memset(e, 0, sizeof *e);
+        if (!(e->name = arena_strdup(&im->ar, st.name)))
+            return et_fail(err, ET_ERR_NOMEM, "%s: out of memory", r->label);
+        e->index = (uint64_t)i;
+        e->size = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
+        e->comp_size = (st.valid & ZIP_STAT_COMP_SIZE) ? st.comp_size : 0;
+        e->compression = (st.valid & ZIP_STAT_COMP_METHOD) ? st.comp_method : 0;
+        e->encrypted = (st.valid & ZIP_STAT_ENCRYPTION_METHOD) && st.encryption_method != 0;
+        e->kind = classify(e->name, &e->companion, &e->method);
+        e->program = -1;
+        switch (e->kind) {
+        case ET_ETR_EDGE_PROGRAM_SINGLE:
+        case ET_ETR_EDGE_PROGRAM_METHOD:
+        case ET_ETR_EXPORTED_PROGRAM:
+        case ET_ETR_GRAPH_MAP_PROGRAM: n_programs++; break;
+        default: break;
+        }
+        im->by_name[i].name = e->name;
+        im->by_name[i].i = i;
+    }
+    r->entries = es;
+    r->n_entries = n;
+    qsort(im->by_name, n, sizeof *im->by_name, cmp_by_name);
+    for (size_t k = 1; k < n; k++) {
+        /* libzip refuses equal names; names cut at a NUL byte could still
+         * collide */
+        const char *a = im->by_name[k - 1].name, *b = im->by_name[k].name;
+        if (strcmp(a, b) == 0) {
+            char q[200];
+            quoted(q, sizeof q, a, '\'');
+            et_fail(err, ET_ERR_FORMAT,
+                    "%s: invalid ETRecord file: two entries of the ZIP archive are named %s",
+                    r->label, q);
+            scrub(err);
+            return -1;
+        }
+    }
+    if (et_etrecord_find_entry(r, ET_ETRECORD_MARKER) < 0)
+        return et_fail(err, ET_ERR_FORMAT,
+                       "%s: ETRecord identifier missing: the archive has no '" ET_ETRECORD_MARKER
+                       "' entry (an invalid file was passed in, or the file is corrupt)",
+                       r->label);
+
+    et_etr_program *ps = arena_array(&im->ar, n_programs, sizeof *ps);
+    if (!ps)
+        return et_fail(err, ET_ERR_NOMEM, "%s: out of memory", r->label);
+    size_t np = 0;
+    r->exported_program = -1;
+    r->reference_outputs = -1;
+    r->representative_inputs = -1;
+    r->debug_handle_map.entry = r->delegate_map.entry = r->num_outs_map.entry = -1;
+    for (size_t i = 0; i < n; i++) {
+        et_etr_entry *e = &es[i];
+        if (e->kind == ET_ETR_REFERENCE_OUTPUTS)
+            r->reference_outputs = (ptrdiff_t)i;
+        else if (e->kind == ET_ETR_REPRESENTATIVE_INPUTS)
+            r->representative_inputs = (ptrdiff_t)i;
+        et_etr_program_kind pk;
+        const char *key;
+        switch (e->kind) {
+        case ET_ETR_EDGE_PROGRAM_SINGLE:
+            r->edge_single_layout = true;
+            /* fall through */
+        case ET_ETR_EDGE_PROGRAM_METHOD:
+            pk = ET_ETR_PROG_EDGE;
+            key = e->method;
+            r->n_edge_programs++;
+            break;
+        case ET_ETR_EXPORTED_PROGRAM:
+            pk = ET_ETR_PROG_EXPORTED;
+            key = e->name;
+            r->exported_program = (ptrdiff_t)np;
+            break;
+        case ET_ETR_GRAPH_MAP_PROGRAM:
+            pk = ET_ETR_PROG_GRAPH_MAP;
+            key = e->name;
+            break;
+        default: continue;
+        }
+        et_etr_program *p = &ps[np];
+        p->kind = pk;
+        p->key = key;
+        p->entry = i;
+        ptrdiff_t *slot[3] = {&p->state_dict, &p->constants, &p->example_inputs};
+        static const char *const suffix[3] = {"state_dict", "constants", "example_inputs"};
+        for (int s = 0; s < 3; s++) {
+            ptrdiff_t c = find_companion(r, e->name, suffix[s]);
+            if (c == -2)
+                return et_fail(err, ET_ERR_NOMEM, "%s: out of memory", r->label);
+            *slot[s] = c;
+            if (c >= 0 && es[c].kind == ET_ETR_COMPANION)
+                es[c].program = (ptrdiff_t)np;
+        }
+        e->program = (ptrdiff_t)np;
+        np++;
+    }
+    r->programs = ps;
+    r->n_programs = np;
+    return 0;
+}
+
+/* Check the caps on the JSON entries' declared sizes. */
+static int check_caps(et_etrecord *r, et_error *err)
+{
+    uint64_t total = 0;
+    for (size_t i = 0; i < r->n_entries; i++) {
+        const et_etr_entry *e = &r->entries[i];
+        if (!is_json_entry(e->kind))
+            continue;
+        if (e->size > r->max_entry_size)
+            return entry_fail(r, e->name, err, ET_ERR_FORMAT,
+                              "declares %" PRIu64 " bytes uncompressed, above the cap of %" PRIu64
+                              " bytes per entry",
+                              e->size, r->max_entry_size);
+        total += e->size; /* each <= the cap (< 2^64 / entries) */
+        if (total > r->max_total_size)
+            return et_fail(err, ET_ERR_FORMAT,
+                           "%s: the JSON entries declare more than the cap of %" PRIu64
+                           " bytes together (reached at entry %zu)",
+                           r->label, r->max_total_size, i);
+    }
+    return 0;
+}
+
+/* Read and parse the maps and export_graph_id. */
+static int read_maps(et_etrecord *r, et_error *err)
+{
+    for (size_t i = 0; i < r->n_entries; i++) {
+        const et_etr_entry *e = &r->entries[i];
+        et_etr_map *m;
+        switch (e->kind) {
+        case ET_ETR_DEBUG_HANDLE_MAP: m = &r->debug_handle_map; break;
+        case ET_ETR_DELEGATE_MAP: m = &r->delegate_map; break;
+        case ET_ETR_NUM_OUTS_MAP: m = &r->num_outs_map; break;
+        case ET_ETR_EXPORT_GRAPH_ID: m = NULL; break;
+        default: continue;
+        }
+        uint8_t *text;
+        size_t n;
+        if (et_etrecord_read(r, i, &text, &n, err) != 0)
+            return -1;
+        int rc = m ? parse_map(r, e, (ptrdiff_t)i, (const char *)text, n, m, err)
+                   : parse_graph_id(r, e, (const char *)text, n, err);
+        free(text);
+        if (rc != 0)
+            return -1;
+        if (r->impl->ar.failed)
+            return entry_fail(r, e->name, err, ET_ERR_NOMEM, "out of memory");
+    }
+    return 0;
+}
+
+et_etrecord *et_etrecord_open(const et_etrecord_options *o, et_error *err)
+{
+    if ((o->path != NULL) == (o->data != NULL)) {
+        et_fail(err, ET_ERR_USAGE, "Expecting exactly one of path or data for the ETRecord.");
+        return NULL;
+    }
+    et_etrecord *r = calloc(1, sizeof *r);
+    struct et_etr_impl *im = calloc(1, sizeof *im);
+    const char *label = o->path ? o->path : o->label ? o->label : "<etrecord_data>";
+    if (r && im)
+        im->label = strdup(label);
+    if (!r || !im || !im->label) {
+        free(im ? im->label : NULL);
+        free(r);
+        free(im);
+        et_fail(err, ET_ERR_NOMEM, "%s: out of memory", label);
+        return NULL;
+    }
+    r->impl = im;
+    r->label = im->label;
+    r->max_entry_size = o->max_entry_size ? o->max_entry_size : ET_ETRECORD_MAX_ENTRY_SIZE;
+    r->max_total_size = o->max_total_size ? o->max_total_size : ET_ETRECORD_MAX_TOTAL_SIZE;
+    r->exported_program = r->reference_outputs = r->representative_inputs = -1;
+    r->debug_handle_map.entry = r->delegate_map.entry = r->num_outs_map.entry = -1;
+
+    const uint8_t *data = o->data;
+    size_t size = o->size;
+    if (o->path) {
+        if (et_map_file(&im->mf, o->path, err) != 0)
+            goto fail;
+        data = im->mf.data;
+        size = im->mf.size;
+    }
+    if (size == 0) {
+        et_fail(err, ET_ERR_FORMAT, "%s: invalid ETRecord file: empty file, not a ZIP archive",
+                r->label);
+        goto fail;
+    }
+    zip_error_t ze;
+    zip_error_init(&ze);
+    zip_source_t *src = zip_source_buffer_create(data, size, 0, &ze);
+    if (!src) {
+        et_fail(err, ET_ERR_NOMEM, "%s: cannot open the ZIP archive: libzip: %s", r->label,
+                zip_error_strerror(&ze));
+        zip_error_fini(&ze);
+        goto fail;
+    }
+    im->zip = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze);
+    if (!im->zip) {
+        int code = zip_error_code_zip(&ze);
+        zip_source_free(src);
+        zip_error_fini(&ze);
+        open_failed(r->label, data, size, code, err);
+        goto fail;
+    }
+    zip_error_fini(&ze);
+    if (list_entries(r, err) != 0 || check_caps(r, err) != 0 || read_maps(r, err) != 0)
+        goto fail;
+    if (im->ar.failed) {
+        et_fail(err, ET_ERR_NOMEM, "%s: out of memory", r->label);
+        goto fail;
+    }
+    return r;
+fail:
+    et_etrecord_free(r);
+    return NULL;
+}
+
+et_etrecord *et_etrecord_open_path(const char *path, et_error *err)
+{
+    et_etrecord_options o;
+    et_etrecord_options_init(&o);
+    o.path = path;
+    return et_etrecord_open(&o, err);
+}
+
+et_etrecord *et_etrecord_open_mem(const uint8_t *data, size_t size, const char *label,
+                                  et_error *err)
+{
+    et_etrecord_options o;
+    et_etrecord_options_init(&o);
+    o.data = data ? data : (const uint8_t *)"";
+    o.size = data ? size : 0;
+    o.label = label;
+    return et_etrecord_open(&o, err);
+}
+
+void et_etrecord_free(et_etrecord *r)
+{
+    if (!r)
+        return;
+    struct et_etr_impl *im = r->impl;
+    if (im) {
+        if (im->zip)
+            zip_discard(im->zip);
+        et_unmap_file(&im->mf);
+        arena_free(&im->ar);
+        free(im->by_name);
+        free(im->label);
+        free(im);
+    }
+    free(r);
+}
+
+/* ------------------------------------------------------------------ */
+/* lookups                                                             */
+
+const et_etr_method *et_etr_map_method(const et_etr_map *m, const char *method)
+{
+    for (size_t i = 0; i < m->n_methods; i++)
+        if (strcmp(m->methods[i].name, method) == 0)
+            return &m->methods[i];
+    return NULL;
+}
+
+/* Binary search of iid in an array of n structs of size sz whose first
+ * member is the int64 iid. */
+static const void *find_iid(const void *base, size_t n, size_t sz, int64_t iid)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const void *p = (const char *)base + mid * sz;
+        int64_t v;
+        memcpy(&v, p, sizeof v);
+        if (v == iid)
+            return p;
+        if (v < iid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return NULL;
+}
+
+const et_etr_handles *et_etrecord_debug_handles(const et_etrecord *r, const char *method,
+                                                int64_t iid)
+{
+    const et_etr_method *m = et_etr_map_method(&r->debug_handle_map, method);
+    return m && m->handles ? find_iid(m->handles, m->n, sizeof *m->handles, iid) : NULL;
+}
+
+const et_etr_delegate *et_etrecord_delegate(const et_etrecord *r, const char *method, int64_t iid)
+{
+    const et_etr_method *m = et_etr_map_method(&r->delegate_map, method);
+    return m && m->delegates ? find_iid(m->delegates, m->n, sizeof *m->delegates, iid) : NULL;
+}
+
+const et_etr_delegate_id *et_etr_delegate_find(const et_etr_delegate *d, const char *key)
+{
+    for (size_t i = 0; i < d->n_ids; i++)
+        if (strcmp(d->ids[i].key, key) == 0)
+            return &d->ids[i];
+    return NULL;
+}
+
+bool et_etrecord_num_outs(const et_etrecord *r, const char *method, int64_t iid,
+                          int64_t *num_outs)
+{
+    const et_etr_method *m = et_etr_map_method(&r->num_outs_map, method);
+    const et_etr_num_outs *x =
+        m && m->num_outs ? find_iid(m->num_outs, m->n, sizeof *m->num_outs, iid) : NULL;
+    if (!x)
+        return false;
+    *num_outs = x->num_outs;
+    return true;
+}
+
+const et_etr_program *et_etrecord_edge_program(const et_etrecord *r, const char *method)
+{
+    const et_etr_program *single = NULL;
+    for (size_t i = 0; i < r->n_programs; i++) {
+        const et_etr_program *p = &r->programs[i];
+        if (p->kind != ET_ETR_PROG_EDGE || strcmp(p->key, method) != 0)
+            continue;
+        if (r->entries[p->entry].kind == ET_ETR_EDGE_PROGRAM_METHOD)
+            return p;
+        single = p;
+    }
+    return single;
+}
+
+const et_etr_program *et_etrecord_program(const et_etrecord *r, et_etr_program_kind kind,
+                                          const char *key)
+{
+    for (size_t i = 0; i < r->n_programs; i++)
+        if (r->programs[i].kind == kind && strcmp(r->programs[i].key, key) == 0)
+            return &r->programs[i];
+    return NULL;
+}
