@@ -7,7 +7,9 @@
 # between runs so that coverage accumulates).  It is seeded each time with
 # tests/malformed/*.etdp, build/fixtures/*.etdp and the shared corpus files
 # under 100 KiB ($ET_SHARED or $SHARED, default ../shared; skipped when
-# absent); fuzz_legacy with tests/legacy/*.bin instead.  Crash, leak,
+# absent); fuzz_legacy with tests/legacy/*.bin instead; fuzz_etrecord
+# with tests/etrecord/ (*.zip, *.seed) and the shared corpus's ETRecords
+# (*etrecord*) instead.  Crash, leak,
 # timeout and out-of-memory inputs are written to BINARY.artifacts/.
 # Prints the number of executions at the end; exits 1 when the run left a
 # new artifact or the fuzzer failed, 2 on usage errors.
@@ -46,6 +48,10 @@ fuzz_legacy)
     # legacy profiler dumps (tests/legacy/, see tests/legacy/README.md)
     copy_seeds legacy tests/legacy/*.bin
     ;;
+fuzz_etrecord)
+    # ETRecords and wrapped JSON entries (tests/etrecord/README.md)
+    copy_seeds etrecord tests/etrecord/*.zip tests/etrecord/*.seed
+    ;;
 *)
     copy_seeds malformed tests/malformed/*.etdp
     copy_seeds fixture build/fixtures/*.etdp
@@ -55,7 +61,9 @@ if [ "$name" = fuzz_legacy ]; then
     : # the shared corpus holds ETDumps only
 elif [ -d "$shared/corpus/etdump" ]; then
     # -size -100k: under 100 KiB (find counts in 1 KiB units)
-    find "$shared/corpus/etdump" -type f -name '*.etdp' -size -100k >"$work.seedlist"
+    pattern='*.etdp'
+    [ "$name" = fuzz_etrecord ] && pattern='*etrecord*'
+    find "$shared/corpus/etdump" -type f -name "$pattern" -size -100k >"$work.seedlist"
     while IFS= read -r f; do copy_seeds shared "$f"; done <"$work.seedlist"
     rm -f "$work.seedlist"
 else
