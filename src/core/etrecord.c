@@ -1014,12 +1014,12 @@ static int check_caps(et_etrecord *r, et_error *err)
                               "declares %" PRIu64 " bytes uncompressed, above the cap of %" PRIu64
                               " bytes per entry",
                               e->size, r->max_entry_size);
-        total += e->size; /* each <= the cap (< 2^64 / entries) */
-        if (total > r->max_total_size)
-            return et_fail(err, ET_ERR_FORMAT,
-                           "%s: the JSON entries declare more than the cap of %" PRIu64
-                           " bytes together (reached at entry %zu)",
-                           r->label, r->max_total_size, i);
+        if (e->size > r->max_total_size - total)
+            return entry_fail(r, e->name, err, ET_ERR_FORMAT,
+                              "with it, the JSON entries (maps, export_graph_id, programs) "
+                              "declare more than the cap of %" PRIu64 " bytes together",
+                              r->max_total_size);
+        total += e->size; /* <= max_total_size: no overflow */
     }
     return 0;
 }

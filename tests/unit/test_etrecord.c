@@ -1053,11 +1053,18 @@ static void test_caps(void)
                         E("b/forward", "0123456789012345678901234567890"),
                         E("a/forward_state_dict", "0123456789012345678901234567890")};
     b = zbuild(tot, 4, 0);
-    rejects_caps(&b, 0, 40, "the JSON entries declare more than the cap of 40 bytes together",
-                 "entry 2", NULL, "total cap 40 bytes: two 31-byte programs refused");
+    rejects_caps(&b, 0, 40, "entry 'b/forward': with it, the JSON entries",
+                 "declare more than the cap of 40 bytes together", NULL,
+                 "total cap 40 bytes: two 31-byte programs refused at the second");
     r = open_b(&b, 0, 62, &err);
     ok(r != NULL, "total cap 62 bytes: the two programs fit (the state dict does not count)");
     et_etrecord_free(r);
+    /* raised caps: two programs declaring 4 GiB each exceed 5 GiB together */
+    zpatch(&b, "a/forward", F_SIZE, 0xFFFFFFF0u);
+    zpatch(&b, "b/forward", F_SIZE, 0xFFFFFFF0u);
+    rejects_caps(&b, UINT64_MAX, (uint64_t)5 << 30, "entry 'b/forward': with it",
+                 "cap of 5368709120 bytes together", NULL,
+                 "caps raised to 2^64-1 / 5 GiB: two programs declaring 4 GiB each refused");
     free(b.p);
 
     /* a stored entry declaring more (and then fewer) bytes than it holds */
