@@ -1,10 +1,15 @@
 /*
  * test_graph.c - unit tests for graph.c: serialized exported programs in
- * the 2023 and current layouts (spec §5.3, §5.9), malformed documents.
+ * the 2023 and current layouts (spec §5.3, §5.9), malformed documents, and
+ * the programs of the corpus's 2023 ETRecord read through etrecord.c
+ * ($ET_SHARED/corpus/etdump/repo_example_etrecord_v0_2023.bin; skipped
+ * when absent).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "etrecord.h"
 #include "graph.h"
 #include "tap.h"
 
@@ -182,11 +187,73 @@ static void test_malformed(void)
     }
 }
 
+/* Parse program `prog` of record `r` into a graph (NULL on failure). */
+static et_graph *load(et_etrecord *r, const et_etr_program *prog)
+{
+    uint8_t *bytes;
+    size_t n;
+    et_error err;
+    if (!prog || et_etrecord_read(r, prog->entry, &bytes, &n, &err) != 0)
+        return NULL;
+    et_graph *g = et_graph_parse((const char *)bytes, n, r->entries[prog->entry].name, &err);
+    if (!g)
+        diag("%s", err.msg);
+    free(bytes);
+    return g;
+}
+
+/* The 2023 example ETRecord: its edge program's mul node (handle 2, the
+ * trace ending in `return input * other`) and aten_dialect_output/forward
+ * reachable by name. */
+static void test_corpus(const char *path)
+{
+    et_error err;
+    et_etrecord *r = et_etrecord_open_path(path, &err);
+    if (!ok(r != NULL, "the 2023 ETRecord opens")) {
+        diag("%s", err.msg);
+        return;
+    }
+    et_graph *g = load(r, et_etrecord_edge_program(r, "forward"));
+    ok(g != NULL, "2023 record: its edge program parses");
+    const struct et_graph_handle *h;
+    if (g && et_graph_by_handle(g, 2, &h) == 1) {
+        const et_graph_node *n = &g->nodes[h->node];
+        ok(strcmp(n->op, "aten.mul.Tensor") == 0 && strcmp(n->name, "aten_mul_tensor") == 0,
+           "2023 record: debug handle 2 is the mul node (aten_mul_tensor, aten.mul.Tensor)");
+        static const char tail[] = "return input * other\n";
+        size_t len = n->stack_trace ? strlen(n->stack_trace) : 0;
+        ok(len > strlen(tail) && strcmp(n->stack_trace + len - strlen(tail), tail) == 0,
+           "2023 record: its stack trace ends in 'return input * other'");
+    } else {
+        ok(0, "2023 record: debug handle 2 names one node");
+        ok(0, "2023 record: its stack trace");
+    }
+    et_graph_free(g);
+    g = load(r, et_etrecord_program(r, ET_ETR_PROG_GRAPH_MAP, "aten_dialect_output/forward"));
+    ok(g != NULL && g->n_nodes == 1 && strcmp(g->nodes[0].name, "mul") == 0 &&
+           strcmp(g->nodes[0].op, "mul.Tensor") == 0,
+       "2023 record: aten_dialect_output/forward is reachable by name (its node mul, mul.Tensor)");
+    et_graph_free(g);
+    et_etrecord_free(r);
+}
+
 int main(void)
 {
     test_2023();
     test_current();
     test_targets();
     test_malformed();
+    const char *shared = getenv("ET_SHARED");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/corpus/etdump/repo_example_etrecord_v0_2023.bin",
+             shared && *shared ? shared : "../shared");
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        fclose(f);
+        test_corpus(path);
+    } else {
+        for (int i = 0; i < 5; i++)
+            printf("ok %d # SKIP no shared corpus (%s)\n", ++tap_run_, path);
+    }
     return done_testing();
 }
