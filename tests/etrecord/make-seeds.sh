@@ -46,4 +46,11 @@ printf '0%s' "$DHM" >map_debug_handle_map.seed
 printf '1%s' "$DM" >map_delegate_map.seed
 printf '2%s' "$NOM" >map_num_outs.seed
 printf '3%s' 140234567890123 >map_export_graph_id.seed
+# several delegate calls per method, int and string identifiers, a name-less one
+printf '1%s' '{"forward": {"7": {"name": "XnnpackBackend", "delegate_map": {"0": [1, 2], "op #1": [3]}}, "2": {"name": "VulkanBackend", "delegate_map": {"5": 4}}, "12": {"delegate_map": null}}, "encode": {"0": {"name": "B"}, "1": {"name": "C", "delegate_map": {}}}}' >map_delegate_map_multi.seed
+# lying headers: byte 0 = 0x04 | entry (declared size 40 LE follows), 0x08
+# (method byte follows), 0x40 (flagged encrypted)
+printf '\044\050\000\000\000%s' '{"forward": {"0": 1}}' >lie_size_debug_handle_map.seed
+printf '\051\014%s' '{}' >lie_method_delegate_map.seed
+printf '\102%s' '{}' >lie_encrypted_num_outs.seed
 echo "make-seeds.sh: wrote $(ls "$here" | grep -c -e '\.zip$' -e '\.seed$') seeds in $here"

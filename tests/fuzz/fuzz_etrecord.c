@@ -8,7 +8,13 @@
  *    3 export_graph_id) and the rest is that entry's content; the target
  *    wraps it in a stored archive with the ETRECORD_V0 marker (written
  *    here, with its CRC), so that mutations reach the map parsers instead
- *    of dying at the ZIP checks.
+ *    of dying at the ZIP checks.  Bits of byte 0 also make the headers lie,
+ *    consistently in the local and central ones: 0x04 the declared
+ *    uncompressed size is the next 4 bytes (little-endian), 0x08 the
+ *    compression method is the next byte, 0x40 the entry is flagged
+ *    encrypted; those bytes come before the content.  (The digits '0' to
+ *    '3' set none of these bits: a seed can start with one and then be
+ *    JSON text.)
  * The archive is opened from a heap copy of exactly its size, with caps of
  * 1 MiB per entry and 4 MiB in total (so that inputs stay fast), and then
  * every entry is read and every map looked up.
@@ -23,6 +29,7 @@
  * Seeds: tests/etrecord/ (see its README.md) and the shared corpus's
  * ETRecords; run with scripts/fuzz.sh (make fuzz).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,9 +70,19 @@ static uint8_t *put32(uint8_t *p, uint32_t v)
     return put16(p, v >> 16);
 }
 
-/* A stored ZIP of ETRECORD_V0 (empty) and `name` = data[0..n).  Returns a
- * malloc'd archive of *out_n bytes, or NULL. */
-static uint8_t *wrap(const char *name, const uint8_t *data, size_t n, size_t *out_n)
+/* How the wrapped entry's headers lie (see the top of the file). */
+typedef struct lies {
+    bool size;       /* declare `declared` as the uncompressed size */
+    uint32_t declared;
+    uint16_t method; /* compression method */
+    uint16_t flags;  /* general purpose flags (bit 0: encrypted) */
+} lies;
+
+/* A stored ZIP of ETRECORD_V0 (empty) and `name` = data[0..n), its
+ * headers lying as `li` says.  Returns a malloc'd archive of *out_n bytes,
+ * or NULL. */
+static uint8_t *wrap(const char *name, const uint8_t *data, size_t n, const lies *li,
+                     size_t *out_n)
 {
     const char *names[2] = {"ETRECORD_V0", name};
     const uint8_t *content[2] = {(const uint8_t *)"", data};
@@ -82,13 +99,13 @@ static uint8_t *wrap(const char *name, const uint8_t *data, size_t n, size_t *ou
         off[i] = (uint32_t)(p - z);
         crc[i] = crc32_of(content[i], len[i]);
         p = put32(p, 0x04034b50u);
-        p = put16(p, 20);      /* version needed */
-        p = put16(p, 0);       /* flags */
-        p = put16(p, 0);       /* stored */
-        p = put32(p, 0x57563a00u); /* a DOS time and date */
+        p = put16(p, 20);                    /* version needed */
+        p = put16(p, i ? li->flags : 0);     /* flags */
+        p = put16(p, i ? li->method : 0);    /* compression method */
+        p = put32(p, 0x57563a00u);           /* a DOS time and date */
         p = put32(p, crc[i]);
-        p = put32(p, (uint32_t)len[i]);
-        p = put32(p, (uint32_t)len[i]);
+        p = put32(p, (uint32_t)len[i]);      /* compressed size */
+        p = put32(p, i && li->size ? li->declared : (uint32_t)len[i]);
         p = put16(p, (uint32_t)ln);
         p = put16(p, 0);
         memcpy(p, names[i], ln);
@@ -103,12 +120,12 @@ static uint8_t *wrap(const char *name, const uint8_t *data, size_t n, size_t *ou
         p = put32(p, 0x02014b50u);
         p = put16(p, 20);
         p = put16(p, 20);
-        p = put16(p, 0);
-        p = put16(p, 0);
+        p = put16(p, i ? li->flags : 0);
+        p = put16(p, i ? li->method : 0);
         p = put32(p, 0x57563a00u);
         p = put32(p, crc[i]);
         p = put32(p, (uint32_t)len[i]);
-        p = put32(p, (uint32_t)len[i]);
+        p = put32(p, i && li->size ? li->declared : (uint32_t)len[i]);
         p = put16(p, (uint32_t)ln);
         p = put16(p, 0); /* extra */
         p = put16(p, 0); /* comment */
@@ -256,7 +273,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(p, data, size);
         n = size;
     } else if (size >= 1) {
-        p = wrap(entries[data[0] & 3], data + 1, size - 1, &n);
+        lies li = {false, 0, 0, 0};
+        size_t at = 1;
+        if ((data[0] & 0x04) && size >= at + 4) {
+            li.size = true;
+            li.declared = (uint32_t)data[at] | (uint32_t)data[at + 1] << 8 |
+                          (uint32_t)data[at + 2] << 16 | (uint32_t)data[at + 3] << 24;
+            at += 4;
+        }
+        if ((data[0] & 0x08) && size >= at + 1)
+            li.method = data[at++];
+        if (data[0] & 0x40)
+            li.flags = 1;
+        p = wrap(entries[data[0] & 3], data + at, size - at, &li, &n);
         if (!p)
             return 0;
     } else {
