@@ -246,17 +246,23 @@ void et_etrecord_options_init(et_etrecord_options *o);
  *   ET_ERR_IO      the file cannot be opened or mapped ("PATH: No such
  *                  file or directory", ...);
  *   ET_ERR_FORMAT  (the reference's "Invalid etrecord file passed in")
- *                  "LABEL: invalid ETRecord: empty file, not a ZIP archive",
- *                  "...: not a ZIP archive (libzip: REASON)",
+ *                  "LABEL: invalid ETRecord file: empty file, not a ZIP
+ *                  archive", "...: not a ZIP archive (libzip: REASON)",
  *                  "...: truncated ZIP archive: ...", "...: truncated central
- *                  directory: ...", "...: damaged ZIP archive (libzip: ...)",
- *                  "...: two entries have the same name ...";
+ *                  directory: ...", "...: damaged central directory: ...",
+ *                  "...: damaged ZIP archive (libzip: ...)", "...: two
+ *                  entries of the ZIP archive have the same name ...";
  *                  (the reference's "ETRecord identifier missing") "LABEL:
  *                  ETRecord identifier missing: the archive has no
- *                  'ETRECORD_V0' entry (an invalid file, or a corrupt one)";
- *                  an entry above a cap, inflating to a size other than the
- *                  one declared, unreadable (CRC, compression method,
- *                  encryption); a map that is not JSON ("LABEL: entry
+ *                  'ETRECORD_V0' entry (an invalid file was passed in, or
+ *                  the file is corrupt)";
+ *                  a JSON entry declaring more than the per-entry cap, or
+ *                  the JSON entries together more than the total cap
+ *                  ("LABEL: entry 'NAME': with it, the JSON entries ...
+ *                  declare more than the cap of N bytes together"); a map
+ *                  inflating to a size other than the one declared, or
+ *                  unreadable (CRC, compression method, encryption; see
+ *                  et_etrecord_read); a map that is not JSON ("LABEL: entry
  *                  'delegate_map': invalid JSON at line L, column C: ...",
  *                  nesting beyond 2048 levels included) or not of its shape
  *                  ("LABEL: entry 'debug_handle_map': debug_handle_map
