@@ -9,7 +9,7 @@
 # under 100 KiB ($ET_SHARED or $SHARED, default ../shared; skipped when
 # absent); fuzz_legacy with tests/legacy/*.bin instead; fuzz_etrecord
 # with tests/etrecord/ (*.zip, *.seed) and the shared corpus's ETRecords
-# (*etrecord*) instead.  Crash, leak,
+# (*etrecord*) instead; fuzz_graph with tests/graph/*.json.  Crash, leak,
 # timeout and out-of-memory inputs are written to BINARY.artifacts/.
 # Prints the number of executions at the end; exits 1 when the run left a
 # new artifact or the fuzzer failed, 2 on usage errors.
@@ -52,13 +52,17 @@ fuzz_etrecord)
     # ETRecords and wrapped JSON entries (tests/etrecord/README.md)
     copy_seeds etrecord tests/etrecord/*.zip tests/etrecord/*.seed
     ;;
+fuzz_graph)
+    # exported-program JSON (tests/graph/README.md)
+    copy_seeds graph tests/graph/*.json
+    ;;
 *)
     copy_seeds malformed tests/malformed/*.etdp
     copy_seeds fixture build/fixtures/*.etdp
     ;;
 esac
-if [ "$name" = fuzz_legacy ]; then
-    : # the shared corpus holds ETDumps only
+if [ "$name" = fuzz_legacy ] || [ "$name" = fuzz_graph ]; then
+    : # no such inputs in the shared corpus
 elif [ -d "$shared/corpus/etdump" ]; then
     # -size -100k: under 100 KiB (find counts in 1 KiB units)
     pattern='*.etdp'
