@@ -52,19 +52,25 @@ static int nomem(reader *r)
     return et_fail(r->err, ET_ERR_NOMEM, "out of memory");
 }
 
-/* A name field without its NUL bytes (the reference removes every NUL,
- * not only the padding), copied and NUL-terminated. */
-static char *strip_name(const uint8_t *field, size_t *len)
+/* A name field for messages: NULs removed, quoted by the caller. */
+static void name_text(const uint8_t *field, char out[ET_PROF_NAME_MAX_LEN + 1])
 {
-    char *s = malloc(ET_PROF_NAME_MAX_LEN + 1);
-    if (!s)
-        return NULL;
     size_t n = 0;
     for (size_t i = 0; i < ET_PROF_NAME_MAX_LEN; i++)
         if (field[i])
-            s[n++] = (char)field[i];
-    s[n] = 0;
-    *len = n;
+            out[n++] = (char)field[i];
+    out[n] = 0;
+}
+
+/* A name field without its NUL bytes (the reference removes every NUL,
+ * not only the padding), copied and NUL-terminated; *len gets its length. */
+static char *strip_name(const uint8_t *field, size_t *len)
+{
+    char *s = malloc(ET_PROF_NAME_MAX_LEN + 1);
+    if (s) {
+        name_text(field, s);
+        *len = strlen(s);
+    }
     return s;
 }
 
@@ -82,16 +88,6 @@ static bool names_equal(const uint8_t *a, const uint8_t *b)
         if (a[i++] != b[j++])
             return false;
     }
-}
-
-/* A name field for messages: NULs removed, quoted by the caller. */
-static void name_text(const uint8_t *field, char out[ET_PROF_NAME_MAX_LEN + 1])
-{
-    size_t n = 0;
-    for (size_t i = 0; i < ET_PROF_NAME_MAX_LEN; i++)
-        if (field[i])
-            out[n++] = (char)field[i];
-    out[n] = 0;
 }
 
 static int add_warning(et_legacy *lg, const char *fmt, ...)
@@ -204,15 +200,18 @@ static int scan_blocks(reader *r)
 
 /* ------------------------------------------------------------ allocators */
 
-typedef struct alloc_ent {
+/* An id and where it was found, to sort by (id, ord): the allocator table
+ * entries (ord: file order, pos: offset) and a block's allocations (ord:
+ * position). */
+typedef struct id_ent {
     uint64_t id;
-    size_t ord;   /* file order */
-    uint64_t pos; /* offset of the prof_allocator_t */
-} alloc_ent;
+    size_t ord;
+    uint64_t pos;
+} id_ent;
 
-static int cmp_alloc_ent(const void *a, const void *b)
+static int cmp_id_ent(const void *a, const void *b)
 {
-    const alloc_ent *x = a, *y = b;
+    const id_ent *x = a, *y = b;
     if (x->id != y->id)
         return x->id < y->id ? -1 : 1;
     return x->ord < y->ord ? -1 : x->ord > y->ord;
@@ -228,7 +227,7 @@ static int read_allocators(reader *r)
         n += r->raw[i].alloc;
     if (!n)
         return 0;
-    alloc_ent *e = calloc(n, sizeof *e);
+    id_ent *e = calloc(n, sizeof *e);
     lg->allocators = calloc(n, sizeof *lg->allocators);
     if (!e || !lg->allocators) {
         free(e);
@@ -243,7 +242,7 @@ static int read_allocators(reader *r)
             e[k].ord = k;
         }
     }
-    qsort(e, n, sizeof *e, cmp_alloc_ent);
+    qsort(e, n, sizeof *e, cmp_id_ent);
     for (size_t i = 0; i < n; i++) {
         if (i + 1 < n && e[i + 1].id == e[i].id)
             continue; /* a later definition follows */
@@ -293,21 +292,15 @@ static long group_blocks(reader *r)
     size_t cap = 16;
     while (cap < 2 * r->n_raw)
         cap *= 2;
-    size_t *slot = malloc(cap * sizeof *slot); /* raw index + 1 of a group's first block */
-    size_t *first = malloc(r->n_raw * sizeof *first);
-    if (!slot || !first) {
-        free(slot);
-        free(first);
+    size_t *slot = calloc(cap, sizeof *slot); /* raw index + 1 of a group's first block */
+    if (!slot)
         return -1;
-    }
-    memset(slot, 0, cap * sizeof *slot);
     size_t n_groups = 0;
     for (size_t i = 0; i < r->n_raw; i++) {
         size_t k = (size_t)name_hash(r->raw[i].name) & (cap - 1);
         for (;;) {
             if (!slot[k]) {
                 slot[k] = i + 1;
-                first[n_groups] = i;
                 r->raw[i].group = n_groups++;
                 break;
             }
@@ -320,7 +313,6 @@ static long group_blocks(reader *r)
         }
     }
     free(slot);
-    free(first);
     return (long)n_groups;
 }
 
@@ -447,19 +439,6 @@ static int check_iteration(reader *r, const raw_block *a, const raw_block *b, si
     return 0;
 }
 
-typedef struct mem_ent {
-    uint64_t id;
-    size_t pos;
-} mem_ent;
-
-static int cmp_mem_ent(const void *a, const void *b)
-{
-    const mem_ent *x = a, *y = b;
-    if (x->id != y->id)
-        return x->id < y->id ? -1 : 1;
-    return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
 /* The block's memory: allocations of the first iteration summed per
  * allocator, in first-seen order. */
 static int memory_of(reader *r, et_legacy_block *blk, const raw_block *first)
@@ -469,70 +448,60 @@ static int memory_of(reader *r, et_legacy_block *blk, const raw_block *first)
     if (!n)
         return 0;
     blk->allocations = calloc(n, sizeof *blk->allocations);
-    mem_ent *e = calloc(n, sizeof *e);
-    size_t *first_pos = calloc(n, sizeof *first_pos);
     blk->mem = calloc(n, sizeof *blk->mem);
-    if (!blk->allocations || !e || !first_pos || !blk->mem) {
-        free(e);
-        free(first_pos);
-        return nomem(r);
+    id_ent *e = calloc(n, sizeof *e);
+    size_t *lead = calloc(n, sizeof *lead); /* position of the id's first allocation */
+    size_t unnamed = 0; /* allocator ids no allocator table names */
+    uint64_t first_unnamed = 0;
+    int rc = 0;
+    if (!blk->allocations || !blk->mem || !e || !lead) {
+        rc = nomem(r);
+        goto out;
     }
     for (size_t j = 0; j < n; j++) {
         uint64_t p = first->mem_off + (uint64_t)j * ET_PROF_ALLOCATION_SIZE;
         blk->allocations[j].allocator_id = ld32(r, p);
         blk->allocations[j].allocation_size = ld32(r, p + 4);
         e[j].id = blk->allocations[j].allocator_id;
-        e[j].pos = j;
+        e[j].ord = j;
     }
-    qsort(e, n, sizeof *e, cmp_mem_ent);
-    /* one entry per id, at the position of its first allocation */
-    et_legacy_mem *byid = calloc(n, sizeof *byid);
-    if (!byid) {
-        free(e);
-        free(first_pos);
-        return nomem(r);
+    /* sorted by (id, position): each id's run starts at its first allocation */
+    qsort(e, n, sizeof *e, cmp_id_ent);
+    for (size_t j = 0, start = 0; j < n; j++) {
+        if (e[j].id != e[start].id)
+            start = j;
+        lead[e[j].ord] = e[start].ord;
     }
-    size_t m = 0;
+    /* in position order, an id's first allocation opens its entry */
     for (size_t j = 0; j < n; j++) {
-        if (j == 0 || e[j].id != e[j - 1].id) {
-            byid[m].allocator_id = e[j].id;
-            first_pos[m] = e[j].pos;
-            m++;
+        et_legacy_allocation *a = &blk->allocations[j];
+        if (lead[j] == j) {
+            et_legacy_mem *m = &blk->mem[blk->n_mem];
+            a->mem = blk->n_mem++;
+            m->allocator_id = a->allocator_id;
+            m->allocator_name = allocator_name(r->lg, m->allocator_id);
+            if (!m->allocator_name && unnamed++ == 0)
+                first_unnamed = m->allocator_id;
+        } else {
+            a->mem = blk->allocations[lead[j]].mem;
         }
-        byid[m - 1].total += blk->allocations[e[j].pos].allocation_size;
+        blk->mem[a->mem].total += a->allocation_size;
     }
-    /* first-seen order: place each id at its first position, then compact */
-    size_t *at = calloc(n, sizeof *at); /* position -> id index + 1 */
-    if (!at) {
-        free(e);
-        free(first_pos);
-        free(byid);
-        return nomem(r);
-    }
-    for (size_t k = 0; k < m; k++)
-        at[first_pos[k]] = k + 1;
-    for (size_t j = 0; j < n; j++) {
-        if (!at[j])
-            continue;
-        et_legacy_mem *dst = &blk->mem[blk->n_mem++];
-        *dst = byid[at[j] - 1];
-        dst->allocator_name = allocator_name(r->lg, dst->allocator_id);
-        if (!dst->allocator_name &&
-            add_warning(r->lg, "%s: block '%s': allocations with allocator id %" PRIu64
-                               " which no allocator table names",
-                        r->label, blk->name, dst->allocator_id) != 0) {
-            free(e);
-            free(first_pos);
-            free(byid);
-            free(at);
-            return nomem(r);
-        }
-    }
+    /* one warning per block, however many ids are unnamed */
+    if (unnamed == 1)
+        rc = add_warning(r->lg, "%s: block '%s': allocations with allocator id %" PRIu64
+                                " which no allocator table names",
+                         r->label, blk->name, first_unnamed);
+    else if (unnamed > 1)
+        rc = add_warning(r->lg, "%s: block '%s': allocations with allocator id %" PRIu64
+                                " and %zu other ids which no allocator table names",
+                         r->label, blk->name, first_unnamed, unnamed - 1);
+    if (rc != 0)
+        rc = nomem(r);
+out:
     free(e);
-    free(first_pos);
-    free(byid);
-    free(at);
-    return 0;
+    free(lead);
+    return rc;
 }
 
 /* Framework tax (spec §9.3): the execution time is the lexicographically

@@ -70,6 +70,7 @@ typedef struct et_legacy_event {
 typedef struct et_legacy_allocation {
     uint32_t allocator_id;
     uint32_t allocation_size; /* bytes */
+    size_t mem;               /* index of its allocator in the block's mem[] */
 } et_legacy_allocation;
 
 /* Memory of a block: the allocations of its first iteration summed per

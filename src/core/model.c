@@ -1061,10 +1061,7 @@ static int blocks_from_legacy(et_inspector *insp, et_error *err)
             if (!blk->allocations)
                 return et_fail(err, ET_ERR_NOMEM, "out of memory");
             for (size_t k = 0; k < lb->n_allocations; k++) {
-                size_t j = 0;
-                while (lb->mem[j].allocator_id != lb->allocations[k].allocator_id)
-                    j++; /* present: mem lists every allocator of the allocations */
-                blk->allocations[k].allocator_id = (int32_t)j + 1;
+                blk->allocations[k].allocator_id = (int32_t)lb->allocations[k].mem + 1;
                 blk->allocations[k].allocation_size = lb->allocations[k].allocation_size;
             }
         }

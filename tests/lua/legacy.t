@@ -122,6 +122,14 @@ t.ok(insp.memory_allocations[1].allocations[1].allocator_name == nil
 t.ok(insp.warnings[1] and insp.warnings[1]:find("allocator id 7 which no allocator table names"),
   "unknown allocator: a warning")
 
+insp = open(pw.dump { { name = "x", mem = { { 7, 10 }, { 9, 1 }, { 7, 5 }, { 8, 2 } } } }, "ns")
+t.is(#insp.warnings, 1, "several unknown allocators: one warning for the block")
+t.ok(insp.warnings[1]:find("allocator id 7 and 2 other ids which no allocator table names", 1, true),
+  "... naming the first id and how many others")
+local al = insp.memory_allocations[1].allocations
+t.ok(#al == 3 and al[1].allocator_id == 7 and al[1].total_allocations_done == 15 and al[2].allocator_id == 9
+  and al[3].allocator_id == 8, "allocations summed per allocator, in first-seen order")
+
 -- zero execution time: the tax is undefined (the reference divides by zero)
 insp = open(pw.dump { { name = "z", events = { { "Method::execute", -1, 0, 5, 5 }, { "native_call_a", 0, 1, 5, 5 } } } }, "ns")
 local z = insp.framework_tax[1].framework_tax[1]
