@@ -314,6 +314,58 @@ static void j_values(et_strbuf *sb, const et_etdump *d, const uint32_t *pool, ui
     et_sb_addc(sb, ']');
 }
 
+/* A JSON list of n numbers: floats as j_num writes them, or integers when
+ * `ints` is given. */
+static void j_numbers(et_strbuf *sb, const double *x, const int64_t *ints, size_t n)
+{
+    et_sb_addc(sb, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            et_sb_adds(sb, ", ");
+        if (ints)
+            et_sb_add_i64(sb, ints[i]);
+        else
+            j_num(sb, x[i]);
+    }
+    et_sb_addc(sb, ']');
+}
+
+/* A JSON list of n unsigned integers. */
+static void j_u64s(et_strbuf *sb, const uint64_t *x, size_t n)
+{
+    et_sb_addc(sb, '[');
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            et_sb_adds(sb, ", ");
+        et_sb_add_u64(sb, x[i]);
+    }
+    et_sb_addc(sb, ']');
+}
+
+/* The "warnings" member: one string per warning, then a comma. */
+static void j_warnings(et_strbuf *sb, const et_inspector *insp)
+{
+    j_indent(sb, 1), j_key(sb, "warnings"), et_sb_addc(sb, '[');
+    for (size_t i = 0; i < insp->n_warnings; i++) {
+        if (i)
+            et_sb_addc(sb, ',');
+        j_indent(sb, 2), j_strz(sb, insp->warnings[i]);
+    }
+    et_sb_adds(sb, insp->n_warnings ? "\n  ]," : "],");
+}
+
+/* Close the document's last list (of n items) and the document, write out
+ * what is buffered and free the buffer.  Returns 0, or -1 on a write error. */
+static int j_finish(et_strbuf *sb, size_t n, FILE *out)
+{
+    if (n)
+        j_indent(sb, 1);
+    et_sb_adds(sb, "]\n}\n");
+    int rc = j_flush(sb, out, true);
+    et_sb_free(sb);
+    return rc;
+}
+
 static void j_event(et_strbuf *sb, const et_block *blk, const et_event *ev, size_t index,
                     const et_etdump *d)
 {
@@ -325,13 +377,8 @@ static void j_event(et_strbuf *sb, const et_block *blk, const et_event *ev, size
     j_indent(sb, D + 1), j_key(sb, "perf_data");
     if (ev->has_perf_data) {
         const et_perf_data *pd = &ev->perf_data;
-        et_sb_adds(sb, "{\"raw\": [");
-        for (size_t k = 0; k < pd->n; k++) {
-            if (k)
-                et_sb_adds(sb, ", ");
-            j_num(sb, pd->raw[k]);
-        }
-        et_sb_adds(sb, "], \"p10\": "), j_num(sb, pd->p10);
+        et_sb_adds(sb, "{\"raw\": "), j_numbers(sb, pd->raw, NULL, pd->n);
+        et_sb_adds(sb, ", \"p10\": "), j_num(sb, pd->p10);
         et_sb_adds(sb, ", \"p50\": "), j_num(sb, pd->p50);
         et_sb_adds(sb, ", \"p90\": "), j_num(sb, pd->p90);
         et_sb_adds(sb, ", \"avg\": "), j_num(sb, pd->avg);
@@ -344,13 +391,7 @@ static void j_event(et_strbuf *sb, const et_block *blk, const et_event *ev, size
     et_sb_addc(sb, ',');
     j_indent(sb, D + 1), j_key(sb, "start_time");
     if (ev->start_time) {
-        et_sb_addc(sb, '[');
-        for (size_t k = 0; k < ev->perf_data.n; k++) {
-            if (k)
-                et_sb_adds(sb, ", ");
-            et_sb_add_u64(sb, ev->start_time[k]);
-        }
-        et_sb_addc(sb, ']');
+        j_u64s(sb, ev->start_time, ev->perf_data.n);
     } else {
         et_sb_adds(sb, "null");
     }
@@ -450,13 +491,7 @@ int et_report_write_json(const et_inspector *insp, FILE *out)
     }
     j_indent(&sb, 2), et_sb_addc(&sb, ']');
     j_indent(&sb, 1), et_sb_adds(&sb, "},");
-    j_indent(&sb, 1), j_key(&sb, "warnings"), et_sb_addc(&sb, '[');
-    for (size_t i = 0; i < insp->n_warnings; i++) {
-        if (i)
-            et_sb_addc(&sb, ',');
-        j_indent(&sb, 2), j_strz(&sb, insp->warnings[i]);
-    }
-    et_sb_adds(&sb, insp->n_warnings ? "\n  ]," : "],");
+    j_warnings(&sb, insp);
     j_indent(&sb, 1), j_key(&sb, "num_event_blocks"), et_sb_add_u64(&sb, insp->n_blocks);
     et_sb_addc(&sb, ',');
     j_indent(&sb, 1), j_key(&sb, "event_blocks"), et_sb_addc(&sb, '[');
@@ -537,13 +572,7 @@ int et_report_write_json(const et_inspector *insp, FILE *out)
         et_sb_addc(&sb, ']');
         j_indent(&sb, 2), et_sb_addc(&sb, '}');
     }
-    if (insp->n_blocks)
-        j_indent(&sb, 1);
-    et_sb_adds(&sb, "]\n}\n");
-    if (j_flush(&sb, out, true) != 0)
-        goto fail;
-    et_sb_free(&sb);
-    return 0;
+    return j_finish(&sb, insp->n_blocks, out);
 fail:
     et_sb_free(&sb);
     return -1;
@@ -664,32 +693,6 @@ int et_report_write_legacy_tables(const et_inspector *insp, FILE *out)
     return ferror(out) ? -1 : 0;
 }
 
-/* A JSON list of per-iteration numbers: integers when `ints` is given. */
-static void j_numbers(et_strbuf *sb, const double *x, const int64_t *ints, size_t n)
-{
-    et_sb_addc(sb, '[');
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            et_sb_adds(sb, ", ");
-        if (ints)
-            et_sb_add_i64(sb, ints[i]);
-        else
-            j_num(sb, x[i]);
-    }
-    et_sb_addc(sb, ']');
-}
-
-static void j_u64s(et_strbuf *sb, const uint64_t *x, size_t n)
-{
-    et_sb_addc(sb, '[');
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            et_sb_adds(sb, ", ");
-        et_sb_add_u64(sb, x[i]);
-    }
-    et_sb_addc(sb, ']');
-}
-
 int et_report_write_legacy_json(const et_inspector *insp, FILE *out)
 {
     const et_legacy *lg = insp->legacy;
@@ -714,13 +717,7 @@ int et_report_write_legacy_json(const et_inspector *insp, FILE *out)
     et_sb_addc(&sb, ',');
     j_indent(&sb, 2), j_key(&sb, "unit"), j_strz(&sb, et_time_scale_name(insp->target_time_scale));
     j_indent(&sb, 1), et_sb_adds(&sb, "},");
-    j_indent(&sb, 1), j_key(&sb, "warnings"), et_sb_addc(&sb, '[');
-    for (size_t i = 0; i < insp->n_warnings; i++) {
-        if (i)
-            et_sb_addc(&sb, ',');
-        j_indent(&sb, 2), j_strz(&sb, insp->warnings[i]);
-    }
-    et_sb_adds(&sb, insp->n_warnings ? "\n  ]," : "],");
+    j_warnings(&sb, insp);
     j_indent(&sb, 1), j_key(&sb, "blocks"), et_sb_addc(&sb, '[');
     for (size_t b = 0; b < lg->n_blocks; b++) {
         const et_legacy_block *lb = &lg->blocks[b];
@@ -796,13 +793,7 @@ int et_report_write_legacy_json(const et_inspector *insp, FILE *out)
         et_sb_addc(&sb, ']');
         j_indent(&sb, 2), et_sb_addc(&sb, '}');
     }
-    if (lg->n_blocks)
-        j_indent(&sb, 1);
-    et_sb_adds(&sb, "]\n}\n");
-    if (j_flush(&sb, out, true) != 0)
-        goto fail;
-    et_sb_free(&sb);
-    return 0;
+    return j_finish(&sb, lg->n_blocks, out);
 fail:
     et_sb_free(&sb);
     return -1;
