@@ -7,6 +7,7 @@
  *
  *   plan(n);                      optional: announce n tests up front
  *   skip_all("reason");           print "1..0 # SKIP reason"; then return 0
+ *   skip_n(n, "reason");          record n skipped tests ("ok N # SKIP reason")
  *   ok(cond, "fmt", ...);         one test; returns cond (0/1)
  *   is_int(got, want, "fmt", ...)           integers (long long)
  *   is_str(got, want, "fmt", ...)           NUL-terminated strings
@@ -49,6 +50,13 @@ static inline void skip_all(const char *reason)
 {
     tap_planned_ = 0;
     printf("1..0 # SKIP %s\n", reason);
+}
+
+/* Record `n` skipped tests ("ok N # SKIP reason"); reason is shown by prove. */
+static inline void skip_n(int n, const char *reason)
+{
+    for (int i = 0; i < n; i++)
+        printf("ok %d # SKIP %s\n", ++tap_run_, reason);
 }
 
 /* Print a diagnostic line ("# ..."). */

@@ -39,16 +39,6 @@ typedef struct bytes {
     size_t n;
 } bytes;
 
-/* Record `n` skipped tests ("ok N # SKIP reason").
- * n: how many; reason: why (shown by prove). */
-static void skip_n(int n, const char *reason)
-{
-    for (int i = 0; i < n; i++) {
-        tap_run_++;
-        printf("ok %d # SKIP %s\n", tap_run_, reason);
-    }
-}
-
 /* Read a whole file.  path: file name.  Returns the bytes (p NULL when the
  * file cannot be read; the caller frees p). */
 static bytes read_all(const char *path)

@@ -34,14 +34,6 @@ typedef struct bytes {
     size_t n;
 } bytes;
 
-static void skip_n(int n, const char *reason)
-{
-    for (int i = 0; i < n; i++) {
-        tap_run_++;
-        printf("ok %d # SKIP %s\n", tap_run_, reason);
-    }
-}
-
 /* Read a whole file (p NULL when it cannot be read; the caller frees p). */
 static bytes read_all(const char *path)
 {
