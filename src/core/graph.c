@@ -105,33 +105,36 @@ static int add_names(json_t *arg, char ***list, size_t *n)
     return 0;
 }
 
-/* Split `s` on `sep` where not inside () or []: up to `max` parts into
- * parts/lens; returns the number of parts found. */
-static size_t split_top(const char *s, char sep, const char **parts, size_t *lens, size_t max)
+/* Length of the part of `s` that ends at the first `sep` not inside () or
+ * [] (or at the end of the string). */
+static size_t top_part(const char *s, char sep)
 {
-    size_t n = 0;
     int depth = 0;
-    const char *start = s;
-    for (const char *p = s;; p++) {
+    const char *p = s;
+    for (; *p && !(*p == sep && depth == 0); p++) {
         if (*p == '(' || *p == '[')
             depth++;
         else if ((*p == ')' || *p == ']') && depth > 0)
             depth--;
-        if (*p == 0 || (*p == sep && depth == 0)) {
-            if (n < max) {
-                parts[n] = start;
-                lens[n] = (size_t)(p - start);
-            }
-            n++;
-            if (*p == 0)
-                break;
-            start = p + 1;
-        }
     }
-    return n;
+    return (size_t)(p - s);
 }
 
-/* nn_module_stack: "key,path,type;key,path,type" (spec §5.3). */
+static void free_module_stack(et_graph_node *nd)
+{
+    for (size_t j = 0; j < nd->n_module_stack; j++) {
+        free(nd->module_stack[j].key);
+        free(nd->module_stack[j].path);
+        free(nd->module_stack[j].type);
+    }
+    free(nd->module_stack);
+    nd->module_stack = NULL;
+    nd->n_module_stack = 0;
+}
+
+/* nn_module_stack: "key,path,type;key,path,type", split on separators not
+ * inside () or [] (spec §5.3).  A malformed one (an entry without exactly
+ * three parts) keeps the raw text only.  Returns 0, or -1 out of memory. */
 static int parse_module_stack(et_graph_node *nd)
 {
     const char *s = nd->nn_module_stack;
@@ -141,31 +144,24 @@ static int parse_module_stack(et_graph_node *nd)
     nd->module_stack = calloc(n_entries, sizeof *nd->module_stack);
     if (!nd->module_stack)
         return -1;
-    const char *p = s;
-    int depth = 0;
-    const char *start = s;
-    for (;; p++) {
-        if (*p == '(' || *p == '[')
-            depth++;
-        else if ((*p == ')' || *p == ']') && depth > 0)
-            depth--;
-        if (*p != 0 && !(*p == ';' && depth == 0))
-            continue;
-        char *entry = dup_n(start, (size_t)(p - start));
+    for (const char *p = s;;) {
+        size_t len = top_part(p, ';');
+        char *entry = dup_n(p, len);
         if (!entry)
             return -1;
         const char *parts[3];
-        size_t lens[3];
-        size_t k = split_top(entry, ',', parts, lens, 3);
-        if (k != 3) {
-            /* malformed: keep the raw text only */
+        size_t lens[3], k = 0;
+        for (const char *q = entry;; k++) {
+            size_t l = top_part(q, ',');
+            if (k < 3)
+                parts[k] = q, lens[k] = l;
+            if (!q[l])
+                break;
+            q += l + 1;
+        }
+        if (k != 2) {
             free(entry);
-            for (size_t j = 0; j < nd->n_module_stack; j++) {
-                free(nd->module_stack[j].key);
-                free(nd->module_stack[j].path);
-                free(nd->module_stack[j].type);
-            }
-            nd->n_module_stack = 0;
+            free_module_stack(nd);
             nd->has_module_stack = false;
             return 0;
         }
@@ -176,9 +172,9 @@ static int parse_module_stack(et_graph_node *nd)
         free(entry);
         if (!e->key || !e->path || !e->type)
             return -1;
-        if (*p == 0)
+        if (!p[len])
             break;
-        start = p + 1;
+        p += len + 1;
     }
     nd->has_module_stack = true;
     return 0;
@@ -356,12 +352,7 @@ void et_graph_free(et_graph *g)
         free(nd->nn_module_stack);
         free(nd->source_fn_stack);
         free(nd->from_node);
-        for (size_t k = 0; k < nd->n_module_stack; k++) {
-            free(nd->module_stack[k].key);
-            free(nd->module_stack[k].path);
-            free(nd->module_stack[k].type);
-        }
-        free(nd->module_stack);
+        free_module_stack(nd);
         free_list(nd->inputs, nd->n_inputs);
         free_list(nd->outputs, nd->n_outputs);
     }
