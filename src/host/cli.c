@@ -176,6 +176,23 @@ static int write_output(const char *path, const char *const *inputs, writer_fn f
     return 0;
 }
 
+/* After the table: --tsv_path (the frame `f`) and --json (written by
+ * `json`), then flush standard output.  Returns the exit status. */
+static int write_files(const char *const *val, const char *const *inputs,
+                       const et_inspector *insp, const et_frame *f, writer_fn json)
+{
+    int rc = 0;
+    if (val[OPT_TSV])
+        rc = write_output(val[OPT_TSV], inputs, write_tsv, insp, f);
+    if (rc == 0 && val[OPT_JSON])
+        rc = write_output(val[OPT_JSON], inputs, json, insp, f);
+    if (rc == 0 && fflush(stdout) != 0) {
+        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+        rc = 1;
+    }
+    return rc;
+}
+
 static int write_legacy_json(const et_inspector *insp, const et_frame *f, FILE *out)
 {
     (void)f;
@@ -215,22 +232,14 @@ static int legacy_main(const char *const *val, const bool *flag)
         rc = 1;
     }
     const char *inputs[2] = {val[OPT_PROFILE], NULL};
-    if (rc == 0 && val[OPT_TSV]) {
-        et_frame *f = et_report_frame(insp, true, true, &err);
-        if (!f) {
-            fprintf(stderr, "etinspect: error: %s\n", err.msg);
-            rc = 1;
-        } else {
-            rc = write_output(val[OPT_TSV], inputs, write_tsv, insp, f);
-            et_frame_free(f);
-        }
-    }
-    if (rc == 0 && val[OPT_JSON])
-        rc = write_output(val[OPT_JSON], inputs, write_legacy_json, insp, NULL);
-    if (rc == 0 && fflush(stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+    et_frame *f = NULL;
+    if (rc == 0 && val[OPT_TSV] && !(f = et_report_frame(insp, true, true, &err))) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
         rc = 1;
     }
+    if (rc == 0)
+        rc = write_files(val, inputs, insp, f, write_legacy_json);
+    et_frame_free(f);
     et_inspector_free(insp);
     return rc;
 }
@@ -330,14 +339,8 @@ int et_cli_main(int argc, char **argv)
     const char *inputs[3] = {val[OPT_ETDUMP], NULL, NULL};
     if (val[OPT_DEBUG_BUFFER])
         inputs[1] = val[OPT_DEBUG_BUFFER];
-    if (rc == 0 && val[OPT_TSV])
-        rc = write_output(val[OPT_TSV], inputs, write_tsv, insp, f);
-    if (rc == 0 && val[OPT_JSON])
-        rc = write_output(val[OPT_JSON], inputs, write_json, insp, f);
-    if (rc == 0 && fflush(stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
-        rc = 1;
-    }
+    if (rc == 0)
+        rc = write_files(val, inputs, insp, f, write_json);
     et_frame_free(f);
     et_inspector_free(insp);
     return rc;
