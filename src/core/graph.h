@@ -5,11 +5,13 @@
  * (spec §5.9), without PyTorch.
  *
  * Both layouts ExecuTorch has written are read:
- *  - 2023 (schema_version 1, an integer): nodes have no "name" (a node is
- *    named after its first output, as torch's deserializer names it) and
- *    unions list every variant key, all null but one;
- *  - current (schema_version {"major": 5, "minor": ...}): nodes have a
- *    "name"; unions are one-key objects.
+ *  - 2023 (schema_version 1, an integer): nodes have no "name" and unions
+ *    list every variant key, all null but one;
+ *  - current (schema_version {"major": 5, "minor": ...}): unions are
+ *    one-key objects; nodes have a "name" (early-2025 documents may not).
+ * A node without a "name" is named as torch.fx's deserializer names it: a
+ * node whose "outputs" is exactly one {"as_tensor": {"name": N}} is named N;
+ * any other gets a name generated from its target (see et_graph_parse).
  * `memory.alloc` nodes are skipped (spec §5.5); getitem nodes do not exist
  * in the JSON.  Placeholders and the output node are not nodes of the JSON
  * either (the graph's inputs and outputs are listed separately).
@@ -32,7 +34,8 @@ typedef struct et_module_entry {
 
 /* One operator node. Strings are NUL-terminated copies; NULL when absent. */
 typedef struct et_graph_node {
-    char *name;            /* the node's name (without the Inspector's trailing "_") */
+    char *name;            /* the node's name (without the Inspector's trailing "_");
+                              never NULL */
     char *target;          /* e.g. "executorch.exir.dialects.edge.ops.aten.mul.Tensor" */
     char *op;              /* derived as spec §5.9: "aten.mul.Tensor" */
     bool has_debug_handle; /* metadata.debug_handle present and an integer */
@@ -43,6 +46,17 @@ typedef struct et_graph_node {
     et_module_entry *module_stack;
     char *nn_module_stack; /* the raw text, also when malformed */
     char *source_fn_stack; /* raw text: "name,target;..." */
+    char *source_fn_name;  /* the last source_fn_stack entry "name,target" split
+                              at its top-level ',' (not inside () or []): "name" */
+    char *source_fn_type;  /* ... and "target"; both NULL when source_fn_stack is
+                              absent or its last entry has not exactly 2 parts.
+                              One allocation: source_fn_type points into
+                              source_fn_name's block (free only source_fn_name) */
+    int32_t module_group;  /* the Inspector's module subgraph (enable_module_hierarchy):
+                              the 0-based index, in first-seen graph order, of the
+                              node's (source_fn_name, source_fn_type) pair among the
+                              nodes that have both that pair and an nn_module_stack
+                              string (well formed or not); -1 for any other node */
     char *from_node;       /* raw text (JSON of the provenance records) */
     size_t n_inputs;
     char **inputs;         /* names of the tensors it reads, in argument order */
@@ -61,28 +75,54 @@ typedef struct et_graph {
         int64_t handle;
         size_t node;
     } *by_handle;                   /* nodes with a debug handle, sorted by (handle, order) */
+    size_t *by_name;                /* n_nodes node indices sorted by (name as strcmp
+                                       orders it, graph order) */
+    size_t n_module_groups;         /* distinct module_group values (0..n-1) */
 } et_graph;
 
 /* Parse the JSON of a serialized exported program (`json`, `len` bytes;
  * `label` names it in messages, e.g. "etrecord.bin:edge_dialect_exported_program").
+ * Returns a graph to free with et_graph_free: its nodes in graph order
+ * (memory.alloc nodes skipped), the graph's input and output names, and the
+ * by_handle and by_name indexes.
+ *
+ * Node names: a node's JSON "name" when it is a string; else, as torch.fx's
+ * deserializer does, N when the node's "outputs" array has exactly one entry
+ * and it is {"as_tensor": {"name": N}}; else a name generated from the
+ * target the way torch.fx's namespace does: et_graph_op_of_target(target),
+ * "_" inserted before each uppercase letter that follows a lowercase one,
+ * lowercased, each run of characters other than [A-Za-z0-9_] replaced by
+ * one "_" ("_unnamed" if empty, "_" prefixed if it starts with a digit) -
+ * e.g. "aten_max_pool2d_with_indices_default".  A generated name already
+ * used by a graph input or an earlier node takes the suffix "_1", "_2", ...:
+ * the first free one after the base's counter, as torch.fx's namespace
+ * keeps it (the last number given to the base, or taken by an input or
+ * earlier node named "<base>_<N>"; a generated name that already ends in
+ * "_<digits>" has the part before as its base and is tried first as it is).
+ * Graph output names and the outputs of multi-output nodes are not node
+ * names.  Names read from the JSON (node names, single tensor outputs,
+ * graph inputs) are never changed, so duplicates among them are kept.
+ *
  * Errors (NULL returned, `err` set): ET_ERR_FORMAT for JSON syntax (with
  * line and column), nesting too deep, or a document of the wrong shape (no
  * graph_module.graph.nodes array, a node that is not an object or has no
- * string target, an unnamed node without an output name), naming the node
- * index and key; ET_ERR_NOMEM.  A malformed nn_module_stack is kept as raw
- * text with has_module_stack false; a debug_handle that is not a decimal
- * integer leaves has_debug_handle false. */
+ * string target), naming the node index and key; ET_ERR_NOMEM.  A malformed
+ * nn_module_stack is kept as raw text with has_module_stack false; a
+ * debug_handle that is not a decimal integer leaves has_debug_handle false. */
 et_graph *et_graph_parse(const char *json, size_t len, const char *label, et_error *err);
 
-/* Free a graph; NULL is accepted. */
+/* Free a graph and everything it owns (node strings, lists, indexes);
+ * NULL is accepted. */
 void et_graph_free(et_graph *g);
 
-/* The node named `name` (first in graph order), or NULL. */
+/* The node named `name` (the first in graph order when several share it),
+ * or NULL when none is; O(log n) through g->by_name.  `g` and `name` must
+ * not be NULL. */
 const et_graph_node *et_graph_find(const et_graph *g, const char *name);
 
 /* The nodes with debug handle `handle`, in graph order: returns their
  * number and sets *first to the first entry of g->by_handle (the others
- * follow it). */
+ * follow it); *first may be NULL when the number is 0. */
 size_t et_graph_by_handle(const et_graph *g, int64_t handle, const struct et_graph_handle **first);
 
 /* The operator name of a target, spec §5.9: the remainder after
