@@ -10,6 +10,7 @@
 #include <jansson.h>
 #include <zip.h>
 
+#include "graph.h"
 #include "mapfile.h"
 
 /* ------------------------------------------------------------------ */
@@ -105,6 +106,7 @@ struct et_etr_impl {
     arena ar;
     struct named *by_name; /* the entries sorted by name */
     char *label;
+    et_graph **graphs;     /* per program: its parsed graph, NULL until asked */
 };
 
 /* ------------------------------------------------------------------ */
@@ -1151,6 +1153,10 @@ void et_etrecord_free(et_etrecord *r)
         arena_free(&im->ar);
         free(im->by_name);
         free(im->label);
+        if (im->graphs)
+            for (size_t i = 0; i < r->n_programs; i++)
+                et_graph_free(im->graphs[i]);
+        free(im->graphs);
         free(im);
     }
     free(r);
@@ -1241,4 +1247,32 @@ const et_etr_program *et_etrecord_program(const et_etrecord *r, et_etr_program_k
         if (r->programs[i].kind == kind && strcmp(r->programs[i].key, key) == 0)
             return &r->programs[i];
     return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* programs' graphs                                                    */
+
+const et_graph *et_etrecord_graph(et_etrecord *r, const et_etr_program *p, et_error *err)
+{
+    if (!p || p < r->programs || p >= r->programs + r->n_programs) {
+        et_fail(err, ET_ERR_USAGE, "%s: not a program of this record", r->label);
+        return NULL;
+    }
+    struct et_etr_impl *im = r->impl;
+    size_t k = (size_t)(p - r->programs);
+    if (!im->graphs && !(im->graphs = calloc(r->n_programs, sizeof *im->graphs))) {
+        et_fail(err, ET_ERR_NOMEM, "%s: out of memory", r->label);
+        return NULL;
+    }
+    if (im->graphs[k])
+        return im->graphs[k];
+    uint8_t *json;
+    size_t len;
+    if (et_etrecord_read(r, p->entry, &json, &len, err) != 0)
+        return NULL;
+    char label[600];
+    snprintf(label, sizeof label, "%s: entry '%s'", r->label, r->entries[p->entry].name);
+    im->graphs[k] = et_graph_parse((const char *)json, len, label, err);
+    free(json);
+    return im->graphs[k];
 }

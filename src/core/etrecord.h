@@ -64,6 +64,7 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "graph.h"
 
 /* The marker entry every ETRecord has (spec §5.1). */
 #define ET_ETRECORD_MARKER "ETRECORD_V0"
@@ -340,6 +341,15 @@ const et_etr_program *et_etrecord_edge_program(const et_etrecord *r, const char 
  * the full entry name), or NULL. */
 const et_etr_program *et_etrecord_program(const et_etrecord *r, et_etr_program_kind kind,
                                           const char *key);
+
+/* The graph of program `p` (one of r->programs): its JSON entry read and
+ * parsed (graph.h, spec §5.3, §5.9) on first use, then kept by the record
+ * and freed with it.  Returns the graph, or NULL with `err` set: the errors
+ * of et_etrecord_read, or of et_graph_parse with messages labelled "LABEL:
+ * entry 'NAME': ..." (JSON syntax with line and column, wrong shape);
+ * ET_ERR_USAGE when `p` is not a program of `r`.  A failed parse is not
+ * cached: asking again reads the entry again. */
+const et_graph *et_etrecord_graph(et_etrecord *r, const et_etr_program *p, et_error *err);
 
 /* Short names for listings: "debug_handle_map", "delegate_map",
  * "num_outs_map", "marker", "edge_program_single", "edge_program",

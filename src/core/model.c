@@ -1,6 +1,8 @@
 /* model.c - ETDump -> EventBlocks; see model.h and spec §3-§4. */
 #include "model.h"
 
+#include "link.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -251,13 +253,7 @@ static int nomem(builder *b)
     return et_fail(b->err, ET_ERR_NOMEM, "out of memory while building the event model");
 }
 
-static int add_warning(et_inspector *insp, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static int add_warning(et_inspector *insp, const char *fmt, ...)
+int et_inspector_warn(et_inspector *insp, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
@@ -873,7 +869,7 @@ static int build_block(builder *b, group *g, et_block *blk, size_t block_index)
                     differs = true;
                     b->debug_differs_blocks++;
                     et_str nm = et_event_name(ev);
-                    if (add_warning(insp,
+                    if (et_inspector_warn(insp,
                                     "%s: block %zu '%.*s': the %zu runs merged into it logged "
                                     "different debug data (first in event %zu '%.*s', run %zu); "
                                     "the first run's values are the event's debug_data, every "
@@ -891,7 +887,7 @@ static int build_block(builder *b, group *g, et_block *blk, size_t block_index)
                          blk->run_output_count[r])) {
             differs = true;
             b->debug_differs_blocks++;
-            if (add_warning(insp,
+            if (et_inspector_warn(insp,
                             "%s: block %zu '%.*s': the %zu runs merged into it have different "
                             "program outputs (first in run %zu); block.run_output is the first "
                             "run's, every run's are kept",
@@ -984,22 +980,22 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
     }
     const char *lbl = insp->etdump_label;
     if ((b.empty_events &&
-         add_warning(insp, "%s: %" PRIu64 " events had no profile, debug or allocation event "
+         et_inspector_warn(insp, "%s: %" PRIu64 " events had no profile, debug or allocation event "
                            "and were ignored", lbl, b.empty_events) != 0) ||
         (b.repeated_events &&
-         add_warning(insp, "%s: %" PRIu64 " profile or debug events repeated an earlier event "
+         et_inspector_warn(insp, "%s: %" PRIu64 " profile or debug events repeated an earlier event "
                            "of the same run (an instruction executed more than once); as the "
                            "reference does, only the last occurrence in each run is kept",
                      lbl, b.repeated_events) != 0) ||
         (b.bad_allocator_ids &&
-         add_warning(insp, "%s: %" PRIu64 " allocation events name an allocator that their "
+         et_inspector_warn(insp, "%s: %" PRIu64 " allocation events name an allocator that their "
                            "run does not have (allocator ids are 1-based)",
                      lbl, b.bad_allocator_ids) != 0) ||
         (insp->dump.trailing_bytes &&
-         add_warning(insp, "%s: %" PRIu64 " bytes after the end of the size-prefixed "
+         et_inspector_warn(insp, "%s: %" PRIu64 " bytes after the end of the size-prefixed "
                            "buffer were ignored", lbl, insp->dump.trailing_bytes) != 0) ||
         (b.tensor_values && insp->debug_buffer.size == 0 &&
-         add_warning(insp, "%s: no debug buffer given; tensor values of debug events are not "
+         et_inspector_warn(insp, "%s: no debug buffer given; tensor values of debug events are not "
                            "available", lbl) != 0)) {
         nomem(&b);
         goto out;
@@ -1124,7 +1120,7 @@ static et_inspector *open_legacy(const et_inspector_options *o, et_error *err)
     if (!insp->legacy || blocks_from_legacy(insp, err) != 0)
         goto fail;
     for (size_t i = 0; i < insp->legacy->n_warnings; i++)
-        if (add_warning(insp, "%s", insp->legacy->warnings[i]) != 0) {
+        if (et_inspector_warn(insp, "%s", insp->legacy->warnings[i]) != 0) {
             et_fail(err, ET_ERR_NOMEM, "out of memory");
             goto fail;
         }
@@ -1134,26 +1130,53 @@ fail:
     return NULL;
 }
 
+/* Open the ETRecord of the options, if any, into insp (before the ETDump,
+ * as the reference parses it first). */
+static int open_etrecord(et_inspector *insp, const et_inspector_options *o, et_error *err)
+{
+    if (o->etrecord_path && o->etrecord)
+        return et_fail(err, ET_ERR_USAGE, "Expecting at most one of etrecord_path or etrecord.");
+    if (o->etrecord) {
+        insp->etrecord = o->etrecord;
+    } else if (o->etrecord_path) {
+        if (!(insp->etrecord = et_etrecord_open_path(o->etrecord_path, err)))
+            return -1;
+        insp->owns_etrecord = true;
+    }
+    insp->enable_module_hierarchy = o->enable_module_hierarchy;
+    const char *ref = o->reference_graph_name ? o->reference_graph_name : ET_EDGE_GRAPH_NAME;
+    if (!(insp->reference_graph_name = strdup(ref)))
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    return 0;
+}
+
 et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
 {
     int given = (o->etdump_path != NULL) + (o->etdump_data != NULL) +
                 (o->profile_results_path != NULL) + (o->profile_results_data != NULL);
-    if (given != 1) {
+    bool legacy = o->profile_results_path || o->profile_results_data;
+    if (legacy && (o->etrecord_path || o->etrecord)) {
         et_fail(err, ET_ERR_USAGE,
-                (o->profile_results_path || o->profile_results_data)
-                    ? "Expecting exactly one of etdump_path, etdump_data, profile_results_path "
-                      "or profile_results_data to be specified."
-                    : "Expecting exactly one of etdump_path or etdump_data to be specified.");
+                "An ETRecord can only be linked to an ETDump, not to a legacy profiler dump.");
         return NULL;
     }
-    if (o->profile_results_path || o->profile_results_data)
+    if (legacy && given == 1)
         return open_legacy(o, err);
-    if (et_time_scale_check(o->source_time_scale, o->target_time_scale, err) != 0)
+    if (!legacy && et_time_scale_check(o->source_time_scale, o->target_time_scale, err) != 0)
         return NULL;
     et_inspector *insp = calloc(1, sizeof *insp);
     if (!insp) {
         et_fail(err, ET_ERR_NOMEM, "out of memory");
         return NULL;
+    }
+    if (open_etrecord(insp, o, err) != 0)
+        goto fail;
+    if (given != 1) {
+        et_fail(err, ET_ERR_USAGE,
+                legacy ? "Expecting exactly one of etdump_path, etdump_data, profile_results_path "
+                         "or profile_results_data to be specified."
+                       : "Expecting exactly one of etdump_path or etdump_data to be specified.");
+        goto fail;
     }
     insp->source_time_scale = o->source_time_scale;
     insp->target_time_scale = o->target_time_scale;
@@ -1179,6 +1202,13 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
         goto fail;
     if (build(insp, o, err) != 0)
         goto fail;
+    if (insp->etrecord) {
+        et_link_options lo = {.method = o->etrecord_method,
+                              .reference_graph_name = insp->reference_graph_name,
+                              .enable_module_hierarchy = o->enable_module_hierarchy};
+        if (et_link_etrecord(insp, insp->etrecord, &lo, err) != 0)
+            goto fail;
+    }
     return insp;
 fail:
     et_inspector_free(insp);
@@ -1217,5 +1247,9 @@ void et_inspector_free(et_inspector *insp)
     et_legacy_free(insp->legacy);
     et_unmap_file(&insp->debug_buffer);
     et_unmap_file(&insp->etdump_file);
+    free(insp->link_nodes);
+    free(insp->reference_graph_name);
+    if (insp->owns_etrecord)
+        et_etrecord_free(insp->etrecord);
     free(insp);
 }

@@ -35,6 +35,8 @@
 
 #include "error.h"
 #include "etdump.h"
+#include "etrecord.h"
+#include "graph.h"
 #include "legacy.h"
 #include "mapfile.h"
 #include "timescale.h"
@@ -66,13 +68,21 @@ typedef struct et_event {
     bool is_delegated_op;
     et_str *raw_delegate_debug_metadatas; /* one per run ("" when absent), or NULL
                                              when every run's metadata is empty */
-    int num_outputs;               /* 1 (ETRecord linkage comes later) */
+    int64_t num_outputs;           /* from the ETRecord's num-outs map; 1 by default */
     bool has_chain_index;          /* legacy profiler events only */
     int32_t chain_index;           /* their chain_idx (-1: outside any chain) */
     /* debug events (raw Value positions in the ETDump), per run */
     bool has_debug_data;
     uint32_t *debug_first;         /* per run: first index into the block's value pool */
     uint32_t *debug_count;         /* per run: number of entries */
+    /* ETRecord linkage (link.h; spec §3.10, §5.6); all unset without one */
+    bool has_debug_handles;        /* false: the reference's None */
+    bool debug_handles_is_list;    /* a list (delegate calls, delegated events),
+                                      else a single int */
+    uint32_t n_debug_handles;
+    const int64_t *debug_handles;  /* owned by the ETRecord */
+    const char *delegate_backend_name; /* NULL: None; owned by the ETRecord */
+    uint32_t node_first, node_count; /* the event's entries of insp->link_nodes */
     /* where it came from */
     uint32_t profile_event_pos_first_run; /* ProfileEvent table of run 0 (0 if none) */
 } et_event;
@@ -113,6 +123,11 @@ typedef struct et_block {
     et_allocation *allocations;    /* pool */
     uint32_t *allocation_first;    /* per run */
     uint32_t *allocation_count;    /* per run */
+    /* ETRecord linkage (link.h) */
+    const char *method;            /* the record's method linked to, or NULL */
+    const et_graph *graph;         /* its reference graph (owned by the record),
+                                      or NULL: node indices of link_nodes refer
+                                      to its nodes */
 } et_block;
 
 /* Called for each timestamp of a delegated profile event (spec §3.8):
@@ -138,6 +153,13 @@ typedef struct et_inspector_options {
     et_time_scale target_time_scale;  /* default ET_TS_MS */
     et_time_converter converter;      /* optional delegate time-scale converter */
     void *converter_ud;
+    /* optional ETRecord (spec §5, link.h): a path, or an open record that
+     * the caller keeps open until the inspector is freed (not both) */
+    const char *etrecord_path;
+    et_etrecord *etrecord;
+    const char *etrecord_method;      /* et_link_options.method */
+    const char *reference_graph_name; /* et_link_options.reference_graph_name */
+    bool enable_module_hierarchy;     /* spec §5.7 */
 } et_inspector_options;
 
 /* Default options: ns -> ms, no converter, no debug buffer. */
@@ -155,6 +177,13 @@ typedef struct et_inspector {
     et_block *blocks;
     size_t n_warnings;
     char **warnings;              /* one sentence each, in the order found */
+    /* ETRecord linkage (link.h) */
+    et_etrecord *etrecord;        /* NULL without one */
+    bool owns_etrecord;           /* opened from options.etrecord_path */
+    bool enable_module_hierarchy;
+    char *reference_graph_name;   /* as given, or ET_EDGE_GRAPH_NAME */
+    size_t n_link_nodes;
+    uint32_t *link_nodes;         /* node index | ET_LINK_NODE_* bits */
 } et_inspector;
 
 /* Open and build an inspector (spec §1.3, steps 1, 4-7), from an ETDump
@@ -170,8 +199,20 @@ typedef struct et_inspector {
  *                 et_legacy_read);
  *   ET_ERR_VALUE  a profile event's end precedes its start and is not a
  *                 32-bit wrap-around;
+ *   (ETRecord)    the errors of et_etrecord_open (a path that is not an
+ *                 ETRecord) and of et_link_etrecord; an ETRecord with a
+ *                 legacy profiler dump is ET_ERR_USAGE.  As in the
+ *                 reference, the record is opened before the ETDump is;
  *   ET_ERR_NOMEM  out of memory. */
 et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err);
+
+/* Append a warning (printf format) to insp->warnings.  Returns 0, or -1
+ * out of memory (the warning is lost). */
+int et_inspector_warn(et_inspector *insp, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* Free an inspector and everything it owns; NULL is accepted. */
 void et_inspector_free(et_inspector *insp);

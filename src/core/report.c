@@ -7,11 +7,140 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "link.h"
 #include "ptable.h"
 #include "pyfmt.h"
 #include "strbuf.h"
 
 #define ETINSPECT_JSON_FORMAT 1
+
+/* ------------------------------------------------------------------ */
+/* ETRecord linkage of an event (link.h), as Python's str() shows it */
+
+/* The node of an event's link entry k; *bits gets its ET_LINK_NODE_* bits. */
+static const et_graph_node *link_node(const et_inspector *insp, const et_block *blk,
+                                      const et_event *ev, uint32_t k, uint32_t *bits)
+{
+    uint32_t e = insp->link_nodes[ev->node_first + k];
+    *bits = e & ~ET_LINK_NODE_MASK;
+    return &blk->graph->nodes[e & ET_LINK_NODE_MASK];
+}
+
+static size_t n_op_types(const et_inspector *insp, const et_block *blk, const et_event *ev)
+{
+    size_t n = 0;
+    uint32_t bits;
+    for (uint32_t k = 0; k < ev->node_count; k++)
+        if (link_node(insp, blk, ev, k, &bits), bits & ET_LINK_NODE_OP)
+            n++;
+    return n;
+}
+
+/* op_types as the reference's row shows it (spec §6.1 column 9): the
+ * list's str() when it has fewer than 5 entries, else
+ * "['first', 'second' ... 'last'] (N total)" (names not escaped). */
+static void py_op_types(et_strbuf *sb, const et_inspector *insp, const et_block *blk,
+                        const et_event *ev)
+{
+    size_t total = n_op_types(insp, blk, ev), i = 0;
+    uint32_t bits;
+    et_sb_addc(sb, '[');
+    for (uint32_t k = 0; k < ev->node_count; k++) {
+        const et_graph_node *nd = link_node(insp, blk, ev, k, &bits);
+        if (!(bits & ET_LINK_NODE_OP))
+            continue;
+        if (total < 5) {
+            if (i)
+                et_sb_adds(sb, ", ");
+            et_sb_add_pystr(sb, nd->op, strlen(nd->op));
+        } else if (i < 2 || i == total - 1) {
+            et_sb_adds(sb, i == 0 ? "'" : i == 1 ? ", '" : " ... '");
+            et_sb_adds(sb, nd->op);
+            et_sb_addc(sb, '\'');
+        }
+        i++;
+    }
+    et_sb_addc(sb, ']');
+    if (total >= 5) {
+        et_sb_adds(sb, " (");
+        et_sb_add_u64(sb, total);
+        et_sb_adds(sb, " total)");
+    }
+}
+
+/* The operator graph's name of a node: its name and "_" (spec §5.5), in a
+ * new string (free it), or NULL out of memory. */
+static char *node_key(const et_graph_node *nd)
+{
+    size_t n = strlen(nd->name);
+    char *key = malloc(n + 2);
+    if (key) {
+        memcpy(key, nd->name, n);
+        memcpy(key + n, "_", 2);
+    }
+    return key;
+}
+
+static void py_node_key(et_strbuf *sb, const et_graph_node *nd)
+{
+    char *key = node_key(nd);
+    if (!key) {
+        sb->failed = true;
+        return;
+    }
+    et_sb_add_pystr(sb, key, strlen(key));
+    free(key);
+}
+
+/* nn_module_stack as Python shows the deserialized dict:
+ * {'key': ('path', 'type'), ...}; None when absent or malformed. */
+static void py_module_stack(et_strbuf *sb, const et_graph_node *nd)
+{
+    if (!nd->has_module_stack) {
+        et_sb_adds(sb, "None");
+        return;
+    }
+    et_sb_addc(sb, '{');
+    for (size_t j = 0; j < nd->n_module_stack; j++) {
+        const et_module_entry *m = &nd->module_stack[j];
+        if (j)
+            et_sb_adds(sb, ", ");
+        et_sb_add_pystr(sb, m->key, strlen(m->key));
+        et_sb_adds(sb, ": (");
+        et_sb_add_pystr(sb, m->path, strlen(m->path));
+        et_sb_adds(sb, ", ");
+        et_sb_add_pystr(sb, m->type, strlen(m->type));
+        et_sb_addc(sb, ')');
+    }
+    et_sb_addc(sb, '}');
+}
+
+/* stack_traces (module: false) or module_hierarchy (true) as a dict's
+ * str(): one entry per distinct node, first seen first. */
+static void py_node_dict(et_strbuf *sb, const et_inspector *insp, const et_block *blk,
+                         const et_event *ev, bool module)
+{
+    uint32_t bits;
+    bool any = false;
+    et_sb_addc(sb, '{');
+    for (uint32_t k = 0; k < ev->node_count; k++) {
+        const et_graph_node *nd = link_node(insp, blk, ev, k, &bits);
+        if (!(bits & ET_LINK_NODE_FIRST))
+            continue;
+        if (any)
+            et_sb_adds(sb, ", ");
+        any = true;
+        py_node_key(sb, nd);
+        et_sb_adds(sb, ": ");
+        if (module)
+            py_module_stack(sb, nd);
+        else if (nd->stack_trace)
+            et_sb_add_pystr(sb, nd->stack_trace, strlen(nd->stack_trace));
+        else
+            et_sb_adds(sb, "None");
+    }
+    et_sb_addc(sb, '}');
+}
 
 /* ------------------------------------------------------------------ */
 /* Frames */
@@ -101,7 +230,9 @@ et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for
                 et_sb_addc(&sb, ']');
                 rc |= et_frame_set_text(f, r, (size_t)map[C_RAW], sb.p, sb.n);
             }
-            rc |= et_frame_set_text(f, r, (size_t)map[C_OPS], "[]", 2);
+            et_sb_reset(&sb);
+            py_op_types(&sb, insp, blk, ev);
+            rc |= et_frame_set_text(f, r, (size_t)map[C_OPS], sb.p, sb.n);
             if (map[C_DID] >= 0) {
                 if (ev->delegate_debug_identifier_kind == ET_DID_INT)
                     et_frame_set_int(f, r, (size_t)map[C_DID], ev->delegate_debug_id_int);
@@ -109,10 +240,15 @@ et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for
                     rc |= et_frame_set_text(f, r, (size_t)map[C_DID], ev->delegate_debug_id_str.p,
                                             ev->delegate_debug_id_str.n);
             }
-            if (map[C_STACK] >= 0)
-                rc |= et_frame_set_text(f, r, (size_t)map[C_STACK], "{}", 2);
-            if (map[C_MODULE] >= 0)
-                rc |= et_frame_set_text(f, r, (size_t)map[C_MODULE], "{}", 2);
+            for (int c = C_STACK; c <= C_MODULE; c++)
+                if (map[c] >= 0) {
+                    et_sb_reset(&sb);
+                    py_node_dict(&sb, insp, blk, ev, c == C_MODULE);
+                    rc |= et_frame_set_text(f, r, (size_t)map[c], sb.p, sb.n);
+                }
+            if (ev->delegate_backend_name)
+                rc |= et_frame_set_text(f, r, (size_t)map[C_BACKEND], ev->delegate_backend_name,
+                                        strlen(ev->delegate_backend_name));
             et_frame_set_bool(f, r, (size_t)map[C_DELEGATED], ev->is_delegated_op);
             if (map[C_DEBUG] >= 0) {
                 /* values are decoded in a later layer; show how many entries */
@@ -366,7 +502,75 @@ static int j_finish(et_strbuf *sb, size_t n, FILE *out)
     return rc;
 }
 
-static void j_event(et_strbuf *sb, const et_block *blk, const et_event *ev, size_t index,
+/* The ETRecord linkage of an event (link.h): op_types, module_hierarchy,
+ * stack_traces, debug_handles, each followed by a comma. */
+static void j_linkage(et_strbuf *sb, const et_inspector *insp, const et_block *blk,
+                      const et_event *ev, int depth)
+{
+    uint32_t bits;
+    j_indent(sb, depth), j_key(sb, "op_types"), et_sb_addc(sb, '[');
+    bool any = false;
+    for (uint32_t k = 0; k < ev->node_count; k++) {
+        const et_graph_node *nd = link_node(insp, blk, ev, k, &bits);
+        if (bits & ET_LINK_NODE_OP) {
+            et_sb_adds(sb, any ? ", " : "");
+            j_strz(sb, nd->op);
+            any = true;
+        }
+    }
+    et_sb_adds(sb, "],");
+    for (int module = 1; module >= 0; module--) {
+        j_indent(sb, depth), j_key(sb, module ? "module_hierarchy" : "stack_traces");
+        et_sb_addc(sb, '{');
+        any = false;
+        for (uint32_t k = 0; k < ev->node_count; k++) {
+            const et_graph_node *nd = link_node(insp, blk, ev, k, &bits);
+            if (!(bits & ET_LINK_NODE_FIRST))
+                continue;
+            et_sb_adds(sb, any ? ", " : "");
+            any = true;
+            char *key = node_key(nd);
+            if (!key) {
+                sb->failed = true;
+                return;
+            }
+            j_strz(sb, key), et_sb_adds(sb, ": ");
+            free(key);
+            if (module && nd->has_module_stack) {
+                et_sb_addc(sb, '{');
+                for (size_t j = 0; j < nd->n_module_stack; j++) {
+                    const et_module_entry *m = &nd->module_stack[j];
+                    et_sb_adds(sb, j ? ", " : "");
+                    j_strz(sb, m->key), et_sb_adds(sb, ": ["), j_strz(sb, m->path);
+                    et_sb_adds(sb, ", "), j_strz(sb, m->type), et_sb_addc(sb, ']');
+                }
+                et_sb_addc(sb, '}');
+            } else if (!module && nd->stack_trace) {
+                j_strz(sb, nd->stack_trace);
+            } else {
+                et_sb_adds(sb, "null");
+            }
+        }
+        et_sb_adds(sb, "},");
+    }
+    j_indent(sb, depth), j_key(sb, "debug_handles");
+    if (!ev->has_debug_handles) {
+        et_sb_adds(sb, "null");
+    } else if (!ev->debug_handles_is_list) {
+        et_sb_add_i64(sb, ev->debug_handles[0]);
+    } else {
+        et_sb_addc(sb, '[');
+        for (uint32_t k = 0; k < ev->n_debug_handles; k++) {
+            et_sb_adds(sb, k ? ", " : "");
+            et_sb_add_i64(sb, ev->debug_handles[k]);
+        }
+        et_sb_addc(sb, ']');
+    }
+    et_sb_addc(sb, ',');
+}
+
+static void j_event(et_strbuf *sb, const et_inspector *insp, const et_block *blk,
+                    const et_event *ev, size_t index,
                     const et_etdump *d)
 {
     const int D = 4;
@@ -406,7 +610,12 @@ static void j_event(et_strbuf *sb, const et_block *blk, const et_event *ev, size
     et_sb_addc(sb, ',');
     j_indent(sb, D + 1), j_key(sb, "is_delegated_op");
     et_sb_adds(sb, ev->is_delegated_op ? "true," : "false,");
-    j_indent(sb, D + 1), j_key(sb, "delegate_backend_name"), et_sb_adds(sb, "null,");
+    j_indent(sb, D + 1), j_key(sb, "delegate_backend_name");
+    if (ev->delegate_backend_name)
+        j_strz(sb, ev->delegate_backend_name);
+    else
+        et_sb_adds(sb, "null");
+    et_sb_addc(sb, ',');
     j_indent(sb, D + 1), j_key(sb, "raw_delegate_debug_metadatas_hex");
     et_sb_addc(sb, '[');
     if (ev->raw_delegate_debug_metadatas) {
@@ -431,10 +640,7 @@ static void j_event(et_strbuf *sb, const et_block *blk, const et_event *ev, size
     else
         et_sb_adds(sb, "[]");
     et_sb_addc(sb, ',');
-    j_indent(sb, D + 1), j_key(sb, "op_types"), et_sb_adds(sb, "[],");
-    j_indent(sb, D + 1), j_key(sb, "module_hierarchy"), et_sb_adds(sb, "{},");
-    j_indent(sb, D + 1), j_key(sb, "stack_traces"), et_sb_adds(sb, "{},");
-    j_indent(sb, D + 1), j_key(sb, "debug_handles"), et_sb_adds(sb, "null,");
+    j_linkage(sb, insp, blk, ev, D + 1);
     j_indent(sb, D + 1), j_key(sb, "num_outputs"), et_sb_add_i64(sb, ev->num_outputs);
     et_sb_addc(sb, ',');
     j_indent(sb, D + 1), j_key(sb, "_instruction_id"), et_sb_add_i64(sb, ev->instruction_id);
@@ -563,7 +769,7 @@ int et_report_write_json(const et_inspector *insp, FILE *out)
             if (e)
                 et_sb_addc(&sb, ',');
             j_indent(&sb, 4);
-            j_event(&sb, blk, &blk->events[e], e, d);
+            j_event(&sb, insp, blk, &blk->events[e], e, d);
             if (j_flush(&sb, out, false) != 0)
                 goto fail;
         }

@@ -129,3 +129,36 @@ void et_sb_free(et_strbuf *sb)
     free(sb->p);
     memset(sb, 0, sizeof *sb);
 }
+
+void et_sb_add_pystr(et_strbuf *sb, const char *s, size_t n)
+{
+    char q = '\'';
+    if (memchr(s, '\'', n) && !memchr(s, '"', n))
+        q = '"';
+    et_sb_addc(sb, q);
+    size_t run = 0; /* start of the bytes not yet copied */
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != 0x7f && c != '\\' && c != (unsigned char)q)
+            continue;
+        et_sb_add(sb, s + run, i - run);
+        run = i + 1;
+        char esc[5] = {'\\', 0, 0, 0, 0};
+        switch (c) {
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        case '\\': esc[1] = '\\'; break;
+        default:
+            if (c == (unsigned char)q) {
+                esc[1] = q;
+            } else {
+                static const char hex[] = "0123456789abcdef";
+                esc[1] = 'x', esc[2] = hex[c >> 4], esc[3] = hex[c & 15];
+            }
+        }
+        et_sb_adds(sb, esc);
+    }
+    et_sb_add(sb, s + run, n - run);
+    et_sb_addc(sb, q);
+}

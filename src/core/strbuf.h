@@ -33,6 +33,11 @@ void et_sb_add_u64(et_strbuf *sb, uint64_t v);
 void et_sb_add_u64_list(et_strbuf *sb, const uint64_t *v, size_t n);
 /* Python repr() of a float (see pyfmt.h). */
 void et_sb_add_repr(et_strbuf *sb, double v);
+/* Python repr() of a str (n bytes of UTF-8): single quotes unless the
+ * text holds a single quote and no double quote; backslash escapes for
+ * the backslash, the quote, \n, \r, \t and \xNN for other bytes below
+ * 0x20 and 0x7f; other bytes as they are. */
+void et_sb_add_pystr(et_strbuf *sb, const char *s, size_t n);
 /* Empty the buffer, keeping its storage. */
 void et_sb_reset(et_strbuf *sb);
 void et_sb_free(et_strbuf *sb);

@@ -1,0 +1,92 @@
+/*
+ * link.h - ETRecord linkage: what an ETRecord says about each event of an
+ * inspector (spec §3.10, §5.6, §5.7).
+ *
+ * For every event block, one method of the record is used (see
+ * et_link_options.method).  For every event of the block:
+ *  1. debug handles: debug_handle_map[method][instruction id] (an int for a
+ *     kernel, a list for a delegate call); num_outputs from
+ *     instruction_id_to_num_outs_map (1 when the map or the entry is absent);
+ *     a DELEGATE_CALL event gets its delegate_map entry's "name" as
+ *     delegate_backend_name;
+ *  2. a delegated event (one with a delegate debug identifier) takes its
+ *     handles from delegate_map[method][instruction id]["delegate_map"]
+ *     [identifier] and the backend name from the entry's "name";
+ *  3. graph nodes: unless the event is Method::init, Program::load_method or
+ *     Method::execute, every node of the reference graph whose debug handle
+ *     is one of the event's handles is attached, in the reference's order
+ *     (handles in order; for one handle, nodes in the operator graph's
+ *     depth-first order); they give op_types (one per node, duplicates
+ *     kept), stack_traces and module_hierarchy (one per distinct node name,
+ *     first seen first).
+ *
+ * Differences from the reference (docs/differences.md):
+ *  - an exact delegate_map key always wins; the substring match (the last
+ *    key, in map order, that is a substring of the identifier's text) is
+ *    only a fallback;
+ *  - a delegated event without a mapping is left without handles (when its
+ *    delegate call has no delegate_map entry: it takes the delegate call's
+ *    handles, as the reference does) with one warning per (block,
+ *    instruction id) instead of one per event;
+ *  - a record without instruction_id_to_num_outs_map still links (every
+ *    num_outputs 1) instead of failing with a TypeError;
+ *  - every method can be linked, not only "forward";
+ *  - a record without the method, or without an edge program for it, links
+ *    what it can with a warning instead of a KeyError.
+ */
+#ifndef ET_LINK_H
+#define ET_LINK_H
+
+#include <stdbool.h>
+
+#include "error.h"
+#include "etrecord.h"
+#include "model.h"
+
+/* The name of the reference graph that is the method's edge program
+ * (spec §1.3 reference_graph_name default). */
+#define ET_EDGE_GRAPH_NAME "edge_dialect_graph_module"
+
+/* Bits of an entry of et_inspector.link_nodes (the rest is a node index
+ * into the block's graph). */
+#define ET_LINK_NODE_FIRST 0x80000000u /* first occurrence of the node's name
+                                          for this event: a key of
+                                          stack_traces / module_hierarchy */
+#define ET_LINK_NODE_OP 0x40000000u    /* the node's op is non-empty: one
+                                          entry of op_types */
+#define ET_LINK_NODE_MASK 0x3fffffffu
+
+typedef struct et_link_options {
+    /* The method whose maps link every block.  NULL: per block, the method
+     * named like the block if debug_handle_map has one, else "forward" if
+     * it has it, else its only method if it has exactly one, else
+     * "forward" (nothing is linked, with a warning).  A method given here
+     * must be in debug_handle_map or have an edge program. */
+    const char *method;
+    /* "edge_dialect_graph_module" (NULL means it): the method's edge
+     * program; or a graph_map entry name such as
+     * "aten_dialect_output/forward"; or "exported_program" (the ATen
+     * program, not a name the reference accepts). */
+    const char *reference_graph_name;
+    /* spec §5.7: nodes in module subgraphs come after the flat nodes in
+     * the operator graph's order, which changes the order of op_types (and
+     * which node name is seen first) among nodes sharing a handle. */
+    bool enable_module_hierarchy;
+} et_link_options;
+
+/* Link the events of `insp` to record `rec` (not owned; it must outlive
+ * the inspector, which points into it).  Sets, per block, `method` and
+ * `graph`; per event, the debug handles, num_outputs,
+ * delegate_backend_name and node range; appends warnings to the
+ * inspector.  Returns 0, or -1 with `err` set:
+ *   ET_ERR_USAGE   o->method is not a method of the record ("ETRecord
+ *                  'LABEL' has no method 'M' (methods: a, b)"); the
+ *                  reference graph is not in the record ("... has no
+ *                  reference graph 'G' (graphs: ...)");
+ *   ET_ERR_FORMAT  the reference graph's JSON cannot be read or parsed
+ *                  (see et_etrecord_graph);
+ *   ET_ERR_NOMEM   out of memory. */
+int et_link_etrecord(et_inspector *insp, et_etrecord *rec, const et_link_options *o,
+                     et_error *err);
+
+#endif
