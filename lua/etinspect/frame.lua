@@ -302,6 +302,12 @@ local function json(v)
   end
   if t == "table" then
     if Frame.is_frame(v) then return json(v._rows) end
+    local mt = getmetatable(v)
+    if mt and mt.__order then -- an ordered dict (Python's dict): its order, None kept
+      local parts = {}
+      for i, k in ipairs(mt.__order) do parts[i] = json(tostring(k)) .. ": " .. json(v[k]) end
+      return "{" .. table.concat(parts, ", ") .. "}"
+    end
     local n = #v
     local seq = true
     for k in pairs(v) do

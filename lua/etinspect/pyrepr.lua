@@ -40,8 +40,10 @@ end
 
 --- Python repr() of a Lua value: nil -> None, booleans -> True/False,
 -- integers in decimal, floats as repr() (nan, inf), strings quoted,
--- sequences as [a, b], other tables -- and tables whose metatable has
--- __pydict, even empty ones -- as {'k': v} with keys sorted.
+-- tuples (metatable __pytuple) as (a, b), sequences as [a, b], other
+-- tables -- and tables whose metatable has __pydict, even empty ones -- as
+-- {'k': v}: in the order of the metatable's __order (an ordered dict, whose
+-- missing values are None), else with keys sorted.
 -- @param v any Lua value
 -- @treturn string
 function M.repr(v)
@@ -55,14 +57,22 @@ function M.repr(v)
   if t == "string" then return M.repr_string(v) end
   if t == "table" then
     local mt = getmetatable(v)
+    if mt and mt.__pytuple then
+      local parts = {}
+      for i = 1, #v do parts[i] = M.repr(v[i]) end
+      return "(" .. table.concat(parts, ", ") .. (#v == 1 and ",)" or ")")
+    end
     if not (mt and mt.__pydict) and is_sequence(v) then
       local parts = {}
       for i = 1, #v do parts[i] = M.repr(v[i]) end
       return "[" .. table.concat(parts, ", ") .. "]"
     end
-    local keys = {}
-    for k in pairs(v) do keys[#keys + 1] = k end
-    table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+    local keys = mt and mt.__order
+    if not keys then
+      keys = {}
+      for k in pairs(v) do keys[#keys + 1] = k end
+      table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
+    end
     local parts = {}
     for i, k in ipairs(keys) do parts[i] = M.repr(k) .. ": " .. M.repr(v[k]) end
     return "{" .. table.concat(parts, ", ") .. "}"

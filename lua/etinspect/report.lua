@@ -6,7 +6,6 @@
 --                           include_delegate_debug_data=false}
 --   insp:save_data_to_tsv(path_or_file, {include_units=true, include_delegate_debug_data=false})
 --   insp:find_total_for_module(name) -> number (target time unit)
---   insp:get_exported_program([graph]) -> nil, message   (until ETRecord support)
 --   insp:get_op_list(block_name, show_delegated_ops=true) -> {op_type = {Event, ...}}
 --   blk:to_dataframe{include_units=false, include_delegate_debug_data=false} -> Frame
 --   ev:asdict([units]) -> row table (spec §6.1)
@@ -182,10 +181,6 @@ function M.find_total_for_module(insp, name)
   return total
 end
 
-function M.get_exported_program(_, _)
-  return nil, "Exported program is only available when a valid etrecord_path was provided at the time of Inspector construction"
-end
-
 --- op type -> sequence of Events of that type in the named block (the
 -- reference's is an empty stub).  Events without op types are left out;
 -- delegated events only when show_delegated_ops (default true).
@@ -215,7 +210,6 @@ function M.install()
   add("etinspect.Inspector", "print_data_tabular", M.print_data_tabular)
   add("etinspect.Inspector", "save_data_to_tsv", M.save_data_to_tsv)
   add("etinspect.Inspector", "find_total_for_module", M.find_total_for_module)
-  add("etinspect.Inspector", "get_exported_program", M.get_exported_program)
   add("etinspect.Inspector", "get_op_list", M.get_op_list)
   add("etinspect.EventBlock", "to_dataframe", M.block_to_dataframe)
   add("etinspect.Event", "asdict", M.event_asdict)

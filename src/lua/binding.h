@@ -9,6 +9,9 @@
  *   l_event.c      Event         an event of a block
  *   l_perfdata.c   PerfData      the statistics of an event
  *   l_runs.c       Run, RawEvent raw RunData and events, C-closure iterators
+ *   l_etrecord.c   ETRecord      owns an et_etrecord (etinspect.parse_etrecord)
+ *   l_graph.c      Graph, Node   a program of an ETRecord and its nodes
+ *   l_pyobj.c      ordered dicts and tuples (Python's dict and tuple)
  *   l_module.c     luaopen_etinspect: the module table, TimeScale, the
  *                  embedded Lua library (lua/)
  *
@@ -34,12 +37,31 @@
 #define ET_MT_PERFDATA "etinspect.PerfData"
 #define ET_MT_RUN "etinspect.Run"
 #define ET_MT_RAWEVENT "etinspect.RawEvent"
+#define ET_MT_ETRECORD "etinspect.ETRecord"
+#define ET_MT_GRAPH "etinspect.Graph"
+#define ET_MT_NODE "etinspect.Node"
+
+/* The ETRecord's userdata payload.  An Inspector linked to it holds it in
+ * its user value and counts itself in `users`; the record cannot be closed
+ * while an open Inspector points into it. */
+typedef struct lua_etr_box {
+    et_etrecord *r; /* NULL once closed */
+    int users;      /* open Inspectors linked to it */
+} lua_etr_box;
+
+/* A Graph's payload (user value 1: its ETRecord userdata). */
+typedef struct lua_graph_box {
+    lua_etr_box *rec;
+    const et_graph *g;  /* owned by the record */
+    char name[200];     /* what it was asked as, e.g. "aten_dialect_output/forward" */
+} lua_graph_box;
 
 /* The Inspector's userdata payload. */
 typedef struct lua_insp_box {
     et_inspector *insp; /* NULL once closed */
     int parser_ref;     /* delegate metadata parser (registry ref) or LUA_NOREF */
     char parser_name[64];
+    lua_etr_box *etrecord; /* the linked ETRecord's box, or NULL */
 } lua_insp_box;
 
 /* A child's payload: its inspector, block index and (for events and perf
@@ -56,6 +78,26 @@ void et_lua_register_block(lua_State *L);
 void et_lua_register_event(lua_State *L);
 void et_lua_register_perfdata(lua_State *L);
 void et_lua_register_runs(lua_State *L);
+void et_lua_register_etrecord(lua_State *L);
+void et_lua_register_graph(lua_State *L);
+
+/* etinspect.parse_etrecord(path) -> ETRecord (l_etrecord.c). */
+int et_lua_parse_etrecord(lua_State *L);
+
+/* Check that argument `arg` is an open ETRecord; returns its box. */
+lua_etr_box *et_lua_check_etrecord(lua_State *L, int arg);
+
+/* Push a Graph for program `p` of the ETRecord userdata at `rec_idx`
+ * (parsing it on first use; a Lua error when it cannot be parsed); `name`
+ * is what it is called. */
+void et_lua_push_graph(lua_State *L, int rec_idx, const et_etr_program *p, const char *name);
+
+/* Push a Node: node `i` of the Graph userdata at `graph_idx`. */
+void et_lua_push_node(lua_State *L, int graph_idx, size_t i);
+
+/* Push a node's nn_module_stack as an ordered dict key -> (path, type), or
+ * nil when it has none (l_graph.c). */
+void et_lua_push_module_stack(lua_State *L, const et_graph_node *nd);
 
 /* Push a new child userdata of metatable `mt` for (block, event) of the
  * Inspector userdata at stack index `insp_idx`, anchoring it. */

@@ -11,6 +11,8 @@
  *   blk.allocators           sequence of allocator names (allocator id k is
  *                            allocators[k]); from the block's first run
  *   blk.num_runs             how many runs were merged into the block
+ *   blk.etrecord_method      the ETRecord method its events are linked to
+ *                            (src/core/link.h), or nil
  *   #blk                     number of events
  * Methods implemented in Lua (lua/etinspect/report.lua): blk:to_dataframe{...}.
  */
@@ -28,6 +30,18 @@ static const et_block *check_blk(lua_State *L, int arg, lua_child **out)
 static int blk_name(lua_State *L)
 {
     et_lua_push_str(L, check_blk(L, 1, NULL)->name);
+    return 1;
+}
+
+/* block.etrecord_method: the ETRecord method its events were linked to
+ * (link.h), or nil without an ETRecord. */
+static int blk_method(lua_State *L)
+{
+    const char *m = check_blk(L, 1, NULL)->method;
+    if (m)
+        lua_pushstring(L, m);
+    else
+        lua_pushnil(L);
     return 1;
 }
 
@@ -137,6 +151,7 @@ void et_lua_register_block(lua_State *L)
                                        {"target_time_scale", blk_target},
                                        {"allocators", blk_allocators},
                                        {"num_runs", blk_num_runs},
+                                       {"etrecord_method", blk_method},
                                        {NULL, NULL}};
     luaL_newmetatable(L, ET_MT_BLOCK);
     et_lua_set_index(L, methods, getters);

@@ -4,12 +4,20 @@
  *
  *   ev.name                       string (a delegated event: its identifier as text)
  *   ev.perf_data                  PerfData, or nil for an event with debug events only
- *   ev.op_types                   sequence of strings ({} until ETRecord linkage)
+ *   ev.op_types                   sequence of the ops of the graph nodes linked
+ *                                 to the event (duplicates kept; {} without an
+ *                                 ETRecord) -- link.h
  *   ev.delegate_debug_identifier  integer, string or nil
- *   ev.debug_handles              nil until ETRecord linkage
- *   ev.stack_traces, ev.module_hierarchy   tables ({} until ETRecord linkage)
+ *   ev.debug_handles              integer, sequence of integers (delegate calls
+ *                                 and delegated events), or nil when unlinked
+ *   ev.stack_traces               ordered dict (l_pyobj.h): operator-graph node
+ *                                 name ("mul_", the node's name and "_") ->
+ *                                 stack trace string, or nil (None)
+ *   ev.module_hierarchy           ordered dict: node name ("mul_") -> ordered
+ *                                 dict module key -> (path, type), or nil (None)
  *   ev.is_delegated_op            boolean
- *   ev.delegate_backend_name      nil until ETRecord linkage
+ *   ev.delegate_backend_name      string (the delegate_map entry's name; "" when
+ *                                 it has none) or nil
  *   ev.debug_data                 sequence of the first run's debug values (raw
  *                                 descriptions: {kind=, scalar_type=, shape=, ...})
  *   ev.start_time                 sequence of raw start ticks per run, or nil
@@ -28,6 +36,8 @@
 
 #include "binding.h"
 #include "l_hooks.h"
+#include "l_pyobj.h"
+#include "link.h"
 #include "l_values.h"
 #include "pyfmt.h"
 
@@ -58,28 +68,99 @@ static int ev_perf_data(lua_State *L)
     return 1;
 }
 
-static int ev_empty_table(lua_State *L)
+/* The graph node of link entry k of an event; *bits gets its flags. */
+static const et_graph_node *link_node(const lua_child *c, const et_event *ev, uint32_t k,
+                                      uint32_t *bits)
 {
-    check_ev(L, 1, NULL);
-    lua_newtable(L);
+    const et_inspector *insp = c->box->insp;
+    uint32_t e = insp->link_nodes[ev->node_first + k];
+    *bits = e & ~ET_LINK_NODE_MASK;
+    return &insp->blocks[c->block].graph->nodes[e & ET_LINK_NODE_MASK];
+}
+
+static int ev_op_types(lua_State *L)
+{
+    lua_child *c;
+    const et_event *ev = check_ev(L, 1, &c);
+    lua_createtable(L, (int)ev->node_count, 0);
+    lua_Integer n = 0;
+    uint32_t bits;
+    for (uint32_t k = 0; k < ev->node_count; k++) {
+        const et_graph_node *nd = link_node(c, ev, k, &bits);
+        if (bits & ET_LINK_NODE_OP) {
+            lua_pushstring(L, nd->op);
+            lua_rawseti(L, -2, ++n);
+        }
+    }
     return 1;
 }
 
-/* A dict-typed field (stack_traces, module_hierarchy): an empty table
- * marked with the shared "etinspect.dict" metatable, so that it renders as
- * Python's {} rather than []. */
-static int ev_empty_dict(lua_State *L)
+static int ev_debug_handles(lua_State *L)
 {
-    check_ev(L, 1, NULL);
-    lua_newtable(L);
-    luaL_setmetatable(L, "etinspect.dict");
+    const et_event *ev = check_ev(L, 1, NULL);
+    if (!ev->has_debug_handles) {
+        lua_pushnil(L);
+    } else if (!ev->debug_handles_is_list) {
+        lua_pushinteger(L, (lua_Integer)ev->debug_handles[0]);
+    } else {
+        lua_createtable(L, (int)ev->n_debug_handles, 0);
+        for (uint32_t k = 0; k < ev->n_debug_handles; k++) {
+            lua_pushinteger(L, (lua_Integer)ev->debug_handles[k]);
+            lua_rawseti(L, -2, (lua_Integer)k + 1);
+        }
+    }
     return 1;
 }
 
-static int ev_nil(lua_State *L)
+/* stack_traces (module false) or module_hierarchy (true): one entry per
+ * distinct node, first seen first, keyed by the node's name and "_". */
+static int node_dict(lua_State *L, bool module)
 {
-    check_ev(L, 1, NULL);
-    lua_pushnil(L);
+    lua_child *c;
+    const et_event *ev = check_ev(L, 1, &c);
+    et_lua_new_dict(L);
+    luaL_Buffer b;
+    uint32_t bits;
+    for (uint32_t k = 0; k < ev->node_count; k++) {
+        const et_graph_node *nd = link_node(c, ev, k, &bits);
+        if (!(bits & ET_LINK_NODE_FIRST))
+            continue;
+        if (module)
+            et_lua_push_module_stack(L, nd);
+        else if (nd->stack_trace)
+            lua_pushstring(L, nd->stack_trace);
+        else
+            lua_pushnil(L);
+        luaL_buffinit(L, &b);
+        luaL_addstring(&b, nd->name);
+        luaL_addchar(&b, '_');
+        luaL_pushresult(&b);
+        size_t n;
+        const char *key = lua_tolstring(L, -1, &n);
+        lua_insert(L, -2); /* key below the value */
+        et_lua_dict_set(L, -3, key, n);
+        lua_pop(L, 1); /* the key */
+    }
+    return 1;
+}
+
+static int ev_stack_traces(lua_State *L)
+{
+    return node_dict(L, false);
+}
+
+static int ev_module_hierarchy(lua_State *L)
+{
+    return node_dict(L, true);
+}
+
+static int ev_backend(lua_State *L)
+{
+    const et_event *ev = check_ev(L, 1, NULL);
+    if (ev->delegate_backend_name)
+        lua_pushstring(L, ev->delegate_backend_name);
+    else
+        lua_pushnil(L);
     return 1;
 }
 
@@ -234,13 +315,13 @@ void et_lua_register_event(lua_State *L)
     static const luaL_Reg getters[] = {
         {"name", ev_name},
         {"perf_data", ev_perf_data},
-        {"op_types", ev_empty_table},
+        {"op_types", ev_op_types},
         {"delegate_debug_identifier", ev_did},
-        {"debug_handles", ev_nil},
-        {"stack_traces", ev_empty_dict},
-        {"module_hierarchy", ev_empty_dict},
+        {"debug_handles", ev_debug_handles},
+        {"stack_traces", ev_stack_traces},
+        {"module_hierarchy", ev_module_hierarchy},
         {"is_delegated_op", ev_is_delegated},
-        {"delegate_backend_name", ev_nil},
+        {"delegate_backend_name", ev_backend},
         {"debug_data", ev_debug_data},
         {"start_time", ev_start_time},
         {"num_outputs", ev_num_outputs},
@@ -249,10 +330,6 @@ void et_lua_register_event(lua_State *L)
         {"delegate_debug_metadatas", ev_metadatas},
         {"raw_delegate_debug_metadatas", ev_raw_metadatas},
         {NULL, NULL}};
-    luaL_newmetatable(L, "etinspect.dict"); /* marks tables that are Python dicts */
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "__pydict");
-    lua_pop(L, 1);
     luaL_newmetatable(L, ET_MT_EVENT);
     et_lua_set_index(L, methods, getters);
     lua_pushcfunction(L, ev_tostring);

@@ -7,14 +7,20 @@
  *       debug_buffer_path=PATH,
  *       delegate_metadata_parser=function(raw_list) -> table | "name",
  *       delegate_time_scale_converter=function(name, ticks) -> number,
+ *       etrecord=PATH | ETRecord,                          -- spec §5 (link.h)
+ *       etrecord_method=NAME,        -- the record's method to link (default:
+ *                                    -- per block, see link.h; the reference: "forward")
+ *       reference_graph_name="edge_dialect_graph_module",  -- or a graph_map name
  *       enable_module_hierarchy=false}                     -> Inspector
  *
  * Errors (raised as Lua errors with the reference's message):
  *   "For TimeScale in cycles both the source and target time scale have to be in cycles."
  *   "Expecting exactly one of etdump_path or etdump_data to be specified."
  *   "PATH: No such file or directory", "PATH: not an ETDump: ..." (malformed input)
- *   "unknown option 'x'", "etrecord is not supported yet", "unknown delegate
- *   metadata parser 'x'".
+ *   "unknown option 'x'", "unknown delegate metadata parser 'x'",
+ *   "Unsupported ETRecord type: ...", the ETRecord reader's errors ("PATH:
+ *   ETRecord identifier missing: ...") and the linker's ("ETRecord 'PATH'
+ *   has no method 'm' (...)").
  *
  *   insp.event_blocks      sequence of EventBlock (#, ipairs)
  *   insp.source_time_scale, insp.target_time_scale
@@ -34,11 +40,15 @@
  *                            {allocator_name, allocator_id,
  *                            total_allocations_done (bytes)}}
  * (both nil for an ETDump).
+ *   insp.etrecord          the linked ETRecord (l_etrecord.c), or nil
+ *   insp:get_exported_program([graph [, method]]) -> Graph (l_graph.c), or
+ *                          nil and the reference's warning text without an
+ *                          ETRecord (spec §6.6)
  *   #insp                  number of event blocks
  *   insp:close()           free it now (also __close, for `local insp <close>`)
  * Methods implemented in Lua (lua/etinspect/report.lua): to_dataframe,
  * print_data_tabular, save_data_to_tsv, find_total_for_module,
- * get_exported_program, get_op_list.  insp:runs() is in l_runs.c.
+ * get_op_list.  insp:runs() is in l_runs.c.
  */
 #include <string.h>
 
@@ -74,7 +84,7 @@ static int insp_new(lua_State *L)
                                         "delegate_time_scale_converter",
                                         "enable_module_hierarchy", "reference_graph_name",
                                         "profile_results_path", "profile_results_data",
-                                        "time_scale", NULL};
+                                        "time_scale", "etrecord_method", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
     /* reject misspelt options */
@@ -116,11 +126,9 @@ static int insp_new(lua_State *L)
         if (et_time_scale_check(o.source_time_scale, o.target_time_scale, &err) != 0)
             return luaL_error(L, "%s", err.msg);
     }
-    if (lua_getfield(L, 1, "etrecord") != LUA_TNIL)
-        return luaL_error(L, "etrecord is not supported yet");
-    lua_pop(L, 1);
 
     /* the userdata first, so that everything below is anchored to it */
+    int t;
     lua_insp_box *box = lua_newuserdatauv(L, sizeof *box, 1);
     memset(box, 0, sizeof *box);
     box->parser_ref = LUA_NOREF;
@@ -153,8 +161,37 @@ static int insp_new(lua_State *L)
         o.debug_buffer_path = luaL_checkstring(L, -1);
     lua_setfield(L, uv, "debug_buffer_path");
 
+    /* the ETRecord (spec §1.3 step 3): a path (parsed here, before the
+     * ETDump, as the reference does) or an ETRecord; anchored in the user
+     * value, linked by the core */
+    t = lua_getfield(L, 1, "etrecord");
+    if (t == LUA_TSTRING) {
+        lua_pushcfunction(L, et_lua_parse_etrecord);
+        lua_insert(L, -2);
+        lua_call(L, 1, 1);
+    } else if (t != LUA_TNIL && !luaL_testudata(L, -1, ET_MT_ETRECORD)) {
+        return luaL_error(L, "Unsupported ETRecord type: expected a path or an ETRecord "
+                             "(etinspect.parse_etrecord), got %s",
+                          luaL_typename(L, -1));
+    }
+    if (t != LUA_TNIL) {
+        lua_etr_box *rb = et_lua_check_etrecord(L, -1);
+        o.etrecord = rb->r;
+        box->etrecord = rb;
+    }
+    lua_setfield(L, uv, "etrecord");
+    if (lua_getfield(L, 1, "etrecord_method") != LUA_TNIL)
+        o.etrecord_method = luaL_checkstring(L, -1);
+    lua_setfield(L, uv, "etrecord_method");
+    if (lua_getfield(L, 1, "reference_graph_name") != LUA_TNIL)
+        o.reference_graph_name = luaL_checkstring(L, -1);
+    lua_setfield(L, uv, "reference_graph_name");
+    lua_getfield(L, 1, "enable_module_hierarchy");
+    o.enable_module_hierarchy = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+
     /* delegate metadata parser: a function or the name of a built-in one */
-    int t = lua_getfield(L, 1, "delegate_metadata_parser");
+    t = lua_getfield(L, 1, "delegate_metadata_parser");
     if (t == LUA_TSTRING) {
         const char *name = lua_tostring(L, -1);
         lua_getglobal(L, "require");
@@ -195,8 +232,12 @@ static int insp_new(lua_State *L)
     }
 
     box->insp = et_inspector_open(&o, &err);
-    if (!box->insp)
+    if (!box->insp) {
+        box->etrecord = NULL;
         return luaL_error(L, "%s", err.msg);
+    }
+    if (box->etrecord)
+        box->etrecord->users++;
     for (size_t i = 0; i < box->insp->n_warnings; i++)
         et_lua_warn(L, "%s", box->insp->warnings[i]);
     lua_settop(L, ud);
@@ -205,6 +246,9 @@ static int insp_new(lua_State *L)
 
 static void close_box(lua_State *L, lua_insp_box *box)
 {
+    if (box->insp && box->etrecord)
+        box->etrecord->users--;
+    box->etrecord = NULL;
     et_inspector_free(box->insp);
     box->insp = NULL;
     if (box->parser_ref != LUA_NOREF) {
@@ -367,6 +411,44 @@ static int insp_memory_allocations(lua_State *L)
     return 1;
 }
 
+/* insp.etrecord: the linked ETRecord, or nil. */
+static int insp_etrecord(lua_State *L)
+{
+    et_lua_insp(L, check_box(L, 1));
+    lua_getiuservalue(L, 1, 1);
+    lua_getfield(L, -1, "etrecord");
+    return 1;
+}
+
+/* insp:get_exported_program([graph [, method]]) (spec §6.6): without an
+ * ETRecord, nil and the reference's warning text; else as
+ * rec:get_exported_program, the method defaulting to the one the first
+ * block was linked to. */
+static int insp_get_exported_program(lua_State *L)
+{
+    et_inspector *insp = et_lua_insp(L, check_box(L, 1));
+    lua_settop(L, 3);
+    lua_getiuservalue(L, 1, 1);
+    if (lua_getfield(L, -1, "etrecord") == LUA_TNIL) {
+        lua_pushnil(L);
+        lua_pushliteral(L, "Exported program is only available when a valid etrecord_path was "
+                           "provided at the time of Inspector construction");
+        return 2;
+    }
+    int rec = lua_gettop(L);
+    if (lua_isnil(L, 3) && insp->n_blocks && insp->blocks[0].method)
+        lua_pushstring(L, insp->blocks[0].method);
+    else
+        lua_pushvalue(L, 3);
+    int method = lua_gettop(L);
+    lua_getfield(L, rec, "get_exported_program");
+    lua_pushvalue(L, rec);
+    lua_pushvalue(L, 2);
+    lua_pushvalue(L, method);
+    lua_call(L, 3, 1);
+    return 1;
+}
+
 static int insp_len(lua_State *L)
 {
     lua_pushinteger(L, (lua_Integer)et_lua_insp(L, check_box(L, 1))->n_blocks);
@@ -392,7 +474,9 @@ static int insp_tostring(lua_State *L)
 
 void et_lua_register_inspector(lua_State *L)
 {
-    static const luaL_Reg methods[] = {{"close", insp_close}, {NULL, NULL}};
+    static const luaL_Reg methods[] = {{"close", insp_close},
+                                       {"get_exported_program", insp_get_exported_program},
+                                       {NULL, NULL}};
     static const luaL_Reg getters[] = {{"event_blocks", insp_event_blocks},
                                        {"source_time_scale", insp_source},
                                        {"target_time_scale", insp_target},
@@ -402,6 +486,7 @@ void et_lua_register_inspector(lua_State *L)
                                        {"format", insp_format},
                                        {"framework_tax", insp_framework_tax},
                                        {"memory_allocations", insp_memory_allocations},
+                                       {"etrecord", insp_etrecord},
                                        {NULL, NULL}};
     luaL_newmetatable(L, ET_MT_INSPECTOR);
     et_lua_set_index(L, methods, getters);

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "l_pyobj.h"
 #include "l_frame.h"
 #include "version.h"
 
@@ -57,11 +58,16 @@ int luaopen_etinspect(lua_State *L)
     et_lua_register_event(L);
     et_lua_register_perfdata(L);
     et_lua_register_runs(L);
+    et_lua_register_etrecord(L);
+    et_lua_register_graph(L);
+    et_lua_register_pyobj(L);
 
     lua_newtable(L);
     int M = lua_gettop(L);
     lua_pushcfunction(L, et_lua_inspector_new);
     lua_setfield(L, M, "Inspector");
+    lua_pushcfunction(L, et_lua_parse_etrecord);
+    lua_setfield(L, M, "parse_etrecord");
     lua_pushcfunction(L, on_warning);
     lua_setfield(L, M, "on_warning");
     lua_pushliteral(L, ETINSPECT_VERSION);

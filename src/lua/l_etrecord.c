@@ -1,0 +1,325 @@
+/*
+ * l_etrecord.c - ETRecord: an opened ETRecord archive (spec §5; the C
+ * reader is src/core/etrecord.h).
+ *
+ *   etinspect.parse_etrecord(path) -> ETRecord
+ *       Errors (Lua errors): "PATH: No such file or directory", "PATH:
+ *       invalid ETRecord file: ...", "PATH: ETRecord identifier missing:
+ *       ...", "PATH: entry 'debug_handle_map': invalid JSON at line L,
+ *       column C: ...", and the other messages of et_etrecord_open.
+ *
+ *   rec.path               the path given
+ *   rec.entries            sequence of {name, size (bytes, uncompressed),
+ *                          compressed_size, compression ("stored",
+ *                          "deflated", ...), kind (see below), companion
+ *                          ("state_dict", "constants", "example_inputs" or
+ *                          nil), method (edge programs) or nil}; kind is one
+ *                          of "debug_handle_map", "delegate_map",
+ *                          "num_outs_map", "marker", "edge_program_single",
+ *                          "edge_program", "exported_program",
+ *                          "reference_outputs", "representative_inputs",
+ *                          "export_graph_id", "companion",
+ *                          "graph_map_program".  torch.save payloads and
+ *                          state dicts are listed, never decoded.
+ *   rec.methods            sequence of method names: those of
+ *                          debug_handle_map, then methods that only have an
+ *                          edge program
+ *   rec.graphs             sequence of the names get_exported_program takes:
+ *                          "edge_dialect_graph_module" (when there is an
+ *                          edge program), "exported_program" (when there is
+ *                          an ATen program), then the graph_map names
+ *   rec.export_graph_id    integer (0 when absent)
+ *   rec.debug_handle_map   {method = {[instruction id] = handle | {handles}}}
+ *   rec.delegate_map       {method = {[instruction id] = {name = backend,
+ *                          delegate_map = {[identifier key] = {handles}}}}}
+ *   rec.instruction_id_to_num_outs_map  {method = {[instruction id] = n}}, or
+ *                          nil when the record has none (before 2025-09)
+ *       (instruction ids are Lua integers; the reference keeps the JSON's
+ *       string keys)
+ *   rec:get_exported_program([graph [, method]]) -> Graph or nil
+ *       graph nil or "edge_dialect_graph_module": the edge program of
+ *       `method` (default "forward", else the first); "exported_program":
+ *       the ATen program; a graph_map name ("aten_dialect_output/forward")
+ *       or an edge program's entry name.  nil when there is no such program
+ *       (as the reference's graph_map.get); a Lua error when its JSON
+ *       cannot be parsed ("PATH: entry 'NAME': invalid JSON at line L,
+ *       column C: ...").
+ *   rec:close()            free it now (also __close); an error while an
+ *                          open Inspector is linked to it
+ *   tostring(rec)          "ETRecord 'PATH' (N entries, methods: forward)"
+ */
+#include <string.h>
+
+#include "binding.h"
+#include "link.h"
+
+lua_etr_box *et_lua_check_etrecord(lua_State *L, int arg)
+{
+    lua_etr_box *b = luaL_checkudata(L, arg, ET_MT_ETRECORD);
+    if (!b->r)
+        luaL_error(L, "ETRecord used after it was closed");
+    return b;
+}
+
+int et_lua_parse_etrecord(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    lua_etr_box *b = lua_newuserdatauv(L, sizeof *b, 1);
+    b->r = NULL;
+    b->users = 0;
+    luaL_setmetatable(L, ET_MT_ETRECORD);
+    et_error err;
+    if (!(b->r = et_etrecord_open_path(path, &err)))
+        return luaL_error(L, "%s", err.msg);
+    return 1;
+}
+
+static int rec_close(lua_State *L)
+{
+    lua_etr_box *b = luaL_checkudata(L, 1, ET_MT_ETRECORD);
+    if (b->users > 0)
+        return luaL_error(L, "ETRecord is linked to an open Inspector; close the Inspector first");
+    et_etrecord_free(b->r);
+    b->r = NULL;
+    return 0;
+}
+
+static int rec_gc(lua_State *L)
+{
+    /* an Inspector linked to it is finalized first (it was created later) */
+    lua_etr_box *b = luaL_checkudata(L, 1, ET_MT_ETRECORD);
+    et_etrecord_free(b->r);
+    b->r = NULL;
+    return 0;
+}
+
+static int rec_path(lua_State *L)
+{
+    lua_pushstring(L, et_lua_check_etrecord(L, 1)->r->label);
+    return 1;
+}
+
+static void set_str(lua_State *L, const char *k, const char *v)
+{
+    if (v) {
+        lua_pushstring(L, v);
+        lua_setfield(L, -2, k);
+    }
+}
+
+static int rec_entries(lua_State *L)
+{
+    const et_etrecord *r = et_lua_check_etrecord(L, 1)->r;
+    lua_createtable(L, (int)r->n_entries, 0);
+    for (size_t i = 0; i < r->n_entries; i++) {
+        const et_etr_entry *e = &r->entries[i];
+        lua_createtable(L, 0, 7);
+        set_str(L, "name", e->name);
+        lua_pushinteger(L, (lua_Integer)e->size);
+        lua_setfield(L, -2, "size");
+        lua_pushinteger(L, (lua_Integer)e->comp_size);
+        lua_setfield(L, -2, "compressed_size");
+        set_str(L, "compression", et_etr_compression_name(e->compression));
+        set_str(L, "kind", et_etr_kind_name(e->kind));
+        if (e->companion != ET_ETR_NOT_COMPANION)
+            set_str(L, "companion", et_etr_companion_name(e->companion));
+        set_str(L, "method", e->method);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+static int rec_methods(lua_State *L)
+{
+    const et_etrecord *r = et_lua_check_etrecord(L, 1)->r;
+    lua_newtable(L);
+    lua_Integer n = 0;
+    const et_etr_map *m = &r->debug_handle_map;
+    for (size_t i = 0; i < m->n_methods; i++) {
+        lua_pushstring(L, m->methods[i].name);
+        lua_rawseti(L, -2, ++n);
+    }
+    for (size_t i = 0; i < r->n_programs; i++) {
+        const et_etr_program *p = &r->programs[i];
+        if (p->kind == ET_ETR_PROG_EDGE && !et_etr_map_method(m, p->key)) {
+            lua_pushstring(L, p->key);
+            lua_rawseti(L, -2, ++n);
+        }
+    }
+    return 1;
+}
+
+static int rec_graphs(lua_State *L)
+{
+    const et_etrecord *r = et_lua_check_etrecord(L, 1)->r;
+    lua_newtable(L);
+    lua_Integer n = 0;
+    if (r->n_edge_programs) {
+        lua_pushliteral(L, ET_EDGE_GRAPH_NAME);
+        lua_rawseti(L, -2, ++n);
+    }
+    if (r->exported_program >= 0) {
+        lua_pushliteral(L, "exported_program");
+        lua_rawseti(L, -2, ++n);
+    }
+    for (size_t i = 0; i < r->n_programs; i++)
+        if (r->programs[i].kind == ET_ETR_PROG_GRAPH_MAP) {
+            lua_pushstring(L, r->programs[i].key);
+            lua_rawseti(L, -2, ++n);
+        }
+    return 1;
+}
+
+static int rec_export_graph_id(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)et_lua_check_etrecord(L, 1)->r->export_graph_id);
+    return 1;
+}
+
+static void push_handles(lua_State *L, bool is_list, size_t n, const int64_t *v)
+{
+    if (!is_list) {
+        lua_pushinteger(L, (lua_Integer)v[0]);
+        return;
+    }
+    lua_createtable(L, (int)n, 0);
+    for (size_t k = 0; k < n; k++) {
+        lua_pushinteger(L, (lua_Integer)v[k]);
+        lua_rawseti(L, -2, (lua_Integer)k + 1);
+    }
+}
+
+/* One of the three maps as nested Lua tables; nil when absent. */
+static int push_map(lua_State *L, const et_etr_map *m)
+{
+    if (!m->present) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, 0, (int)m->n_methods);
+    for (size_t i = 0; i < m->n_methods; i++) {
+        const et_etr_method *me = &m->methods[i];
+        lua_createtable(L, 0, (int)me->n);
+        for (size_t k = 0; k < me->n; k++) {
+            if (me->handles) {
+                const et_etr_handles *h = &me->handles[k];
+                lua_pushinteger(L, (lua_Integer)h->iid);
+                push_handles(L, h->is_list, h->n, h->v);
+            } else if (me->num_outs) {
+                lua_pushinteger(L, (lua_Integer)me->num_outs[k].iid);
+                lua_pushinteger(L, (lua_Integer)me->num_outs[k].num_outs);
+            } else {
+                const et_etr_delegate *d = &me->delegates[k];
+                lua_pushinteger(L, (lua_Integer)d->iid);
+                lua_createtable(L, 0, 2);
+                set_str(L, "name", d->name);
+                lua_createtable(L, 0, (int)d->n_ids);
+                for (size_t j = 0; j < d->n_ids; j++) {
+                    push_handles(L, d->ids[j].is_list, d->ids[j].n, d->ids[j].handles);
+                    lua_setfield(L, -2, d->ids[j].key);
+                }
+                lua_setfield(L, -2, "delegate_map");
+            }
+            lua_rawset(L, -3);
+        }
+        lua_setfield(L, -2, me->name);
+    }
+    return 1;
+}
+
+static int rec_debug_handle_map(lua_State *L)
+{
+    return push_map(L, &et_lua_check_etrecord(L, 1)->r->debug_handle_map);
+}
+
+static int rec_delegate_map(lua_State *L)
+{
+    return push_map(L, &et_lua_check_etrecord(L, 1)->r->delegate_map);
+}
+
+static int rec_num_outs_map(lua_State *L)
+{
+    return push_map(L, &et_lua_check_etrecord(L, 1)->r->num_outs_map);
+}
+
+static int rec_get_exported_program(lua_State *L)
+{
+    et_etrecord *r = et_lua_check_etrecord(L, 1)->r;
+    const char *graph = luaL_optstring(L, 2, ET_EDGE_GRAPH_NAME);
+    const char *method = luaL_optstring(L, 3, NULL);
+    const et_etr_program *p = NULL;
+    if (strcmp(graph, ET_EDGE_GRAPH_NAME) == 0) {
+        p = et_etrecord_edge_program(r, method ? method : "forward");
+        for (size_t i = 0; !p && !method && i < r->n_programs; i++)
+            if (r->programs[i].kind == ET_ETR_PROG_EDGE)
+                p = &r->programs[i];
+    } else if (strcmp(graph, "exported_program") == 0) {
+        if (r->exported_program >= 0)
+            p = &r->programs[r->exported_program];
+    } else {
+        p = et_etrecord_program(r, ET_ETR_PROG_GRAPH_MAP, graph);
+        for (size_t i = 0; !p && i < r->n_programs; i++)
+            if (r->programs[i].kind == ET_ETR_PROG_EDGE &&
+                strcmp(r->entries[r->programs[i].entry].name, graph) == 0)
+                p = &r->programs[i];
+    }
+    if (!p) {
+        lua_pushnil(L);
+        return 1;
+    }
+    et_lua_push_graph(L, 1, p, graph);
+    return 1;
+}
+
+static int rec_tostring(lua_State *L)
+{
+    lua_etr_box *b = luaL_checkudata(L, 1, ET_MT_ETRECORD);
+    if (!b->r) {
+        lua_pushliteral(L, "ETRecord (closed)");
+        return 1;
+    }
+    rec_methods(L);
+    int list = lua_gettop(L);
+    luaL_Buffer buf;
+    luaL_buffinit(L, &buf);
+    lua_pushfstring(L, "ETRecord '%s' (%d entries, methods: ", b->r->label,
+                    (int)b->r->n_entries);
+    luaL_addvalue(&buf);
+    int n = (int)lua_rawlen(L, list);
+    for (int i = 1; i <= n; i++) {
+        if (i > 1)
+            luaL_addstring(&buf, ", ");
+        lua_rawgeti(L, list, i);
+        luaL_addvalue(&buf);
+    }
+    luaL_addstring(&buf, n ? ")" : "none)");
+    luaL_pushresult(&buf);
+    return 1;
+}
+
+void et_lua_register_etrecord(lua_State *L)
+{
+    static const luaL_Reg methods[] = {{"close", rec_close},
+                                       {"get_exported_program", rec_get_exported_program},
+                                       {NULL, NULL}};
+    static const luaL_Reg getters[] = {{"path", rec_path},
+                                       {"entries", rec_entries},
+                                       {"methods", rec_methods},
+                                       {"graphs", rec_graphs},
+                                       {"export_graph_id", rec_export_graph_id},
+                                       {"debug_handle_map", rec_debug_handle_map},
+                                       {"delegate_map", rec_delegate_map},
+                                       {"instruction_id_to_num_outs_map", rec_num_outs_map},
+                                       {NULL, NULL}};
+    luaL_newmetatable(L, ET_MT_ETRECORD);
+    et_lua_set_index(L, methods, getters);
+    lua_pushcfunction(L, rec_gc);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, rec_close);
+    lua_setfield(L, -2, "__close");
+    lua_pushcfunction(L, rec_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushliteral(L, "ETRecord");
+    lua_setfield(L, -2, "__name");
+    lua_pop(L, 1);
+}

@@ -1,0 +1,410 @@
+/*
+ * l_graph.c - Graph and Node: a serialized exported program of an ETRecord
+ * and its operator nodes (spec §5.3, §5.9, §6.6; the C reader is
+ * src/core/graph.h).
+ *
+ * A Graph comes from rec:get_exported_program(...) or
+ * insp:get_exported_program(...); it keeps its ETRecord alive.
+ *
+ *   g.name              what it was asked as ("edge_dialect_graph_module",
+ *                       "aten_dialect_output/forward", ...)
+ *   g.schema_version    "5.4" (2023 records: "1.0")
+ *   g.nodes             sequence of Node, in graph order (memory.alloc
+ *                       nodes are left out, getitem nodes do not exist)
+ *   g.inputs, g.outputs sequences of the graph's input and output names
+ *   #g                  number of nodes
+ *   g:node(name)        -> Node or nil (the first with that name)
+ *   g:nodes_by_debug_handle(h) -> sequence of Node (graph order; {} if none)
+ *   g:print([file])     writes one line per node to `file` (default
+ *                       io.stdout): "name = op(inputs)  # handle N" then the
+ *                       module path and the stack trace's last line
+ *   tostring(g)         "Graph 'edge_dialect_graph_module' (N nodes)"
+ *
+ *   node.name           the node's name (without the trailing "_" the
+ *                       Inspector's event dicts use as keys)
+ *   node.target         e.g. "executorch.exir.dialects.edge.ops.aten.mul.Tensor"
+ *   node.op             e.g. "aten.mul.Tensor" (what op_types lists)
+ *   node.debug_handle   integer, or nil
+ *   node.stack_trace    string, or nil
+ *   node.module_hierarchy  ordered dict key -> (path, type) of its
+ *                       nn_module_stack, or nil
+ *   node.nn_module_stack, node.source_fn_stack, node.from_node
+ *                       the metadata's raw text, or nil
+ *   node.inputs, node.outputs   sequences of tensor names
+ *   tostring(node)      "Node 'mul' (aten.mul.Tensor, debug handle 2)"
+ */
+#include <string.h>
+
+#include "binding.h"
+#include "l_pyobj.h"
+
+typedef struct lua_node_box {
+    lua_graph_box *graph;
+    size_t i;
+} lua_node_box;
+
+static const et_graph *check_graph(lua_State *L, int arg, lua_graph_box **out)
+{
+    lua_graph_box *b = luaL_checkudata(L, arg, ET_MT_GRAPH);
+    if (!b->rec->r)
+        luaL_error(L, "Graph used after its ETRecord was closed");
+    if (out)
+        *out = b;
+    return b->g;
+}
+
+static const et_graph_node *check_node(lua_State *L, int arg)
+{
+    lua_node_box *b = luaL_checkudata(L, arg, ET_MT_NODE);
+    if (!b->graph->rec->r)
+        luaL_error(L, "Node used after its ETRecord was closed");
+    return &b->graph->g->nodes[b->i];
+}
+
+void et_lua_push_graph(lua_State *L, int rec_idx, const et_etr_program *p, const char *name)
+{
+    rec_idx = lua_absindex(L, rec_idx);
+    lua_etr_box *rec = et_lua_check_etrecord(L, rec_idx);
+    et_error err;
+    const et_graph *g = et_etrecord_graph(rec->r, p, &err);
+    if (!g)
+        luaL_error(L, "%s", err.msg);
+    lua_graph_box *b = lua_newuserdatauv(L, sizeof *b, 1);
+    b->rec = rec;
+    b->g = g;
+    snprintf(b->name, sizeof b->name, "%s", name);
+    luaL_setmetatable(L, ET_MT_GRAPH);
+    lua_pushvalue(L, rec_idx);
+    lua_setiuservalue(L, -2, 1);
+}
+
+void et_lua_push_node(lua_State *L, int graph_idx, size_t i)
+{
+    graph_idx = lua_absindex(L, graph_idx);
+    lua_graph_box *g = luaL_checkudata(L, graph_idx, ET_MT_GRAPH);
+    lua_node_box *b = lua_newuserdatauv(L, sizeof *b, 1);
+    b->graph = g;
+    b->i = i;
+    luaL_setmetatable(L, ET_MT_NODE);
+    lua_pushvalue(L, graph_idx);
+    lua_setiuservalue(L, -2, 1);
+}
+
+static void push_strings(lua_State *L, char *const *v, size_t n)
+{
+    lua_createtable(L, (int)n, 0);
+    for (size_t i = 0; i < n; i++) {
+        lua_pushstring(L, v[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+}
+
+void et_lua_push_module_stack(lua_State *L, const et_graph_node *nd)
+{
+    if (!nd->has_module_stack) {
+        lua_pushnil(L);
+        return;
+    }
+    et_lua_new_dict(L);
+    for (size_t j = 0; j < nd->n_module_stack; j++) {
+        const et_module_entry *m = &nd->module_stack[j];
+        lua_pushstring(L, m->path);
+        lua_pushstring(L, m->type);
+        et_lua_push_tuple(L, 2);
+        et_lua_dict_set(L, -2, m->key, strlen(m->key));
+    }
+}
+
+/* ---- Graph ---- */
+
+static int g_name(lua_State *L)
+{
+    lua_graph_box *b;
+    check_graph(L, 1, &b);
+    lua_pushstring(L, b->name);
+    return 1;
+}
+
+static int g_schema(lua_State *L)
+{
+    const et_graph *g = check_graph(L, 1, NULL);
+    lua_pushfstring(L, "%d.%d", g->schema_major, g->schema_minor);
+    return 1;
+}
+
+static int g_nodes(lua_State *L)
+{
+    const et_graph *g = check_graph(L, 1, NULL);
+    lua_createtable(L, (int)g->n_nodes, 0);
+    for (size_t i = 0; i < g->n_nodes; i++) {
+        et_lua_push_node(L, 1, i);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+static int g_inputs(lua_State *L)
+{
+    const et_graph *g = check_graph(L, 1, NULL);
+    push_strings(L, g->inputs, g->n_inputs);
+    return 1;
+}
+
+static int g_outputs(lua_State *L)
+{
+    const et_graph *g = check_graph(L, 1, NULL);
+    push_strings(L, g->outputs, g->n_outputs);
+    return 1;
+}
+
+static int g_len(lua_State *L)
+{
+    lua_pushinteger(L, (lua_Integer)check_graph(L, 1, NULL)->n_nodes);
+    return 1;
+}
+
+static int g_node(lua_State *L)
+{
+    const et_graph *g = check_graph(L, 1, NULL);
+    const et_graph_node *nd = et_graph_find(g, luaL_checkstring(L, 2));
+    if (!nd)
+        lua_pushnil(L);
+    else
+        et_lua_push_node(L, 1, (size_t)(nd - g->nodes));
+    return 1;
+}
+
+static int g_by_handle(lua_State *L)
+{
+    const et_graph *g = check_graph(L, 1, NULL);
+    lua_Integer h = luaL_checkinteger(L, 2);
+    const struct et_graph_handle *first;
+    size_t n = et_graph_by_handle(g, (int64_t)h, &first);
+    lua_createtable(L, (int)n, 0);
+    for (size_t i = 0; i < n; i++) {
+        et_lua_push_node(L, 1, first[i].node);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+/* The last non-blank line of a stack trace, trimmed (n bytes at *out). */
+static size_t last_line(const char *s, const char **out)
+{
+    const char *end = s + strlen(s);
+    while (end > s && (end[-1] == '\n' || end[-1] == ' ' || end[-1] == '\r'))
+        end--;
+    const char *start = end;
+    while (start > s && start[-1] != '\n')
+        start--;
+    while (start < end && *start == ' ')
+        start++;
+    *out = start;
+    return (size_t)(end - start);
+}
+
+static int g_print(lua_State *L)
+{
+    const et_graph *g = check_graph(L, 1, NULL);
+    lua_settop(L, 2);
+    if (lua_isnil(L, 2)) {
+        lua_getglobal(L, "io");
+        lua_getfield(L, -1, "stdout");
+        lua_replace(L, 2);
+        lua_settop(L, 2);
+    }
+    lua_getfield(L, 2, "write");
+    int write = lua_gettop(L);
+    luaL_Buffer b;
+    for (size_t i = 0; i < g->n_nodes; i++) {
+        const et_graph_node *nd = &g->nodes[i];
+        luaL_buffinit(L, &b);
+        luaL_addstring(&b, nd->name);
+        luaL_addstring(&b, " = ");
+        luaL_addstring(&b, nd->op);
+        luaL_addchar(&b, '(');
+        for (size_t k = 0; k < nd->n_inputs; k++) {
+            if (k)
+                luaL_addstring(&b, ", ");
+            luaL_addstring(&b, nd->inputs[k]);
+        }
+        luaL_addchar(&b, ')');
+        if (nd->has_debug_handle) {
+            lua_pushfstring(L, "  # handle %I", (lua_Integer)nd->debug_handle);
+            luaL_addvalue(&b);
+        }
+        if (nd->has_module_stack && nd->n_module_stack) {
+            luaL_addstring(&b, "\n    module: ");
+            const et_module_entry *m = &nd->module_stack[nd->n_module_stack - 1];
+            luaL_addstring(&b, m->path);
+            luaL_addstring(&b, " (");
+            luaL_addstring(&b, m->type);
+            luaL_addchar(&b, ')');
+        }
+        if (nd->stack_trace) {
+            const char *line;
+            size_t n = last_line(nd->stack_trace, &line);
+            if (n) {
+                luaL_addstring(&b, "\n    at: ");
+                luaL_addlstring(&b, line, n);
+            }
+        }
+        luaL_addchar(&b, '\n');
+        luaL_pushresult(&b);
+        lua_pushvalue(L, write);
+        lua_insert(L, -2);
+        lua_pushvalue(L, 2);
+        lua_insert(L, -2);
+        lua_call(L, 2, 0);
+    }
+    return 0;
+}
+
+static int g_tostring(lua_State *L)
+{
+    lua_graph_box *b = luaL_checkudata(L, 1, ET_MT_GRAPH);
+    if (!b->rec->r)
+        lua_pushliteral(L, "Graph (ETRecord closed)");
+    else
+        lua_pushfstring(L, "Graph '%s' (%d nodes)", b->name, (int)b->g->n_nodes);
+    return 1;
+}
+
+/* ---- Node ---- */
+
+static void push_opt(lua_State *L, const char *s)
+{
+    if (s)
+        lua_pushstring(L, s);
+    else
+        lua_pushnil(L);
+}
+
+static int n_name(lua_State *L)
+{
+    push_opt(L, check_node(L, 1)->name);
+    return 1;
+}
+
+static int n_target(lua_State *L)
+{
+    push_opt(L, check_node(L, 1)->target);
+    return 1;
+}
+
+static int n_op(lua_State *L)
+{
+    push_opt(L, check_node(L, 1)->op);
+    return 1;
+}
+
+static int n_handle(lua_State *L)
+{
+    const et_graph_node *nd = check_node(L, 1);
+    if (nd->has_debug_handle)
+        lua_pushinteger(L, (lua_Integer)nd->debug_handle);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
+static int n_stack_trace(lua_State *L)
+{
+    push_opt(L, check_node(L, 1)->stack_trace);
+    return 1;
+}
+
+static int n_module_hierarchy(lua_State *L)
+{
+    et_lua_push_module_stack(L, check_node(L, 1));
+    return 1;
+}
+
+static int n_nn_module_stack(lua_State *L)
+{
+    push_opt(L, check_node(L, 1)->nn_module_stack);
+    return 1;
+}
+
+static int n_source_fn_stack(lua_State *L)
+{
+    push_opt(L, check_node(L, 1)->source_fn_stack);
+    return 1;
+}
+
+static int n_from_node(lua_State *L)
+{
+    push_opt(L, check_node(L, 1)->from_node);
+    return 1;
+}
+
+static int n_inputs(lua_State *L)
+{
+    const et_graph_node *nd = check_node(L, 1);
+    push_strings(L, nd->inputs, nd->n_inputs);
+    return 1;
+}
+
+static int n_outputs(lua_State *L)
+{
+    const et_graph_node *nd = check_node(L, 1);
+    push_strings(L, nd->outputs, nd->n_outputs);
+    return 1;
+}
+
+static int n_tostring(lua_State *L)
+{
+    lua_node_box *b = luaL_checkudata(L, 1, ET_MT_NODE);
+    if (!b->graph->rec->r) {
+        lua_pushliteral(L, "Node (ETRecord closed)");
+        return 1;
+    }
+    const et_graph_node *nd = &b->graph->g->nodes[b->i];
+    if (nd->has_debug_handle)
+        lua_pushfstring(L, "Node '%s' (%s, debug handle %I)", nd->name, nd->op,
+                        (lua_Integer)nd->debug_handle);
+    else
+        lua_pushfstring(L, "Node '%s' (%s)", nd->name, nd->op);
+    return 1;
+}
+
+void et_lua_register_graph(lua_State *L)
+{
+    static const luaL_Reg gmethods[] = {{"node", g_node},
+                                        {"nodes_by_debug_handle", g_by_handle},
+                                        {"print", g_print},
+                                        {NULL, NULL}};
+    static const luaL_Reg ggetters[] = {{"name", g_name},       {"schema_version", g_schema},
+                                        {"nodes", g_nodes},     {"inputs", g_inputs},
+                                        {"outputs", g_outputs}, {NULL, NULL}};
+    luaL_newmetatable(L, ET_MT_GRAPH);
+    et_lua_set_index(L, gmethods, ggetters);
+    lua_pushcfunction(L, g_len);
+    lua_setfield(L, -2, "__len");
+    lua_pushcfunction(L, g_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushliteral(L, "Graph");
+    lua_setfield(L, -2, "__name");
+    lua_pop(L, 1);
+
+    static const luaL_Reg nmethods[] = {{NULL, NULL}};
+    static const luaL_Reg ngetters[] = {{"name", n_name},
+                                        {"target", n_target},
+                                        {"op", n_op},
+                                        {"debug_handle", n_handle},
+                                        {"stack_trace", n_stack_trace},
+                                        {"module_hierarchy", n_module_hierarchy},
+                                        {"nn_module_stack", n_nn_module_stack},
+                                        {"source_fn_stack", n_source_fn_stack},
+                                        {"from_node", n_from_node},
+                                        {"inputs", n_inputs},
+                                        {"outputs", n_outputs},
+                                        {NULL, NULL}};
+    luaL_newmetatable(L, ET_MT_NODE);
+    et_lua_set_index(L, nmethods, ngetters);
+    lua_pushcfunction(L, n_tostring);
+    lua_setfield(L, -2, "__tostring");
+    lua_pushliteral(L, "Node");
+    lua_setfield(L, -2, "__name");
+    lua_pop(L, 1);
+}
