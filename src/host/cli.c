@@ -1,7 +1,8 @@
 /*
  * cli.c - the inspector_cli-compatible command line (spec §1.8).
  *
- *   etinspect --etdump_path F [--etrecord_path R] [--debug_buffer_path B]
+ *   etinspect --etdump_path F [--etrecord_path R [--etrecord_method M]]
+ *             [--debug_buffer_path B]
  *             [--source_time_scale ns] [--target_time_scale ms]
  *             [--tsv_path OUT] [--json OUT] [--quiet]
  *   etinspect --profile_results_path F [--time_scale ns]
@@ -34,7 +35,8 @@
 
 enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
-    OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_COUNT
+    OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
+    OPT_COUNT
 };
 
 static const struct {
@@ -54,11 +56,12 @@ static const struct {
     [OPT_QUIET] = {"quiet", NULL},
     [OPT_PROFILE] = {"profile_results_path", "PROFILE_RESULTS_PATH"},
     [OPT_TIME_SCALE] = {"time_scale", "{ns,us,ms,cycles}"},
+    [OPT_METHOD] = {"etrecord_method", "METHOD"},
 };
 
 static const char usage_line[] =
     "usage: etinspect [-h] [--version] --etdump_path ETDUMP_PATH [--etrecord_path ETRECORD_PATH]\n"
-    "                 [--debug_buffer_path DEBUG_BUFFER_PATH]\n"
+    "                 [--etrecord_method METHOD] [--debug_buffer_path DEBUG_BUFFER_PATH]\n"
     "                 [--source_time_scale {ns,us,ms,s,cycles}]\n"
     "                 [--target_time_scale {ns,us,ms,s,cycles}] [--tsv_path TSV_PATH]\n"
     "                 [--json JSON_PATH] [--quiet]\n"
@@ -80,7 +83,13 @@ static void print_help(FILE *out)
           "  --etdump_path ETDUMP_PATH\n"
           "                        ETDump file (size-prefixed or plain FlatBuffer, ED00)\n"
           "  --etrecord_path ETRECORD_PATH\n"
-          "                        ETRecord file (not supported yet)\n"
+          "                        ETRecord file: link events to the exported graph\n"
+          "                        (debug handles, op types, stack traces, module\n"
+          "                        hierarchy)\n"
+          "  --etrecord_method METHOD\n"
+          "                        the ETRecord method to link the blocks to (default:\n"
+          "                        a method named like the block, else forward, else\n"
+          "                        the record's only method)\n"
           "  --debug_buffer_path DEBUG_BUFFER_PATH\n"
           "                        debug buffer holding the tensors of debug events\n"
           "  --source_time_scale {ns,us,ms,s,cycles}\n"
@@ -203,7 +212,7 @@ static int write_legacy_json(const et_inspector *insp, const et_frame *f, FILE *
 static int legacy_main(const char *const *val, const bool *flag)
 {
     static const int etdump_only[] = {OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE,
-                                      OPT_TARGET};
+                                      OPT_TARGET, OPT_METHOD};
     for (size_t k = 0; k < sizeof etdump_only / sizeof *etdump_only; k++)
         if (val[etdump_only[k]])
             return usage_error("argument --%s: not allowed with --profile_results_path",
@@ -306,16 +315,16 @@ int et_cli_main(int argc, char **argv)
         return usage_error("argument --source_time_scale: %s", err.msg);
     if (val[OPT_TARGET] && et_time_scale_parse(val[OPT_TARGET], &o.target_time_scale, &err) != 0)
         return usage_error("argument --target_time_scale: %s", err.msg);
-    if (val[OPT_ETRECORD]) {
-        fprintf(stderr, "etinspect: error: --etrecord_path is not supported yet\n");
-        return 2;
-    }
+    if (val[OPT_METHOD] && !val[OPT_ETRECORD])
+        return usage_error("argument --etrecord_method: %s", "only with --etrecord_path");
     if (flag[OPT_COMPARE]) {
         fprintf(stderr, "etinspect: error: --compare_results is not supported yet\n");
         return 2;
     }
     o.etdump_path = val[OPT_ETDUMP];
     o.debug_buffer_path = val[OPT_DEBUG_BUFFER];
+    o.etrecord_path = val[OPT_ETRECORD];
+    o.etrecord_method = val[OPT_METHOD];
     et_inspector *insp = et_inspector_open(&o, &err);
     if (!insp) {
         fprintf(stderr, "etinspect: error: %s\n", err.msg);
@@ -336,9 +345,12 @@ int et_cli_main(int argc, char **argv)
         fprintf(stderr, "etinspect: error: cannot write to standard output\n");
         rc = 1;
     }
-    const char *inputs[3] = {val[OPT_ETDUMP], NULL, NULL};
+    const char *inputs[4] = {val[OPT_ETDUMP], NULL, NULL, NULL};
+    size_t n_inputs = 1;
     if (val[OPT_DEBUG_BUFFER])
-        inputs[1] = val[OPT_DEBUG_BUFFER];
+        inputs[n_inputs++] = val[OPT_DEBUG_BUFFER];
+    if (val[OPT_ETRECORD])
+        inputs[n_inputs++] = val[OPT_ETRECORD];
     if (rc == 0)
         rc = write_files(val, inputs, insp, f, write_json);
     et_frame_free(f);

@@ -33,8 +33,11 @@ run --etdump_path "$S" --target_time_scale cycles
 ok "cycles mixed with ns: exit 2" status_is 2
 ok "cycles mixed with ns: the reference's message" \
     err_has "For TimeScale in cycles both the source and target time scale have to be in cycles."
-run --etdump_path "$S" --etrecord_path x.bin
-ok "--etrecord_path: not supported yet, exit 2" status_is 2
+run --etdump_path "$S" --etrecord_path "$T/none.bin"
+ok "--etrecord_path of a missing file: exit 1" status_is 1
+ok "--etrecord_path of a missing file: names it" err_has "none.bin: No such file or directory"
+run --etdump_path "$S" --etrecord_method forward
+ok "--etrecord_method without --etrecord_path: exit 2" status_is 2
 run --etdump_path "$S" --compare_results
 ok "--compare_results: not supported yet, exit 2" status_is 2
 run --etdump_path "$S" --quiet=yes
