@@ -51,3 +51,46 @@ if "$ETINSPECT" -e "package.path = '$src/tests/lua/?.lua;' .. package.path
     printf '%-8s %9d bytes  legacy, print tables  ' legacy "$(wc -c < "$out/legacy.bin")"
     "$BENCHRUN" 5 sh -c "'$ETINSPECT' --profile_results_path '$out/legacy.bin' > '$out/legacy.txt'"
 fi
+
+# ETRecord: load and link an ETRecord whose edge program has 20,000 nodes
+# (10,000 debug handles, 9,950 operator instructions and one delegate call
+# of 50), with a matching ETDump of 3 runs; written by bench/gen_etrecord.lua,
+# flatc and tests/tools/mkzip.  Skipped, with the reason, when a tool is
+# missing or etinspect fails on it.
+nodes=20000
+mkzip="$(dirname "$BENCHRUN")/mkzip"
+flatc="${FLATC:-flatc}"
+big="$out/big"
+gen_big() {   # sets $why when a step fails
+    tail1() { t=$(tail -n 1 "$big.log"); echo "${t:-no message}"; }
+    mkdir -p "$big" || { why="mkdir $big"; return 1; }
+    "$ETINSPECT" "$src/scripts/bench/gen_etrecord.lua" "$big" "$nodes" > "$big.log" 2>&1 ||
+        { why="gen_etrecord.lua failed: $(tail1)"; return 1; }
+    "$flatc" --binary --size-prefixed -o "$big" "$src/schema/etdump.fbs" "$big/etdump.json" \
+        > "$big.log" 2>&1 || { why="$flatc failed: $(tail1)"; return 1; }
+    "$mkzip" "$big/etrecord.bin" ETRECORD_V0=@ \
+        "edge_dialect_exported_program/forward=$big/edge.json" \
+        "debug_handle_map=$big/debug_handle_map.json" \
+        "delegate_map=$big/delegate_map.json" \
+        "instruction_id_to_num_outs_map=$big/num_outs.json" \
+        'export_graph_id=@0' > "$big.log" 2>&1 || { why="mkzip failed: $(tail1)"; return 1; }
+}
+why=
+if [ ! -x "$mkzip" ]; then
+    echo "etrecord skipped: $mkzip not built (make build/tools/mkzip)"
+elif ! command -v "$flatc" > /dev/null 2>&1; then
+    echo "etrecord skipped: flatc not found ($flatc; set FLATC)"
+elif ! gen_big; then
+    echo "etrecord skipped: could not write the input: $why"
+else
+    rc=0
+    "$ETINSPECT" --etdump_path "$big/etdump.etdp" --etrecord_path "$big/etrecord.bin" --quiet \
+        > "$big.log" 2>&1 || rc=$?
+    if [ "$rc" -ne 0 ]; then
+        echo "etrecord skipped: etinspect --etrecord_path exits $rc: $(head -n 1 "$big.log")"
+    else
+        printf '%-8s %9d nodes  %-20s' etrecord "$nodes" 'load + link'
+        "$BENCHRUN" 5 "$ETINSPECT" --etdump_path "$big/etdump.etdp" \
+            --etrecord_path "$big/etrecord.bin" --quiet
+    fi
+fi

@@ -11,6 +11,8 @@
 
 #include <jansson.h>
 
+#include "jarena.h"
+
 static char *dup_n(const char *s, size_t n)
 {
     char *d = malloc(n + 1);
@@ -543,15 +545,20 @@ static et_graph *fail_nomem(et_graph *g, et_error *err)
 et_graph *et_graph_parse(const char *json, size_t len, const char *label, et_error *err)
 {
     json_error_t je;
-    json_t *root = json_loadb(json, len, 0, &je);
+    et_jarena ar = {0};
+    json_t *root = et_jarena_load(&ar, json, len, 0, &je);
     if (!root) {
-        et_fail(err, ET_ERR_FORMAT, "%s: invalid JSON at line %d, column %d: %s", label, je.line,
-                je.column, je.text);
+        if (ar.failed)
+            et_fail(err, ET_ERR_NOMEM, "%s: out of memory parsing %zu bytes of JSON", label, len);
+        else
+            et_fail(err, ET_ERR_FORMAT, "%s: invalid JSON at line %d, column %d: %s", label,
+                    je.line, je.column, je.text);
+        et_jarena_free(&ar);
         return NULL;
     }
     et_graph *g = calloc(1, sizeof *g);
     if (!g) {
-        json_decref(root);
+        et_jarena_free(&ar);
         et_fail(err, ET_ERR_NOMEM, "out of memory");
         return NULL;
     }
@@ -566,7 +573,7 @@ et_graph *et_graph_parse(const char *json, size_t len, const char *label, et_err
     json_t *graph = json_object_get(json_object_get(root, "graph_module"), "graph");
     json_t *nodes = json_object_get(graph, "nodes");
     if (!json_is_array(nodes)) {
-        json_decref(root);
+        et_jarena_free(&ar);
         et_graph_free(g);
         et_fail(err, ET_ERR_FORMAT,
                 "%s: not a serialized exported program: expected an array at "
@@ -577,7 +584,7 @@ et_graph *et_graph_parse(const char *json, size_t len, const char *label, et_err
     size_t n = json_array_size(nodes);
     g->nodes = calloc(n ? n : 1, sizeof *g->nodes);
     if (!g->nodes) {
-        json_decref(root);
+        et_jarena_free(&ar);
         return fail_nomem(g, err);
     }
     json_t *ins = json_object_get(graph, "inputs"), *outs = json_object_get(graph, "outputs");
@@ -591,7 +598,7 @@ et_graph *et_graph_parse(const char *json, size_t len, const char *label, et_err
         json_t *jn = json_array_get(nodes, i);
         json_t *target = json_object_get(jn, "target");
         if (!json_is_object(jn) || !json_is_string(target)) {
-            json_decref(root);
+            et_jarena_free(&ar);
             et_graph_free(g);
             et_fail(err, ET_ERR_FORMAT,
                     "%s: graph_module.graph.nodes[%zu]: expected an object with a string "
@@ -639,7 +646,7 @@ et_graph *et_graph_parse(const char *json, size_t len, const char *label, et_err
         if ((ms && parse_module_stack(nd) != 0) || (sf && parse_source_fn(nd) != 0))
             goto nomem;
     }
-    json_decref(root);
+    et_jarena_free(&ar);
     root = NULL;
     if (name_nodes(g) != 0)
         return fail_nomem(g, err);
@@ -666,7 +673,7 @@ et_graph *et_graph_parse(const char *json, size_t len, const char *label, et_err
     }
     return g;
 nomem:
-    json_decref(root);
+    et_jarena_free(&ar);
     return fail_nomem(g, err);
 }
 
