@@ -53,4 +53,13 @@ printf '1%s' '{"forward": {"7": {"name": "XnnpackBackend", "delegate_map": {"0":
 printf '\044\050\000\000\000%s' '{"forward": {"0": 1}}' >lie_size_debug_handle_map.seed
 printf '\051\014%s' '{}' >lie_method_delegate_map.seed
 printf '\102%s' '{}' >lie_encrypted_num_outs.seed
+# records with real programs, as tests/lua/etrecord.t writes them for
+# small.etdp (the fuzzer links them to it): current layout stored, 2023
+# layout deflated
+ETINSPECT=${ETINSPECT:-$here/../../build/etinspect}
+export ET_BUILD="${ET_BUILD:-$here/../../build}"
+"$ETINSPECT" -e "package.path = '$here/../lua/?.lua;' .. package.path
+    local c = require 'etr_cases'
+    c.small('$here/small_linked.zip')
+    c.small('$here/small_2023_deflated.zip', {layout = '2023', deflate = true})"
 echo "make-seeds.sh: wrote $(ls "$here" | grep -c -e '\.zip$' -e '\.seed$') seeds in $here"

@@ -26,6 +26,15 @@
  * each is found by the lookup functions; a delegate identifier is found by
  * its key.
  *
+ * Then every program's graph is parsed (graph.h), and the record is linked
+ * (link.h) to an ETDump read once at start-up: $FUZZ_ETDUMP, else the
+ * shared corpus's small.etdp (../shared/corpus/etdump/small.etdp from the
+ * checkout), else build/fixtures/delegate_ids.etdp; no linking when none
+ * is readable.  An odd-sized input links with enable_module_hierarchy.
+ * Linking checks: every attached node index lies in its block's graph,
+ * every event's node range in the inspector's pool, a list of debug
+ * handles or exactly one.
+ *
  * Seeds: tests/etrecord/ (see its README.md) and the shared corpus's
  * ETRecords; run with scripts/fuzz.sh (make fuzz).
  */
@@ -34,12 +43,89 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "etrecord.h"
+#include <stdio.h>
 
-/* The libFuzzer entry point (declared for -Wmissing-prototypes). */
+#include "etrecord.h"
+#include "link.h"
+#include "model.h"
+
+/* The libFuzzer entry points (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 static volatile uint64_t sink;
+
+static uint8_t *dump;   /* the ETDump records are linked to, or NULL */
+static size_t dump_size;
+
+/* Read the ETDump to link to (see the top of the file). */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    const char *paths[3] = {getenv("FUZZ_ETDUMP"), "../shared/corpus/etdump/small.etdp",
+                            "build/fixtures/delegate_ids.etdp"};
+    for (int i = 0; i < 3 && !dump; i++) {
+        FILE *f = paths[i] ? fopen(paths[i], "rb") : NULL;
+        if (!f)
+            continue;
+        uint8_t buf[1 << 16];
+        size_t n = fread(buf, 1, sizeof buf, f);
+        fclose(f);
+        if (n == 0 || n == sizeof buf || !(dump = malloc(n)))
+            continue;
+        memcpy(dump, buf, n);
+        dump_size = n;
+        fprintf(stderr, "fuzz_etrecord: linking to %s (%zu bytes)\n", paths[i], n);
+    }
+    return 0;
+}
+
+/* Link `r` to the ETDump and check the result (see the top of the file). */
+static void check_link(et_etrecord *r, bool module_hierarchy)
+{
+    et_inspector_options o;
+    et_inspector_options_init(&o);
+    o.etdump_data = dump;
+    o.etdump_size = dump_size;
+    o.etrecord = r;
+    o.enable_module_hierarchy = module_hierarchy;
+    et_error err;
+    err.msg[0] = '\0';
+    et_inspector *insp = et_inspector_open(&o, &err);
+    if (!insp) {
+        if (!err.msg[0])
+            __builtin_trap();
+        return;
+    }
+    for (size_t b = 0; b < insp->n_blocks; b++) {
+        const et_block *blk = &insp->blocks[b];
+        for (size_t e = 0; e < blk->n_events; e++) {
+            const et_event *ev = &blk->events[e];
+            if ((size_t)ev->node_first + ev->node_count > insp->n_link_nodes)
+                __builtin_trap();
+            if (ev->node_count && !blk->graph)
+                __builtin_trap();
+            for (uint32_t k = 0; k < ev->node_count; k++) {
+                uint32_t x = insp->link_nodes[ev->node_first + k];
+                if ((x & ET_LINK_NODE_MASK) >= blk->graph->n_nodes)
+                    __builtin_trap();
+                sink += strlen(blk->graph->nodes[x & ET_LINK_NODE_MASK].name);
+            }
+            if (ev->has_debug_handles) {
+                if (!ev->debug_handles_is_list && ev->n_debug_handles != 1)
+                    __builtin_trap();
+                for (uint32_t k = 0; k < ev->n_debug_handles; k++)
+                    sink += (uint64_t)ev->debug_handles[k];
+            }
+            if (ev->delegate_backend_name)
+                sink += strlen(ev->delegate_backend_name);
+        }
+    }
+    for (size_t i = 0; i < insp->n_warnings; i++)
+        sink += strlen(insp->warnings[i]);
+    et_inspector_free(insp);
+}
 
 static uint32_t crc32_of(const uint8_t *p, size_t n)
 {
@@ -303,6 +389,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     et_etrecord *r = et_etrecord_open(&o, &err);
     if (r) {
         check_record(r);
+        for (size_t i = 0; i < r->n_programs; i++) {
+            err.msg[0] = '\0';
+            const et_graph *g = et_etrecord_graph(r, &r->programs[i], &err);
+            if (!g && !err.msg[0])
+                __builtin_trap();
+            if (g && g->n_nodes && et_graph_find(g, g->nodes[0].name) != &g->nodes[0])
+                __builtin_trap();
+        }
+        if (dump)
+            check_link(r, size & 1);
         et_etrecord_free(r);
     } else if (!err.msg[0] || err.kind == ET_ERR_NONE) {
         __builtin_trap();
