@@ -647,6 +647,58 @@ static void j_event(et_strbuf *sb, const et_inspector *insp, const et_block *blk
     j_indent(sb, D), et_sb_addc(sb, '}');
 }
 
+/* The "etrecord" member: null, or what the record holds and how it was
+ * linked (entries, methods, graphs, reference graph), then a comma. */
+static void j_etrecord(et_strbuf *sb, const et_inspector *insp)
+{
+    const et_etrecord *r = insp->etrecord;
+    j_indent(sb, 1), j_key(sb, "etrecord");
+    if (!r) {
+        et_sb_adds(sb, "null,");
+        return;
+    }
+    et_sb_addc(sb, '{');
+    j_indent(sb, 2), j_key(sb, "path"), j_strz(sb, r->label), et_sb_addc(sb, ',');
+    j_indent(sb, 2), j_key(sb, "reference_graph_name"), j_strz(sb, insp->reference_graph_name);
+    et_sb_addc(sb, ',');
+    j_indent(sb, 2), j_key(sb, "enable_module_hierarchy");
+    et_sb_adds(sb, insp->enable_module_hierarchy ? "true," : "false,");
+    j_indent(sb, 2), j_key(sb, "export_graph_id"), et_sb_add_i64(sb, r->export_graph_id);
+    et_sb_addc(sb, ',');
+    j_indent(sb, 2), j_key(sb, "debug_handle_map_methods"), et_sb_addc(sb, '[');
+    for (size_t i = 0; i < r->debug_handle_map.n_methods; i++) {
+        et_sb_adds(sb, i ? ", " : "");
+        j_strz(sb, r->debug_handle_map.methods[i].name);
+    }
+    et_sb_adds(sb, "],");
+    j_indent(sb, 2), j_key(sb, "has_num_outs_map");
+    et_sb_adds(sb, r->num_outs_map.present ? "true," : "false,");
+    j_indent(sb, 2), j_key(sb, "programs"), et_sb_addc(sb, '[');
+    for (size_t i = 0; i < r->n_programs; i++) {
+        const et_etr_program *p = &r->programs[i];
+        et_sb_adds(sb, i ? ", " : "");
+        et_sb_adds(sb, "{\"entry\": "), j_strz(sb, r->entries[p->entry].name);
+        et_sb_adds(sb, ", \"kind\": ");
+        j_strz(sb, p->kind == ET_ETR_PROG_EDGE       ? "edge"
+                   : p->kind == ET_ETR_PROG_EXPORTED ? "exported_program"
+                                                      : "graph_map");
+        et_sb_adds(sb, ", \"key\": "), j_strz(sb, p->key), et_sb_addc(sb, '}');
+    }
+    et_sb_adds(sb, "],");
+    j_indent(sb, 2), j_key(sb, "entries"), et_sb_addc(sb, '[');
+    for (size_t i = 0; i < r->n_entries; i++) {
+        const et_etr_entry *e = &r->entries[i];
+        et_sb_adds(sb, i ? "," : "");
+        j_indent(sb, 3), et_sb_adds(sb, "{\"name\": "), j_strz(sb, e->name);
+        et_sb_adds(sb, ", \"kind\": "), j_strz(sb, et_etr_kind_name(e->kind));
+        et_sb_adds(sb, ", \"size\": "), et_sb_add_u64(sb, e->size);
+        et_sb_adds(sb, ", \"compression\": "), j_strz(sb, et_etr_compression_name(e->compression));
+        et_sb_addc(sb, '}');
+    }
+    j_indent(sb, 2), et_sb_addc(sb, ']');
+    j_indent(sb, 1), et_sb_adds(sb, "},");
+}
+
 int et_report_write_json(const et_inspector *insp, FILE *out)
 {
     const et_etdump *d = &insp->dump;
@@ -664,8 +716,14 @@ int et_report_write_json(const et_inspector *insp, FILE *out)
     j_indent(&sb, 2), j_key(&sb, "source_time_scale");
     j_strz(&sb, et_time_scale_name(insp->source_time_scale)), et_sb_addc(&sb, ',');
     j_indent(&sb, 2), j_key(&sb, "target_time_scale");
-    j_strz(&sb, et_time_scale_name(insp->target_time_scale));
+    j_strz(&sb, et_time_scale_name(insp->target_time_scale)), et_sb_addc(&sb, ',');
+    j_indent(&sb, 2), j_key(&sb, "etrecord");
+    if (insp->etrecord)
+        j_strz(&sb, insp->etrecord->label);
+    else
+        et_sb_adds(&sb, "null");
     j_indent(&sb, 1), et_sb_adds(&sb, "},");
+    j_etrecord(&sb, insp);
     j_indent(&sb, 1), j_key(&sb, "etdump"), et_sb_addc(&sb, '{');
     j_indent(&sb, 2), j_key(&sb, "version"), et_sb_add_u64(&sb, d->version), et_sb_addc(&sb, ',');
     j_indent(&sb, 2), j_key(&sb, "size_prefixed"), et_sb_adds(&sb, d->size_prefixed ? "true," : "false,");
@@ -715,6 +773,12 @@ int et_report_write_json(const et_inspector *insp, FILE *out)
         j_strz(&sb, et_time_scale_name(insp->source_time_scale)), et_sb_addc(&sb, ',');
         j_indent(&sb, 3), j_key(&sb, "target_time_scale");
         j_strz(&sb, et_time_scale_name(insp->target_time_scale)), et_sb_addc(&sb, ',');
+        j_indent(&sb, 3), j_key(&sb, "etrecord_method");
+        if (blk->method)
+            j_strz(&sb, blk->method);
+        else
+            et_sb_adds(&sb, "null");
+        et_sb_addc(&sb, ',');
         j_indent(&sb, 3), j_key(&sb, "runs"), et_sb_addc(&sb, '[');
         for (size_t r = 0; r < blk->n_runs; r++) {
             if (r)
