@@ -136,10 +136,21 @@ $(B)/fixtures/%.etdp: tests/fixtures/%.json schema/etdump.fbs schema/scalar_type
 	@mkdir -p $(dir $@)
 	$(FLATC) --binary --size-prefixed -o $(dir $@) schema/etdump.fbs $<
 
-fixtures: $(FIXTURE_BIN)
+# the sample ETDump's ETRecord (tests/fixtures/sample_etrecord/README.md)
+SREC = tests/fixtures/sample_etrecord
+SAMPLE_ETRECORD = $(B)/fixtures/sample.etrecord
+$(SAMPLE_ETRECORD): $(wildcard $(SREC)/*.json) $(B)/tools/mkzip
+	@mkdir -p $(dir $@)
+	$(B)/tools/mkzip $@ ETRECORD_V0=@ \
+	    edge_dialect_exported_program/forward=$(SREC)/edge_dialect_exported_program.json \
+	    debug_handle_map=$(SREC)/debug_handle_map.json delegate_map=$(SREC)/delegate_map.json \
+	    instruction_id_to_num_outs_map=$(SREC)/instruction_id_to_num_outs_map.json \
+	    export_graph_id=@0
 
-demo: $(B)/etinspect $(B)/fixtures/sample.etdp
-	$(B)/etinspect --etdump_path $(B)/fixtures/sample.etdp \
+fixtures: $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
+
+demo: $(B)/etinspect $(B)/fixtures/sample.etdp $(SAMPLE_ETRECORD)
+	$(B)/etinspect --etdump_path $(B)/fixtures/sample.etdp --etrecord_path $(SAMPLE_ETRECORD) \
 	    --tsv_path $(B)/sample.tsv --json $(B)/sample.json
 	@echo "wrote $(B)/sample.tsv and $(B)/sample.json"
 
@@ -147,11 +158,11 @@ demo: $(B)/etinspect $(B)/fixtures/sample.etdp
 # binary under test, so the same scripts run against the sanitizer build.
 TEST_ENV = ET_SHARED=$(SHARED) ET_BUILD=$(abspath $(B)) ET_SRC=$(CURDIR)
 
-test: $(B)/etinspect $(B)/etinspect.so $(UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN)
+test: $(B)/etinspect $(B)/etinspect.so $(UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
 	$(TEST_ENV) ET_BIN=$(abspath $(B)) ETINSPECT=$(abspath $(B)/etinspect) PATH="$(abspath $(B)):$$PATH" \
 	    prove $(PROVE_FLAGS) $(UNIT_BIN) tests/e2e/*.t tests/lua/*.t
 
-test-asan: $(B)/asan/etinspect $(ASAN_UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN)
+test-asan: $(B)/asan/etinspect $(ASAN_UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
 	$(TEST_ENV) ET_BIN=$(abspath $(B)/asan) ETINSPECT=$(abspath $(B)/asan/etinspect) \
 	    PATH="$(abspath $(B)/asan):$$PATH" \
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
