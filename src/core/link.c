@@ -113,6 +113,7 @@ typedef struct linker {
     size_t n_pend, cap_pend;
     const struct et_graph_handle **tmp; /* nodes of one handle, to reorder */
     size_t cap_tmp;
+    bool capped;           /* the cap warning was given */
 } linker;
 
 static int nomem(linker *k)
@@ -158,6 +159,8 @@ static void pending_add_id(pending *p, const char *id)
 static int append_node(linker *k, uint32_t entry)
 {
     et_inspector *insp = k->insp;
+    if (insp->n_link_nodes >= ET_LINK_MAX_NODES)
+        return 1; /* full: the caller warns */
     if (insp->n_link_nodes == k->cap_nodes) {
         size_t nc = k->cap_nodes ? 2 * k->cap_nodes : 256;
         uint32_t *np = realloc(insp->link_nodes, nc * sizeof *np);
@@ -182,7 +185,8 @@ static int cmp_module_order(const void *a, const void *b, const et_graph *g)
     return x->node < y->node ? -1 : x->node > y->node;
 }
 
-/* Attach the graph nodes of the event's handles (spec §5.6 step 3). */
+/* Attach the graph nodes of the event's handles (spec §5.6 step 3).
+ * Returns 0, 1 when a cap cut the list short, or -1 (err set). */
 static int associate(linker *k, et_event *ev, const et_graph *g, bool module_order)
 {
     ev->node_first = (uint32_t)k->insp->n_link_nodes;
@@ -224,8 +228,15 @@ static int associate(linker *k, et_event *ev, const et_graph *g, bool module_ord
             }
             if (nd->op && nd->op[0])
                 entry |= ET_LINK_NODE_OP;
-            if ((entry & ~ET_LINK_NODE_MASK) && append_node(k, entry) != 0)
-                return -1;
+            if (!(entry & ~ET_LINK_NODE_MASK))
+                continue;
+            int rc = k->insp->n_link_nodes - ev->node_first >= ET_LINK_MAX_NODES_PER_EVENT
+                         ? 1
+                         : append_node(k, entry);
+            if (rc != 0) {
+                ev->node_count = (uint32_t)(k->insp->n_link_nodes - ev->node_first);
+                return rc;
+            }
         }
     }
     ev->node_count = (uint32_t)(k->insp->n_link_nodes - ev->node_first);
@@ -350,9 +361,23 @@ static int link_block(linker *k, et_etrecord *r, const et_link_options *o, et_bl
                 pending_add_id(p, text);
             }
         }
-        if (g && ev->has_debug_handles && !is_framework_event(et_event_name(ev)) &&
-            associate(k, ev, g, insp->enable_module_hierarchy) != 0)
-            return -1;
+        if (g && ev->has_debug_handles && !is_framework_event(et_event_name(ev))) {
+            int rc = associate(k, ev, g, insp->enable_module_hierarchy);
+            if (rc < 0)
+                return -1;
+            if (rc > 0 && !k->capped) {
+                k->capped = true;
+                et_str n = et_event_name(ev);
+                if (et_inspector_warn(insp,
+                                      "block '%.*s', event '%.*s' (instruction id %" PRId64
+                                      "): its debug handles name more graph nodes than the "
+                                      "cap (%u per event, %u in all); the list is cut short",
+                                      (int)blk->name.n, blk->name.p, (int)n.n, n.p, iid,
+                                      (unsigned)ET_LINK_MAX_NODES_PER_EVENT,
+                                      (unsigned)ET_LINK_MAX_NODES) != 0)
+                    return nomem(k);
+            }
+        }
     }
     for (size_t i = 0; i < k->n_pend; i++) {
         const pending *p = &k->pend[i];

@@ -32,7 +32,9 @@
  *    num_outputs 1) instead of failing with a TypeError;
  *  - every method can be linked, not only "forward";
  *  - a record without the method, or without an edge program for it, links
- *    what it can with a warning instead of a KeyError.
+ *    what it can with a warning instead of a KeyError;
+ *  - the nodes attached are capped (ET_LINK_MAX_NODES_PER_EVENT, ...), with
+ *    one warning, so that a hostile record cannot exhaust memory.
  */
 #ifndef ET_LINK_H
 #define ET_LINK_H
@@ -55,6 +57,13 @@
 #define ET_LINK_NODE_OP 0x40000000u    /* the node's op is non-empty: one
                                           entry of op_types */
 #define ET_LINK_NODE_MASK 0x3fffffffu
+
+/* Caps on attached nodes (a hostile record can name one node from every
+ * one of a million handles, on every event): per event, and in all.  The
+ * reference has none; real records stay far below (an event's handles
+ * are its operators). */
+#define ET_LINK_MAX_NODES_PER_EVENT (1u << 20)
+#define ET_LINK_MAX_NODES (1u << 24)
 
 typedef struct et_link_options {
     /* The method whose maps link every block.  NULL: per block, the method

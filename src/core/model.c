@@ -1145,7 +1145,8 @@ static int open_etrecord(et_inspector *insp, const et_inspector_options *o, et_e
     }
     insp->enable_module_hierarchy = o->enable_module_hierarchy;
     const char *ref = o->reference_graph_name ? o->reference_graph_name : ET_EDGE_GRAPH_NAME;
-    if (!(insp->reference_graph_name = strdup(ref)))
+    if (!(insp->reference_graph_name = strdup(ref)) ||
+        (o->etrecord_method && !(insp->etrecord_method = strdup(o->etrecord_method))))
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
     return 0;
 }
@@ -1203,7 +1204,7 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
     if (build(insp, o, err) != 0)
         goto fail;
     if (insp->etrecord) {
-        et_link_options lo = {.method = o->etrecord_method,
+        et_link_options lo = {.method = insp->etrecord_method,
                               .reference_graph_name = insp->reference_graph_name,
                               .enable_module_hierarchy = o->enable_module_hierarchy};
         if (et_link_etrecord(insp, insp->etrecord, &lo, err) != 0)
@@ -1249,6 +1250,7 @@ void et_inspector_free(et_inspector *insp)
     et_unmap_file(&insp->etdump_file);
     free(insp->link_nodes);
     free(insp->reference_graph_name);
+    free(insp->etrecord_method);
     if (insp->owns_etrecord)
         et_etrecord_free(insp->etrecord);
     free(insp);

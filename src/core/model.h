@@ -182,6 +182,7 @@ typedef struct et_inspector {
     bool owns_etrecord;           /* opened from options.etrecord_path */
     bool enable_module_hierarchy;
     char *reference_graph_name;   /* as given, or ET_EDGE_GRAPH_NAME */
+    char *etrecord_method;        /* options.etrecord_method (copied), or NULL */
     size_t n_link_nodes;
     uint32_t *link_nodes;         /* node index | ET_LINK_NODE_* bits */
 } et_inspector;

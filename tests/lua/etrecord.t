@@ -343,6 +343,31 @@ t.is(di.warnings[2], "block 'Execute': no delegate mapping found for the delegat
      "one warning for the call without an entry")
 t.is(#di.warnings, 2, "two warnings in all")
 
+-- a hostile record: 1,100 copies of handle 1, which 1,000 nodes carry ------
+do
+  local nodes, handles = {}, {}
+  for i = 1, 1000 do
+    nodes[i] = { name = "n" .. i, target = "executorch.exir.dialects.edge.ops.aten.add.Tensor",
+                 outputs = { "n" .. i }, meta = { debug_handle = 1 } }
+  end
+  for i = 1, 1100 do handles[i] = 1 end
+  local big = w.zip(tmp .. "/big.bin", { { "ETRECORD_V0", "" },
+    { "edge_dialect_exported_program/forward", w.program { nodes = nodes } },
+    { "debug_handle_map", w.json(w.obj { "forward", w.obj { "0", handles } }) } })
+  local capped = etinspect.Inspector { etdump_path = small, etrecord = big }
+  local ev = find(capped, "native_call_permute_copy.out")
+  t.is(#ev.op_types, 1 << 20, "a hostile record: op_types capped at 2^20 per event (not 1,100,000)")
+  t.is(#ev.debug_handles, 1100, "a hostile record: the handles are all kept")
+  local keys = 0
+  for _ in pairs(ev.stack_traces) do keys = keys + 1 end
+  t.is(keys, 1000, "a hostile record: one stack_traces entry per distinct node")
+  t.is(capped.warnings[1], "block 'Execute', event 'native_call_permute_copy.out' (instruction id 0): its debug "
+       .. "handles name more graph nodes than the cap (1048576 per event, 16777216 in all); the list is cut short",
+       "a hostile record: one warning")
+  t.is(#capped.warnings, 1, "a hostile record: only one warning")
+  capped:close()
+end
+
 -- errors --------------------------------------------------------------------
 local function raises_for(label, entries, pattern, deflate)
   local p = w.zip(tmp .. "/bad.bin", entries, deflate)
