@@ -76,4 +76,31 @@ t.ok(st == 1 and out:find("boom") and out:find("stack traceback"), "-e: an error
 out, st = run(bin .. " -l etinspect -e 'print(etinspect.version)'")
 t.ok(st == 0 and out:find("^%d+%.%d+%.%d+"), "-l loads a module into a global")
 os.remove(tmp)
+
+-- modules: time per model module from the sample's ETRecord; kernels and
+-- whole delegate calls count, once per module they touch
+local rec = t.build .. "/fixtures/sample.etrecord"
+if t.exists(rec) then
+  local linked <close> = etinspect.Inspector { etdump_path = sample, etrecord = rec }
+  local m = require("etinspect.scripts.modules").table(linked)
+  local conv, call, addmm = (0.1200 + 0.1268 + 0.1236) / 3, (0.042 + 0.0454 + 0.0438) / 3,
+                            (0.018 + 0.0197 + 0.0189) / 3
+  t.is(#m, 4, "modules: the root and three modules")
+  t.is(m[1].module .. " " .. m[1].type .. " " .. m[1].events, "L__self__ __main__.SampleModel 3",
+       "modules: the root module holds every counted event")
+  t.near(m[1]["time (ms)"], conv + call + addmm, 1e-12, "modules: the root's time")
+  t.is(m[2].module .. " " .. m[2].path, "L__self___conv L['self'].conv", "modules: conv second")
+  t.near(m[2]["share %"], conv / (conv + call + addmm) * 100, 1e-9, "modules: conv's share")
+  t.is(m[3].module .. " " .. m[3].events, "L__self___block 1", "modules: the delegate call counts once for block")
+  t.near(m[3]["time (ms)"], call, 1e-12, "modules: block's time is the DELEGATE_CALL's")
+  out, st = run(bin .. " modules " .. sample .. " --etrecord " .. rec .. " --format tsv --top 1")
+  t.ok(st == 0 and out:find("^\tmodule\tpath\ttype\tevents\ttime %(ms%)\tshare %%\n0\tL__self__\t\t__main__.SampleModel\t3\t"),
+       "modules from the command line, TSV")
+  out, st = run(bin .. " modules " .. sample)
+  t.ok(st == 2 and out:find("modules: %-%-etrecord ETRECORD is required"), "modules without --etrecord: usage error")
+  out, st = run(bin .. " top_ops " .. sample .. " --etrecord " .. rec .. " --format tsv --top 1")
+  t.ok(st == 0 and out:find("\n0\tconvolution\t1\t"), "the other scripts take --etrecord too")
+else
+  t.ok(true, "skipped: " .. rec .. " not built")
+end
 t.done()

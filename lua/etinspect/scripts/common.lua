@@ -50,13 +50,17 @@ function M.parse(script, args, known)
   return out
 end
 
---- Open the Inspector the options describe (etdump, source/target scale).
--- An unreadable or malformed input is reported without a traceback (exit 1).
+--- Open the Inspector the options describe (etdump, source/target scale,
+-- etrecord and etrecord_method when given; "" means none).  An unreadable
+-- or malformed input is reported without a traceback (exit 1).
 function M.open(opts)
+  local function opt(v) if v ~= nil and v ~= "" then return v end end
   local ok, insp = pcall(etinspect.Inspector, {
     etdump_path = opts.etdump,
     source_time_scale = opts.source_time_scale,
     target_time_scale = opts.target_time_scale,
+    etrecord = opt(opts.etrecord),
+    etrecord_method = opt(opts.etrecord_method),
   })
   if not ok then
     error(setmetatable({ input = tostring(insp) }, { __tostring = function(e) return e.input end }), 0)
@@ -73,6 +77,7 @@ M.COMMON_OPTIONS = {
   { "--format F", "box (default), plain, markdown, tsv, csv or json" },
   { "--source_time_scale S", "unit of the raw timestamps (default ns)" },
   { "--target_time_scale S", "unit of the durations shown (default ms)" },
+  { "--etrecord R", "link the events to this ETRecord (op types, modules)" },
 }
 
 return M

@@ -50,7 +50,7 @@ end
 
 function S.run(args)
   local o = common.parse("framework_tax", args, { format = "box",
-    source_time_scale = "ns", target_time_scale = "ms" })
+    source_time_scale = "ns", target_time_scale = "ms", etrecord = "" })
   local insp <close> = common.open(o)
   common.show(S.table(insp), o)
 end

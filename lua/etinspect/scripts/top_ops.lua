@@ -62,7 +62,7 @@ end
 
 function S.run(args)
   local o = common.parse("top_ops", args, { top = 20, format = "box",
-    source_time_scale = "ns", target_time_scale = "ms" })
+    source_time_scale = "ns", target_time_scale = "ms", etrecord = "" })
   local insp <close> = common.open(o)
   local f = S.summary(insp)
   if o.top > 0 then f = f:head(o.top) end
