@@ -65,6 +65,16 @@
 #define ET_LINK_MAX_NODES_PER_EVENT (1u << 20)
 #define ET_LINK_MAX_NODES (1u << 24)
 
+/* The graph node of link entry k (0 <= k < ev->node_count) of event `ev`
+ * of block `blk`; *bits gets the entry's ET_LINK_NODE_* flags. */
+static inline const et_graph_node *et_link_node(const et_inspector *insp, const et_block *blk,
+                                                const et_event *ev, uint32_t k, uint32_t *bits)
+{
+    uint32_t e = insp->link_nodes[ev->node_first + k];
+    *bits = e & ~ET_LINK_NODE_MASK;
+    return &blk->graph->nodes[e & ET_LINK_NODE_MASK];
+}
+
 typedef struct et_link_options {
     /* The method whose maps link every block.  NULL: per block, the method
      * named like the block if debug_handle_map has one, else "forward" if

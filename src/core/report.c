@@ -17,22 +17,15 @@
 /* ------------------------------------------------------------------ */
 /* ETRecord linkage of an event (link.h), as Python's str() shows it */
 
-/* The node of an event's link entry k; *bits gets its ET_LINK_NODE_* bits. */
-static const et_graph_node *link_node(const et_inspector *insp, const et_block *blk,
-                                      const et_event *ev, uint32_t k, uint32_t *bits)
-{
-    uint32_t e = insp->link_nodes[ev->node_first + k];
-    *bits = e & ~ET_LINK_NODE_MASK;
-    return &blk->graph->nodes[e & ET_LINK_NODE_MASK];
-}
-
 static size_t n_op_types(const et_inspector *insp, const et_block *blk, const et_event *ev)
 {
     size_t n = 0;
     uint32_t bits;
-    for (uint32_t k = 0; k < ev->node_count; k++)
-        if (link_node(insp, blk, ev, k, &bits), bits & ET_LINK_NODE_OP)
+    for (uint32_t k = 0; k < ev->node_count; k++) {
+        et_link_node(insp, blk, ev, k, &bits);
+        if (bits & ET_LINK_NODE_OP)
             n++;
+    }
     return n;
 }
 
@@ -46,7 +39,7 @@ static void py_op_types(et_strbuf *sb, const et_inspector *insp, const et_block 
     uint32_t bits;
     et_sb_addc(sb, '[');
     for (uint32_t k = 0; k < ev->node_count; k++) {
-        const et_graph_node *nd = link_node(insp, blk, ev, k, &bits);
+        const et_graph_node *nd = et_link_node(insp, blk, ev, k, &bits);
         if (!(bits & ET_LINK_NODE_OP))
             continue;
         if (total < 5) {
@@ -124,7 +117,7 @@ static void py_node_dict(et_strbuf *sb, const et_inspector *insp, const et_block
     bool any = false;
     et_sb_addc(sb, '{');
     for (uint32_t k = 0; k < ev->node_count; k++) {
-        const et_graph_node *nd = link_node(insp, blk, ev, k, &bits);
+        const et_graph_node *nd = et_link_node(insp, blk, ev, k, &bits);
         if (!(bits & ET_LINK_NODE_FIRST))
             continue;
         if (any)
@@ -511,7 +504,7 @@ static void j_linkage(et_strbuf *sb, const et_inspector *insp, const et_block *b
     j_indent(sb, depth), j_key(sb, "op_types"), et_sb_addc(sb, '[');
     bool any = false;
     for (uint32_t k = 0; k < ev->node_count; k++) {
-        const et_graph_node *nd = link_node(insp, blk, ev, k, &bits);
+        const et_graph_node *nd = et_link_node(insp, blk, ev, k, &bits);
         if (bits & ET_LINK_NODE_OP) {
             et_sb_adds(sb, any ? ", " : "");
             j_strz(sb, nd->op);
@@ -524,7 +517,7 @@ static void j_linkage(et_strbuf *sb, const et_inspector *insp, const et_block *b
         et_sb_addc(sb, '{');
         any = false;
         for (uint32_t k = 0; k < ev->node_count; k++) {
-            const et_graph_node *nd = link_node(insp, blk, ev, k, &bits);
+            const et_graph_node *nd = et_link_node(insp, blk, ev, k, &bits);
             if (!(bits & ET_LINK_NODE_FIRST))
                 continue;
             et_sb_adds(sb, any ? ", " : "");

@@ -122,6 +122,11 @@ void et_lua_push_parent(lua_State *L, int arg);
  * et_lua_set_index. */
 void et_lua_set_index(lua_State *L, const luaL_Reg *methods, const luaL_Reg *getters);
 
+/* The generic-for triple (iterator, self, nil) walking the keys of the
+ * sequence at index `keys` in order, with self[key] (metamethods
+ * honoured) as values; for __pairs.  Returns 3. */
+int et_lua_pairs_in_order(lua_State *L, int self, int keys);
+
 /* __pairs for record-like userdata: iterates the getter names (sorted) and
  * their values. */
 int et_lua_record_pairs(lua_State *L);

@@ -68,14 +68,12 @@ static int ev_perf_data(lua_State *L)
     return 1;
 }
 
-/* The graph node of link entry k of an event; *bits gets its flags. */
+/* The graph node of link entry k of the event of child `c`. */
 static const et_graph_node *link_node(const lua_child *c, const et_event *ev, uint32_t k,
                                       uint32_t *bits)
 {
     const et_inspector *insp = c->box->insp;
-    uint32_t e = insp->link_nodes[ev->node_first + k];
-    *bits = e & ~ET_LINK_NODE_MASK;
-    return &insp->blocks[c->block].graph->nodes[e & ET_LINK_NODE_MASK];
+    return et_link_node(insp, &insp->blocks[c->block], ev, k, bits);
 }
 
 static int ev_op_types(lua_State *L)

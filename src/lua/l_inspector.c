@@ -310,20 +310,24 @@ static int insp_warnings(lua_State *L)
     return 1;
 }
 
-static int insp_path(lua_State *L)
+/* Push field `key` of the open Inspector's user value table (where the
+ * constructor anchored its options). */
+static int uv_field(lua_State *L, const char *key)
 {
     et_lua_insp(L, check_box(L, 1));
     lua_getiuservalue(L, 1, 1);
-    lua_getfield(L, -1, "etdump_path");
+    lua_getfield(L, -1, key);
     return 1;
+}
+
+static int insp_path(lua_State *L)
+{
+    return uv_field(L, "etdump_path");
 }
 
 static int insp_results_path(lua_State *L)
 {
-    et_lua_insp(L, check_box(L, 1));
-    lua_getiuservalue(L, 1, 1);
-    lua_getfield(L, -1, "profile_results_path");
-    return 1;
+    return uv_field(L, "profile_results_path");
 }
 
 static int insp_format(lua_State *L)
@@ -414,10 +418,7 @@ static int insp_memory_allocations(lua_State *L)
 /* insp.etrecord: the linked ETRecord, or nil. */
 static int insp_etrecord(lua_State *L)
 {
-    et_lua_insp(L, check_box(L, 1));
-    lua_getiuservalue(L, 1, 1);
-    lua_getfield(L, -1, "etrecord");
-    return 1;
+    return uv_field(L, "etrecord");
 }
 
 /* insp:get_exported_program([graph [, method]]) (spec §6.6): without an

@@ -3,30 +3,15 @@
 
 #include <lauxlib.h>
 
-/* Iterator of a dict's __pairs: upvalue 1 the order, 2 the position. */
-static int dict_next(lua_State *L)
-{
-    lua_Integer i = lua_tointeger(L, lua_upvalueindex(2)) + 1;
-    if (lua_rawgeti(L, lua_upvalueindex(1), i) == LUA_TNIL)
-        return 0;
-    lua_pushinteger(L, i);
-    lua_replace(L, lua_upvalueindex(2));
-    lua_pushvalue(L, -1);
-    lua_rawget(L, 1);
-    return 2;
-}
+#include "binding.h"
 
-/* __pairs(dict) -> iterator, dict, nil */
+/* __pairs(dict) -> iterator, dict, nil: the keys in insertion order. */
 static int dict_pairs(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
     if (!lua_getmetatable(L, 1) || lua_getfield(L, -1, "__order") != LUA_TTABLE)
         return luaL_error(L, "not an ordered dict");
-    lua_pushinteger(L, 0);
-    lua_pushcclosure(L, dict_next, 2);
-    lua_pushvalue(L, 1);
-    lua_pushnil(L);
-    return 3;
+    return et_lua_pairs_in_order(L, 1, -1);
 }
 
 void et_lua_new_dict(lua_State *L)

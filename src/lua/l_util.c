@@ -83,8 +83,9 @@ void et_lua_set_index(lua_State *L, const luaL_Reg *methods, const luaL_Reg *get
     lua_setfield(L, -2, "__pairs");
 }
 
-/* Iterator of __pairs: (state = sorted key list, control = key). */
-static int record_next(lua_State *L)
+/* Iterator of et_lua_pairs_in_order: upvalue 1 the key list, 2 the
+ * position; the value is self[key] (through __index for userdata). */
+static int ordered_next(lua_State *L)
 {
     lua_Integer i = lua_tointeger(L, lua_upvalueindex(2)) + 1;
     if (lua_rawgeti(L, lua_upvalueindex(1), i) == LUA_TNIL)
@@ -92,8 +93,19 @@ static int record_next(lua_State *L)
     lua_pushinteger(L, i);
     lua_replace(L, lua_upvalueindex(2));
     lua_pushvalue(L, -1);
-    lua_gettable(L, 1); /* self[key], through __index */
+    lua_gettable(L, 1);
     return 2;
+}
+
+int et_lua_pairs_in_order(lua_State *L, int self, int keys)
+{
+    self = lua_absindex(L, self);
+    lua_pushvalue(L, keys);
+    lua_pushinteger(L, 0);
+    lua_pushcclosure(L, ordered_next, 2);
+    lua_pushvalue(L, self);
+    lua_pushnil(L);
+    return 3;
 }
 
 static int sort_strings(lua_State *L)
@@ -123,10 +135,5 @@ int et_lua_record_pairs(lua_State *L)
     lua_pushcfunction(L, sort_strings);
     lua_pushvalue(L, keys);
     lua_call(L, 1, 0);
-    lua_pushvalue(L, keys);
-    lua_pushinteger(L, 0);
-    lua_pushcclosure(L, record_next, 2);
-    lua_pushvalue(L, 1);
-    lua_pushnil(L);
-    return 3;
+    return et_lua_pairs_in_order(L, 1, keys);
 }
