@@ -29,6 +29,28 @@
 et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for_display,
                           et_error *err);
 
+/* Memory of one block over its runs, per allocator (allocation events,
+ * spec §2.4; not in the reference). */
+typedef struct et_memory_row {
+    int32_t allocator_id;   /* as the events give it (1-based into the allocators) */
+    et_str allocator;       /* its name, or {NULL, 0} when the block's allocators
+                               do not name it */
+    uint64_t allocations;   /* allocation events, over all runs */
+    uint64_t bytes;         /* their sizes added up (bytes), over all runs */
+    uint64_t largest;       /* the largest single allocation (bytes) */
+} et_memory_row;
+
+/* The memory rows of `blk`: one per allocator id that has allocations, in
+ * ascending id order.  Stores a malloc'd array in *rows (NULL when there
+ * are none) and returns their number, or -1 out of memory. */
+long et_block_memory_summary(const et_block *blk, et_memory_row **rows);
+
+/* The --memory table: columns event_block_name, allocator_id, allocator,
+ * runs, allocations, bytes, bytes_per_run (FLOAT: bytes / runs), largest;
+ * one row per block and allocator (et_block_memory_summary).  Returns NULL
+ * with `err` set (ET_ERR_NOMEM) on failure. */
+et_frame *et_report_memory_frame(const et_inspector *insp, et_error *err);
+
 /* Write the --json document: inputs, the dump's runs, warnings, and every
  * block and event with all fields, named as the reference's attributes
  * (`_instruction_id`, `raw_delegate_debug_metadatas_hex` ...); numbers as

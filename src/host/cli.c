@@ -25,18 +25,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <lauxlib.h>
+#include <lua.h>
+
 #include "error.h"
 #include "frame.h"
 #include "model.h"
 #include "outfile.h"
 #include "report.h"
+#include "sqlexport.h"
 #include "timescale.h"
+#include "trace.h"
 #include "version.h"
+#include "lua_host.h"
 
 enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
-    OPT_COUNT
+    OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_SQLITE,
+    OPT_SQLITE_DUMP, OPT_HTML, OPT_MEMORY, OPT_COUNT
 };
 
 static const struct {
@@ -57,6 +64,15 @@ static const struct {
     [OPT_PROFILE] = {"profile_results_path", "PROFILE_RESULTS_PATH"},
     [OPT_TIME_SCALE] = {"time_scale", "{ns,us,ms,cycles}"},
     [OPT_METHOD] = {"etrecord_method", "METHOD"},
+    [OPT_TRACE] = {"trace_path", "TRACE_PATH"},
+    [OPT_CYCLES_HZ] = {"cycles_hz", "HZ"},
+    [OPT_TRACE_RUNS] = {"trace_runs", "RUNS"},
+    [OPT_TRACE_WINDOW] = {"trace_window", "START_US:END_US"},
+    [OPT_TRACE_APART] = {"trace_runs_apart", NULL},
+    [OPT_SQLITE] = {"sqlite_path", "SQLITE_PATH"},
+    [OPT_SQLITE_DUMP] = {"sqlite_dump", "NAME"},
+    [OPT_HTML] = {"html_path", "HTML_PATH"},
+    [OPT_MEMORY] = {"memory", NULL},
 };
 
 static const char usage_line[] =
@@ -64,7 +80,10 @@ static const char usage_line[] =
     "                 [--etrecord_method METHOD] [--debug_buffer_path DEBUG_BUFFER_PATH]\n"
     "                 [--source_time_scale {ns,us,ms,s,cycles}]\n"
     "                 [--target_time_scale {ns,us,ms,s,cycles}] [--tsv_path TSV_PATH]\n"
-    "                 [--json JSON_PATH] [--quiet]\n"
+    "                 [--json JSON_PATH] [--trace_path TRACE_PATH] [--cycles_hz HZ]\n"
+    "                 [--trace_runs RUNS] [--trace_window START_US:END_US] [--trace_runs_apart]\n"
+    "                 [--sqlite_path SQLITE_PATH [--sqlite_dump NAME]] [--html_path HTML_PATH]\n"
+    "                 [--memory] [--quiet]\n"
     "       etinspect --profile_results_path PROFILE_RESULTS_PATH\n"
     "                 [--time_scale {ns,us,ms,cycles}] [--tsv_path TSV_PATH]\n"
     "                 [--json JSON_PATH] [--quiet]\n";
@@ -101,6 +120,22 @@ static void print_help(FILE *out)
           "  --compare_results     compare run outputs with reference outputs (not\n"
           "                        supported yet)\n"
           "  -q, --quiet           do not print the table\n"
+          "  --memory              also print the memory table: per block and allocator,\n"
+          "                        allocations, bytes and the largest allocation\n"
+          "\n"
+          "beyond the reference:\n"
+          "  --trace_path TRACE_PATH\n"
+          "                        write the timeline as Chrome Trace Event JSON\n"
+          "                        (Perfetto UI, chrome://tracing)\n"
+          "  --cycles_hz HZ        clock frequency, to place cycle counts in time\n"
+          "  --trace_runs RUNS     only these runs (RunData indices: 0-3,7)\n"
+          "  --trace_window START_US:END_US\n"
+          "                        only slices overlapping this window (microseconds)\n"
+          "  --trace_runs_apart    one trace process per run instead of per block\n"
+          "  --sqlite_path SQLITE_PATH\n"
+          "                        export to an SQLite database (added to an existing one)\n"
+          "  --sqlite_dump NAME    the dump's name in the database (default: the file name)\n"
+          "  --html_path HTML_PATH write a self-contained HTML report\n"
           "\n"
           "legacy profiler dumps (prof_result_t blocks, before ETDump):\n"
           "  --profile_results_path PROFILE_RESULTS_PATH\n"
@@ -211,8 +246,11 @@ static int write_legacy_json(const et_inspector *insp, const et_frame *f, FILE *
 /* --profile_results_path: a legacy profiler dump. */
 static int legacy_main(const char *const *val, const bool *flag)
 {
-    static const int etdump_only[] = {OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE,
-                                      OPT_TARGET, OPT_METHOD};
+    static const int etdump_only[] = {OPT_ETDUMP,       OPT_ETRECORD,     OPT_DEBUG_BUFFER,
+                                      OPT_SOURCE,       OPT_TARGET,       OPT_METHOD,
+                                      OPT_TRACE,        OPT_CYCLES_HZ,    OPT_TRACE_RUNS,
+                                      OPT_TRACE_WINDOW, OPT_SQLITE,       OPT_SQLITE_DUMP,
+                                      OPT_HTML};
     for (size_t k = 0; k < sizeof etdump_only / sizeof *etdump_only; k++)
         if (val[etdump_only[k]])
             return usage_error("argument --%s: not allowed with --profile_results_path",
@@ -251,6 +289,104 @@ static int legacy_main(const char *const *val, const bool *flag)
     et_frame_free(f);
     et_inspector_free(insp);
     return rc;
+}
+
+/* --memory: the memory table (report.h) after the main table. */
+static int print_memory(const et_inspector *insp)
+{
+    et_error err;
+    et_frame *m = et_report_memory_frame(insp, &err);
+    if (!m) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        return 1;
+    }
+    int rc = 0;
+    if (et_frame_write_grid(m, stdout) != 0 || fflush(stdout) != 0) {
+        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+        rc = 1;
+    }
+    et_frame_free(m);
+    return rc;
+}
+
+/* --trace_path and its options (trace.h). */
+static int write_trace(const char *const *val, const bool *flag, const char *const *inputs,
+                       const et_inspector *insp)
+{
+    et_trace_options to;
+    et_trace_options_init(&to);
+    to.runs = val[OPT_TRACE_RUNS];
+    to.runs_apart = flag[OPT_TRACE_APART];
+    if (val[OPT_CYCLES_HZ]) {
+        char *end;
+        to.cycles_hz = strtod(val[OPT_CYCLES_HZ], &end);
+        if (*end || !(to.cycles_hz > 0) || to.cycles_hz > 1e15)
+            return usage_error("argument --cycles_hz: expected a frequency in Hz, found '%s'",
+                               val[OPT_CYCLES_HZ]);
+    }
+    if (val[OPT_TRACE_WINDOW]) {
+        char *end;
+        const char *w = val[OPT_TRACE_WINDOW];
+        to.window_start_us = strtod(w, &end);
+        if (end == w || *end != ':' || (to.window_end_us = strtod(end + 1, &end), *end) ||
+            !(to.window_end_us > to.window_start_us))
+            return usage_error("argument --trace_window: expected START_US:END_US with START "
+                               "below END, found '%s'", w);
+    }
+    et_error err;
+    et_outfile of;
+    if (et_outfile_open(&of, val[OPT_TRACE], inputs, &err) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        return exit_code(&err);
+    }
+    if (et_trace_write(insp, &to, of.fp, &err) != 0) {
+        et_outfile_abort(&of);
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        return exit_code(&err);
+    }
+    if (et_outfile_commit(&of, &err) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+/* --html_path: the report is written by the Lua library (insp:write_html),
+ * on an Inspector opened with the same options. */
+static int write_html(const char *const *val, const char *const *inputs)
+{
+    for (size_t i = 0; inputs[i]; i++)
+        if (strcmp(inputs[i], val[OPT_HTML]) == 0)
+            return usage_error("argument --html_path: '%s' is an input", val[OPT_HTML]);
+    lua_State *L = et_host_new_state();
+    if (!L) {
+        fprintf(stderr, "etinspect: error: out of memory\n");
+        return 1;
+    }
+    static const char chunk[] =
+        "local html, etdump, etrecord, method, debug_buffer, source, target = ...\n"
+        "local etinspect = require('etinspect')\n"
+        "etinspect.on_warning(function() end)\n"
+        "local insp <close> = etinspect.Inspector{etdump_path = etdump, etrecord = etrecord,\n"
+        "  etrecord_method = method, debug_buffer_path = debug_buffer,\n"
+        "  source_time_scale = source, target_time_scale = target}\n"
+        "insp:write_html(html)\n";
+    int rc = luaL_loadbuffer(L, chunk, sizeof chunk - 1, "=[--html_path]");
+    if (rc == LUA_OK) {
+        const int args[] = {OPT_HTML, OPT_ETDUMP, OPT_ETRECORD, OPT_METHOD, OPT_DEBUG_BUFFER,
+                            OPT_SOURCE, OPT_TARGET};
+        for (size_t i = 0; i < sizeof args / sizeof *args; i++) {
+            if (val[args[i]])
+                lua_pushstring(L, val[args[i]]);
+            else
+                lua_pushnil(L);
+        }
+        rc = et_host_pcall(L, (int)(sizeof args / sizeof *args), 0);
+    }
+    if (rc != LUA_OK)
+        fprintf(stderr, "etinspect: error: --html_path: %s\n", lua_tostring(L, -1));
+    lua_close(L);
+    return rc == LUA_OK ? 0 : 1;
 }
 
 int et_cli_main(int argc, char **argv)
@@ -353,7 +489,19 @@ int et_cli_main(int argc, char **argv)
         inputs[n_inputs++] = val[OPT_ETRECORD];
     if (rc == 0)
         rc = write_files(val, inputs, insp, f, write_json);
+    if (rc == 0 && flag[OPT_MEMORY])
+        rc = print_memory(insp);
+    if (rc == 0 && val[OPT_TRACE])
+        rc = write_trace(val, flag, inputs, insp);
+    if (rc == 0 && val[OPT_SQLITE]) {
+        if (et_sqlite_export(insp, val[OPT_SQLITE], val[OPT_SQLITE_DUMP], &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = exit_code(&err);
+        }
+    }
     et_frame_free(f);
     et_inspector_free(insp);
+    if (rc == 0 && val[OPT_HTML])
+        rc = write_html(val, inputs);
     return rc;
 }

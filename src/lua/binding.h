@@ -12,6 +12,8 @@
  *   l_etrecord.c   ETRecord      owns an et_etrecord (etinspect.parse_etrecord)
  *   l_graph.c      Graph, Node   a program of an ETRecord and its nodes
  *   l_pyobj.c      ordered dicts and tuples (Python's dict and tuple)
+ *   l_export.c     Inspector:write_trace, Inspector:to_sqlite,
+ *                  EventBlock:memory_summary
  *   l_module.c     luaopen_etinspect: the module table, TimeScale, the
  *                  embedded Lua library (lua/)
  *
@@ -80,6 +82,9 @@ void et_lua_register_perfdata(lua_State *L);
 void et_lua_register_runs(lua_State *L);
 void et_lua_register_etrecord(lua_State *L);
 void et_lua_register_graph(lua_State *L);
+/* Add the export methods to the Inspector and EventBlock types (after
+ * their registration). */
+void et_lua_register_export(lua_State *L);
 
 /* etinspect.parse_etrecord(path) -> ETRecord (l_etrecord.c). */
 int et_lua_parse_etrecord(lua_State *L);

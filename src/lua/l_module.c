@@ -61,6 +61,7 @@ int luaopen_etinspect(lua_State *L)
     et_lua_register_etrecord(L);
     et_lua_register_graph(L);
     et_lua_register_pyobj(L);
+    et_lua_register_export(L);
 
     lua_newtable(L);
     int M = lua_gettop(L);

@@ -1,0 +1,245 @@
+/*
+ * l_export.c - exports of an Inspector beyond the reference, as methods
+ * of the Inspector and EventBlock types:
+ *
+ *   insp:write_trace(path [, opts])   Chrome Trace Event JSON (src/core/trace.h)
+ *       opts.cycles_hz     number: ticks per second for cycles dumps
+ *       opts.runs          "0-3,7" or a sequence of RunData indices
+ *       opts.runs_apart    boolean: one process per run
+ *       opts.window        {start_us, end_us}: only slices overlapping it
+ *     Delegated events carry their parsed metadata (the Inspector's
+ *     delegate_metadata_parser) in args.  The file is written through a
+ *     temporary file and renamed; the ETDump is never overwritten.
+ *     Errors: "the source time scale is cycles: give the clock frequency
+ *     ...", "runs: expected ...", the file's I/O errors.
+ *   insp:to_sqlite(path [, opts])     SQLite database (src/core/sqlexport.h)
+ *       opts.dump          the dump's name in the database (default: the
+ *                          ETDump's file name)
+ *   blk:memory_summary()   sequence of {allocator_id, allocator (nil when
+ *                          unnamed), allocations, bytes, bytes_per_run,
+ *                          largest} (bytes), one per allocator with
+ *                          allocations, in id order (report.h)
+ *   insp:write_html(path) is in the Lua library (lua/etinspect/html.lua).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "binding.h"
+#include "outfile.h"
+#include "report.h"
+#include "sqlexport.h"
+#include "strbuf.h"
+#include "trace.h"
+
+/* Metadata callback state: the Lua state and the Inspector's stack index. */
+typedef struct trace_md {
+    lua_State *L;
+    int insp;
+    int json; /* index of the JSON encoder (etinspect.Frame.json) */
+} trace_md;
+
+/* json(ev.delegate_debug_metadatas): arguments the Event and the encoder. */
+static int metadata_json(lua_State *L)
+{
+    lua_getfield(L, 1, "delegate_debug_metadatas"); /* parsed once, cached */
+    lua_call(L, 1, 1);
+    return 1;
+}
+
+/* JSON of an event's parsed delegate metadata, or NULL (not delegated, no
+ * parser, the parser failed, or nothing to say). */
+static char *trace_metadata(void *ud, size_t block, size_t event, size_t run)
+{
+    (void)run;
+    trace_md *m = ud;
+    lua_State *L = m->L;
+    lua_insp_box *box = lua_touserdata(L, m->insp);
+    const et_event *ev = &box->insp->blocks[block].events[event];
+    if (!ev->is_delegated_op || box->parser_ref == LUA_NOREF || !ev->raw_delegate_debug_metadatas)
+        return NULL;
+    int top = lua_gettop(L);
+    if (!lua_checkstack(L, 8))
+        return NULL;
+    lua_pushcfunction(L, metadata_json);
+    et_lua_push_child(L, m->insp, ET_MT_EVENT, block, event);
+    lua_pushvalue(L, m->json);
+    char *out = NULL;
+    /* protected: nothing may unwind through the C trace writer */
+    if (lua_pcall(L, 2, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
+        size_t n;
+        const char *s = lua_tolstring(L, -1, &n);
+        if ((out = malloc(n + 1)))
+            memcpy(out, s, n + 1);
+    }
+    lua_settop(L, top);
+    return out;
+}
+
+/* The runs option: a string as is, or a sequence of integers joined. */
+static const char *runs_option(lua_State *L, int opts, luaL_Buffer *b)
+{
+    int t = lua_getfield(L, opts, "runs");
+    if (t == LUA_TNIL) {
+        lua_pop(L, 1);
+        return NULL;
+    }
+    if (t == LUA_TSTRING)
+        return lua_tostring(L, -1); /* left on the stack */
+    if (t != LUA_TTABLE)
+        luaL_error(L, "write_trace: runs: expected a string like \"0-3,7\" or a sequence of "
+                      "run indices, got %s", luaL_typename(L, -1));
+    int tbl = lua_gettop(L);
+    luaL_buffinit(L, b);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, tbl);
+    for (lua_Integer i = 1; i <= n; i++) {
+        lua_rawgeti(L, tbl, i);
+        if (!lua_isinteger(L, -1))
+            luaL_error(L, "write_trace: runs[%d]: expected an integer", (int)i);
+        lua_Integer v = lua_tointeger(L, -1);
+        lua_pop(L, 1);
+        lua_pushfstring(L, "%s%I", i > 1 ? "," : "", v);
+        luaL_addvalue(b);
+    }
+    luaL_pushresult(b);
+    return lua_tostring(L, -1);
+}
+
+/* The paths an output must not overwrite: the ETDump and the debug buffer. */
+static void inputs_of(lua_State *L, const char *inputs[3])
+{
+    inputs[0] = inputs[1] = inputs[2] = NULL;
+    lua_getiuservalue(L, 1, 1);
+    int k = 0;
+    const char *keys[2] = {"etdump_path", "debug_buffer_path"};
+    for (int i = 0; i < 2; i++) {
+        if (lua_getfield(L, -1, keys[i]) == LUA_TSTRING)
+            inputs[k++] = lua_tostring(L, -1); /* anchored in the user value */
+        lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+}
+
+static int insp_write_trace(lua_State *L)
+{
+    lua_insp_box *box = luaL_checkudata(L, 1, ET_MT_INSPECTOR);
+    et_inspector *insp = et_lua_insp(L, box);
+    const char *path = luaL_checkstring(L, 2);
+    lua_settop(L, 3);
+    if (lua_isnil(L, 3)) {
+        lua_newtable(L);
+        lua_replace(L, 3);
+    }
+    luaL_checktype(L, 3, LUA_TTABLE);
+    et_trace_options o;
+    et_trace_options_init(&o);
+    if (lua_getfield(L, 3, "cycles_hz") != LUA_TNIL)
+        o.cycles_hz = luaL_checknumber(L, -1);
+    lua_pop(L, 1);
+    lua_getfield(L, 3, "runs_apart");
+    o.runs_apart = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (lua_getfield(L, 3, "window") != LUA_TNIL) {
+        luaL_checktype(L, -1, LUA_TTABLE);
+        lua_rawgeti(L, -1, 1);
+        lua_rawgeti(L, -2, 2);
+        if (!lua_isnumber(L, -2) || !lua_isnumber(L, -1) ||
+            !(lua_tonumber(L, -1) > lua_tonumber(L, -2)))
+            return luaL_error(L, "write_trace: window: expected {start_us, end_us} with start "
+                                 "below end");
+        o.window_start_us = lua_tonumber(L, -2);
+        o.window_end_us = lua_tonumber(L, -1);
+        lua_pop(L, 2);
+    }
+    lua_pop(L, 1);
+    luaL_Buffer b;
+    o.runs = runs_option(L, 3, &b);
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "etinspect");
+    lua_call(L, 1, 1);
+    lua_getfield(L, -1, "Frame");
+    lua_getfield(L, -1, "json");
+    trace_md md = {L, 1, lua_gettop(L)};
+    o.metadata = trace_metadata;
+    o.metadata_ud = &md;
+    const char *inputs[3];
+    inputs_of(L, inputs);
+    et_error err;
+    et_outfile of;
+    if (et_outfile_open(&of, path, inputs, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    if (et_trace_write(insp, &o, of.fp, &err) != 0) {
+        et_outfile_abort(&of);
+        return luaL_error(L, "%s", err.msg);
+    }
+    if (et_outfile_commit(&of, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    return 0;
+}
+
+static int insp_to_sqlite(lua_State *L)
+{
+    lua_insp_box *box = luaL_checkudata(L, 1, ET_MT_INSPECTOR);
+    et_inspector *insp = et_lua_insp(L, box);
+    const char *path = luaL_checkstring(L, 2);
+    const char *dump = NULL;
+    if (!lua_isnoneornil(L, 3)) {
+        luaL_checktype(L, 3, LUA_TTABLE);
+        if (lua_getfield(L, 3, "dump") != LUA_TNIL)
+            dump = luaL_checkstring(L, -1);
+    }
+    const char *inputs[3];
+    inputs_of(L, inputs);
+    for (int i = 0; inputs[i]; i++)
+        if (strcmp(inputs[i], path) == 0)
+            return luaL_error(L, "to_sqlite: '%s' is an input", path);
+    et_error err;
+    if (et_sqlite_export(insp, path, dump, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    return 0;
+}
+
+static int blk_memory_summary(lua_State *L)
+{
+    lua_child *c = et_lua_check_child(L, 1, ET_MT_BLOCK);
+    const et_block *blk = &c->box->insp->blocks[c->block];
+    et_memory_row *rows;
+    long n = et_block_memory_summary(blk, &rows);
+    if (n < 0)
+        return luaL_error(L, "out of memory");
+    lua_createtable(L, (int)n, 0);
+    for (long i = 0; i < n; i++) {
+        lua_createtable(L, 0, 6);
+        lua_pushinteger(L, rows[i].allocator_id);
+        lua_setfield(L, -2, "allocator_id");
+        et_lua_push_str(L, rows[i].allocator);
+        lua_setfield(L, -2, "allocator");
+        lua_pushinteger(L, (lua_Integer)rows[i].allocations);
+        lua_setfield(L, -2, "allocations");
+        lua_pushinteger(L, (lua_Integer)rows[i].bytes);
+        lua_setfield(L, -2, "bytes");
+        lua_pushnumber(L, blk->n_runs ? (double)rows[i].bytes / (double)blk->n_runs : 0.0);
+        lua_setfield(L, -2, "bytes_per_run");
+        lua_pushinteger(L, (lua_Integer)rows[i].largest);
+        lua_setfield(L, -2, "largest");
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    free(rows);
+    return 1;
+}
+
+/* Add `fn` as method `name` of the type `mt` (its __methods table). */
+static void add_method(lua_State *L, const char *mt, const char *name, lua_CFunction fn)
+{
+    luaL_getmetatable(L, mt);
+    lua_getfield(L, -1, "__methods");
+    lua_pushcfunction(L, fn);
+    lua_setfield(L, -2, name);
+    lua_pop(L, 2);
+}
+
+void et_lua_register_export(lua_State *L)
+{
+    add_method(L, ET_MT_INSPECTOR, "write_trace", insp_write_trace);
+    add_method(L, ET_MT_INSPECTOR, "to_sqlite", insp_to_sqlite);
+    add_method(L, ET_MT_BLOCK, "memory_summary", blk_memory_summary);
+}
