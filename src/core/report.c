@@ -733,6 +733,33 @@ static void j_event(et_strbuf *sb, const et_inspector *insp, const et_block *blk
     j_indent(sb, D), et_sb_addc(sb, '}');
 }
 
+/* A block's "memory_summary" member (et_block_memory_summary), then a
+ * comma.  Returns 0, or -1 out of memory. */
+static int j_memory_summary(et_strbuf *sb, const et_block *blk)
+{
+    et_memory_row *rows;
+    long n = et_block_memory_summary(blk, &rows);
+    if (n < 0)
+        return -1;
+    j_indent(sb, 3), j_key(sb, "memory_summary"), et_sb_addc(sb, '[');
+    for (long i = 0; i < n; i++) {
+        et_sb_adds(sb, i ? ", " : "");
+        et_sb_adds(sb, "{\"allocator_id\": "), et_sb_add_i64(sb, rows[i].allocator_id);
+        et_sb_adds(sb, ", \"allocator\": ");
+        if (rows[i].allocator.p)
+            j_str(sb, rows[i].allocator.p, rows[i].allocator.n);
+        else
+            et_sb_adds(sb, "null");
+        et_sb_adds(sb, ", \"allocations\": "), et_sb_add_u64(sb, rows[i].allocations);
+        et_sb_adds(sb, ", \"bytes\": "), et_sb_add_u64(sb, rows[i].bytes);
+        et_sb_adds(sb, ", \"largest\": "), et_sb_add_u64(sb, rows[i].largest);
+        et_sb_addc(sb, '}');
+    }
+    et_sb_adds(sb, "],");
+    free(rows);
+    return 0;
+}
+
 /* The "etrecord" member: null, or what the record holds and how it was
  * linked (entries, methods, graphs, reference graph), then a comma. */
 static void j_etrecord(et_strbuf *sb, const et_inspector *insp)
@@ -912,6 +939,8 @@ int et_report_write_json(const et_inspector *insp, FILE *out)
         if (blk->n_runs)
             j_indent(&sb, 3);
         et_sb_adds(&sb, "],");
+        if (j_memory_summary(&sb, blk) != 0)
+            goto fail;
         j_indent(&sb, 3), j_key(&sb, "num_events"), et_sb_add_u64(&sb, blk->n_events);
         et_sb_addc(&sb, ',');
         j_indent(&sb, 3), j_key(&sb, "events"), et_sb_addc(&sb, '[');
