@@ -364,22 +364,25 @@ function methods.render(self, style)
   error("render: unknown style '" .. tostring(style) .. "' (box, plain, markdown, tsv, csv, json)", 2)
 end
 
---- Write text to a path (through a temporary file, renamed into place) or
--- to an open file; with no destination, return the text.
-local function emit(text, dest)
+--- Write text to a path (through a temporary file, renamed into place; a
+-- FIFO, terminal or /dev/null is written directly; a symbolic link keeps
+-- naming the replaced file) or to an open file; with no destination,
+-- return the text.
+-- @tparam string text
+-- @param dest a path, an open file, or nil
+-- @tparam[opt] {string,...} inputs paths that must not be overwritten
+-- @return the text when dest is nil
+-- @raise "PATH: refusing to overwrite an input file with output", the
+--   file's I/O errors
+local function emit(text, dest, inputs)
   if dest == nil then return text end
   if io.type(dest) == "file" then
     assert(dest:write(text))
     return nil
   end
-  local tmp = dest .. ".tmp" .. tostring(os.time())
-  local f, err = io.open(tmp, "wb")
-  if not f then error(err, 3) end
-  local ok, werr = f:write(text)
-  f:close()
-  if not ok then os.remove(tmp); error(werr, 3) end
-  local ok2, rerr = os.rename(tmp, dest)
-  if not ok2 then os.remove(tmp); error(rerr, 3) end
+  -- a temporary file beside dest, then rename (src/core/outfile.h)
+  local ok, err = pcall(core.write_file, dest, text, inputs)
+  if not ok then error(err, 3) end
 end
 Frame.emit = emit
 

@@ -17,6 +17,58 @@ static char *dupstr(const char *s)
     return p;
 }
 
+/* Write straight into `dest`, which exists and is not a regular file (a
+ * terminal, /dev/null, /dev/stdout, a FIFO): there is nothing to replace
+ * and renaming over it would destroy it. */
+static int open_direct(et_outfile *of, const char *dest, et_error *err)
+{
+    if (!(of->dest = dupstr(dest)))
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    if (!(of->fp = fopen(dest, "w"))) {
+        int e = errno;
+        free(of->dest);
+        of->dest = NULL;
+        return et_fail(err, ET_ERR_IO, "%s: %s", dest, strerror(e));
+    }
+    return 0;
+}
+
+/* The file a symbolic link `link` finally names (its target's path, kept
+ * relative to the link's directory), in a new string; NULL when `link` is
+ * not a symbolic link or on error. */
+static char *link_target(const char *link)
+{
+    char *path = dupstr(link);
+    for (int hops = 0; path && hops < 40; hops++) {
+        struct stat ls;
+        if (lstat(path, &ls) != 0 || !S_ISLNK(ls.st_mode))
+            return hops ? path : (free(path), NULL);
+        char buf[4096];
+        ssize_t k = readlink(path, buf, sizeof buf - 1);
+        if (k < 0) {
+            free(path);
+            return NULL;
+        }
+        buf[k] = 0;
+        char *next;
+        const char *slash = strrchr(path, '/');
+        if (buf[0] == '/' || !slash) {
+            next = dupstr(buf);
+        } else { /* relative to the link's directory */
+            size_t d = (size_t)(slash - path) + 1;
+            next = malloc(d + (size_t)k + 1);
+            if (next) {
+                memcpy(next, path, d);
+                memcpy(next + d, buf, (size_t)k + 1);
+            }
+        }
+        free(path);
+        path = next;
+    }
+    free(path);
+    return NULL;
+}
+
 int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs, et_error *err)
 {
     memset(of, 0, sizeof *of);
@@ -30,6 +82,15 @@ int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs,
                 return et_fail(err, ET_ERR_USAGE,
                                "%s: refusing to overwrite an input file with output", dest);
         }
+        if (!S_ISREG(ds.st_mode))
+            return open_direct(of, dest, err);
+    }
+    /* a symbolic link: replace the file it names, not the link */
+    char *target = link_target(dest);
+    if (target) {
+        int rc = et_outfile_open(of, target, inputs, err);
+        free(target);
+        return rc;
     }
     size_t n = strlen(dest);
     of->dest = dupstr(dest);
@@ -76,10 +137,11 @@ int et_outfile_commit(et_outfile *of, et_error *err)
     if (fclose(of->fp) != 0 && rc == 0)
         rc = -1, e = errno;
     of->fp = NULL;
-    if (rc == 0 && rename(of->tmp, of->dest) != 0)
+    if (rc == 0 && of->tmp && rename(of->tmp, of->dest) != 0)
         rc = -1, e = errno;
     if (rc != 0) {
-        unlink(of->tmp);
+        if (of->tmp)
+            unlink(of->tmp);
         et_fail(err, ET_ERR_IO, "%s: write failed: %s", of->dest, strerror(e));
     }
     free(of->dest);

@@ -6,6 +6,11 @@
  * written and flushed.  On any failure the temporary file is removed and the
  * destination is untouched.  A destination that is one of the inputs is
  * refused before anything is written.
+ *
+ * A destination that exists and is not a regular file (a terminal,
+ * /dev/null, /dev/stdout, a FIFO) is written directly: renaming over it
+ * would destroy it.  A symbolic link keeps being a link: the file it names
+ * is replaced.
  */
 #ifndef ET_OUTFILE_H
 #define ET_OUTFILE_H
@@ -17,7 +22,7 @@
 typedef struct et_outfile {
     FILE *fp;          /* write here */
     char *dest;        /* final path */
-    char *tmp;         /* temporary path */
+    char *tmp;         /* temporary path; NULL when writing directly */
 } et_outfile;
 
 /* Open a temporary file for `dest`.  `inputs` is a NULL-terminated list of

@@ -7,6 +7,7 @@
 
 #include "frame.h"
 #include "l_json.h"
+#include "outfile.h"
 #include "pyfmt.h"
 
 static int core_repr(lua_State *L)
@@ -107,10 +108,45 @@ static int core_render(lua_State *L)
     return 1;
 }
 
+/* _core.write_file(path, text [, inputs]): write `text` to `path` through
+ * a temporary file and rename (outfile.h: a FIFO, terminal or /dev/null is
+ * written directly, a symbolic link keeps pointing at the replaced file);
+ * `inputs` is a sequence of paths that must not be overwritten.  Raises
+ * the outfile errors ("PATH: refusing to overwrite an input file ...",
+ * "PATH: is a directory ...", "PATH: write failed: ..."). */
+static int core_write_file(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    size_t n;
+    const char *text = luaL_checklstring(L, 2, &n);
+    const char *inputs[9] = {0};
+    if (lua_istable(L, 3))
+        for (int i = 0; i < 8; i++) {
+            lua_rawgeti(L, 3, i + 1);
+            if (!lua_isstring(L, -1)) {
+                lua_pop(L, 1);
+                break;
+            }
+            inputs[i] = lua_tostring(L, -1); /* anchored in the table */
+            lua_pop(L, 1);
+        }
+    et_error err;
+    et_outfile of;
+    if (et_outfile_open(&of, path, inputs, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    if (n && fwrite(text, 1, n, of.fp) != n) {
+        et_outfile_abort(&of);
+        return luaL_error(L, "%s: write failed", path);
+    }
+    if (et_outfile_commit(&of, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    return 0;
+}
+
 void et_lua_open_core(lua_State *L)
 {
     static const luaL_Reg fns[] = {
         {"repr", core_repr},   {"g", core_g}, {"render", core_render},
-        {"json_decode", et_lua_json_decode}, {NULL, NULL}};
+        {"json_decode", et_lua_json_decode}, {"write_file", core_write_file}, {NULL, NULL}};
     luaL_newlib(L, fns);
 }

@@ -79,4 +79,21 @@ printf 'old contents\n' >"$T/keep.tsv"
 run --etdump_path "$S" --quiet --tsv_path "$T/keep.tsv"
 ok "an existing output file is replaced" grep -q "event_block_name" "$T/keep.tsv"
 ok "no temporary file is left beside it" test -z "$(ls "$T" | grep 'keep.tsv.')"
+
+# an output that is not a regular file is written in place, never replaced
+mkfifo "$T/pipe"
+cat "$T/pipe" >"$T/from_pipe" &
+reader=$!
+run --etdump_path "$S" --quiet --tsv_path "$T/pipe"
+wait "$reader"
+ok "a FIFO as output: exit 0" status_is 0
+ok "a FIFO as output: the TSV comes through it" grep -q "event_block_name" "$T/from_pipe"
+ok "a FIFO as output: it is still a FIFO" test -p "$T/pipe"
+run --etdump_path "$S" --quiet --tsv_path /dev/null
+ok "/dev/null as output: exit 0, and it stays a device" sh -c "status_ok=\$(cat '$T/status'); test \$status_ok -eq 0 && test -c /dev/null"
+printf 'old\n' >"$T/target.tsv"
+ln -s target.tsv "$T/link.tsv"
+run --etdump_path "$S" --quiet --tsv_path "$T/link.tsv"
+ok "a symbolic link as output: it stays a link" test -L "$T/link.tsv"
+ok "a symbolic link as output: the file it names is replaced" grep -q "event_block_name" "$T/target.tsv"
 done_testing
