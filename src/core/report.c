@@ -367,54 +367,8 @@ et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for
 /* ------------------------------------------------------------------ */
 /* JSON */
 
-/* Append `s` as a JSON string.  Invalid UTF-8 bytes become U+FFFD. */
-static void j_str(et_strbuf *sb, const char *s, size_t n)
-{
-    static const char hex[] = "0123456789abcdef";
-    et_sb_addc(sb, '"');
-    size_t i = 0;
-    while (i < n) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            et_sb_addc(sb, '\\');
-            et_sb_addc(sb, (char)c);
-            i++;
-        } else if (c < 0x20) {
-            char e[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
-            switch (c) {
-            case '\n': et_sb_adds(sb, "\\n"); break;
-            case '\t': et_sb_adds(sb, "\\t"); break;
-            case '\r': et_sb_adds(sb, "\\r"); break;
-            default: et_sb_adds(sb, e);
-            }
-            i++;
-        } else if (c < 0x80) {
-            et_sb_addc(sb, (char)c);
-            i++;
-        } else {
-            /* validate one UTF-8 sequence */
-            size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
-            uint32_t cp = len == 4 ? c & 7u : len == 3 ? c & 15u : c & 31u;
-            bool ok = len > 0 && i + len <= n && c <= 0xf4;
-            for (size_t k = 1; ok && k < len; k++) {
-                unsigned char cc = (unsigned char)s[i + k];
-                ok = (cc & 0xc0) == 0x80;
-                cp = (cp << 6) | (cc & 0x3fu);
-            }
-            if (ok && ((len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) ||
-                       (len == 4 && (cp < 0x10000 || cp > 0x10ffff))))
-                ok = false;
-            if (ok) {
-                et_sb_add(sb, s + i, len);
-                i += len;
-            } else {
-                et_sb_adds(sb, "\\ufffd");
-                i++;
-            }
-        }
-    }
-    et_sb_addc(sb, '"');
-}
+/* Append `s` as a JSON string (strbuf.h). */
+static void j_str(et_strbuf *sb, const char *s, size_t n) { et_sb_add_json_str(sb, s, n); }
 
 static void j_strz(et_strbuf *sb, const char *s) { j_str(sb, s, strlen(s)); }
 

@@ -38,6 +38,10 @@ void et_sb_add_repr(et_strbuf *sb, double v);
  * the backslash, the quote, \n, \r, \t and \xNN for other bytes below
  * 0x20 and 0x7f; other bytes as they are. */
 void et_sb_add_pystr(et_strbuf *sb, const char *s, size_t n);
+/* A JSON string literal of n bytes of UTF-8: quotes, backslash escapes for
+ * '"', '\\', \n, \t, \r and \u00XX for other bytes below 0x20; a byte
+ * that does not start a valid UTF-8 sequence becomes \ufffd. */
+void et_sb_add_json_str(et_strbuf *sb, const char *s, size_t n);
 /* Empty the buffer, keeping its storage. */
 void et_sb_reset(et_strbuf *sb);
 void et_sb_free(et_strbuf *sb);
