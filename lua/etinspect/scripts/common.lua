@@ -17,8 +17,13 @@ local function usage(msg) M.usage_error(msg) end
 -- @tparam {string,...} args the script's arguments
 -- @tparam table known option name -> default value (a number default makes
 --   the option numeric)
--- @treturn table {etdump = path, <option> = value...}
-function M.parse(script, args, known)
+-- @tparam[opt] {string,...} positional the fields the non-options go to, in
+--   order, all required (default {"etdump"}); e.g. {"etdump_a", "etdump_b"}
+-- @treturn table {etdump = path, <option> = value...} (the positional
+--   fields instead of etdump when `positional` is given)
+function M.parse(script, args, known, positional)
+  positional = positional or { "etdump" }
+  local npos = 0
   local out = {}
   for k, v in pairs(known) do out[k] = v end
   local i = 1
@@ -39,14 +44,18 @@ function M.parse(script, args, known)
         value = n
       end
       out[name] = value
-    elseif not out.etdump then
-      out.etdump = a
+    elseif npos < #positional then
+      npos = npos + 1
+      out[positional[npos]] = a
     else
       usage(script .. ": unexpected argument '" .. a .. "'")
     end
     i = i + 1
   end
-  if not out.etdump then usage(script .. ": an ETDump path is required") end
+  if npos < #positional then
+    if #positional == 1 then usage(script .. ": an ETDump path is required") end
+    usage(string.format("%s: %d ETDump paths are required, got %d", script, #positional, npos))
+  end
   return out
 end
 
