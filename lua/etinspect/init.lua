@@ -1,10 +1,13 @@
 --- etinspect.init: completes the `etinspect` module with its Lua library.
--- Loaded by luaopen_etinspect; adds Frame, parsers, converters and the
--- Lua-implemented methods of the Inspector, EventBlock and Event types.
+-- Loaded by luaopen_etinspect; adds Frame, parsers, converters, diff and the
+-- Lua-implemented methods of the Inspector, EventBlock and Event types
+-- (the tabular views of etinspect.report, write_html of etinspect.html).
 local M = require("etinspect")
 M.Frame = require("etinspect.frame")
 M.parsers = require("etinspect.parsers")
 M.converters = require("etinspect.converters")
 M.pyrepr = require("etinspect.pyrepr")
+M.diff = require("etinspect.diff").diff
 require("etinspect.report").install()
+require("etinspect.html").install()
 return M
