@@ -20,6 +20,13 @@ for name in medium large; do
     "$BENCHRUN" "$runs" "$ETINSPECT" --etdump_path "$f" --quiet --tsv_path "$out/$name.tsv"
     printf '%-8s %9d bytes  + JSON export        ' "$name" "$size"
     "$BENCHRUN" 3 "$ETINSPECT" --etdump_path "$f" --quiet --json "$out/$name.json"
+    printf '%-8s %9d bytes  + trace export       ' "$name" "$size"
+    "$BENCHRUN" 3 "$ETINSPECT" --etdump_path "$f" --quiet --trace_path "$out/$name.trace.json"
+    printf '%-8s %9d bytes  + SQLite export      ' "$name" "$size"
+    "$BENCHRUN" 3 sh -c "rm -f '$out/$name.db' && '$ETINSPECT' --etdump_path '$f' --quiet --sqlite_path '$out/$name.db'"
+    printf '%-8s   outputs: trace %d bytes, SQLite %d bytes\n' "$name" \
+        "$(wc -c < "$out/$name.trace.json")" "$(wc -c < "$out/$name.db")"
+    rm -f "$out/$name.json" "$out/$name.trace.json" "$out/$name.db"
 done
 
 # From Lua: building the Inspector, then iterating every raw event and

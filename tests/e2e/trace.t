@@ -167,4 +167,14 @@ ok "Lua: runs as a sequence of RunData indices" \
     test "$(grep -o '"run":[0-9]*' "$T/lua.json" | sort -u | tr '\n' ' ')" = '"run":1 "run":3 '
 ok "Lua: a malformed selection is an error" has "runs: expected a list like 0-3,7, found '1-'" "$T/lua.err"
 
+# parsed delegate metadata in args: the Inspector's parser, through Lua
+"$ETINSPECT" -e "
+  local i = require('etinspect').Inspector{etdump_path = '$ET_BUILD/fixtures/delegates.etdp',
+                                           delegate_metadata_parser = 'json'}
+  i:write_trace('$T/md.json')" >"$T/md.out" 2>"$T/md.err"
+ok "Lua: a delegated event carries its parsed metadata" \
+    grep -q '"delegate_metadata":{"estimatedCost": 0.25, "operatorName": "conv"' "$T/md.json"
+ok "Lua: a parser failure keeps the trace and names the event" \
+    grep -q "delegate metadata parser (json) failed on event '5'" "$T/md.err"
+
 done_testing
