@@ -160,6 +160,10 @@ typedef struct et_inspector_options {
     const char *etrecord_method;      /* et_link_options.method */
     const char *reference_graph_name; /* et_link_options.reference_graph_name */
     bool enable_module_hierarchy;     /* spec §5.7 */
+    /* optional BundledProgram (.bpte, identifier BP08): its test sets'
+     * expected outputs become the blocks' reference outputs, chosen by
+     * bundled_input_index (spec §7.6; bundled.h) */
+    const char *bundled_program_path;
 } et_inspector_options;
 
 /* Default options: ns -> ms, no converter, no debug buffer. */
@@ -185,6 +189,8 @@ typedef struct et_inspector {
     char *etrecord_method;        /* options.etrecord_method (copied), or NULL */
     size_t n_link_nodes;
     uint32_t *link_nodes;         /* node index | ET_LINK_NODE_* bits */
+    /* BundledProgram (bundled.h) */
+    struct et_bundled *bundled;   /* NULL without one */
 } et_inspector;
 
 /* Open and build an inspector (spec §1.3, steps 1, 4-7), from an ETDump

@@ -43,7 +43,7 @@ enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
     OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_SQLITE,
-    OPT_SQLITE_DUMP, OPT_HTML, OPT_MEMORY, OPT_COUNT
+    OPT_SQLITE_DUMP, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_COUNT
 };
 
 static const struct {
@@ -73,6 +73,7 @@ static const struct {
     [OPT_SQLITE_DUMP] = {"sqlite_dump", "NAME"},
     [OPT_HTML] = {"html_path", "HTML_PATH"},
     [OPT_MEMORY] = {"memory", NULL},
+    [OPT_BUNDLED] = {"bundled_program_path", "BUNDLED_PROGRAM_PATH"},
 };
 
 static const char usage_line[] =
@@ -111,6 +112,9 @@ static void print_help(FILE *out)
           "                        the record's only method)\n"
           "  --debug_buffer_path DEBUG_BUFFER_PATH\n"
           "                        debug buffer holding the tensors of debug events\n"
+          "  --bundled_program_path BUNDLED_PROGRAM_PATH\n"
+          "                        BundledProgram (.bpte) whose expected outputs are the\n"
+          "                        blocks' reference outputs (by bundled_input_index)\n"
           "  --source_time_scale {ns,us,ms,s,cycles}\n"
           "                        unit of the raw timestamps (default: ns)\n"
           "  --target_time_scale {ns,us,ms,s,cycles}\n"
@@ -250,7 +254,7 @@ static int legacy_main(const char *const *val, const bool *flag)
                                       OPT_SOURCE,       OPT_TARGET,       OPT_METHOD,
                                       OPT_TRACE,        OPT_CYCLES_HZ,    OPT_TRACE_RUNS,
                                       OPT_TRACE_WINDOW, OPT_SQLITE,       OPT_SQLITE_DUMP,
-                                      OPT_HTML};
+                                      OPT_HTML,         OPT_BUNDLED};
     for (size_t k = 0; k < sizeof etdump_only / sizeof *etdump_only; k++)
         if (val[etdump_only[k]])
             return usage_error("argument --%s: not allowed with --profile_results_path",
@@ -459,6 +463,7 @@ int et_cli_main(int argc, char **argv)
     }
     o.etdump_path = val[OPT_ETDUMP];
     o.debug_buffer_path = val[OPT_DEBUG_BUFFER];
+    o.bundled_program_path = val[OPT_BUNDLED];
     o.etrecord_path = val[OPT_ETRECORD];
     o.etrecord_method = val[OPT_METHOD];
     et_inspector *insp = et_inspector_open(&o, &err);
@@ -481,8 +486,10 @@ int et_cli_main(int argc, char **argv)
         fprintf(stderr, "etinspect: error: cannot write to standard output\n");
         rc = 1;
     }
-    const char *inputs[4] = {val[OPT_ETDUMP], NULL, NULL, NULL};
+    const char *inputs[5] = {val[OPT_ETDUMP], NULL, NULL, NULL, NULL};
     size_t n_inputs = 1;
+    if (val[OPT_BUNDLED])
+        inputs[n_inputs++] = val[OPT_BUNDLED];
     if (val[OPT_DEBUG_BUFFER])
         inputs[n_inputs++] = val[OPT_DEBUG_BUFFER];
     if (val[OPT_ETRECORD])

@@ -86,6 +86,17 @@ void et_lua_register_graph(lua_State *L);
  * their registration). */
 void et_lua_register_export(lua_State *L);
 
+/* Tensors (l_tensor.c): push a Tensor userdata viewing `t` (copied into
+ * the userdata); the value at `anchor` (an Inspector, a BundledProgram ...
+ * whatever owns the bytes) is kept alive by it. */
+#define ET_MT_TENSOR "etinspect.Tensor"
+struct et_tensor;
+void et_lua_push_tensor(lua_State *L, const struct et_tensor *t, int anchor);
+
+/* Check that argument `arg` is a Tensor whose owner is still open; returns
+ * its view. */
+const struct et_tensor *et_lua_check_tensor(lua_State *L, int arg);
+
 /* etinspect.parse_etrecord(path) -> ETRecord (l_etrecord.c). */
 int et_lua_parse_etrecord(lua_State *L);
 

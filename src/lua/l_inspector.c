@@ -5,6 +5,7 @@
  *   etinspect.Inspector{etdump_path=PATH | etdump_data=BYTES,
  *       source_time_scale="ns", target_time_scale="ms",   -- or etinspect.TimeScale.NS ...
  *       debug_buffer_path=PATH,
+ *       bundled_program_path=PATH,   -- a .bpte: reference outputs (bundled.h)
  *       delegate_metadata_parser=function(raw_list) -> table | "name",
  *       delegate_time_scale_converter=function(name, ticks) -> number,
  *       etrecord=PATH | ETRecord,                          -- spec §5 (link.h)
@@ -84,7 +85,8 @@ static int insp_new(lua_State *L)
                                         "delegate_time_scale_converter",
                                         "enable_module_hierarchy", "reference_graph_name",
                                         "profile_results_path", "profile_results_data",
-                                        "time_scale", "etrecord_method", NULL};
+                                        "time_scale", "etrecord_method",
+                                        "bundled_program_path", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
     /* reject misspelt options */
@@ -160,6 +162,9 @@ static int insp_new(lua_State *L)
     if (lua_getfield(L, 1, "debug_buffer_path") != LUA_TNIL)
         o.debug_buffer_path = luaL_checkstring(L, -1);
     lua_setfield(L, uv, "debug_buffer_path");
+    if (lua_getfield(L, 1, "bundled_program_path") != LUA_TNIL)
+        o.bundled_program_path = luaL_checkstring(L, -1);
+    lua_setfield(L, uv, "bundled_program_path");
 
     /* the ETRecord (spec §1.3 step 3): a path (parsed here, before the
      * ETDump, as the reference does) or an ETRecord; anchored in the user
