@@ -368,17 +368,18 @@ static int write_html(const char *const *val, const char *const *inputs)
         return 1;
     }
     static const char chunk[] =
-        "local html, etdump, etrecord, method, debug_buffer, source, target = ...\n"
+        "local html, etdump, etrecord, method, debug_buffer, source, target, bundled = ...\n"
         "local etinspect = require('etinspect')\n"
         "etinspect.on_warning(function() end)\n"
         "local insp <close> = etinspect.Inspector{etdump_path = etdump, etrecord = etrecord,\n"
         "  etrecord_method = method, debug_buffer_path = debug_buffer,\n"
-        "  source_time_scale = source, target_time_scale = target}\n"
+        "  source_time_scale = source, target_time_scale = target,\n"
+        "  bundled_program_path = bundled}\n"
         "insp:write_html(html)\n";
     int rc = luaL_loadbuffer(L, chunk, sizeof chunk - 1, "=[--html_path]");
     if (rc == LUA_OK) {
-        const int args[] = {OPT_HTML, OPT_ETDUMP, OPT_ETRECORD, OPT_METHOD, OPT_DEBUG_BUFFER,
-                            OPT_SOURCE, OPT_TARGET};
+        const int args[] = {OPT_HTML,         OPT_ETDUMP, OPT_ETRECORD, OPT_METHOD,
+                            OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,   OPT_BUNDLED};
         for (size_t i = 0; i < sizeof args / sizeof *args; i++) {
             if (val[args[i]])
                 lua_pushstring(L, val[args[i]]);
@@ -455,6 +456,12 @@ int et_cli_main(int argc, char **argv)
         return usage_error("argument --source_time_scale: %s", err.msg);
     if (val[OPT_TARGET] && et_time_scale_parse(val[OPT_TARGET], &o.target_time_scale, &err) != 0)
         return usage_error("argument --target_time_scale: %s", err.msg);
+    if (val[OPT_TRACE] && o.source_time_scale == ET_TS_CYCLES && !val[OPT_CYCLES_HZ]) {
+        /* before the table is printed; the message trace.c gives */
+        fprintf(stderr, "etinspect: error: the source time scale is cycles: give the clock "
+                        "frequency (cycles_hz / --cycles_hz) to place events in time\n");
+        return 2;
+    }
     if (val[OPT_METHOD] && !val[OPT_ETRECORD])
         return usage_error("argument --etrecord_method: %s", "only with --etrecord_path");
     if (flag[OPT_COMPARE]) {
