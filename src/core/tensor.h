@@ -63,4 +63,111 @@ int et_tensor_get_f64(const et_tensor *t, uint64_t flat, double *out);
  * returns 0, or -1 (not an integer type, not readable, out of range). */
 int et_tensor_get_i64(const et_tensor *t, uint64_t flat, int64_t *out);
 
+/* ---- additions (tensor.c) ---------------------------------------------- */
+
+/* ScalarType codes (spec §2.3). */
+enum {
+    ET_ST_BYTE = 0, ET_ST_CHAR = 1, ET_ST_SHORT = 2, ET_ST_INT = 3, ET_ST_LONG = 4,
+    ET_ST_HALF = 5, ET_ST_FLOAT = 6, ET_ST_DOUBLE = 7, ET_ST_BOOL = 11, ET_ST_QINT8 = 12,
+    ET_ST_QUINT8 = 13, ET_ST_QINT32 = 14, ET_ST_BFLOAT16 = 15, ET_ST_QUINT4X2 = 16,
+    ET_ST_QUINT2X4 = 17, ET_ST_BITS16 = 22, ET_ST_FLOAT8E5M2 = 23, ET_ST_FLOAT8E4M3FN = 24,
+    ET_ST_FLOAT8E5M2FNUZ = 25, ET_ST_FLOAT8E4M3FNUZ = 26, ET_ST_UINT16 = 27,
+    ET_ST_UINT32 = 28, ET_ST_UINT64 = 29
+};
+
+/* Kind of element a readable ScalarType holds. */
+typedef enum {
+    ET_ELEM_NONE = 0, /* unknown or not byte-addressable: cannot be read */
+    ET_ELEM_BOOL,     /* BOOL: one byte, non-zero is true */
+    ET_ELEM_SIGNED,   /* CHAR SHORT INT LONG, QINT8 QINT32 (their stored integers) */
+    ET_ELEM_UNSIGNED, /* BYTE UINT16 UINT32 UINT64 BITS16, QUINT8 */
+    ET_ELEM_FLOAT     /* HALF FLOAT DOUBLE BFLOAT16 FLOAT8* */
+} et_elem_kind;
+
+/* The element kind of a ScalarType (ET_ELEM_NONE when unreadable). */
+et_elem_kind et_scalar_type_kind(int st);
+
+/* The ScalarType named `name`: a NumPy dtype name ("float32", "int64",
+ * "bool", "float16", "bfloat16", "uint16" -> UINT16 ...) or a ScalarType
+ * name ("FLOAT", "QINT8", "FLOAT8E4M3FN", "QUINT4x2" ...).  Returns the code,
+ * or -1 when the name is unknown. */
+int et_scalar_type_from_name(const char *name);
+
+/* A printable name for a ScalarType: its NumPy dtype name, else its
+ * ScalarType name, else "scalar_type_N".  `buf` (>= 24 bytes) receives it
+ * when the type is undefined; the result points to `buf` or static text. */
+const char *et_scalar_type_label(int st, char *buf);
+
+/* The same as et_tensor_init, with `buffer_name` naming `base` in messages
+ * ("debug buffer", "tensor data", ...). */
+int et_tensor_init_in(et_tensor *t, int scalar_type, uint32_t ndim, const int64_t *sizes,
+                      const int64_t *strides, const uint8_t *base, uint64_t base_size,
+                      int64_t offset, const char *what, const char *buffer_name, et_error *err);
+
+/* Why the elements cannot be read: NULL when they can (numel 0 included),
+ * "no debug buffer" when there are elements but no bytes, "scalar type X
+ * cannot be read" (sub-byte or unknown types). */
+const char *et_tensor_unreadable(const et_tensor *t, char *buf, size_t cap);
+
+/* Whether the view is contiguous row-major (every stride as a contiguous
+ * tensor of its sizes would have; size-1 dimensions ignored). */
+bool et_tensor_is_contiguous(const et_tensor *t);
+
+/* Byte offset from `data` of element `flat` (< numel), strides honoured. */
+uint64_t et_tensor_elem_offset(const et_tensor *t, uint64_t flat);
+
+/* Read `n` elements from flat index `first` (logical row-major) into `out`
+ * as doubles / int64s (the same conversions as et_tensor_get_f64 /
+ * et_tensor_get_i64; UINT64 values above INT64_MAX keep their bits).
+ * Returns 0, or -1 (not readable, range outside 0..numel, or for _i64 a
+ * floating type). */
+int et_tensor_read_f64(const et_tensor *t, uint64_t first, uint64_t n, double *out);
+int et_tensor_read_i64(const et_tensor *t, uint64_t first, uint64_t n, int64_t *out);
+
+/* Copy the elements' bytes in logical row-major order, contiguous, into
+ * `out` (numel * elem_size bytes).  Returns 0 or -1 (not readable). */
+int et_tensor_copy_bytes(const et_tensor *t, uint8_t *out);
+
+/* Statistics over every element (strides honoured).  NaN propagates to
+ * min, max, sum, mean and std as in NumPy; std is the population standard
+ * deviation (ddof 0); sums are computed in double precision (compensated)
+ * for floating types and exactly in int64 for integer types while they
+ * fit.  For an empty tensor count is 0, sum 0, mean/std/min/max NaN. */
+typedef struct et_tensor_stats {
+    uint64_t count;      /* numel */
+    uint64_t nan_count;  /* NaN elements (floating types) */
+    uint64_t inf_count;  /* +-Inf elements (floating types) */
+    double min, max, sum, mean, std;
+    /* integer and bool types: exact values (is_int true) */
+    bool is_int;
+    bool is_unsigned;    /* UINT64: imin/imax hold uint64 bits */
+    int64_t imin, imax;
+    bool isum_exact;     /* isum is the exact sum (no int64 overflow) */
+    int64_t isum;
+} et_tensor_stats;
+
+/* Compute the statistics of a readable view.  Returns 0 or -1 (not
+ * readable; out of memory never happens: no allocation). */
+int et_tensor_stats_compute(const et_tensor *t, et_tensor_stats *s);
+
+/* Encode `v` as one element of scalar type `st` at `out` (elem_size
+ * bytes): floats rounded to nearest even (overflow to inf, or NaN for
+ * the FN/FNUZ float8 types that have no infinity), integers must be in
+ * range of the type and integral.  Returns 0, or -1 (unreadable type, a
+ * value out of range or not integral for an integer type). */
+int et_tensor_encode_f64(int st, double v, uint8_t *out);
+
+/* Encode an integer for an integer or bool type (any for floats, converted).
+ * Returns 0 or -1 (out of range, unreadable type). */
+int et_tensor_encode_i64(int st, int64_t v, uint8_t *out);
+
+/* IEEE half / bfloat16 bits to double, and back (round to nearest even). */
+double et_half_to_double(uint16_t h);
+double et_bfloat16_to_double(uint16_t h);
+uint16_t et_double_to_half(double v);
+uint16_t et_double_to_bfloat16(double v);
+
+/* A float8 byte of ScalarType `st` (FLOAT8E5M2 ... FLOAT8E4M3FNUZ) to double. */
+double et_float8_to_double(int st, uint8_t b);
+
 #endif

@@ -4,8 +4,11 @@
  *   blk.name                 string ("Default", "Execute", ...)
  *   blk.events               sequence of Event
  *   blk.bundled_input_index  integer (-1 when unset)
- *   blk.run_output           sequence of the first run's program outputs (raw
- *                            value descriptions, see l_values.h)
+ *   blk.run_output           sequence of the first run's program outputs (values
+ *                            flagged output=true: Tensors, sequences of Tensors;
+ *                            see l_values.h)
+ *   blk:run_output_of_run(r) the same for run r (1-based, 1..blk.num_runs)
+ *   blk:run_output_raw([r])  raw descriptions of run r's (default 1) outputs
  *   blk.reference_output     nil (BundledProgram support comes later)
  *   blk.source_time_scale, blk.target_time_scale   "ns", "us", "ms", "s", "cycles"
  *   blk.allocators           sequence of allocator names (allocator id k is
@@ -16,6 +19,8 @@
  *   #blk                     number of events
  * Methods implemented in Lua (lua/etinspect/report.lua): blk:to_dataframe{...}.
  */
+#include <stdint.h>
+
 #include "binding.h"
 #include "l_values.h"
 
@@ -65,16 +70,45 @@ static int blk_bii(lua_State *L)
     return 1;
 }
 
+/* The run argument `arg` (1-based), as a 0-based index, or a Lua error. */
+static size_t check_run(lua_State *L, int arg, const et_block *b)
+{
+    lua_Integer r = luaL_checkinteger(L, arg);
+    if (r < 1 || (size_t)r > b->n_runs)
+        luaL_error(L, "run %d is out of range 1..%d", (int)r, (int)b->n_runs);
+    return (size_t)r - 1;
+}
+
+/* blk.run_output: the first run's program outputs as values (l_values.h). */
 static int blk_run_output(lua_State *L)
 {
     lua_child *c;
+    check_blk(L, 1, &c);
+    et_lua_push_parent(L, 1);
+    et_lua_push_run_values(L, -1, c->box->insp, c->block, 0, SIZE_MAX, 0);
+    return 1;
+}
+
+/* blk:run_output_of_run(r) -> run r's (1-based) program outputs. */
+static int blk_run_output_of_run(lua_State *L)
+{
+    lua_child *c;
     const et_block *b = check_blk(L, 1, &c);
-    uint32_t n = b->n_runs ? b->run_output_count[0] : 0;
-    lua_createtable(L, (int)n, 0);
-    for (uint32_t i = 0; i < n; i++) {
-        et_lua_push_raw_value(L, &c->box->insp->dump, b->value_pool[b->run_output_first[0] + i]);
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
+    size_t r = check_run(L, 2, b);
+    et_lua_push_parent(L, 1);
+    et_lua_push_run_values(L, -1, c->box->insp, c->block, r, SIZE_MAX, 0);
+    return 1;
+}
+
+/* blk:run_output_raw([r]) -> raw descriptions of run r's (default 1)
+ * program outputs (l_values.h). */
+static int blk_run_output_raw(lua_State *L)
+{
+    lua_child *c;
+    const et_block *b = check_blk(L, 1, &c);
+    size_t r = lua_isnoneornil(L, 2) ? 0 : check_run(L, 2, b);
+    et_lua_push_parent(L, 1);
+    et_lua_push_run_values(L, -1, c->box->insp, c->block, r, SIZE_MAX, 1);
     return 1;
 }
 
@@ -141,7 +175,9 @@ static int blk_tostring(lua_State *L)
 
 void et_lua_register_block(lua_State *L)
 {
-    static const luaL_Reg methods[] = {{NULL, NULL}};
+    static const luaL_Reg methods[] = {{"run_output_of_run", blk_run_output_of_run},
+                                       {"run_output_raw", blk_run_output_raw},
+                                       {NULL, NULL}};
     static const luaL_Reg getters[] = {{"name", blk_name},
                                        {"events", blk_events},
                                        {"bundled_input_index", blk_bii},

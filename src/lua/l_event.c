@@ -18,8 +18,14 @@
  *   ev.is_delegated_op            boolean
  *   ev.delegate_backend_name      string (the delegate_map entry's name; "" when
  *                                 it has none) or nil
- *   ev.debug_data                 sequence of the first run's debug values (raw
- *                                 descriptions: {kind=, scalar_type=, shape=, ...})
+ *   ev.debug_data                 sequence of the first run's debug values: integer,
+ *                                 boolean, number, Tensor, sequence of Tensors, or
+ *                                 nil (Null, String) -- l_values.h; {} without any
+ *   ev:debug_data_of_run(r)       the same for run r (1-based over the block's runs)
+ *   ev.num_debug_runs             runs with debug values (the block's runs; 0 when
+ *                                 the event has no debug events)
+ *   ev:debug_data_raw([r])        raw descriptions of run r's (default 1) values
+ *                                 ({kind=, scalar_type=, shape=, strides=, offset=})
  *   ev.start_time                 sequence of raw start ticks per run, or nil
  *   ev.num_outputs                integer
  *   ev.instruction_id             integer (-1 when unset)
@@ -179,17 +185,62 @@ static int ev_is_delegated(lua_State *L)
     return 1;
 }
 
+/* The run argument `arg` (1-based over the block's runs) as a 0-based
+ * index, or a Lua error. */
+static size_t check_run(lua_State *L, int arg, const et_block *b)
+{
+    lua_Integer r = luaL_checkinteger(L, arg);
+    if (r < 1 || (size_t)r > b->n_runs)
+        luaL_error(L, "run %d is out of range 1..%d", (int)r, (int)b->n_runs);
+    return (size_t)r - 1;
+}
+
+/* ev.debug_data: the first run's debug values (l_values.h), {} when the
+ * event has none. */
 static int ev_debug_data(lua_State *L)
 {
     lua_child *c;
-    const et_event *ev = check_ev(L, 1, &c);
+    check_ev(L, 1, &c);
+    et_lua_push_parent(L, 1);
+    et_lua_push_run_values(L, -1, c->box->insp, c->block, 0, c->event, 0);
+    return 1;
+}
+
+/* ev:debug_data_of_run(r) -> sequence of run r's debug values (r 1-based
+ * over the block's runs, 1..ev.num_debug_runs; the runs of a block may log
+ * different values); a Lua error for r out of range. */
+static int ev_debug_data_of_run(lua_State *L)
+{
+    lua_child *c;
+    check_ev(L, 1, &c);
+    size_t r = check_run(L, 2, &c->box->insp->blocks[c->block]);
+    et_lua_push_parent(L, 1);
+    et_lua_push_run_values(L, -1, c->box->insp, c->block, r, c->event, 0);
+    return 1;
+}
+
+/* ev:debug_data_raw([r]) -> sequence of raw descriptions of run r's (default
+ * 1) Value tables: {kind=, scalar_type=, dtype=, shape=, strides=, offset=}
+ * (l_values.h); never reads the debug buffer. */
+static int ev_debug_data_raw(lua_State *L)
+{
+    lua_child *c;
+    check_ev(L, 1, &c);
     const et_block *b = &c->box->insp->blocks[c->block];
-    uint32_t n = (ev->has_debug_data && b->n_runs) ? ev->debug_count[0] : 0;
-    lua_createtable(L, (int)n, 0);
-    for (uint32_t i = 0; i < n; i++) {
-        et_lua_push_raw_value(L, &c->box->insp->dump, b->value_pool[ev->debug_first[0] + i]);
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
+    size_t r = lua_isnoneornil(L, 2) ? 0 : check_run(L, 2, b);
+    et_lua_push_parent(L, 1);
+    et_lua_push_run_values(L, -1, c->box->insp, c->block, r, c->event, 1);
+    return 1;
+}
+
+/* ev.num_debug_runs: how many runs' debug values the event has (the
+ * block's number of runs; 0 for an event without debug events). */
+static int ev_num_debug_runs(lua_State *L)
+{
+    lua_child *c;
+    const et_event *ev = check_ev(L, 1, &c);
+    lua_pushinteger(L, ev->has_debug_data ? (lua_Integer)c->box->insp->blocks[c->block].n_runs
+                                          : 0);
     return 1;
 }
 
@@ -309,7 +360,9 @@ static int ev_tostring(lua_State *L)
 
 void et_lua_register_event(lua_State *L)
 {
-    static const luaL_Reg methods[] = {{NULL, NULL}};
+    static const luaL_Reg methods[] = {{"debug_data_of_run", ev_debug_data_of_run},
+                                       {"debug_data_raw", ev_debug_data_raw},
+                                       {NULL, NULL}};
     static const luaL_Reg getters[] = {
         {"name", ev_name},
         {"perf_data", ev_perf_data},
@@ -321,6 +374,7 @@ void et_lua_register_event(lua_State *L)
         {"is_delegated_op", ev_is_delegated},
         {"delegate_backend_name", ev_backend},
         {"debug_data", ev_debug_data},
+        {"num_debug_runs", ev_num_debug_runs},
         {"start_time", ev_start_time},
         {"num_outputs", ev_num_outputs},
         {"instruction_id", ev_instruction_id},

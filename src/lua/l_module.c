@@ -6,6 +6,8 @@
  *   etinspect.TimeScale             {NS="ns", US="us", MS="ms", S="s", CYCLES="cycles"}
  *   etinspect.version               "0.1.0"
  *   etinspect.on_warning(fn)        route warnings to fn(message) (nil: stderr)
+ *   etinspect.Tensor                {new = Tensor.new{dtype=, shape=, values=|bytes=},
+ *                                   is_tensor = fn} (l_tensor.c)
  *   etinspect.Frame, etinspect.parsers, etinspect.converters
  *                                   from the Lua library (lua/etinspect/)
  *
@@ -18,6 +20,7 @@
 #include "binding.h"
 #include "l_pyobj.h"
 #include "l_frame.h"
+#include "l_tensor.h"
 #include "version.h"
 
 extern const struct et_lua_source {
@@ -60,6 +63,7 @@ int luaopen_etinspect(lua_State *L)
     et_lua_register_runs(L);
     et_lua_register_etrecord(L);
     et_lua_register_graph(L);
+    et_lua_register_tensor(L);
     et_lua_register_pyobj(L);
     et_lua_register_export(L);
 
@@ -69,6 +73,8 @@ int luaopen_etinspect(lua_State *L)
     lua_setfield(L, M, "Inspector");
     lua_pushcfunction(L, et_lua_parse_etrecord);
     lua_setfield(L, M, "parse_etrecord");
+    et_lua_push_tensor_class(L);
+    lua_setfield(L, M, "Tensor");
     lua_pushcfunction(L, on_warning);
     lua_setfield(L, M, "on_warning");
     lua_pushliteral(L, ETINSPECT_VERSION);

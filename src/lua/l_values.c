@@ -1,7 +1,13 @@
-/* l_values.c - debug values as Lua tables; see l_values.h. */
+/* l_values.c - debug values as Lua values; see l_values.h. */
 #include "l_values.h"
 
 #include <lauxlib.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "l_hooks.h"
+#include "l_tensor.h"
+#include "values.h"
 
 static void push_i64_list(lua_State *L, const et_etdump *d, const fb_vec *v)
 {
@@ -78,4 +84,119 @@ void et_lua_push_raw_value(lua_State *L, const et_etdump *d, uint32_t pos)
     lua_setfield(L, -2, "value");
     lua_pushstring(L, v.val == ET_VAL_INT ? "int" : v.val == ET_VAL_BOOL ? "bool" : "float");
     lua_setfield(L, -2, "kind");
+}
+
+/* Push tensor `t` of a value that failed et_value_decode /
+ * et_value_list_tensor with `err`: a Tensor marked invalid when the shape
+ * is known (its fields were readable), else raise. */
+static void push_bad_tensor(lua_State *L, int insp_idx, const et_etdump *d,
+                            const et_raw_value *rt, const char *what, const et_error *err)
+{
+    et_tensor t;
+    memset(&t, 0, sizeof t);
+    if (!rt->has_tensor) { /* nothing known: a 0-dim BYTE tensor marked invalid */
+        et_lua_push_tensor_ex(L, &t, insp_idx, what, NULL);
+        et_lua_tensor_set_error(L, -1, err->msg);
+        return;
+    }
+    t.scalar_type = rt->scalar_type;
+    t.ndim = rt->sizes.count < ET_TENSOR_MAX_DIM ? rt->sizes.count : ET_TENSOR_MAX_DIM;
+    bool ok = true;
+    for (uint32_t i = 0; i < t.ndim; i++) {
+        t.sizes[i] = et_etdump_i64_at(d, &rt->sizes, i);
+        t.strides[i] = et_etdump_i64_at(d, &rt->strides, i);
+        if (t.sizes[i] < 0)
+            ok = false;
+    }
+    /* numel when it fits, else 0 (the values cannot be read anyway) */
+    uint64_t n = 1;
+    for (uint32_t i = 0; i < t.ndim && ok; i++) {
+        uint64_t sz = (uint64_t)t.sizes[i];
+        if (sz && n > UINT64_MAX / sz)
+            ok = false;
+        n *= sz;
+    }
+    t.numel = ok ? n : 0;
+    et_lua_push_tensor_ex(L, &t, insp_idx, what, NULL);
+    et_lua_tensor_set_error(L, -1, err->msg);
+}
+
+void et_lua_push_value(lua_State *L, int insp_idx, const et_inspector *insp, uint32_t pos,
+                       const char *what)
+{
+    insp_idx = lua_absindex(L, insp_idx);
+    et_value_buffer buf = et_inspector_value_buffer(insp);
+    et_value v;
+    et_error err;
+    if (et_value_decode(&insp->dump, pos, buf, what, &v, &err) != 0) {
+        if (v.type == ET_VAL_TENSOR) {
+            push_bad_tensor(L, insp_idx, &insp->dump, &v.raw, what, &err);
+            return;
+        }
+        et_lua_warn(L, "%s; it reads as nil", err.msg);
+        lua_pushnil(L);
+        return;
+    }
+    switch (v.type) {
+    case ET_VAL_INT:
+        lua_pushinteger(L, v.int_val);
+        return;
+    case ET_VAL_BOOL:
+        lua_pushboolean(L, v.bool_val);
+        return;
+    case ET_VAL_FLOAT:
+    case ET_VAL_DOUBLE:
+        lua_pushnumber(L, v.float_val);
+        return;
+    case ET_VAL_TENSOR:
+        et_lua_push_tensor_ex(L, &v.tensor, insp_idx, what, NULL);
+        return;
+    case ET_VAL_TENSOR_LIST:
+        lua_createtable(L, (int)(v.n_tensors < 1000000 ? v.n_tensors : 1000000), 0);
+        for (uint32_t i = 0; i < v.n_tensors; i++) {
+            char w[600];
+            snprintf(w, sizeof w, "%s[%u]", what, i + 1);
+            et_tensor t;
+            if (et_value_list_tensor(&insp->dump, &v, i, buf, what, &t, &err) != 0) {
+                et_raw_value rt;
+                et_etdump_list_tensor(&insp->dump, &v.raw, i, &rt);
+                push_bad_tensor(L, insp_idx, &insp->dump, &rt, w, &err);
+            } else {
+                et_lua_push_tensor_ex(L, &t, insp_idx, w, NULL);
+            }
+            lua_rawseti(L, -2, (lua_Integer)i + 1);
+        }
+        return;
+    default:
+        lua_pushnil(L);
+    }
+}
+
+void et_lua_push_run_values(lua_State *L, int insp_idx, const et_inspector *insp, size_t block,
+                            size_t run, size_t event, int raw)
+{
+    insp_idx = lua_absindex(L, insp_idx);
+    const et_block *b = &insp->blocks[block];
+    uint32_t first = 0, n = 0;
+    if (run < b->n_runs) {
+        if (event == SIZE_MAX) {
+            first = b->run_output_first[run];
+            n = b->run_output_count[run];
+        } else if (b->events[event].has_debug_data) {
+            first = b->events[event].debug_first[run];
+            n = b->events[event].debug_count[run];
+        }
+    }
+    lua_createtable(L, (int)(n < 1000000 ? n : 1000000), 0);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t pos = b->value_pool[first + i];
+        if (raw) {
+            et_lua_push_raw_value(L, &insp->dump, pos);
+        } else {
+            char what[400];
+            et_value_label(what, sizeof what, insp, block, run, event, i, pos);
+            et_lua_push_value(L, insp_idx, insp, pos, what);
+        }
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
 }

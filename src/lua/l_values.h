@@ -1,20 +1,54 @@
 /*
- * l_values.h - debug values (ETDump Value tables) as Lua tables.
+ * l_values.h - debug values (ETDump Value tables) as Lua values.
  *
- * Until tensors are decoded (debug-data issue), a value is described, not
- * read: {kind="int", value=123}, {kind="bool", value=true},
- * {kind="float", value=2.5}, {kind="tensor", scalar_type="FLOAT",
- * dtype="float32", shape={2,3}, strides={3,1}, offset=0},
- * {kind="tensor_list", items={...}}, or nil for Null and String values.
+ * A decoded value (values.h) becomes: Int -> integer, Bool -> boolean,
+ * Float/Double -> number, Tensor -> Tensor userdata (l_tensor.h) viewing
+ * the inspector's debug buffer, TensorList -> sequence of Tensors, Null
+ * and String -> nil (a hole in a sequence of values, as Python's None).
+ *
+ * Errors never stop a value from being pushed, so that tables of events
+ * (to_dataframe, print_data_tabular, the HTML report) build for any dump
+ * that loads:
+ *  - a tensor that cannot be read - offset or span past the end of the
+ *    debug buffer, size x dtype overflowing 64 bits, a negative size,
+ *    stride or offset, a strides vector of the wrong length, or a Tensor
+ *    Value without its tensor table (then shape {} and dtype uint8) - is
+ *    pushed as a Tensor marked invalid: t.error holds the message (naming
+ *    the event, see et_value_label) and reading its values raises it;
+ *  - a scalar Value without its member table (val=Int but no int_value
+ *    ...) or with an unknown val reads as nil, with a warning
+ *    (etinspect.on_warning) naming the event; the reference raises
+ *    ValueError there.
+ *
+ * The raw description of the earlier API is kept (et_lua_push_raw_value):
+ * {kind="int", value=123}, {kind="bool", value=true}, {kind="float",
+ * value=2.5}, {kind="tensor", scalar_type="FLOAT", dtype="float32",
+ * shape={2,3}, strides={3,1}, offset=0}, {kind="tensor_list", items={...}},
+ * or nil for Null and String values (ev:debug_data_raw, blk:run_output_raw).
  */
 #ifndef ET_L_VALUES_H
 #define ET_L_VALUES_H
 
 #include <lua.h>
+#include <stddef.h>
 
 #include "etdump.h"
+#include "model.h"
 
 /* Push the description of the Value table at `pos`. */
 void et_lua_push_raw_value(lua_State *L, const et_etdump *d, uint32_t pos);
+
+/* Push the value of the Value table at `pos` (see above); tensors anchor
+ * the Inspector userdata at `insp_idx`.  `what` names it in messages. */
+void et_lua_push_value(lua_State *L, int insp_idx, const et_inspector *insp, uint32_t pos,
+                       const char *what);
+
+/* Push the sequence of values of run `run` (0-based, < n_runs) of block
+ * `block`: the debug entries of event `event`, or the program outputs when
+ * `event` is SIZE_MAX (nil entries for Null and String values).  `raw`
+ * pushes raw descriptions instead.  Tensors anchor the
+ * Inspector userdata at `insp_idx`. */
+void et_lua_push_run_values(lua_State *L, int insp_idx, const et_inspector *insp, size_t block,
+                            size_t run, size_t event, int raw);
 
 #endif

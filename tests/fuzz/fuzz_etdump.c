@@ -8,11 +8,21 @@
  *     size/stride is read back through the accessors, touching every byte
  *     they point at;
  *  2. the whole model is built with et_inspector_open (etdump_data, ns ->
- *     ms) and freed.
- * It checks three invariants with __builtin_trap(): a failed open or verify
- * leaves an error message; the model refuses exactly the inputs the reader
- * refuses (apart from value errors such as an end time before a start
- * time); an accepted dump's event counts add up to its events.
+ *     ms); every debug value and run output of every run of every block is
+ *     decoded (values.h) and each tensor read element by element (up to
+ *     ET_FUZZ_READ elements at each end, all of them for statistics and the
+ *     byte copy when there are at most ET_FUZZ_ALL), once with no debug
+ *     buffer, once with the input itself as the debug buffer and, for an
+ *     input of the form "ETDB" u32le N, N bytes, ETDump, once with those
+ *     N bytes as the debug buffer (the ETDump is the rest).
+ * Inputs without the "ETDB" header are plain ETDumps, as before.
+ * It checks these invariants with __builtin_trap(): a failed open or
+ * verify leaves an error message; the model refuses exactly the inputs the
+ * reader refuses (apart from value errors such as an end time before a
+ * start time); an accepted dump's event counts add up to its events; a
+ * value that fails to decode leaves an error message; a tensor view never
+ * points outside its buffer, and a readable view reads every element it
+ * claims.
  *
  * Build and run: make fuzz (FUZZ_SECONDS=N), see scripts/fuzz.sh.
  */
@@ -22,21 +32,134 @@
 
 #include "etdump.h"
 #include "model.h"
+#include "tensor.h"
+#include "values.h"
 #include "../tools/etwalk.h"
+
+#define ET_FUZZ_READ 2048 /* elements read at each end of a tensor */
+#define ET_FUZZ_ALL 65536 /* statistics and bytes only up to this many */
 
 /* The libFuzzer entry point (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static volatile uint64_t sink; /* keeps the walk's reads alive */
 
+/* Read a tensor view as a user would: every element at the ends, the
+ * statistics and the bytes of small ones.  Traps on a broken invariant. */
+static void read_tensor(const et_tensor *t, et_value_buffer buf)
+{
+    if (t->data) {
+        if (!buf.data || t->data < buf.data || t->span > buf.size ||
+            (uint64_t)(t->data - buf.data) > buf.size - t->span)
+            __builtin_trap(); /* a view outside its buffer */
+    }
+    char why[96];
+    sink += et_tensor_unreadable(t, why, sizeof why) != NULL;
+    if (!et_tensor_readable(t))
+        return;
+    static double f[ET_FUZZ_READ];
+    static int64_t iv[ET_FUZZ_READ];
+    uint64_t n = t->numel < ET_FUZZ_READ ? t->numel : ET_FUZZ_READ;
+    bool is_float = et_scalar_type_kind(t->scalar_type) == ET_ELEM_FLOAT;
+    for (int end = 0; end < 2; end++) {
+        uint64_t first = end ? t->numel - n : 0;
+        if (et_tensor_read_f64(t, first, n, f) != 0)
+            __builtin_trap();
+        if (!is_float && et_tensor_read_i64(t, first, n, iv) != 0)
+            __builtin_trap();
+        for (uint64_t i = 0; i < n; i++)
+            sink += (uint64_t)(f[i] == f[i]) + (is_float ? 0 : (uint64_t)iv[i]);
+    }
+    double x;
+    if (t->numel && et_tensor_get_f64(t, t->numel - 1, &x) != 0)
+        __builtin_trap();
+    if (t->numel <= ET_FUZZ_ALL) {
+        et_tensor_stats s;
+        if (et_tensor_stats_compute(t, &s) != 0 || s.count != t->numel)
+            __builtin_trap();
+        sink += s.nan_count + s.inf_count;
+        uint8_t *b = malloc(t->numel * (uint64_t)t->elem_size + 1);
+        if (b) {
+            if (et_tensor_copy_bytes(t, b) != 0)
+                __builtin_trap();
+            sink += t->numel ? b[0] : 0;
+            free(b);
+        }
+    }
+}
+
+/* Decode every debug value and run output of `insp` against `buf`. */
+static void read_values(const et_inspector *insp, et_value_buffer buf)
+{
+    char what[400];
+    et_error err;
+    for (size_t bi = 0; bi < insp->n_blocks; bi++) {
+        const et_block *b = &insp->blocks[bi];
+        for (size_t r = 0; r < b->n_runs; r++) {
+            for (size_t e = 0; e <= b->n_events; e++) {
+                uint32_t first, count;
+                size_t ev = e < b->n_events ? e : SIZE_MAX;
+                if (ev == SIZE_MAX) {
+                    first = b->run_output_first[r];
+                    count = b->run_output_count[r];
+                } else if (b->events[e].has_debug_data) {
+                    first = b->events[e].debug_first[r];
+                    count = b->events[e].debug_count[r];
+                } else {
+                    continue;
+                }
+                for (uint32_t k = 0; k < count; k++) {
+                    uint32_t pos = b->value_pool[first + k];
+                    et_value_label(what, sizeof what, insp, bi, r, ev, k, pos);
+                    et_value v;
+                    et_error_clear(&err);
+                    if (et_value_decode(&insp->dump, pos, buf, what, &v, &err) != 0) {
+                        if (!err.msg[0])
+                            __builtin_trap();
+                        continue;
+                    }
+                    if (v.type == ET_VAL_TENSOR)
+                        read_tensor(&v.tensor, buf);
+                    for (uint32_t i = 0; v.type == ET_VAL_TENSOR_LIST && i < v.n_tensors; i++) {
+                        et_tensor t;
+                        et_error_clear(&err);
+                        if (et_value_list_tensor(&insp->dump, &v, i, buf, what, &t, &err) == 0)
+                            read_tensor(&t, buf);
+                        else if (!err.msg[0])
+                            __builtin_trap();
+                    }
+                }
+            }
+        }
+    }
+}
+
 /* Run one input through the reader and the model (see the top of the
  * file).  data, size: the input.  Returns 0 (libFuzzer's convention); a
  * broken invariant traps. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    /* "ETDB" u32le N, N bytes of debug buffer, then the ETDump */
+    uint8_t *dbuf = NULL;
+    size_t dsize = 0;
+    if (size >= 8 && memcmp(data, "ETDB", 4) == 0) {
+        uint32_t n = (uint32_t)data[4] | (uint32_t)data[5] << 8 | (uint32_t)data[6] << 16 |
+                     (uint32_t)data[7] << 24;
+        if (n <= size - 8) {
+            dsize = n;
+            dbuf = malloc(dsize ? dsize : 1); /* exactly its size, as the input */
+            if (!dbuf)
+                return 0;
+            memcpy(dbuf, data + 8, dsize);
+            data += 8 + dsize;
+            size -= 8 + dsize;
+        }
+    }
     uint8_t *p = malloc(size ? size : 1);
-    if (!p)
+    if (!p) {
+        free(dbuf);
         return 0;
+    }
     if (size)
         memcpy(p, data, size);
 
@@ -70,6 +193,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!reader_ok) /* the model accepted what the reader refused */
             __builtin_trap();
         sink += insp->n_blocks;
+        et_value_buffer none = {NULL, 0}, self = {p, size}, given = {dbuf, dsize};
+        read_values(insp, none);
+        read_values(insp, self);
+        if (dbuf)
+            read_values(insp, given);
         et_inspector_free(insp);
     } else if (reader_ok && err.kind == ET_ERR_FORMAT) {
         __builtin_trap(); /* the model found a format error the verifier missed */
@@ -77,5 +205,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         __builtin_trap();
     }
     free(p);
+    free(dbuf);
     return 0;
 }

@@ -288,9 +288,18 @@ local dbg = etinspect.Inspector{etdump_path = t.corpus .. "/debug.etdp", debug_b
 w = take_warnings()
 t.ok(#w == 1 and w[1]:find("different debug data"), "debug.etdp loads with one warning")
 local dd = dbg.event_blocks[2].events[1].debug_data[1]
-t.is(dd.kind, "tensor", "debug_data entry kind")
+t.ok(etinspect.Tensor.is_tensor(dd), "debug_data entry is a Tensor")
 t.is(dd.dtype, "float32", "... dtype")
 t.is(table.concat(dd.shape, "x"), "2x3", "... shape")
-t.is(dbg.event_blocks[2].run_output[2].kind, "tensor_list", "run_output holds the program outputs")
+t.is(table.concat(dd:tolist()[2], ","), "1.25,1.5,1.75", "... values")
+local raw = dbg.event_blocks[2].events[1]:debug_data_raw()[1]
+t.is(raw.kind, "tensor", "debug_data_raw keeps the raw description")
+t.is(raw.offset, 0, "... with the offset")
+local ro = dbg.event_blocks[2].run_output
+t.is(#ro, 2, "run_output holds the two flagged program outputs")
+t.ok(etinspect.Tensor.is_tensor(ro[1]) and ro[1].dtype == "float32", "... a tensor")
+t.ok(type(ro[2]) == "table" and #ro[2] == 2 and etinspect.Tensor.is_tensor(ro[2][2]),
+  "... and a TensorList (a sequence of Tensors)")
+t.is(dbg.event_blocks[2]:run_output_raw()[2].kind, "tensor_list", "run_output_raw describes them")
 
 t.done()
