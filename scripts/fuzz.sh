@@ -9,7 +9,9 @@
 # under 100 KiB ($ET_SHARED or $SHARED, default ../shared; skipped when
 # absent); fuzz_legacy with tests/legacy/*.bin instead; fuzz_etrecord
 # with tests/etrecord/ (*.zip, *.seed) and the shared corpus's ETRecords
-# (*etrecord*) instead; fuzz_graph with tests/graph/*.json.  Crash, leak,
+# (*etrecord*) instead; fuzz_graph with tests/graph/*.json; fuzz_npy with
+# tests/npy/*.npy; fuzz_bundled with tests/bundled/*.bpte and the shared
+# corpus's *.bpte.  Crash, leak,
 # timeout and out-of-memory inputs are written to BINARY.artifacts/.
 # Prints the number of executions at the end; exits 1 when the run left a
 # new artifact or the fuzzer failed, 2 on usage errors.
@@ -56,17 +58,26 @@ fuzz_graph)
     # exported-program JSON (tests/graph/README.md)
     copy_seeds graph tests/graph/*.json
     ;;
+fuzz_npy)
+    # NumPy .npy arrays (tests/npy/README.md)
+    copy_seeds npy tests/npy/*.npy
+    ;;
+fuzz_bundled)
+    # BundledPrograms, sound and malformed (tests/bundled/README.md)
+    copy_seeds bundled tests/bundled/*.bpte
+    ;;
 *)
     copy_seeds malformed tests/malformed/*.etdp
     copy_seeds fixture build/fixtures/*.etdp
     ;;
 esac
-if [ "$name" = fuzz_legacy ] || [ "$name" = fuzz_graph ]; then
+if [ "$name" = fuzz_legacy ] || [ "$name" = fuzz_graph ] || [ "$name" = fuzz_npy ]; then
     : # no such inputs in the shared corpus
 elif [ -d "$shared/corpus/etdump" ]; then
     # -size -100k: under 100 KiB (find counts in 1 KiB units)
     pattern='*.etdp'
     [ "$name" = fuzz_etrecord ] && pattern='*etrecord*'
+    [ "$name" = fuzz_bundled ] && pattern='*.bpte'
     find "$shared/corpus/etdump" -type f -name "$pattern" -size -100k >"$work.seedlist"
     while IFS= read -r f; do copy_seeds shared "$f"; done <"$work.seedlist"
     rm -f "$work.seedlist"

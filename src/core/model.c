@@ -1011,6 +1011,7 @@ void et_inspector_options_init(et_inspector_options *o)
     memset(o, 0, sizeof *o);
     o->source_time_scale = ET_TS_NS;
     o->target_time_scale = ET_TS_MS;
+    o->bundled_test_case = -1;
 }
 
 /* The blocks of a legacy profiler dump: one EventBlock per block name, its
@@ -1093,6 +1094,8 @@ static int blocks_from_legacy(et_inspector *insp, et_error *err)
     return 0;
 }
 
+static int assign_reference_outputs(et_inspector *insp, et_error *err);
+
 static et_inspector *open_legacy(const et_inspector_options *o, et_error *err)
 {
     et_inspector *insp = calloc(1, sizeof *insp);
@@ -1117,7 +1120,8 @@ static et_inspector *open_legacy(const et_inspector_options *o, et_error *err)
         size = o->profile_results_size;
     }
     insp->legacy = et_legacy_read(data, size, insp->etdump_label, o->source_time_scale, err);
-    if (!insp->legacy || blocks_from_legacy(insp, err) != 0)
+    if (!insp->legacy || blocks_from_legacy(insp, err) != 0 ||
+        assign_reference_outputs(insp, err) != 0)
         goto fail;
     for (size_t i = 0; i < insp->legacy->n_warnings; i++)
         if (et_inspector_warn(insp, "%s", insp->legacy->warnings[i]) != 0) {
@@ -1151,6 +1155,84 @@ static int open_etrecord(et_inspector *insp, const et_inspector_options *o, et_e
     return 0;
 }
 
+bool et_block_reference_case(const et_inspector *insp, const et_block *blk, et_bundled_case *c)
+{
+    memset(c, 0, sizeof *c);
+    if (!insp->bundled || insp->bundled_suite < 0 || blk->reference_case < 0)
+        return false;
+    et_bundled_suite s;
+    et_bundled_suite_at(insp->bundled, (uint32_t)insp->bundled_suite, &s);
+    if ((uint32_t)blk->reference_case >= s.test_cases.count)
+        return false;
+    et_bundled_case_at(insp->bundled, &s, (uint32_t)blk->reference_case, c);
+    return true;
+}
+
+/* Give each block the test case its bundled_input_index names (spec §7.6),
+ * with -1 meaning none - unlike the reference, which indexes its list of
+ * reference outputs with -1 and so gives every block the last test case
+ * (§5.6 step 4).  Warns about indices that name no test case, a program
+ * without a usable suite, and a dump whose runs carry no index at all. */
+static int assign_reference_outputs(et_inspector *insp, et_error *err)
+{
+    insp->bundled_suite = -1;
+    for (size_t i = 0; i < insp->n_blocks; i++)
+        insp->blocks[i].reference_case = -1;
+    const et_bundled *bp = insp->bundled;
+    if (!bp)
+        return 0;
+    const char *path = bp->path ? bp->path : "<bundled program>";
+    int rc = 0;
+    insp->bundled_suite = et_bundled_reference_suite(bp);
+    if (insp->bundled_suite < 0) {
+        if (et_bundled_num_suites(bp) == 0)
+            rc = et_inspector_warn(insp,
+                                   "BundledProgram %s has no method test suites: no block has "
+                                   "a reference output",
+                                   path);
+        else
+            rc = et_inspector_warn(insp,
+                                   "BundledProgram %s has %" PRIu32 " method test suites and "
+                                   "none is for method 'forward': no block has a reference "
+                                   "output",
+                                   path, et_bundled_num_suites(bp));
+        return rc == 0 ? 0 : et_fail(err, ET_ERR_NOMEM, "out of memory");
+    }
+    et_bundled_suite s;
+    et_bundled_suite_at(bp, (uint32_t)insp->bundled_suite, &s);
+    size_t with_index = 0;
+    for (size_t i = 0; i < insp->n_blocks && rc == 0; i++) {
+        et_block *blk = &insp->blocks[i];
+        int32_t bii = blk->bundled_input_index;
+        bool has_outputs = blk->n_runs && blk->run_output_count && blk->run_output_count[0] > 0;
+        if (bii == -1 && insp->bundled_test_case >= 0 && has_outputs) {
+            bii = insp->bundled_test_case; /* the user's choice for runs without an index */
+        } else if (bii == -1) {
+            continue;
+        }
+        with_index++;
+        if (bii >= 0 && (uint32_t)bii < s.test_cases.count) {
+            blk->reference_case = bii;
+            continue;
+        }
+        rc = et_inspector_warn(insp,
+                               "block %zu ('%.*s'): bundled_input_index %" PRId32
+                               " names no test case of method '%.*s' in BundledProgram %s "
+                               "(it has %" PRIu32 "): the block has no reference output",
+                               i, (int)blk->name.n, blk->name.p ? blk->name.p : "", bii,
+                               (int)s.method_name.n, s.method_name.p, path,
+                               s.test_cases.count);
+    }
+    if (rc == 0 && with_index == 0 && insp->n_blocks > 0)
+        rc = et_inspector_warn(insp,
+                               "no run of the ETDump carries a bundled_input_index (ETDumpGen "
+                               "does not write it: docs/bundled-program.md), so no block has a "
+                               "reference output from BundledProgram %s; choose a test case "
+                               "with bundled_test_case / --bundled_test_case",
+                               path);
+    return rc == 0 ? 0 : et_fail(err, ET_ERR_NOMEM, "out of memory");
+}
+
 et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
 {
     int given = (o->etdump_path != NULL) + (o->etdump_data != NULL) +
@@ -1159,6 +1241,12 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
     if (legacy && (o->etrecord_path || o->etrecord)) {
         et_fail(err, ET_ERR_USAGE,
                 "An ETRecord can only be linked to an ETDump, not to a legacy profiler dump.");
+        return NULL;
+    }
+    if (legacy && o->bundled_program_path) {
+        et_fail(err, ET_ERR_USAGE,
+                "A BundledProgram's reference outputs can only be given to an ETDump's blocks, "
+                "not to a legacy profiler dump's.");
         return NULL;
     }
     if (legacy && given == 1)
@@ -1201,7 +1289,11 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
     }
     if (o->debug_buffer_path && et_map_file(&insp->debug_buffer, o->debug_buffer_path, err) != 0)
         goto fail;
-    if (build(insp, o, err) != 0)
+    if (o->bundled_program_path &&
+        !(insp->bundled = et_bundled_open_path(o->bundled_program_path, err)))
+        goto fail;
+    insp->bundled_test_case = o->bundled_test_case;
+    if (build(insp, o, err) != 0 || assign_reference_outputs(insp, err) != 0)
         goto fail;
     if (insp->etrecord) {
         et_link_options lo = {.method = insp->etrecord_method,
@@ -1253,5 +1345,6 @@ void et_inspector_free(et_inspector *insp)
     free(insp->etrecord_method);
     if (insp->owns_etrecord)
         et_etrecord_free(insp->etrecord);
+    et_bundled_free(insp->bundled);
     free(insp);
 }

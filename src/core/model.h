@@ -21,7 +21,11 @@
  *    (end + 2^32) before conversion instead of applying the rule to
  *    converted values;
  *  - an Event table with no member set is skipped with a warning instead
- *    of failing the load.
+ *    of failing the load;
+ *  - reference outputs come from a BundledProgram (options
+ *    .bundled_program_path) and go only to blocks whose bundled_input_index
+ *    names a test case: -1 means none, where the reference (§5.6 step 4)
+ *    indexes its list with -1 and gives every block the last test case.
  *
  * Memory: an et_inspector owns everything below it; events refer to names
  * and metadata bytes inside the mapped ETDump (no copies).
@@ -33,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bundled.h"
 #include "error.h"
 #include "etdump.h"
 #include "etrecord.h"
@@ -128,6 +133,11 @@ typedef struct et_block {
     const et_graph *graph;         /* its reference graph (owned by the record),
                                       or NULL: node indices of link_nodes refer
                                       to its nodes */
+    /* BundledProgram (bundled.h): the test case of suite insp->bundled_suite
+     * whose expected outputs are the block's reference output - the one
+     * its bundled_input_index names - or -1: none (no BundledProgram,
+     * bundled_input_index -1, or an index that names no test case) */
+    int32_t reference_case;
 } et_block;
 
 /* Called for each timestamp of a delegated profile event (spec §3.8):
@@ -162,8 +172,15 @@ typedef struct et_inspector_options {
     bool enable_module_hierarchy;     /* spec §5.7 */
     /* optional BundledProgram (.bpte, identifier BP08): its test sets'
      * expected outputs become the blocks' reference outputs, chosen by
-     * bundled_input_index (spec §7.6; bundled.h) */
+     * bundled_input_index (spec §7.6; bundled.h; et_block.reference_case).
+     * The suite used is the one for method "forward", else the only one;
+     * a block whose index is -1 gets none, one whose index names no test
+     * case gets none and a warning */
     const char *bundled_program_path;
+    /* the test case (0-based) for blocks whose runs carry no
+     * bundled_input_index (ETDumpGen never writes it); -1 (the default):
+     * such blocks get no reference output */
+    int32_t bundled_test_case;
 } et_inspector_options;
 
 /* Default options: ns -> ms, no converter, no debug buffer. */
@@ -191,6 +208,10 @@ typedef struct et_inspector {
     uint32_t *link_nodes;         /* node index | ET_LINK_NODE_* bits */
     /* BundledProgram (bundled.h) */
     struct et_bundled *bundled;   /* NULL without one */
+    int32_t bundled_test_case;    /* options.bundled_test_case */
+    int32_t bundled_suite;        /* the method test suite reference outputs come
+                                     from ("forward", else the only one:
+                                     et_bundled_reference_suite), or -1 */
 } et_inspector;
 
 /* Open and build an inspector (spec §1.3, steps 1, 4-7), from an ETDump
@@ -210,6 +231,10 @@ typedef struct et_inspector {
  *                 ETRecord) and of et_link_etrecord; an ETRecord with a
  *                 legacy profiler dump is ET_ERR_USAGE.  As in the
  *                 reference, the record is opened before the ETDump is;
+ *   (BundledProgram) the errors of et_bundled_open_path (ET_ERR_IO, or
+ *                 ET_ERR_FORMAT naming the file, field path and byte
+ *                 offset); opened after the ETDump is verified; with a
+ *                 legacy profiler dump ET_ERR_USAGE;
  *   ET_ERR_NOMEM  out of memory. */
 et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err);
 
@@ -220,6 +245,14 @@ int et_inspector_warn(et_inspector *insp, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* The test case whose expected outputs are block `blk`'s reference output
+ * (blk->reference_case of suite insp->bundled_suite): returns true with
+ * `c` filled (read its values with et_bundled_value(insp->bundled,
+ * &c->expected_outputs, i, ...)), or false with `c` emptied when the block
+ * has none. */
+bool et_block_reference_case(const et_inspector *insp, const et_block *blk,
+                             et_bundled_case *c);
 
 /* Free an inspector and everything it owns; NULL is accepted. */
 void et_inspector_free(et_inspector *insp);

@@ -85,6 +85,9 @@ void et_lua_register_graph(lua_State *L);
 /* Add the export methods to the Inspector and EventBlock types (after
  * their registration). */
 void et_lua_register_export(lua_State *L);
+/* Add EventBlock.reference_output and Inspector.bundled_program
+ * (l_bundled.c; after the Inspector and EventBlock registrations). */
+void et_lua_register_bundled(lua_State *L);
 
 /* Tensors (l_tensor.c): push a Tensor userdata viewing `t` (copied into
  * the userdata); the value at `anchor` (an Inspector, a BundledProgram ...

@@ -66,6 +66,7 @@ int luaopen_etinspect(lua_State *L)
     et_lua_register_tensor(L);
     et_lua_register_pyobj(L);
     et_lua_register_export(L);
+    et_lua_register_bundled(L);
 
     lua_newtable(L);
     int M = lua_gettop(L);
