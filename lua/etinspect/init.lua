@@ -10,4 +10,5 @@ M.pyrepr = require("etinspect.pyrepr")
 M.diff = require("etinspect.diff").diff
 require("etinspect.report").install()
 require("etinspect.html").install()
+require("etinspect.numeric").install()
 return M

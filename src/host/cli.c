@@ -21,6 +21,7 @@
 #include "cli.h"
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,7 +44,7 @@ enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
     OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_SQLITE,
-    OPT_SQLITE_DUMP, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_COUNT
+    OPT_SQLITE_DUMP, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE, OPT_COUNT
 };
 
 static const struct {
@@ -74,6 +75,7 @@ static const struct {
     [OPT_HTML] = {"html_path", "HTML_PATH"},
     [OPT_MEMORY] = {"memory", NULL},
     [OPT_BUNDLED] = {"bundled_program_path", "BUNDLED_PROGRAM_PATH"},
+    [OPT_TEST_CASE] = {"bundled_test_case", "K"},
 };
 
 static const char usage_line[] =
@@ -115,14 +117,17 @@ static void print_help(FILE *out)
           "  --bundled_program_path BUNDLED_PROGRAM_PATH\n"
           "                        BundledProgram (.bpte) whose expected outputs are the\n"
           "                        blocks' reference outputs (by bundled_input_index)\n"
+          "  --bundled_test_case K its test case (0-based) for runs that carry no\n"
+          "                        bundled_input_index (ETDumpGen never writes it)\n"
           "  --source_time_scale {ns,us,ms,s,cycles}\n"
           "                        unit of the raw timestamps (default: ns)\n"
           "  --target_time_scale {ns,us,ms,s,cycles}\n"
           "                        unit of the table's durations (default: ms)\n"
           "  --tsv_path TSV_PATH   also write the table as tab-separated values\n"
           "  --json JSON_PATH      also write every block and event as JSON\n"
-          "  --compare_results     compare run outputs with reference outputs (not\n"
-          "                        supported yet)\n"
+          "  --compare_results     compare each block's run outputs with its reference\n"
+          "                        outputs (SNR, MSE, cosine similarity; needs\n"
+          "                        --bundled_program_path and a debug buffer)\n"
           "  -q, --quiet           do not print the table\n"
           "  --memory              also print the memory table: per block and allocator,\n"
           "                        allocations, bytes and the largest allocation\n"
@@ -254,7 +259,7 @@ static int legacy_main(const char *const *val, const bool *flag)
                                       OPT_SOURCE,       OPT_TARGET,       OPT_METHOD,
                                       OPT_TRACE,        OPT_CYCLES_HZ,    OPT_TRACE_RUNS,
                                       OPT_TRACE_WINDOW, OPT_SQLITE,       OPT_SQLITE_DUMP,
-                                      OPT_HTML,         OPT_BUNDLED};
+                                      OPT_HTML,         OPT_BUNDLED,      OPT_TEST_CASE};
     for (size_t k = 0; k < sizeof etdump_only / sizeof *etdump_only; k++)
         if (val[etdump_only[k]])
             return usage_error("argument --%s: not allowed with --profile_results_path",
@@ -355,11 +360,12 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
     return 0;
 }
 
-/* --html_path: the report is written by the Lua library (insp:write_html),
- * on an Inspector opened with the same options. */
-static int write_html(const char *const *val, const char *const *inputs)
+/* The outputs the Lua library writes, on an Inspector it opens with the
+ * same options: --compare_results (insp:compare_results(), printed after
+ * the table) and --html_path (insp:write_html). */
+static int lua_outputs(const char *const *val, const bool *flag, const char *const *inputs)
 {
-    for (size_t i = 0; inputs[i]; i++)
+    for (size_t i = 0; val[OPT_HTML] && inputs[i]; i++)
         if (strcmp(inputs[i], val[OPT_HTML]) == 0)
             return usage_error("argument --html_path: '%s' is an input", val[OPT_HTML]);
     lua_State *L = et_host_new_state();
@@ -368,28 +374,45 @@ static int write_html(const char *const *val, const char *const *inputs)
         return 1;
     }
     static const char chunk[] =
-        "local html, etdump, etrecord, method, debug_buffer, source, target, bundled = ...\n"
+        "local html, etdump, etrecord, method, debug_buffer, source, target, bundled,\n"
+        "      test_case, compare = ...\n"
         "local etinspect = require('etinspect')\n"
         "etinspect.on_warning(function() end)\n"
         "local insp <close> = etinspect.Inspector{etdump_path = etdump, etrecord = etrecord,\n"
         "  etrecord_method = method, debug_buffer_path = debug_buffer,\n"
         "  source_time_scale = source, target_time_scale = target,\n"
-        "  bundled_program_path = bundled}\n"
-        "insp:write_html(html)\n";
-    int rc = luaL_loadbuffer(L, chunk, sizeof chunk - 1, "=[--html_path]");
+        "  bundled_program_path = bundled, bundled_test_case = math.tointeger(test_case)}\n"
+        "if compare then\n"
+        "  local f = insp:compare_results()\n"
+        "  if #f == 0 then\n"
+        "    io.stderr:write('etinspect: warning: --compare_results: no event block has both '\n"
+        "      .. 'run outputs and reference outputs (they come from --bundled_program_path, '\n"
+        "      .. 'for runs with a bundled_input_index or --bundled_test_case)\\n')\n"
+        "  else\n"
+        "    f:print()\n"
+        "  end\n"
+        "end\n"
+        "if html then insp:write_html(html) end\n";
+    int rc = luaL_loadbuffer(L, chunk, sizeof chunk - 1, "=[etinspect]");
     if (rc == LUA_OK) {
         const int args[] = {OPT_HTML,         OPT_ETDUMP, OPT_ETRECORD, OPT_METHOD,
-                            OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,   OPT_BUNDLED};
+                            OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,   OPT_BUNDLED,
+                            OPT_TEST_CASE};
         for (size_t i = 0; i < sizeof args / sizeof *args; i++) {
             if (val[args[i]])
                 lua_pushstring(L, val[args[i]]);
             else
                 lua_pushnil(L);
         }
-        rc = et_host_pcall(L, (int)(sizeof args / sizeof *args), 0);
+        lua_pushboolean(L, flag[OPT_COMPARE]);
+        rc = et_host_pcall(L, (int)(sizeof args / sizeof *args) + 1, 0);
     }
     if (rc != LUA_OK)
-        fprintf(stderr, "etinspect: error: --html_path: %s\n", lua_tostring(L, -1));
+        fprintf(stderr, "etinspect: error: %s\n", lua_tostring(L, -1));
+    if (fflush(stdout) != 0 && rc == LUA_OK) {
+        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+        rc = -1;
+    }
     lua_close(L);
     return rc == LUA_OK ? 0 : 1;
 }
@@ -464,9 +487,15 @@ int et_cli_main(int argc, char **argv)
     }
     if (val[OPT_METHOD] && !val[OPT_ETRECORD])
         return usage_error("argument --etrecord_method: %s", "only with --etrecord_path");
-    if (flag[OPT_COMPARE]) {
-        fprintf(stderr, "etinspect: error: --compare_results is not supported yet\n");
-        return 2;
+    if (val[OPT_TEST_CASE] && !val[OPT_BUNDLED])
+        return usage_error("argument --bundled_test_case: %s", "only with --bundled_program_path");
+    if (val[OPT_TEST_CASE]) {
+        char *end;
+        long k = strtol(val[OPT_TEST_CASE], &end, 10);
+        if (*end || end == val[OPT_TEST_CASE] || k < 0 || k > INT32_MAX)
+            return usage_error("argument --bundled_test_case: expected a test case index >= 0, "
+                               "found '%s'", val[OPT_TEST_CASE]);
+        o.bundled_test_case = (int32_t)k;
     }
     o.etdump_path = val[OPT_ETDUMP];
     o.debug_buffer_path = val[OPT_DEBUG_BUFFER];
@@ -515,7 +544,7 @@ int et_cli_main(int argc, char **argv)
     }
     et_frame_free(f);
     et_inspector_free(insp);
-    if (rc == 0 && val[OPT_HTML])
-        rc = write_html(val, inputs);
+    if (rc == 0 && (val[OPT_HTML] || flag[OPT_COMPARE]))
+        rc = lua_outputs(val, flag, inputs);
     return rc;
 }

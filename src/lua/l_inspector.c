@@ -6,6 +6,7 @@
  *       source_time_scale="ns", target_time_scale="ms",   -- or etinspect.TimeScale.NS ...
  *       debug_buffer_path=PATH,
  *       bundled_program_path=PATH,   -- a .bpte: reference outputs (bundled.h)
+ *       bundled_test_case=K,         -- its test case for runs without an index
  *       delegate_metadata_parser=function(raw_list) -> table | "name",
  *       delegate_time_scale_converter=function(name, ticks) -> number,
  *       etrecord=PATH | ETRecord,                          -- spec §5 (link.h)
@@ -51,6 +52,7 @@
  * print_data_tabular, save_data_to_tsv, find_total_for_module,
  * get_op_list.  insp:runs() is in l_runs.c.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "binding.h"
@@ -86,7 +88,7 @@ static int insp_new(lua_State *L)
                                         "enable_module_hierarchy", "reference_graph_name",
                                         "profile_results_path", "profile_results_data",
                                         "time_scale", "etrecord_method",
-                                        "bundled_program_path", NULL};
+                                        "bundled_program_path", "bundled_test_case", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
     /* reject misspelt options */
@@ -165,6 +167,14 @@ static int insp_new(lua_State *L)
     if (lua_getfield(L, 1, "bundled_program_path") != LUA_TNIL)
         o.bundled_program_path = luaL_checkstring(L, -1);
     lua_setfield(L, uv, "bundled_program_path");
+    if (lua_getfield(L, 1, "bundled_test_case") != LUA_TNIL) {
+        lua_Integer k = luaL_checkinteger(L, -1);
+        if (k < 0 || k > INT32_MAX)
+            return luaL_error(L, "bundled_test_case: expected a test case index >= 0, got %I",
+                              k);
+        o.bundled_test_case = (int32_t)k;
+    }
+    lua_pop(L, 1);
 
     /* the ETRecord (spec §1.3 step 3): a path (parsed here, before the
      * ETDump, as the reference does) or an ETRecord; anchored in the user

@@ -30,6 +30,7 @@ extern const struct et_lua_source {
 } et_lua_embedded[];
 
 int et_lua_inspector_new(lua_State *L);
+void et_lua_open_numeric(lua_State *L); /* l_numeric.c: numeric primitives into _core */
 int luaopen_etinspect(lua_State *L);
 
 static int on_warning(lua_State *L)
@@ -89,6 +90,7 @@ int luaopen_etinspect(lua_State *L)
     }
     lua_setfield(L, M, "TimeScale");
     et_lua_open_core(L); /* private helpers for the Lua library */
+    et_lua_open_numeric(L);
     lua_setfield(L, M, "_core");
 
     /* the embedded library: package.preload, then the modules that extend

@@ -38,8 +38,12 @@ ok "--etrecord_path of a missing file: exit 1" status_is 1
 ok "--etrecord_path of a missing file: names it" err_has "none.bin: No such file or directory"
 run --etdump_path "$S" --etrecord_method forward
 ok "--etrecord_method without --etrecord_path: exit 2" status_is 2
-run --etdump_path "$S" --compare_results
-ok "--compare_results: not supported yet, exit 2" status_is 2
+run --etdump_path "$S" --compare_results --quiet
+ok "--compare_results without reference outputs: exit 0" status_is 0
+ok "--compare_results without reference outputs: says where they come from" \
+    err_has "no event block has both run outputs and reference outputs"
+run --etdump_path "$S" --bundled_test_case 1
+ok "--bundled_test_case without --bundled_program_path: exit 2" status_is 2
 run --etdump_path "$S" --quiet=yes
 ok "a flag given a value: exit 2" status_is 2
 run --e "$S"
