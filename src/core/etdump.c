@@ -35,20 +35,16 @@ static int seg(vctx *c, const char *fmt, ...)
 
 static int seg(vctx *c, const char *fmt, ...)
 {
-    char s[96];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s, sizeof s, fmt, ap);
+    fb_path_vprepend(c->path, sizeof c->path, fmt, ap);
     va_end(ap);
-    et_join3(c->path, sizeof c->path, s, (c->path[0] == '[' || !c->path[0]) ? "" : ".",
-             c->path);
     return -1;
 }
 
 static int missing(vctx *c, const fb_table *t, const char *table, const char *field)
 {
-    return et_fail(c->fv.err, ET_ERR_FORMAT,
-                   "byte %u: %s: required field '%s' is absent", t->pos, table, field);
+    return fb_fail_missing(&c->fv, t, table, field);
 }
 
 /* An optional string field. */

@@ -1,6 +1,8 @@
 /* fb.c - FlatBuffers verifier primitives; see fb.h. */
 #include "fb.h"
 
+#include <stdio.h>
+
 #include <inttypes.h>
 
 void fb_verifier_init(fb_verifier *v, const fb_buf *b, et_error *err)
@@ -167,4 +169,18 @@ int fb_verify_vec_table(fb_verifier *v, const fb_vec *vec, uint32_t i, fb_table 
     if (off == 0 || off > INT32_MAX || !fb_in(v->b, tg, 4))
         return fb_fail_offset(v, p, what);
     return fb_verify_table_at(v, tg, t, what);
+}
+
+int fb_path_vprepend(char *path, size_t cap, const char *fmt, va_list ap)
+{
+    char s[96];
+    vsnprintf(s, sizeof s, fmt, ap);
+    et_join3(path, cap, s, (path[0] == '[' || !path[0]) ? "" : ".", path);
+    return -1;
+}
+
+int fb_fail_missing(fb_verifier *v, const fb_table *t, const char *table, const char *field)
+{
+    return et_fail(v->err, ET_ERR_FORMAT, "byte %u: %s: required field '%s' is absent", t->pos,
+                   table, field);
 }

@@ -26,6 +26,7 @@
 #ifndef ET_FB_H
 #define ET_FB_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -256,6 +257,17 @@ typedef struct fb_verifier {
     et_error *err;
     uint32_t vt_cache[64]; /* vtables already checked (position + 1; 0 = empty) */
 } fb_verifier;
+
+/* Prepend a printf-formatted segment ("events[3]", "tensor") to the field
+ * path `path` (capacity `cap`, truncated when too long): joined with "."
+ * unless the path is empty or starts with "[".  Verifiers call it while
+ * unwinding after a failure, so the message ends up naming the whole path
+ * ("run_data[0].events[17].profile_event.name").  Returns -1. */
+int fb_path_vprepend(char *path, size_t cap, const char *fmt, va_list ap);
+
+/* A required field is absent: `err` set to "byte POS: TABLE: required
+ * field 'FIELD' is absent" (ET_ERR_FORMAT).  Returns -1. */
+int fb_fail_missing(fb_verifier *v, const fb_table *t, const char *table, const char *field);
 
 /* Start a verifier over `b`: the table budget is one table per 4 bytes. */
 void fb_verifier_init(fb_verifier *v, const fb_buf *b, et_error *err);
