@@ -343,36 +343,33 @@ static void push_ival(lua_State *L, const et_tensor_stats *s, int64_t v)
         lua_pushinteger(L, v);
 }
 
-static int t_min(lua_State *L)
+/* t:min() / t:max(): nil for no elements, a boolean for bool tensors, an
+ * integer for integer types, else a number. */
+static int min_or_max(lua_State *L, bool want_max)
 {
     et_tensor_stats s;
     lua_tensor *lt = check_lt(L, 1);
     stats_of(L, lt, &s);
+    int64_t iv = want_max ? s.imax : s.imin;
     if (s.count == 0)
         lua_pushnil(L);
     else if (s.is_int && lt->t.scalar_type == ET_ST_BOOL)
-        lua_pushboolean(L, s.imin != 0);
+        lua_pushboolean(L, iv != 0);
     else if (s.is_int)
-        push_ival(L, &s, s.imin);
+        push_ival(L, &s, iv);
     else
-        lua_pushnumber(L, s.min);
+        lua_pushnumber(L, want_max ? s.max : s.min);
     return 1;
+}
+
+static int t_min(lua_State *L)
+{
+    return min_or_max(L, false);
 }
 
 static int t_max(lua_State *L)
 {
-    et_tensor_stats s;
-    lua_tensor *lt = check_lt(L, 1);
-    stats_of(L, lt, &s);
-    if (s.count == 0)
-        lua_pushnil(L);
-    else if (s.is_int && lt->t.scalar_type == ET_ST_BOOL)
-        lua_pushboolean(L, s.imax != 0);
-    else if (s.is_int)
-        push_ival(L, &s, s.imax);
-    else
-        lua_pushnumber(L, s.max);
-    return 1;
+    return min_or_max(L, true);
 }
 
 static void push_sum(lua_State *L, const et_tensor_stats *s)
