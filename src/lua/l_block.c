@@ -70,46 +70,26 @@ static int blk_bii(lua_State *L)
     return 1;
 }
 
-/* The run argument `arg` (1-based), as a 0-based index, or a Lua error. */
-static size_t check_run(lua_State *L, int arg, const et_block *b)
-{
-    lua_Integer r = luaL_checkinteger(L, arg);
-    if (r < 1 || (size_t)r > b->n_runs)
-        luaL_error(L, "run %d is out of range 1..%d", (int)r, (int)b->n_runs);
-    return (size_t)r - 1;
-}
-
 /* blk.run_output: the first run's program outputs as values (l_values.h). */
 static int blk_run_output(lua_State *L)
 {
-    lua_child *c;
-    check_blk(L, 1, &c);
-    et_lua_push_parent(L, 1);
-    et_lua_push_run_values(L, -1, c->box->insp, c->block, 0, SIZE_MAX, 0);
-    return 1;
+    return et_lua_child_run_values(L, et_lua_check_child(L, 1, ET_MT_BLOCK), SIZE_MAX,
+                                   ET_RUN_FIRST, 0);
 }
 
 /* blk:run_output_of_run(r) -> run r's (1-based) program outputs. */
 static int blk_run_output_of_run(lua_State *L)
 {
-    lua_child *c;
-    const et_block *b = check_blk(L, 1, &c);
-    size_t r = check_run(L, 2, b);
-    et_lua_push_parent(L, 1);
-    et_lua_push_run_values(L, -1, c->box->insp, c->block, r, SIZE_MAX, 0);
-    return 1;
+    return et_lua_child_run_values(L, et_lua_check_child(L, 1, ET_MT_BLOCK), SIZE_MAX,
+                                   ET_RUN_REQUIRED, 0);
 }
 
 /* blk:run_output_raw([r]) -> raw descriptions of run r's (default 1)
  * program outputs (l_values.h). */
 static int blk_run_output_raw(lua_State *L)
 {
-    lua_child *c;
-    const et_block *b = check_blk(L, 1, &c);
-    size_t r = lua_isnoneornil(L, 2) ? 0 : check_run(L, 2, b);
-    et_lua_push_parent(L, 1);
-    et_lua_push_run_values(L, -1, c->box->insp, c->block, r, SIZE_MAX, 1);
-    return 1;
+    return et_lua_child_run_values(L, et_lua_check_child(L, 1, ET_MT_BLOCK), SIZE_MAX,
+                                   ET_RUN_OPTIONAL, 1);
 }
 
 static int blk_nil(lua_State *L)

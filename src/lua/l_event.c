@@ -185,25 +185,13 @@ static int ev_is_delegated(lua_State *L)
     return 1;
 }
 
-/* The run argument `arg` (1-based over the block's runs) as a 0-based
- * index, or a Lua error. */
-static size_t check_run(lua_State *L, int arg, const et_block *b)
-{
-    lua_Integer r = luaL_checkinteger(L, arg);
-    if (r < 1 || (size_t)r > b->n_runs)
-        luaL_error(L, "run %d is out of range 1..%d", (int)r, (int)b->n_runs);
-    return (size_t)r - 1;
-}
-
 /* ev.debug_data: the first run's debug values (l_values.h), {} when the
  * event has none. */
 static int ev_debug_data(lua_State *L)
 {
     lua_child *c;
     check_ev(L, 1, &c);
-    et_lua_push_parent(L, 1);
-    et_lua_push_run_values(L, -1, c->box->insp, c->block, 0, c->event, 0);
-    return 1;
+    return et_lua_child_run_values(L, c, c->event, ET_RUN_FIRST, 0);
 }
 
 /* ev:debug_data_of_run(r) -> sequence of run r's debug values (r 1-based
@@ -213,10 +201,7 @@ static int ev_debug_data_of_run(lua_State *L)
 {
     lua_child *c;
     check_ev(L, 1, &c);
-    size_t r = check_run(L, 2, &c->box->insp->blocks[c->block]);
-    et_lua_push_parent(L, 1);
-    et_lua_push_run_values(L, -1, c->box->insp, c->block, r, c->event, 0);
-    return 1;
+    return et_lua_child_run_values(L, c, c->event, ET_RUN_REQUIRED, 0);
 }
 
 /* ev:debug_data_raw([r]) -> sequence of raw descriptions of run r's (default
@@ -226,11 +211,7 @@ static int ev_debug_data_raw(lua_State *L)
 {
     lua_child *c;
     check_ev(L, 1, &c);
-    const et_block *b = &c->box->insp->blocks[c->block];
-    size_t r = lua_isnoneornil(L, 2) ? 0 : check_run(L, 2, b);
-    et_lua_push_parent(L, 1);
-    et_lua_push_run_values(L, -1, c->box->insp, c->block, r, c->event, 1);
-    return 1;
+    return et_lua_child_run_values(L, c, c->event, ET_RUN_OPTIONAL, 1);
 }
 
 /* ev.num_debug_runs: how many runs' debug values the event has (the

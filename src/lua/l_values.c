@@ -200,3 +200,19 @@ void et_lua_push_run_values(lua_State *L, int insp_idx, const et_inspector *insp
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
 }
+
+int et_lua_child_run_values(lua_State *L, const lua_child *c, size_t event,
+                            et_run_arg run, int raw)
+{
+    const et_block *b = &c->box->insp->blocks[c->block];
+    size_t r = 0;
+    if (run == ET_RUN_REQUIRED || (run == ET_RUN_OPTIONAL && !lua_isnoneornil(L, 2))) {
+        lua_Integer k = luaL_checkinteger(L, 2);
+        if (k < 1 || (size_t)k > b->n_runs)
+            luaL_error(L, "run %d is out of range 1..%d", (int)k, (int)b->n_runs);
+        r = (size_t)k - 1;
+    }
+    et_lua_push_parent(L, 1);
+    et_lua_push_run_values(L, -1, c->box->insp, c->block, r, event, raw);
+    return 1;
+}

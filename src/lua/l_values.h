@@ -32,6 +32,7 @@
 #include <lua.h>
 #include <stddef.h>
 
+#include "binding.h"
 #include "etdump.h"
 #include "model.h"
 
@@ -50,5 +51,22 @@ void et_lua_push_value(lua_State *L, int insp_idx, const et_inspector *insp, uin
  * Inspector userdata at `insp_idx`. */
 void et_lua_push_run_values(lua_State *L, int insp_idx, const et_inspector *insp, size_t block,
                             size_t run, size_t event, int raw);
+
+/* How a method takes its run argument (argument 2, 1-based over the
+ * block's runs). */
+typedef enum {
+    ET_RUN_FIRST,    /* no argument: the first run */
+    ET_RUN_REQUIRED, /* required */
+    ET_RUN_OPTIONAL  /* optional, default the first run */
+} et_run_arg;
+
+/* The body of the per-run value accessors of EventBlock and Event
+ * (blk.run_output, blk:run_output_of_run(r), blk:run_output_raw([r]),
+ * ev.debug_data, ...): push the values (raw descriptions when `raw`) of the
+ * run argument 2 names, for event `event` of child `c`'s block (SIZE_MAX:
+ * the block's program outputs).  Raises "run R is out of range 1..N".
+ * Returns 1 (the number of results). */
+int et_lua_child_run_values(lua_State *L, const lua_child *c, size_t event,
+                            et_run_arg run, int raw);
 
 #endif
