@@ -321,6 +321,17 @@ static int flush(tw *w, bool force)
     return 0;
 }
 
+/* Append the text built in `t` to `sb` as a JSON string (a failure of
+ * either buffer marks `sb` failed), then free `t`. */
+static void add_json_buf(et_strbuf *sb, et_strbuf *t)
+{
+    if (t->failed)
+        sb->failed = true;
+    else
+        et_sb_add_json_str(sb, t->p, t->n);
+    et_sb_free(t);
+}
+
 /* The process's name and sort index, before its first event. */
 static void name_process(tw *w)
 {
@@ -341,11 +352,7 @@ static void name_process(tw *w)
         et_sb_adds(&t, " (run ");
         sb_i64(&t, w->prun);
         et_sb_addc(&t, ')');
-        if (t.failed)
-            sb->failed = true;
-        else
-            et_sb_add_json_str(sb, t.p, t.n);
-        et_sb_free(&t);
+        add_json_buf(sb, &t);
     }
     et_sb_adds(sb, "}}");
     begin_event(w);
@@ -398,11 +405,7 @@ static void name_thread(tw *w, unsigned track, unsigned level)
     et_sb_adds(sb, ",\"tid\":");
     sb_i64(sb, tid);
     et_sb_adds(sb, ",\"args\":{\"name\":");
-    if (t.failed)
-        sb->failed = true;
-    else
-        et_sb_add_json_str(sb, t.p, t.n);
-    et_sb_free(&t);
+    add_json_buf(sb, &t);
     et_sb_adds(sb, "}}");
     begin_event(w);
     et_sb_adds(sb, "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":");
