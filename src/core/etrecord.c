@@ -2,6 +2,7 @@
 #include "etrecord.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -584,21 +585,17 @@ static int handles_value(walker *w, const json_t *val, const int64_t **v, size_t
     return 0;
 }
 
-static int cmp_handles(const void *a, const void *b)
-{
-    int64_t x = ((const et_etr_handles *)a)->iid, y = ((const et_etr_handles *)b)->iid;
-    return (x > y) - (x < y);
-}
+/* Every map entry type starts with its instruction id, so one walker and
+ * one comparator serve the three maps. */
+_Static_assert(offsetof(et_etr_handles, iid) == 0, "iid first");
+_Static_assert(offsetof(et_etr_delegate, iid) == 0, "iid first");
+_Static_assert(offsetof(et_etr_num_outs, iid) == 0, "iid first");
 
-static int cmp_delegates(const void *a, const void *b)
+static int cmp_iid(const void *a, const void *b)
 {
-    int64_t x = ((const et_etr_delegate *)a)->iid, y = ((const et_etr_delegate *)b)->iid;
-    return (x > y) - (x < y);
-}
-
-static int cmp_num_outs(const void *a, const void *b)
-{
-    int64_t x = ((const et_etr_num_outs *)a)->iid, y = ((const et_etr_num_outs *)b)->iid;
+    int64_t x, y;
+    memcpy(&x, a, sizeof x);
+    memcpy(&y, b, sizeof y);
     return (x > y) - (x < y);
 }
 
@@ -651,12 +648,40 @@ static int delegate_value(walker *w, const json_t *val, et_etr_delegate *d)
     return 0;
 }
 
-/* debug_handle_map[method]: {iid: handles} into m (the walker's path
- * names the method). */
-static int method_handles(walker *w, json_t *obj, et_etr_method *m)
+/* The value parser of one map: `x`, the value under an instruction id,
+ * into `elem` (the walker's path names the id). */
+typedef int (*entry_fn)(walker *w, json_t *x, void *elem);
+
+/* debug_handle_map: an int or a list of ints. */
+static int handles_entry(walker *w, json_t *x, void *elem)
+{
+    et_etr_handles *h = elem;
+    return handles_value(w, x, &h->v, &h->n, &h->is_list);
+}
+
+/* delegate_map: {"name", "delegate_map"}. */
+static int delegate_entry(walker *w, json_t *x, void *elem)
+{
+    return delegate_value(w, x, elem);
+}
+
+/* instruction_id_to_num_outs_map: an integer. */
+static int num_outs_entry(walker *w, json_t *x, void *elem)
+{
+    if (!json_is_integer(x))
+        return shape_fail(w, "an integer (the number of outputs)", x);
+    ((et_etr_num_outs *)elem)->num_outs = json_integer_value(x);
+    return 0;
+}
+
+/* map[method]: {iid: value} into a new array of entries of `size` bytes,
+ * each parsed by `fn`, sorted by instruction id; *out and *n get it (the
+ * walker's path names the method). */
+static int method_entries(walker *w, json_t *obj, size_t size, entry_fn fn, const void **out,
+                          size_t *n)
 {
     size_t k = json_object_size(obj), i = 0;
-    et_etr_handles *v = arena_array(w->ar, k, sizeof *v);
+    char *v = arena_array(w->ar, k, size);
     if (!v)
         return nomem(w);
     const char *key;
@@ -664,71 +689,21 @@ static int method_handles(walker *w, json_t *obj, et_etr_method *m)
     json_object_foreach(obj, key, x) {
         if (i >= k)
             break;
-        if (iid_key(w, key, &v[i].iid) != 0)
+        char *elem = v + i * size;
+        memset(elem, 0, size);
+        int64_t iid;
+        if (iid_key(w, key, &iid) != 0)
             return -1;
+        memcpy(elem, &iid, sizeof iid);
         size_t old = kp_key(&w->kp, key);
-        if (handles_value(w, x, &v[i].v, &v[i].n, &v[i].is_list) != 0)
+        if (fn(w, x, elem) != 0)
             return -1;
         kp_pop(&w->kp, old);
         i++;
     }
-    qsort(v, i, sizeof *v, cmp_handles);
-    m->n = i;
-    m->handles = v;
-    return 0;
-}
-
-/* delegate_map[method]: {iid: delegate}. */
-static int method_delegates(walker *w, json_t *obj, et_etr_method *m)
-{
-    size_t k = json_object_size(obj), i = 0;
-    et_etr_delegate *v = arena_array(w->ar, k, sizeof *v);
-    if (!v)
-        return nomem(w);
-    const char *key;
-    json_t *x;
-    json_object_foreach(obj, key, x) {
-        if (i >= k)
-            break;
-        memset(&v[i], 0, sizeof v[i]);
-        if (iid_key(w, key, &v[i].iid) != 0)
-            return -1;
-        size_t old = kp_key(&w->kp, key);
-        if (delegate_value(w, x, &v[i]) != 0)
-            return -1;
-        kp_pop(&w->kp, old);
-        i++;
-    }
-    qsort(v, i, sizeof *v, cmp_delegates);
-    m->n = i;
-    m->delegates = v;
-    return 0;
-}
-
-/* instruction_id_to_num_outs_map[method]: {iid: int}. */
-static int method_num_outs(walker *w, json_t *obj, et_etr_method *m)
-{
-    size_t k = json_object_size(obj), i = 0;
-    et_etr_num_outs *v = arena_array(w->ar, k, sizeof *v);
-    if (!v)
-        return nomem(w);
-    const char *key;
-    json_t *x;
-    json_object_foreach(obj, key, x) {
-        if (i >= k)
-            break;
-        if (iid_key(w, key, &v[i].iid) != 0)
-            return -1;
-        if (!json_is_integer(x)) {
-            kp_key(&w->kp, key);
-            return shape_fail(w, "an integer (the number of outputs)", x);
-        }
-        v[i].num_outs = json_integer_value(x);
-        i++;
-    }
-    qsort(v, i, sizeof *v, cmp_num_outs);
-    m->n = i;
-    m->num_outs = v;
+    qsort(v, i, size, cmp_iid);
+    *out = v;
+    *n = i;
     return 0;
 }
 
@@ -778,11 +753,23 @@ static int parse_map(et_etrecord *r, const et_etr_entry *e, ptrdiff_t ei, const 
             shape_fail(&w, expected, x);
             goto out;
         }
-        int k = e->kind == ET_ETR_DEBUG_HANDLE_MAP ? method_handles(&w, x, mt)
-                : e->kind == ET_ETR_DELEGATE_MAP   ? method_delegates(&w, x, mt)
-                                                   : method_num_outs(&w, x, mt);
+        const void *entries;
+        int k = e->kind == ET_ETR_DEBUG_HANDLE_MAP
+                    ? method_entries(&w, x, sizeof(et_etr_handles), handles_entry, &entries,
+                                     &mt->n)
+                : e->kind == ET_ETR_DELEGATE_MAP
+                    ? method_entries(&w, x, sizeof(et_etr_delegate), delegate_entry, &entries,
+                                     &mt->n)
+                    : method_entries(&w, x, sizeof(et_etr_num_outs), num_outs_entry, &entries,
+                                     &mt->n);
         if (k != 0)
             goto out;
+        if (e->kind == ET_ETR_DEBUG_HANDLE_MAP)
+            mt->handles = entries;
+        else if (e->kind == ET_ETR_DELEGATE_MAP)
+            mt->delegates = entries;
+        else
+            mt->num_outs = entries;
         kp_pop(&w.kp, old);
         mi++;
     }
