@@ -146,6 +146,13 @@ void et_lua_set_index(lua_State *L, const luaL_Reg *methods, const luaL_Reg *get
  * honoured) as values; for __pairs.  Returns 3. */
 int et_lua_pairs_in_order(lua_State *L, int self, int keys);
 
+/* The __index body et_lua_set_index installs: looks the key up in the
+ * methods table at upvalue 1 of the running closure, then calls the getter
+ * at upvalue 2; "<__name> has no field or method 'k'" for other strings,
+ * nil for other keys.  A type with its own __index closure over the same
+ * two tables (Tensor: integer keys are elements) calls it for the rest. */
+int et_lua_record_index(lua_State *L);
+
 /* __pairs for record-like userdata: iterates the getter names (sorted) and
  * their values. */
 int et_lua_record_pairs(lua_State *L);

@@ -579,20 +579,7 @@ static int t_index(lua_State *L)
         push_elem(L, &lt->t, (uint64_t)i - 1);
         return 1;
     }
-    lua_pushvalue(L, 2);
-    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL)
-        return 1;
-    lua_pop(L, 1);
-    lua_pushvalue(L, 2);
-    if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) {
-        lua_pushvalue(L, 1);
-        lua_call(L, 1, 1);
-        return 1;
-    }
-    if (lua_type(L, 2) == LUA_TSTRING)
-        return luaL_error(L, "Tensor has no field or method '%s'", lua_tostring(L, 2));
-    lua_pushnil(L);
-    return 1;
+    return et_lua_record_index(L); /* same upvalues: methods, getters */
 }
 
 static int t_newindex(lua_State *L)

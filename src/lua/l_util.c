@@ -44,8 +44,7 @@ void et_lua_push_parent(lua_State *L, int arg)
     lua_getiuservalue(L, arg, 1);
 }
 
-/* __index: methods (upvalue 1) first, then getters (upvalue 2). */
-static int record_index(lua_State *L)
+int et_lua_record_index(lua_State *L)
 {
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL)
@@ -77,7 +76,7 @@ void et_lua_set_index(lua_State *L, const luaL_Reg *methods, const luaL_Reg *get
     luaL_setfuncs(L, getters, 0);
     lua_pushvalue(L, -1);
     lua_setfield(L, -4, "__getters");
-    lua_pushcclosure(L, record_index, 2);
+    lua_pushcclosure(L, et_lua_record_index, 2);
     lua_setfield(L, -2, "__index");
     lua_pushcfunction(L, et_lua_record_pairs);
     lua_setfield(L, -2, "__pairs");
