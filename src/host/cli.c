@@ -188,6 +188,24 @@ static void print_warnings(const et_inspector *insp)
 }
 
 /* Exit code for a core error. */
+static int exit_code(const et_error *err);
+
+/* Open the inspector of `o` and print its warnings; on failure print the
+ * error and store the exit code in *rc (2 usage, 1 input) and return NULL. */
+static et_inspector *open_inspector(const et_inspector_options *o, int *rc)
+{
+    et_error err;
+    et_inspector *insp = et_inspector_open(o, &err);
+    if (!insp) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        *rc = exit_code(&err);
+        return NULL;
+    }
+    print_warnings(insp);
+    return insp;
+}
+
+/* Exit code for a core error. */
 static int exit_code(const et_error *err)
 {
     return err->kind == ET_ERR_USAGE ? 2 : 1;
@@ -276,12 +294,10 @@ static int legacy_main(const char *const *val, const bool *flag)
         return usage_error("argument --time_scale: invalid choice: '%s' (choose from 'ns', "
                            "'us', 'ms', 'cycles')", val[OPT_TIME_SCALE]);
     o.profile_results_path = val[OPT_PROFILE];
-    et_inspector *insp = et_inspector_open(&o, &err);
-    if (!insp) {
-        fprintf(stderr, "etinspect: error: %s\n", err.msg);
-        return exit_code(&err);
-    }
-    print_warnings(insp);
+    int open_rc;
+    et_inspector *insp = open_inspector(&o, &open_rc);
+    if (!insp)
+        return open_rc;
     int rc = 0;
     if (!flag[OPT_QUIET] && et_report_write_legacy_tables(insp, stdout) != 0) {
         fprintf(stderr, "etinspect: error: cannot write to standard output\n");
@@ -502,12 +518,10 @@ int et_cli_main(int argc, char **argv)
     o.bundled_program_path = val[OPT_BUNDLED];
     o.etrecord_path = val[OPT_ETRECORD];
     o.etrecord_method = val[OPT_METHOD];
-    et_inspector *insp = et_inspector_open(&o, &err);
-    if (!insp) {
-        fprintf(stderr, "etinspect: error: %s\n", err.msg);
-        return exit_code(&err);
-    }
-    print_warnings(insp);
+    int open_rc;
+    et_inspector *insp = open_inspector(&o, &open_rc);
+    if (!insp)
+        return open_rc;
     int rc = 0;
     et_frame *f = NULL;
     if (!flag[OPT_QUIET] || val[OPT_TSV]) {
