@@ -8,21 +8,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
 
 /* Write straight into `dest`, which exists and is not a regular file (a
  * terminal, /dev/null, /dev/stdout, a FIFO): there is nothing to replace
  * and renaming over it would destroy it. */
 static int open_direct(et_outfile *of, const char *dest, et_error *err)
 {
-    if (!(of->dest = dupstr(dest)))
+    if (!(of->dest = strdup(dest)))
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
     if (!(of->fp = fopen(dest, "w"))) {
         int e = errno;
@@ -38,7 +30,7 @@ static int open_direct(et_outfile *of, const char *dest, et_error *err)
  * not a symbolic link or on error. */
 static char *link_target(const char *link)
 {
-    char *path = dupstr(link);
+    char *path = strdup(link);
     for (int hops = 0; path && hops < 40; hops++) {
         struct stat ls;
         if (lstat(path, &ls) != 0 || !S_ISLNK(ls.st_mode))
@@ -53,7 +45,7 @@ static char *link_target(const char *link)
         char *next;
         const char *slash = strrchr(path, '/');
         if (buf[0] == '/' || !slash) {
-            next = dupstr(buf);
+            next = strdup(buf);
         } else { /* relative to the link's directory */
             size_t d = (size_t)(slash - path) + 1;
             next = malloc(d + (size_t)k + 1);
@@ -93,7 +85,7 @@ int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs,
         return rc;
     }
     size_t n = strlen(dest);
-    of->dest = dupstr(dest);
+    of->dest = strdup(dest);
     of->tmp = malloc(n + 8);
     if (!of->dest || !of->tmp) {
         free(of->dest);

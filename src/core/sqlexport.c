@@ -169,14 +169,6 @@ static int x_fail(exporter *x, const char *what)
 /* ------------------------------------------------------------------ */
 /* Small helpers */
 
-static char *dupstr(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
-    return p;
-}
 
 /* a + b in a new string, or NULL out of memory */
 static char *concat(const char *a, const char *b)
@@ -822,9 +814,9 @@ static char *dir_of(const char *file)
 {
     const char *slash = strrchr(file, '/');
     if (!slash)
-        return dupstr(".");
+        return strdup(".");
     if (slash == file)
-        return dupstr("/");
+        return strdup("/");
     char *d = malloc((size_t)(slash - file) + 1);
     if (d) {
         memcpy(d, file, (size_t)(slash - file));
@@ -838,7 +830,7 @@ static char *dir_of(const char *file)
  * Returns 0 with a new string in *out, or -1 with `err` set. */
 static int resolve_links(const char *path, char **out, et_error *err)
 {
-    char *cur = dupstr(path);
+    char *cur = strdup(path);
     for (int hops = 0; cur; hops++) {
         struct stat ls;
         if (lstat(cur, &ls) != 0 || !S_ISLNK(ls.st_mode)) {
@@ -855,7 +847,7 @@ static int resolve_links(const char *path, char **out, et_error *err)
         target[n] = '\0';
         char *next;
         if (target[0] == '/') {
-            next = dupstr(target);
+            next = strdup(target);
         } else {
             char *d = dir_of(cur), *ds = d ? concat(d, "/") : NULL;
             next = ds ? concat(ds, target) : NULL;
