@@ -25,40 +25,40 @@ static int open_direct(et_outfile *of, const char *dest, et_error *err)
     return 0;
 }
 
-/* The file a symbolic link `link` finally names (its target's path, kept
- * relative to the link's directory), in a new string; NULL when `link` is
- * not a symbolic link or on error. */
-static char *link_target(const char *link)
+int et_resolve_links(const char *path, char **out, et_error *err)
 {
-    char *path = strdup(link);
-    for (int hops = 0; path && hops < 40; hops++) {
+    char *cur = strdup(path);
+    for (int hops = 0; cur; hops++) {
         struct stat ls;
-        if (lstat(path, &ls) != 0 || !S_ISLNK(ls.st_mode))
-            return hops ? path : (free(path), NULL);
+        if (lstat(cur, &ls) != 0 || !S_ISLNK(ls.st_mode)) {
+            *out = cur;
+            return 0;
+        }
         char buf[4096];
-        ssize_t k = readlink(path, buf, sizeof buf - 1);
-        if (k < 0) {
-            free(path);
-            return NULL;
+        ssize_t k = readlink(cur, buf, sizeof buf - 1);
+        if (k < 0 || hops == 40) {
+            int e = errno;
+            free(cur);
+            return et_fail(err, ET_ERR_IO, "%s: %s", path,
+                           k < 0 ? strerror(e) : "too many levels of symbolic links");
         }
         buf[k] = 0;
         char *next;
-        const char *slash = strrchr(path, '/');
+        const char *slash = strrchr(cur, '/');
         if (buf[0] == '/' || !slash) {
             next = strdup(buf);
         } else { /* relative to the link's directory */
-            size_t d = (size_t)(slash - path) + 1;
+            size_t d = (size_t)(slash - cur) + 1;
             next = malloc(d + (size_t)k + 1);
             if (next) {
-                memcpy(next, path, d);
+                memcpy(next, cur, d);
                 memcpy(next + d, buf, (size_t)k + 1);
             }
         }
-        free(path);
-        path = next;
+        free(cur);
+        cur = next;
     }
-    free(path);
-    return NULL;
+    return et_fail(err, ET_ERR_NOMEM, "out of memory");
 }
 
 int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs, et_error *err)
@@ -77,12 +77,15 @@ int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs,
         if (!S_ISREG(ds.st_mode))
             return open_direct(of, dest, err);
     }
-    /* a symbolic link: replace the file it names, not the link */
-    char *target = link_target(dest);
-    if (target) {
-        int rc = et_outfile_open(of, target, inputs, err);
+    /* a symbolic link: replace the file it names, not the link (a link
+     * that cannot be followed is replaced, as before links were followed) */
+    char *target;
+    et_error lerr;
+    if (et_resolve_links(dest, &target, &lerr) == 0) {
+        int rc = strcmp(target, dest) != 0 ? et_outfile_open(of, target, inputs, err) : 1;
         free(target);
-        return rc;
+        if (rc != 1)
+            return rc;
     }
     size_t n = strlen(dest);
     of->dest = strdup(dest);

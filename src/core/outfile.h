@@ -25,6 +25,14 @@ typedef struct et_outfile {
     char *tmp;         /* temporary path; NULL when writing directly */
 } et_outfile;
 
+/* The file that writing `path` should replace: `path` itself, or the
+ * target of the symbolic link(s) it is, existing or not (as the shell's >
+ * does; a relative target is taken from the link's directory).  Returns 0
+ * with a new string in *out (free it), or -1 with `err` set: ET_ERR_IO
+ * ("PATH: too many levels of symbolic links", readlink's error),
+ * ET_ERR_NOMEM. */
+int et_resolve_links(const char *path, char **out, et_error *err);
+
 /* Open a temporary file for `dest`.  `inputs` is a NULL-terminated list of
  * paths (NULL entries inside are not allowed; pass only real inputs) that
  * must not be overwritten.  Returns 0, or -1 with `err` set (ET_ERR_IO or

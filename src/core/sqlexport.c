@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "link.h"
+#include "outfile.h"
 #include "strbuf.h"
 #include "timescale.h"
 #include "version.h"
@@ -825,41 +826,6 @@ static char *dir_of(const char *file)
     return d;
 }
 
-/* The file that writing `path` should replace: `path`, or the target of
- * the symbolic link(s) it is, existing or not (as the shell's > does).
- * Returns 0 with a new string in *out, or -1 with `err` set. */
-static int resolve_links(const char *path, char **out, et_error *err)
-{
-    char *cur = strdup(path);
-    for (int hops = 0; cur; hops++) {
-        struct stat ls;
-        if (lstat(cur, &ls) != 0 || !S_ISLNK(ls.st_mode)) {
-            *out = cur;
-            return 0;
-        }
-        char target[PATH_MAX];
-        ssize_t n = readlink(cur, target, sizeof target - 1);
-        if (n < 0 || hops == 40) {
-            free(cur);
-            return et_fail(err, ET_ERR_IO, "%s: %s", path,
-                           n < 0 ? strerror(errno) : "too many levels of symbolic links");
-        }
-        target[n] = '\0';
-        char *next;
-        if (target[0] == '/') {
-            next = strdup(target);
-        } else {
-            char *d = dir_of(cur), *ds = d ? concat(d, "/") : NULL;
-            next = ds ? concat(ds, target) : NULL;
-            free(d);
-            free(ds);
-        }
-        free(cur);
-        cur = next;
-    }
-    return et_fail(err, ET_ERR_NOMEM, "out of memory");
-}
-
 int et_sqlite_export(const et_inspector *insp, const char *path, const char *dump,
                      et_error *err)
 {
@@ -875,7 +841,7 @@ int et_sqlite_export(const et_inspector *insp, const char *path, const char *dum
 
     /* a symbolic link: write its target */
     char *dest = NULL;
-    if (resolve_links(path, &dest, err) != 0)
+    if (et_resolve_links(path, &dest, err) != 0)
         return -1;
     char *journal = dest ? concat(dest, "-journal") : NULL;
     char *wal = dest ? concat(dest, "-wal") : NULL;
