@@ -15,6 +15,8 @@
  *                                 reports the first differing byte, its
  *                                 line and both lines there
  *   diag("fmt", ...);             a "# " comment line on stderr
+ *   tap_read_file(path), tap_slurp(fp)   a file or stream read whole
+ *                                 (tap_bytes: p as bytes, s as text)
  *   return done_testing();        prints the plan if plan() was not called;
  *                                 returns 0 when every test passed and the
  *                                 count matches the plan, 1 otherwise
@@ -25,7 +27,9 @@
 #define ET_TAP_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -33,6 +37,57 @@
 #else
 #define TAP_PRINTF_(f, a)
 #endif
+
+/* A file or stream read whole: n bytes, followed by a NUL that n does not
+ * count (so text can be used as a C string); p (s) NULL when it could not
+ * be read.  The caller frees p. */
+typedef struct tap_bytes {
+    union {
+        uint8_t *p; /* as bytes */
+        char *s;    /* as text */
+    };
+    size_t n;
+} tap_bytes;
+
+/* Read `fp` to its end (see tap_bytes). */
+static inline tap_bytes tap_slurp(FILE *fp)
+{
+    tap_bytes b = {.p = NULL, .n = 0};
+    size_t cap = 0;
+    for (;;) {
+        if (cap - b.n < 4096) {
+            uint8_t *np = realloc(b.p, cap = cap * 2 + 65536);
+            if (!np) {
+                free(b.p);
+                b.p = NULL;
+                return b;
+            }
+            b.p = np;
+        }
+        size_t got = fread(b.p + b.n, 1, cap - b.n - 1, fp);
+        b.n += got;
+        if (got == 0)
+            break;
+    }
+    b.p[b.n] = 0;
+    if (ferror(fp)) {
+        free(b.p);
+        b.p = NULL;
+    }
+    return b;
+}
+
+/* Read the file `path` whole (see tap_bytes). */
+static inline tap_bytes tap_read_file(const char *path)
+{
+    tap_bytes b = {.p = NULL, .n = 0};
+    FILE *fp = fopen(path, "rb");
+    if (fp) {
+        b = tap_slurp(fp);
+        fclose(fp);
+    }
+    return b;
+}
 
 static int tap_run_;         /* tests run so far */
 static int tap_failed_;      /* tests failed so far */

@@ -19,32 +19,8 @@
 #include "bundled.h"
 #include "tap.h"
 
-typedef struct bytes {
-    uint8_t *p;
-    size_t n;
-} bytes;
+typedef tap_bytes bytes;
 
-/* Read a whole file; p NULL when it cannot be read. */
-static bytes read_all(const char *path)
-{
-    bytes b = {NULL, 0};
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return b;
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-            b.p = malloc((size_t)n + 1);
-            if (b.p && fread(b.p, 1, (size_t)n, f) != (size_t)n) {
-                free(b.p);
-                b.p = NULL;
-            }
-            b.n = (size_t)n;
-        }
-    }
-    fclose(f);
-    return b;
-}
 
 static const char *src_dir;
 
@@ -52,7 +28,7 @@ static bytes fixture(const char *name)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/tests/bundled/%s", src_dir, name);
-    return read_all(path);
+    return tap_read_file(path);
 }
 
 static bool str_is(et_str s, const char *want)
@@ -580,7 +556,7 @@ int main(void)
         skip_n(1, "no shared corpus ($ET_SHARED/corpus): repo_bundled_program.bpte not tested");
         return done_testing();
     }
-    bytes f = read_all(repo);
+    bytes f = tap_read_file(repo);
     if (ok(f.p != NULL, "read %s", repo)) {
         test_repo_bpte(&f);
         test_size_prefixed(&f);

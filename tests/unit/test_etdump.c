@@ -34,43 +34,8 @@
 
 /* ------------------------------------------------------------- helpers */
 
-typedef struct bytes {
-    uint8_t *p;
-    size_t n;
-} bytes;
+typedef tap_bytes bytes;
 
-/* Read a whole file.  path: file name.  Returns the bytes (p NULL when the
- * file cannot be read; the caller frees p). */
-static bytes read_all(const char *path)
-{
-    bytes b = {NULL, 0};
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return b;
-    size_t cap = 0;
-    for (;;) {
-        if (b.n == cap) {
-            uint8_t *np = realloc(b.p, cap = cap * 2 + 4096);
-            if (!np) {
-                free(b.p);
-                b.p = NULL;
-                fclose(fp);
-                return b;
-            }
-            b.p = np;
-        }
-        size_t got = fread(b.p + b.n, 1, cap - b.n, fp);
-        if (got == 0)
-            break;
-        b.n += got;
-    }
-    if (ferror(fp)) {
-        free(b.p);
-        b.p = NULL;
-    }
-    fclose(fp);
-    return b;
-}
 
 /* A heap copy of p[0..n) in a block of exactly n bytes (1 byte when n is 0,
  * so that the pointer is never NULL).  Exits on out of memory. */
@@ -1299,7 +1264,7 @@ int main(void)
         shared = "../shared";
 
     snprintf(path, sizeof path, "%s/fixtures/sample.etdp", build);
-    bytes s = read_all(path);
+    bytes s = tap_read_file(path);
     if (!ok(s.p != NULL && s.n > 12, "read %s", path)) {
         diag("build it with: make %s", path);
         skip_n(1, "sample.etdp is missing");
@@ -1324,7 +1289,7 @@ int main(void)
     if (stat(corpus, &st) != 0) {
         skip_n(1, "no shared corpus ($ET_SHARED/corpus): tutorial ETDump not tested");
     } else {
-        bytes t = read_all(path);
+        bytes t = tap_read_file(path);
         if (ok(t.p != NULL, "read %s", path)) {
             et_etdump d;
             et_error err;

@@ -29,38 +29,8 @@
 #include "etrecord.h"
 #include "tap.h"
 
-typedef struct bytes {
-    uint8_t *p;
-    size_t n;
-} bytes;
+typedef tap_bytes bytes;
 
-/* Read a whole file (p NULL when it cannot be read; the caller frees p). */
-static bytes read_all(const char *path)
-{
-    bytes b = {NULL, 0};
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return b;
-    size_t cap = 0;
-    for (;;) {
-        if (b.n == cap) {
-            uint8_t *np = realloc(b.p, cap = cap * 2 + 4096);
-            if (!np) {
-                free(b.p);
-                b.p = NULL;
-                fclose(fp);
-                return b;
-            }
-            b.p = np;
-        }
-        size_t k = fread(b.p + b.n, 1, cap - b.n, fp);
-        if (k == 0)
-            break;
-        b.n += k;
-    }
-    fclose(fp);
-    return b;
-}
 
 /* ------------------------------------------------------------------ */
 /* building archives                                                   */
@@ -165,7 +135,7 @@ static bytes zbuild(const zent *es, size_t n, int deflate_all)
         if (es[i].zeros)
             zip_error_fini(&zs[i].error);
     free(zs);
-    bytes b = {NULL, 0};
+    bytes b = {.p = NULL, .n = 0};
     zip_stat_t st;
     if (zip_source_stat(out, &st) != 0 || zip_source_open(out) != 0) {
         fprintf(stderr, "zbuild: cannot read back\n");
@@ -715,7 +685,7 @@ static void test_corpus(const char *path)
     et_etrecord_free(r);
 
     /* every cut of the file fails cleanly */
-    bytes f = read_all(path);
+    bytes f = tap_read_file(path);
     if (!f.p)
         return;
     size_t bad = 0, tried = 0;
@@ -733,12 +703,12 @@ static void test_corpus(const char *path)
     }
     ok(bad == 0, "%s: %zu truncations (every byte of the last 700) all fail as invalid files",
        ctx, tried);
-    bytes cut = {f.p, f.n - 100};
+    bytes cut = {.p = f.p, .n = f.n - 100};
     rejects(&cut, "invalid ETRecord file: truncated ZIP archive", "no end-of-central-directory",
             "cut short", "cut 100 bytes before the end (in the central directory)");
     /* keep the end record, drop most of the central directory */
     uint32_t cd = u32(f.p + f.n - 22 + 16);
-    bytes kept = {malloc(cd + 200 + 22), cd + 200 + 22};
+    bytes kept = {.p = malloc(cd + 200 + 22), .n = cd + 200 + 22};
     memcpy(kept.p, f.p, cd + 200);
     memcpy(kept.p + cd + 200, f.p + f.n - 22, 22);
     rejects(&kept, "invalid ETRecord file: truncated central directory", "495 bytes", "15326",
@@ -752,10 +722,10 @@ static void test_corpus(const char *path)
 
 static void test_container(void)
 {
-    bytes text = {(uint8_t *)"this is not a zip archive, just some text\n", 42};
+    bytes text = {.p = (uint8_t *)"this is not a zip archive, just some text\n", .n = 42};
     rejects(&text, "invalid ETRecord file: not a ZIP archive", "libzip: Not a zip archive", NULL,
             "text: not a ZIP archive, with libzip's reason");
-    bytes empty = {(uint8_t *)"", 0};
+    bytes empty = {.p = (uint8_t *)"", .n = 0};
     rejects(&empty, "invalid ETRecord file: empty file", NULL, NULL, "empty input");
 
     const zent nomarker[] = {E("debug_handle_map", "{}"), E("ETRECORD_V1", "")};

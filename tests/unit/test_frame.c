@@ -21,57 +21,14 @@
 
 /* ------------------------------------------------------------- helpers */
 
-typedef struct {
-    char *p;
-    size_t n;
-} bytes;
+typedef tap_bytes bytes;
 
-/* Read a whole stream into memory (NUL-terminated); p == NULL on failure. */
-static bytes slurp(FILE *fp)
-{
-    bytes b = {NULL, 0};
-    size_t cap = 0, got;
 
-    for (;;) {
-        if (cap - b.n < 65536) {
-            char *np = realloc(b.p, cap = cap * 2 + 65536);
-            if (!np) {
-                free(b.p);
-                b.p = NULL;
-                return b;
-            }
-            b.p = np;
-        }
-        got = fread(b.p + b.n, 1, cap - b.n - 1, fp);
-        b.n += got;
-        if (got == 0)
-            break;
-    }
-    b.p[b.n] = '\0';
-    if (ferror(fp)) {
-        free(b.p);
-        b.p = NULL;
-    }
-    return b;
-}
-
-/* Read a file; p == NULL when it cannot be read. */
-static bytes read_path(const char *path)
-{
-    bytes b = {NULL, 0};
-    FILE *fp = fopen(path, "rb");
-
-    if (fp) {
-        b = slurp(fp);
-        fclose(fp);
-    }
-    return b;
-}
 
 /* Run a writer into a temporary file and return what it wrote. */
 static bytes render(const et_frame *f, int (*writer)(const et_frame *, FILE *), int *rc)
 {
-    bytes b = {NULL, 0};
+    bytes b = {.p = NULL, .n = 0};
     FILE *fp = tmpfile();
 
     *rc = -1;
@@ -79,7 +36,7 @@ static bytes render(const et_frame *f, int (*writer)(const et_frame *, FILE *), 
         return b;
     *rc = writer(f, fp);
     rewind(fp);
-    b = slurp(fp);
+    b = tap_slurp(fp);
     fclose(fp);
     return b;
 }
@@ -91,12 +48,12 @@ static void check_render(const et_frame *f, int (*writer)(const et_frame *, FILE
     int rc;
     bytes got = render(f, writer, &rc);
 
-    if (!got.p) {
+    if (!got.s) {
         ok(0, "%s (could not render)", what);
         return;
     }
-    is_mem(got.p, got.n, want, strlen(want), "%s", what);
-    free(got.p);
+    is_mem(got.s, got.n, want, strlen(want), "%s", what);
+    free(got.s);
 }
 
 /* ------------------------------------------------------------- pyfmt */
@@ -458,7 +415,7 @@ static et_cell_kind column_kind(const char *name)
 /* Parse a TSV written by DataFrame.to_csv(sep="\t") into a frame. */
 static et_frame *load_tsv(const bytes *b)
 {
-    const char *p = b->p, *end = b->p + b->n;
+    const char *p = b->s, *end = b->s + b->n;
     char *field = malloc(b->n + 1);
     char **names = NULL;
     et_cell_kind *kinds = NULL;
@@ -520,13 +477,13 @@ out:
 static void test_reference(const char *dir, const char *name, int tsv_only)
 {
     char path[4096];
-    bytes tsv, grid = {NULL, 0}, got;
+    bytes tsv, grid = {.p = NULL, .n = 0}, got;
     et_frame *f;
     int rc;
 
     snprintf(path, sizeof path, "%s/%s.tsv", dir, name);
-    tsv = read_path(path);
-    if (!tsv.p) {
+    tsv = tap_read_file(path);
+    if (!tsv.s) {
         ok(0, "%s: read %s", name, path);
         return;
     }
@@ -534,23 +491,23 @@ static void test_reference(const char *dir, const char *name, int tsv_only)
     if (!ok(f != NULL, "%s: load TSV (%zu bytes)", name, tsv.n))
         goto out;
     got = render(f, et_frame_write_tsv, &rc);
-    ok(got.p && rc == 0, "%s: et_frame_write_tsv succeeds", name);
-    is_mem(got.p ? got.p : "", got.n, tsv.p, tsv.n, "%s.tsv is byte-identical", name);
-    free(got.p);
+    ok(got.s && rc == 0, "%s: et_frame_write_tsv succeeds", name);
+    is_mem(got.s ? got.s : "", got.n, tsv.s, tsv.n, "%s.tsv is byte-identical", name);
+    free(got.s);
     if (tsv_only)
         goto out;
     snprintf(path, sizeof path, "%s/%s.print.txt", dir, name);
-    grid = read_path(path);
-    if (!ok(grid.p != NULL, "%s: read %s", name, path))
+    grid = tap_read_file(path);
+    if (!ok(grid.s != NULL, "%s: read %s", name, path))
         goto out;
     got = render(f, et_frame_write_grid, &rc);
-    ok(got.p && rc == 0, "%s: et_frame_write_grid succeeds", name);
-    is_mem(got.p ? got.p : "", got.n, grid.p, grid.n, "%s.print.txt is byte-identical", name);
-    free(got.p);
+    ok(got.s && rc == 0, "%s: et_frame_write_grid succeeds", name);
+    is_mem(got.s ? got.s : "", got.n, grid.s, grid.n, "%s.print.txt is byte-identical", name);
+    free(got.s);
 out:
     et_frame_free(f);
-    free(tsv.p);
-    free(grid.p);
+    free(tsv.s);
+    free(grid.s);
 }
 
 /* The reference directory: argv[1], else $ET_SHARED/corpus/ref, else

@@ -20,57 +20,14 @@
 
 /* ------------------------------------------------------------- helpers */
 
-typedef struct {
-    char *p;
-    size_t n;
-} bytes;
+typedef tap_bytes bytes;
 
-/* Read a whole stream into memory (NUL-terminated); p == NULL on failure. */
-static bytes slurp(FILE *fp)
-{
-    bytes b = {NULL, 0};
-    size_t cap = 0, got;
 
-    for (;;) {
-        if (cap - b.n < 4096) {
-            char *np = realloc(b.p, cap = cap * 2 + 4096);
-            if (!np) {
-                free(b.p);
-                b.p = NULL;
-                return b;
-            }
-            b.p = np;
-        }
-        got = fread(b.p + b.n, 1, cap - b.n - 1, fp);
-        b.n += got;
-        if (got == 0)
-            break;
-    }
-    b.p[b.n] = '\0';
-    if (ferror(fp)) {
-        free(b.p);
-        b.p = NULL;
-    }
-    return b;
-}
-
-/* Read a file; p == NULL when it cannot be read. */
-static bytes read_path(const char *path)
-{
-    bytes b = {NULL, 0};
-    FILE *fp = fopen(path, "rb");
-
-    if (fp) {
-        b = slurp(fp);
-        fclose(fp);
-    }
-    return b;
-}
 
 /* et_ptable_write() into a temporary file; returns what it wrote. */
 static bytes render(const et_frame *f, const char *title, int *rc)
 {
-    bytes b = {NULL, 0};
+    bytes b = {.p = NULL, .n = 0};
     FILE *fp = tmpfile();
 
     *rc = -2;
@@ -78,7 +35,7 @@ static bytes render(const et_frame *f, const char *title, int *rc)
         return b;
     *rc = et_ptable_write(f, title, fp);
     rewind(fp);
-    b = slurp(fp);
+    b = tap_slurp(fp);
     fclose(fp);
     return b;
 }
@@ -218,18 +175,18 @@ static void test_golden(const char *dir, const pt_case *k)
     int rc;
 
     snprintf(path, sizeof path, "%s/%s.txt", dir, k->name);
-    want = read_path(path);
-    if (!ok(want.p != NULL, "%s: read %s", k->name, path))
+    want = tap_read_file(path);
+    if (!ok(want.s != NULL, "%s: read %s", k->name, path))
         return;
     f = build(k->ncols, k->names, k->nrows, k->cells);
     if (ok(f != NULL, "%s: build the frame", k->name)) {
         got = render(f, k->title, &rc);
         is_int(rc, 0, "%s: et_ptable_write returns 0", k->name);
-        is_mem(got.p ? got.p : "", got.n, want.p, want.n, "%s.txt is byte-identical", k->name);
-        free(got.p);
+        is_mem(got.s ? got.s : "", got.n, want.s, want.n, "%s.txt is byte-identical", k->name);
+        free(got.s);
     }
     et_frame_free(f);
-    free(want.p);
+    free(want.s);
 }
 
 /* ------------------------------------------------------------- the rest */
@@ -247,7 +204,7 @@ static void test_errors(void)
         got = render(f, "T", &rc);
         ok(rc == -1 && errno == EINVAL, "a title without columns: -1, EINVAL (IndexError)");
         is_int((long long)got.n, 0, "... and nothing written");
-        free(got.p);
+        free(got.s);
     }
     et_frame_free(f);
 
@@ -258,16 +215,16 @@ static void test_errors(void)
         got = render(f, "A long title here", &rc);
         ok(rc == -1 && errno == EINVAL, "a cell wider than its shrunk column: -1, EINVAL");
         is_int((long long)got.n, 0, "... and nothing written");
-        free(got.p);
+        free(got.s);
         got = render(f, NULL, &rc);
         /* as PrettyTable 3.6.0 prints it: both texts measure -1 */
-        ok(rc == 0 && got.p && !strcmp(got.p, "+-+--------+\n"
+        ok(rc == 0 && got.s && !strcmp(got.s, "+-+--------+\n"
                                                 "| a\tb |   c    |\n"
                                                 "+-+--------+\n"
                                                 "| x\ty | 123456 |\n"
                                                 "+-+--------+\n"),
            "the same frame without the title prints");
-        free(got.p);
+        free(got.s);
     }
     et_frame_free(f);
 }
@@ -303,13 +260,13 @@ static void test_duplicates(void)
     if (!ok(f != NULL, "frame with duplicate names"))
         return;
     got = render(f, NULL, &rc);
-    ok(rc == 0 && got.p && !strcmp(got.p, "+---+----+\n"
+    ok(rc == 0 && got.s && !strcmp(got.s, "+---+----+\n"
                                             "| a | a  |\n"
                                             "+---+----+\n"
                                             "| 1 | 22 |\n"
                                             "+---+----+\n"),
        "duplicate column names are printed");
-    free(got.p);
+    free(got.s);
     et_frame_free(f);
 }
 
