@@ -157,4 +157,31 @@ int et_lua_record_index(lua_State *L);
  * their values. */
 int et_lua_record_pairs(lua_State *L);
 
+/* One accepted option of an options table: its name and the types it
+ * takes, '|'-separated words: Lua type names ("boolean", "string",
+ * "number", "table", "function"), "integer" (an integral number),
+ * "callable", "file" (an io file or a value with a write method), "any",
+ * or a userdata type by its metatable name ("Frame", "ETRecord"). */
+typedef struct et_lua_opt {
+    const char *name;
+    const char *types; /* NULL: any */
+} et_lua_opt;
+
+/* The options contract (l_contract.c; docs/lua-api.md "Contracts"): the
+ * value at `arg` must be nil or a table whose keys are all names in
+ * `spec` (terminated by {NULL, NULL}) with values of their types.  Raises
+ *   "<where>: bad argument #<argn> (options table expected, got <type>)"
+ *   "<where>: unknown option '<k>' (accepted: a, b, c)"
+ *   "<where>: option '<k>' must be a boolean, got string"
+ *   "<where>: options must be named (got a positional value at [1])"
+ * `where` names the call as users write it ("Inspector:to_dataframe");
+ * `argn` is the argument's position as users count it (self excluded).
+ * Keys are read raw; no user code runs. */
+void et_lua_check_options(lua_State *L, int arg, const char *where, const et_lua_opt *spec,
+                          int argn);
+
+/* Add _core.check_options(where, opts, spec [, argn]) -> opts to the
+ * table on top (the same rule for the Lua library; spec = {key = "types"}). */
+void et_lua_open_contract(lua_State *L);
+
 #endif

@@ -1,5 +1,6 @@
 /* l_frame.c - Lua frames rendered by the C writers; see l_frame.h. */
 #include "l_frame.h"
+#include "binding.h"
 
 #include <lauxlib.h>
 #include <stdio.h>
@@ -149,4 +150,5 @@ void et_lua_open_core(lua_State *L)
         {"repr", core_repr},   {"g", core_g}, {"render", core_render},
         {"json_decode", et_lua_json_decode}, {"write_file", core_write_file}, {NULL, NULL}};
     luaL_newlib(L, fns);
+    et_lua_open_contract(L);
 }
