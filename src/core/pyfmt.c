@@ -1,18 +1,16 @@
 /*
  * pyfmt.c - Python-compatible float formatting (see pyfmt.h).
  *
- * Both formats start from C's "%.*e", which glibc (and any C99 printf)
- * rounds correctly.  Only the ASCII digits and the exponent of that output
- * are used; the layout is rebuilt here, so the result never depends on the
- * locale's decimal point.  The round-trip test of repr() feeds the very
- * string printf produced back to strtod(), so both run under the same
- * LC_NUMERIC and agree with each other whatever it is.
- *
- * Plain C11, no POSIX functions needed.
+ * repr() takes the shortest digits from libdouble-conversion (dtoa.h); the
+ * "g" format starts from C's "%.*e", which glibc (and any C99 printf)
+ * rounds correctly.  Only the digits and the exponent are used; the layout
+ * is rebuilt here, so the result never depends on the locale's decimal
+ * point.
  */
 #include "pyfmt.h"
 
-#include <float.h>
+#include "dtoa.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,56 +88,16 @@ static char *put_fixed(char *p, const decimal *d, int point_zero)
     return p;
 }
 
-/* At a power of two the doubles below x are twice as dense as those
- * above, so the 16-digit decimal nearest x may fail to read back while its
- * neighbour on the far side of x does.  `s` is x printed with "%.15e";
- * try the two 16-digit neighbours of s and, when one reads back as x, store
- * it in d and return 1. */
-static int neighbour16(const char *s, double x, decimal *d)
-{
-    decimal r;
-    unsigned long long m = 0, c;
-    char num[48];
-    int i, step;
-
-    split_e(s, &r);
-    for (i = 0; i < 16; i++)
-        m = m * 10 + (unsigned long long)(i < r.ndig ? r.dig[i] - '0' : 0);
-    for (step = -1; step <= 1; step += 2) {
-        int e = r.exp;
-        c = step > 0 ? m + 1 : m - 1; /* m >= 10^15 */
-        if (c == 10000000000000000ULL) {
-            c = 1000000000000000ULL;
-            e++;
-        } else if (c < 1000000000000000ULL) {
-            c = 9999999999999999ULL;
-            e--;
-        }
-        /* no decimal point, so strtod's locale does not matter */
-        snprintf(num, sizeof num, "%llue%d", c, e - 15);
-        if (strtod(num, NULL) == x) {
-            snprintf(num, sizeof num, "%llu", c);
-            memcpy(d->dig, num, 16);
-            d->ndig = 16;
-            d->exp = e;
-            while (d->ndig > 1 && d->dig[d->ndig - 1] == '0')
-                d->ndig--;
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* Python repr(float): the shortest string that reads back as x (the closest
- * one when several have that length); fixed notation when the decimal
- * exponent e satisfies -4 <= e < 16 ("8338.0", "0.0001"), otherwise
- * "d.ddde+XX" ("1e-05", "1e+16"); "nan", "inf", "-inf", "-0.0".  Writes
- * into buf (ET_PYFMT_BUFSZ bytes) and returns the length. */
+ * one when several have that length; libdouble-conversion's shortest mode,
+ * dtoa.h); fixed notation when the decimal exponent e satisfies
+ * -4 <= e < 16 ("8338.0", "0.0001"), otherwise "d.ddde+XX" ("1e-05",
+ * "1e+16"); "nan", "inf", "-inf", "-0.0".  Writes into buf (ET_PYFMT_BUFSZ
+ * bytes) and returns the length. */
 size_t et_pyfmt_repr(double x, char *buf)
 {
-    char tmp[48], *p = buf;
+    char *p = buf;
     decimal d;
-    int prec;
 
     if (!isfinite(x))
         return nonfinite(x, buf);
@@ -147,22 +105,13 @@ size_t et_pyfmt_repr(double x, char *buf)
         *p++ = '-';
         x = -x;
     }
-    /* For a normal double, 15 significant digits always reproduce a decimal
-     * of <= 15 digits that reads back as x, so the first precision that
-     * round-trips gives the shortest digits; at 16 and 17 digits the
-     * correctly rounded string is also the closest.  Subnormals carry
-     * fewer digits: search them from one digit up. */
-    for (prec = x < DBL_MIN ? 0 : 14; prec < 16; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*e", prec, x);
-        if (strtod(tmp, NULL) == x)
-            break;
-        if (prec == 15 && neighbour16(tmp, x, &d))
-            goto layout;
+    if (x == 0) {
+        memcpy(p, "0.0", 4);
+        return (size_t)(p - buf) + 3;
     }
-    if (prec == 16)
-        snprintf(tmp, sizeof tmp, "%.16e", x);
-    split_e(tmp, &d);
-layout:
+    int point;
+    d.ndig = et_dtoa_shortest(x, d.dig, &point);
+    d.exp = point - 1;
     p = (d.exp < -4 || d.exp >= 16) ? put_sci(p, &d) : put_fixed(p, &d, 1);
     *p = '\0';
     return (size_t)(p - buf);
