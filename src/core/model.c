@@ -301,6 +301,7 @@ typedef struct worker {
     int32_t tpl_bii;
     long tpl_group;
     uint64_t tpl_repeated, tpl_empty;
+    bool tpl_other;                       /* it has debug or allocation events */
     int32_t *next; size_t next_cap;       /* linked lists through ev */
     ievent *ies; size_t n_ies, ies_cap;
     uint32_t *ie_slots; size_t ie_mask;   /* hash: ie index + 1 */
@@ -610,7 +611,7 @@ static bool same_as_template(const worker *w, const et_run *run, uint32_t n)
             a->name.n != b->name.n || (a->name.p == NULL) != (b->name.p == NULL) ||
             !str_eq(a->delegate_debug_id_str, b->delegate_debug_id_str) ||
             (a->kind == ET_EV_DEBUG && a->is_output != b->is_output) ||
-            (a->name.n && memcmp(a->name.p, b->name.p, a->name.n) != 0))
+            (a->name.n && a->name.p != b->name.p && memcmp(a->name.p, b->name.p, a->name.n) != 0))
             return false;
     }
     return true;
@@ -639,8 +640,9 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
         if (sl->pe >= 0) {
             const et_raw_event *e = &w->ev[sl->pe];
             uint64_t ticks;
-            bool wrapped;
-            if (!et_elapsed_ticks(e->start_time, e->end_time, &ticks, &wrapped))
+            bool wrapped = false;
+            if (e->start_time > e->end_time &&
+                !et_elapsed_ticks(e->start_time, e->end_time, &ticks, &wrapped))
                 return et_fail(&w->err, ET_ERR_VALUE,
                                "%s: run_data[%" PRIu32 "]: profile event at byte %" PRIu32
                                " ends before it starts (start_time %" PRIu64 ", end_time %" PRIu64
@@ -669,9 +671,10 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
             g->dbg_count[r * E + k] = ie->d_count;
         }
     }
-    /* program outputs, allocations, and the tensor check of debug values */
+    /* program outputs, allocations, and the tensor check of debug values
+     * (none when the run has only profile and empty events) */
     w->n_outs = w->n_allocs = 0;
-    for (uint32_t j = 0; j < run->events.count; j++) {
+    for (uint32_t j = 0; j < (w->tpl_other ? run->events.count : 0); j++) {
         const et_raw_event *e = &w->ev[j];
         if (e->kind == ET_EV_ALLOCATION) {
             if (GROW(w->allocs, w->allocs_cap, w->n_allocs + 1) != 0)
@@ -743,6 +746,9 @@ static int pass1_run(worker *w, uint32_t i)
         w->tpl_group = gi;
         w->tpl_name = run.name;
         w->tpl_bii = run.bundled_input_index;
+        w->tpl_other = false;
+        for (uint32_t j = 0; j < n && !w->tpl_other; j++)
+            w->tpl_other = w->ev[j].kind == ET_EV_DEBUG || w->ev[j].kind == ET_EV_ALLOCATION;
     }
     lgroup *g = &w->groups[gi];
     w->run_group[w->n_done] = (uint32_t)gi;
@@ -1116,10 +1122,12 @@ static inline void pe_times(const fb_buf *fb, pe_cache *c, uint32_t pos, uint64_
 
 /* Duration of one profile event in target units (spec §3.7-§3.8, with the
  * wrap-around correction); pass 1 has checked that it has one. */
-static double duration(const builder *b, const esig *s, bool delegated, uint64_t start,
-                       uint64_t end)
+static inline double duration(const builder *b, const esig *s, bool delegated, uint64_t start,
+                              uint64_t end)
 {
     double f = b->insp->scale_factor;
+    if (!delegated && start <= end)
+        return (double)(end - start) / f;
     uint64_t ticks;
     bool wrapped;
     et_elapsed_ticks(start, end, &ticks, &wrapped);

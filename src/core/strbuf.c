@@ -48,34 +48,88 @@ void et_sb_add_i64(et_strbuf *sb, int64_t v)
     }
 }
 
-/* Write v in decimal ending just before `end`; returns the first digit. */
-static char *u64_digits(uint64_t v, char *end)
+static const char digit_pairs[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* Number of decimal digits of v (1..20). */
+static inline unsigned u64_len(uint64_t v)
 {
-    static const char pairs[201] =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-        "8081828384858687888990919293949596979899";
-    char *p = end;
+    static const uint64_t p10[20] = {
+        UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
+        UINT64_C(100000), UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000),
+        UINT64_C(1000000000), UINT64_C(10000000000), UINT64_C(100000000000),
+        UINT64_C(1000000000000), UINT64_C(10000000000000), UINT64_C(100000000000000),
+        UINT64_C(1000000000000000), UINT64_C(10000000000000000),
+        UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
+        UINT64_C(10000000000000000000)};
+#if defined(__GNUC__) || defined(__clang__)
+    /* log10 from the bit length (1233 / 4096 ~ log10(2)), corrected once */
+    unsigned t = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+    return t + ((v | 1) >= p10[t]);
+#else
+    unsigned n = 1;
+    while (n < 20 && v >= p10[n])
+        n++;
+    return n;
+#endif
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 decimal digits of v < 10^8 (leading zeros included) as ASCII, the
+ * first digit in the lowest byte: both 4-digit halves, then their 2-digit
+ * and 1-digit parts, are split in parallel lanes of one 64-bit word. */
+static inline uint64_t digits8(uint32_t v)
+{
+    uint64_t merged = (uint64_t)(v / 10000) | ((uint64_t)(v % 10000) << 32);
+    uint64_t top = ((merged * 10486) >> 20) & ((UINT64_C(0x7F) << 32) | UINT64_C(0x7F));
+    uint64_t bottom = merged - 100 * top;
+    uint64_t hundreds = (bottom << 16) + top;
+    uint64_t tens = ((hundreds * 103) >> 10) &
+                    ((UINT64_C(0xF) << 48) | (UINT64_C(0xF) << 32) | (UINT64_C(0xF) << 16) | 0xF);
+    uint64_t ones = hundreds - 10 * tens;
+    return ((ones << 8) + tens) + UINT64_C(0x3030303030303030);
+}
+#endif
+
+size_t et_u64_to_chars(char *o, uint64_t v)
+{
+    size_t n = u64_len(v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n <= 8) {
+        uint64_t d = digits8((uint32_t)v) >> (8 * (8 - n));
+        memcpy(o, &d, 8);
+        return n;
+    }
+    if (n <= 16) {
+        uint64_t d = digits8((uint32_t)(v / 100000000)) >> (8 * (16 - n));
+        memcpy(o, &d, 8);
+        d = digits8((uint32_t)(v % 100000000));
+        memcpy(o + n - 8, &d, 8);
+        return n;
+    }
+#endif
+    char *p = o + n;
     while (v >= 100) {
         unsigned d = (unsigned)(v % 100) * 2;
         v /= 100;
-        *--p = pairs[d + 1];
-        *--p = pairs[d];
+        p -= 2;
+        memcpy(p, digit_pairs + d, 2);
     }
     if (v >= 10) {
-        *--p = pairs[v * 2 + 1];
-        *--p = pairs[v * 2];
+        p -= 2;
+        memcpy(p, digit_pairs + v * 2, 2);
     } else {
         *--p = (char)('0' + v);
     }
-    return p;
+    return n;
 }
 
 void et_sb_add_u64(et_strbuf *sb, uint64_t v)
 {
     char b[24];
-    char *p = u64_digits(v, b + sizeof b);
-    et_sb_add(sb, p, (size_t)(b + sizeof b - p));
+    et_sb_add(sb, b, et_u64_to_chars(b, v));
 }
 
 void et_sb_add_u64_list(et_strbuf *sb, const uint64_t *v, size_t n)
@@ -96,15 +150,11 @@ void et_sb_add_u64_list(et_strbuf *sb, const uint64_t *v, size_t n)
     char *o = sb->p + before;
     *o++ = '[';
     for (size_t i = 0; i < n; i++) {
-        char b[24];
-        char *d = u64_digits(v[i], b + sizeof b);
-        size_t len = (size_t)(b + sizeof b - d);
         if (i) {
             *o++ = ',';
             *o++ = ' ';
         }
-        memcpy(o, d, len);
-        o += len;
+        o += et_u64_to_chars(o, v[i]);
     }
     *o++ = ']';
     sb->n = (size_t)(o - sb->p);

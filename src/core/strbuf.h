@@ -29,6 +29,11 @@ void et_sb_addc(et_strbuf *sb, char c);
 /* Append an integer in decimal ("-12", "18446744073709551615"). */
 void et_sb_add_i64(et_strbuf *sb, int64_t v);
 void et_sb_add_u64(et_strbuf *sb, uint64_t v);
+
+/* Write v in decimal at o and return the number of digits (1..20).  No NUL;
+ * o needs room for 24 bytes (up to 8 bytes past the digits may be
+ * overwritten). */
+size_t et_u64_to_chars(char *o, uint64_t v);
 /* Python str() of a list of integers: "[1, 2, 3]". */
 void et_sb_add_u64_list(et_strbuf *sb, const uint64_t *v, size_t n);
 /* Python repr() of a float (see pyfmt.h). */
