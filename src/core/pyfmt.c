@@ -10,8 +10,10 @@
 #include "pyfmt.h"
 
 #include "dtoa.h"
+#include "strbuf.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +90,49 @@ static char *put_fixed(char *p, const decimal *d, int point_zero)
     return p;
 }
 
+/* The fast path of repr() for doubles that are a decimal of at most 15
+ * significant digits, as durations (ticks / 10^k) are: for x in
+ * [1e-7, 1e15), m = x * 10^k rounded to an integer below 10^15 (k chosen so
+ * that m has 15 digits) is that decimal's digits when m / 10^k (both exact,
+ * the quotient correctly rounded) gives x back.  A decimal of at most 15
+ * digits is the only one of that length that reads back as its double, so
+ * m's digits without trailing zeros are the shortest ones.  Returns their
+ * count (with *point as et_dtoa_shortest sets it), or 0 when x is not such
+ * a decimal. */
+static int short_decimal(double x, char *digits, int *point)
+{
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    if (!(x >= 1e-7 && x < 1e15))
+        return 0;
+    /* e10 = floor(log10(x)), from the binary exponent, corrected once */
+    int be;
+    frexp(x, &be);
+    int e10 = (int)floor((be - 1) * 0.30102999566398120);
+    if (e10 + 1 < 23 && e10 + 1 >= 0 && x >= p10[e10 + 1])
+        e10++;
+    int k = 14 - e10; /* m = x * 10^k has 15 digits */
+    if (k < 0 || k > 22)
+        return 0;
+    double y = x * p10[k];
+    if (!(y < 1e15))
+        return 0;
+    double mr = nearbyint(y);
+    if (mr / p10[k] != x)
+        return 0;
+    uint64_t m = (uint64_t)mr;
+    if (m == 0)
+        return 0;
+    char buf[24];
+    int n = (int)et_u64_to_chars(buf, m);
+    *point = n - k;
+    while (n > 1 && buf[n - 1] == '0')
+        n--;
+    memcpy(digits, buf, (size_t)n);
+    return n;
+}
+
 /* Python repr(float): the shortest string that reads back as x (the closest
  * one when several have that length; libdouble-conversion's shortest mode,
  * dtoa.h); fixed notation when the decimal exponent e satisfies
@@ -110,7 +155,9 @@ size_t et_pyfmt_repr(double x, char *buf)
         return (size_t)(p - buf) + 3;
     }
     int point;
-    d.ndig = et_dtoa_shortest(x, d.dig, &point);
+    d.ndig = short_decimal(x, d.dig, &point);
+    if (!d.ndig)
+        d.ndig = et_dtoa_shortest(x, d.dig, &point);
     d.exp = point - 1;
     p = (d.exp < -4 || d.exp >= 16) ? put_sci(p, &d) : put_fixed(p, &d, 1);
     *p = '\0';

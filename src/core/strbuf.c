@@ -1,6 +1,7 @@
 /* strbuf.c - see strbuf.h. */
 #include "strbuf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,6 +156,36 @@ void et_sb_add_u64_list(et_strbuf *sb, const uint64_t *v, size_t n)
             *o++ = ' ';
         }
         o += et_u64_to_chars(o, v[i]);
+    }
+    *o++ = ']';
+    sb->n = (size_t)(o - sb->p);
+    sb->p[sb->n] = '\0';
+}
+
+void et_sb_add_repr_list(et_strbuf *sb, const double *x, size_t n, bool json)
+{
+    /* reserve the worst case once, then write in place */
+    if (n > (SIZE_MAX - 4) / (ET_PYFMT_BUFSZ + 2)) {
+        sb->failed = true;
+        return;
+    }
+    size_t before = sb->n;
+    et_sb_add(sb, NULL, n * (ET_PYFMT_BUFSZ + 2) + 2);
+    if (sb->failed)
+        return;
+    char *o = sb->p + before;
+    *o++ = '[';
+    for (size_t i = 0; i < n; i++) {
+        if (i) {
+            *o++ = ',';
+            *o++ = ' ';
+        }
+        if (json && !isfinite(x[i])) {
+            memcpy(o, "null", 4);
+            o += 4;
+        } else {
+            o += et_pyfmt_repr(x[i], o);
+        }
     }
     *o++ = ']';
     sb->n = (size_t)(o - sb->p);

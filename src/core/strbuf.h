@@ -36,6 +36,9 @@ void et_sb_add_u64(et_strbuf *sb, uint64_t v);
 size_t et_u64_to_chars(char *o, uint64_t v);
 /* Python str() of a list of integers: "[1, 2, 3]". */
 void et_sb_add_u64_list(et_strbuf *sb, const uint64_t *v, size_t n);
+/* A list of n floats, "[x, y]", each as Python's repr(); with `json`, NaN
+ * and infinities as null (else "nan", "inf", "-inf" as Python prints). */
+void et_sb_add_repr_list(et_strbuf *sb, const double *x, size_t n, bool json);
 /* Python repr() of a float (see pyfmt.h). */
 void et_sb_add_repr(et_strbuf *sb, double v);
 /* Python repr() of a str (n bytes of UTF-8): single quotes unless the
