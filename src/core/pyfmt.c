@@ -74,15 +74,16 @@ static char *put_fixed(char *p, const decimal *d, int point_zero)
         *p++ = '.';
         for (i = -1; i > d->exp; i--)
             *p++ = '0';
-        memcpy(p, d->dig, (size_t)d->ndig);
-        return p + d->ndig;
+        for (i = 0; i < d->ndig; i++)
+            *p++ = d->dig[i];
+        return p;
     }
     for (i = 0; i <= d->exp; i++)
         *p++ = i < d->ndig ? d->dig[i] : '0';
     if (d->ndig > d->exp + 1) {
         *p++ = '.';
-        memcpy(p, d->dig + d->exp + 1, (size_t)(d->ndig - d->exp - 1));
-        p += d->ndig - d->exp - 1;
+        for (i = d->exp + 1; i < d->ndig; i++)
+            *p++ = d->dig[i];
     } else if (point_zero) {
         *p++ = '.';
         *p++ = '0';
@@ -104,13 +105,18 @@ static int short_decimal(double x, char *digits, int *point)
     static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                    1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
                                    1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    static const double n10[8] = {1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0};
     if (!(x >= 1e-7 && x < 1e15))
         return 0;
-    /* e10 = floor(log10(x)), from the binary exponent, corrected once */
-    int be;
-    frexp(x, &be);
-    int e10 = (int)floor((be - 1) * 0.30102999566398120);
-    if (e10 + 1 < 23 && e10 + 1 >= 0 && x >= p10[e10 + 1])
+    /* e10 = floor(log10(x)) from the binary exponent (x in [2^(be-1), 2^be)),
+     * 1233 / 4096 ~ log10(2) floored, then corrected once */
+    uint64_t bits;
+    memcpy(&bits, &x, 8);
+    int be = (int)((bits >> 52) & 0x7FF) - 1022;
+    int t = (be - 1) * 1233;
+    int e10 = t >= 0 ? t >> 12 : -((-t + 4095) >> 12);
+    double next = e10 + 1 >= 0 ? p10[e10 + 1] : n10[e10 + 8];
+    if (x >= next)
         e10++;
     int k = 14 - e10; /* m = x * 10^k has 15 digits */
     if (k < 0 || k > 22)
@@ -118,18 +124,20 @@ static int short_decimal(double x, char *digits, int *point)
     double y = x * p10[k];
     if (!(y < 1e15))
         return 0;
-    double mr = nearbyint(y);
-    if (mr / p10[k] != x)
+    uint64_t m = (uint64_t)(y + 0.5);
+    if ((double)m / p10[k] != x || m == 0)
         return 0;
-    uint64_t m = (uint64_t)mr;
-    if (m == 0)
-        return 0;
-    char buf[24];
-    int n = (int)et_u64_to_chars(buf, m);
-    *point = n - k;
-    while (n > 1 && buf[n - 1] == '0')
-        n--;
-    memcpy(digits, buf, (size_t)n);
+    int z = 0; /* trailing zeros dropped */
+    if (m % 100000000 == 0)
+        m /= 100000000, z += 8;
+    if (m % 10000 == 0)
+        m /= 10000, z += 4;
+    if (m % 100 == 0)
+        m /= 100, z += 2;
+    if (m % 10 == 0)
+        m /= 10, z += 1;
+    int n = (int)et_u64_to_chars(digits, m);
+    *point = n + z - k;
     return n;
 }
 
