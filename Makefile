@@ -3,8 +3,9 @@
 #   make               build build/etinspect
 #   make demo          build the sample ETDump and run etinspect on it
 #   make check         unit and end-to-end tests, then again under ASan+UBSan
-#   make bench         load + aggregate + TSV of the large corpus dumps; a
-#                      20,000-node ETRecord loaded and linked
+#   make bench         issue 15's table on large.etdp as ratios to the floor
+#                      (tests/tools/floor), the scaling over the corpus, a
+#                      legacy dump, a 20,000-node ETRecord loaded and linked
 #   make fuzz          run the libFuzzer targets (FUZZ_SECONDS each, default 600)
 #   make install       install into $(DESTDIR)$(PREFIX) (default /usr/local)
 #   make clean
@@ -34,25 +35,30 @@ CPPFLAGS += -Isrc/core -Isrc/lua -Isrc/host -D_POSIX_C_SOURCE=200809L $(LUA_CFLA
 CFLAGS  ?= -O2 -g
 # the core reads ETRecords (ZIP archives of JSON) with libzip and jansson
 ZIP_LIBS := $(or $(shell $(PKG_CONFIG) --libs libzip 2>/dev/null),-lzip)
-LDLIBS  += $(ZIP_LIBS) -ljansson -lsqlite3 -lm
+# shortest float digits from libdouble-conversion, behind one C++ shim
+# (src/core/dtoa.cc, the only C++ file); threads for the model's builder
+CXX     ?= c++
+CXXFLAGS_SHIM = -std=c++17 -Wall -Wextra -Werror -fno-exceptions -fno-rtti
+LDLIBS  += $(ZIP_LIBS) -ljansson -lsqlite3 -ldouble-conversion -lm -pthread
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
 B = build
 CORE_SRC = $(wildcard src/core/*.c)
+CORE_CXX = $(wildcard src/core/*.cc)
 LUA_SRC  = $(wildcard src/lua/*.c)
 LUA_LIB_FILES = $(sort $(wildcard lua/etinspect/*.lua lua/etinspect/scripts/*.lua))
 HOST_SRC = $(wildcard src/host/*.c)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 TOOL_SRC = $(wildcard tests/tools/*.c)
 
-CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o)
+CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o) $(CORE_CXX:%.cc=$(B)/%.o)
 LUA_OBJ  = $(LUA_SRC:%.c=$(B)/%.o) $(B)/gen/lua_embed.o
 HOST_OBJ = $(HOST_SRC:%.c=$(B)/%.o)
-PIC_OBJ  = $(CORE_SRC:%.c=$(B)/pic/%.o) $(LUA_SRC:%.c=$(B)/pic/%.o) $(B)/pic/gen/lua_embed.o
+PIC_OBJ  = $(CORE_SRC:%.c=$(B)/pic/%.o) $(CORE_CXX:%.cc=$(B)/pic/%.o) $(LUA_SRC:%.c=$(B)/pic/%.o) $(B)/pic/gen/lua_embed.o
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 
-ASAN_CORE_OBJ = $(CORE_SRC:%.c=$(B)/asan/%.o)
+ASAN_CORE_OBJ = $(CORE_SRC:%.c=$(B)/asan/%.o) $(CORE_CXX:%.cc=$(B)/asan/%.o)
 ASAN_LUA_OBJ  = $(LUA_SRC:%.c=$(B)/asan/%.o) $(B)/asan/gen/lua_embed.o
 ASAN_HOST_OBJ = $(HOST_SRC:%.c=$(B)/asan/%.o)
 ASAN_UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/asan/tests/%)
@@ -75,6 +81,18 @@ $(B)/asan/%.o: %.c
 $(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(B)/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_SHIM) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/asan/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_SHIM) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(B)/pic/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_SHIM) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
 # the Lua library (lua/etinspect/*.lua), compiled into the binding
 $(B)/gen/lua_embed.c: $(LUA_LIB_FILES) scripts/embed-lua.sh
@@ -100,7 +118,7 @@ $(B)/asan/libetlua.a: $(ASAN_LUA_OBJ)
 
 # require "etinspect" from a stock lua5.4 (package.cpath)
 $(B)/etinspect.so: $(PIC_OBJ)
-	$(CC) -shared $(CFLAGS) $^ $(ZIP_LIBS) -ljansson -lsqlite3 -lm -o $@
+	$(CC) -shared $(CFLAGS) $^ $(ZIP_LIBS) -ljansson -lsqlite3 -ldouble-conversion -lm -pthread -o $@
 
 $(B)/libetcore.a: $(CORE_OBJ)
 	$(AR) rcs $@ $^
@@ -173,16 +191,20 @@ check:
 	@$(MAKE) --no-print-directory test
 	@$(MAKE) --no-print-directory test-asan
 
-bench: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/mkzip
+bench: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/mkzip $(B)/tools/floor
 	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
-	    FLATC=$(FLATC) sh scripts/bench.sh
+	    FLOOR=$(abspath $(B)/tools/floor) FLATC=$(FLATC) sh scripts/bench.sh
 
 # libFuzzer targets (clang)
 FUZZ_CC ?= clang
+FUZZ_CXX ?= clang++
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-$(B)/fuzz/%: tests/fuzz/%.c $(CORE_SRC)
+$(B)/fuzz/dtoa.o: src/core/dtoa.cc src/core/dtoa.h
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) $< $(CORE_SRC) $(LDLIBS) -o $@
+	$(FUZZ_CXX) $(CXXFLAGS_SHIM) -g -O1 -fsanitize=address,undefined -c $< -o $@
+$(B)/fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(B)/fuzz/dtoa.o
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) $< $(CORE_SRC) $(B)/fuzz/dtoa.o $(LDLIBS) -o $@
 
 fuzz: $(B)/fuzz/fuzz_etdump $(B)/fuzz/fuzz_legacy $(B)/fuzz/fuzz_etrecord $(B)/fuzz/fuzz_graph $(B)/fuzz/fuzz_npy $(B)/fuzz/fuzz_bundled
 	sh scripts/fuzz.sh $(B)/fuzz/fuzz_etdump $(FUZZ_SECONDS)
@@ -204,6 +226,6 @@ install: $(B)/etinspect $(B)/etinspect.so
 clean:
 	rm -rf $(B)
 
--include $(CORE_OBJ:.o=.d) $(HOST_OBJ:.o=.d) $(ASAN_CORE_OBJ:.o=.d) $(ASAN_HOST_OBJ:.o=.d) \
+-include $(CORE_OBJ:.o=.d) $(CORE_CXX:%.cc=$(B)/pic/%.d) $(HOST_OBJ:.o=.d) $(ASAN_CORE_OBJ:.o=.d) $(ASAN_HOST_OBJ:.o=.d) \
     $(LUA_SRC:%.c=$(B)/%.d) $(LUA_SRC:%.c=$(B)/asan/%.d) \
     $(CORE_SRC:%.c=$(B)/pic/%.d) $(LUA_SRC:%.c=$(B)/pic/%.d)

@@ -198,6 +198,11 @@ typedef struct et_inspector {
     et_block *blocks;
     size_t n_warnings;
     char **warnings;              /* one sentence each, in the order found */
+    /* the samples (perf_data.raw, start_time) of every ETDump event, one
+     * arena; NULL for a legacy dump, whose events own theirs */
+    void *samples;
+    size_t samples_size;
+    bool samples_mapped;          /* mmap()ed (huge pages), else malloc()ed */
     /* ETRecord linkage (link.h) */
     et_etrecord *etrecord;        /* NULL without one */
     bool owns_etrecord;           /* opened from options.etrecord_path */

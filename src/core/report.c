@@ -494,14 +494,15 @@ static void j_values(et_strbuf *sb, const et_etdump *d, const uint32_t *pool, ui
  * `ints` is given. */
 static void j_numbers(et_strbuf *sb, const double *x, const int64_t *ints, size_t n)
 {
+    if (!ints) {
+        et_sb_add_repr_list(sb, x, n, true);
+        return;
+    }
     et_sb_addc(sb, '[');
     for (size_t i = 0; i < n; i++) {
         if (i)
             et_sb_adds(sb, ", ");
-        if (ints)
-            et_sb_add_i64(sb, ints[i]);
-        else
-            j_num(sb, x[i]);
+        et_sb_add_i64(sb, ints[i]);
     }
     et_sb_addc(sb, ']');
 }
@@ -509,13 +510,7 @@ static void j_numbers(et_strbuf *sb, const double *x, const int64_t *ints, size_
 /* A JSON list of n unsigned integers. */
 static void j_u64s(et_strbuf *sb, const uint64_t *x, size_t n)
 {
-    et_sb_addc(sb, '[');
-    for (size_t i = 0; i < n; i++) {
-        if (i)
-            et_sb_adds(sb, ", ");
-        et_sb_add_u64(sb, x[i]);
-    }
-    et_sb_addc(sb, ']');
+    et_sb_add_u64_list(sb, x, n);
 }
 
 /* The "warnings" member: one string per warning, then a comma. */

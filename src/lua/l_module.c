@@ -32,6 +32,7 @@ extern const struct et_lua_source {
 int et_lua_inspector_new(lua_State *L);
 void et_lua_open_numeric(lua_State *L); /* l_numeric.c: numeric primitives into _core */
 int luaopen_etinspect(lua_State *L);
+void et_lua_register_columns(lua_State *L); /* l_columns.c: insp:run_columns, insp:column_names */
 
 static int on_warning(lua_State *L)
 {
@@ -68,6 +69,7 @@ int luaopen_etinspect(lua_State *L)
     et_lua_register_pyobj(L);
     et_lua_register_export(L);
     et_lua_register_bundled(L);
+    et_lua_register_columns(L);
 
     lua_newtable(L);
     int M = lua_gettop(L);
