@@ -32,9 +32,10 @@ EDIT_LIBS   := $(shell $(PKG_CONFIG) --libs libedit 2>/dev/null)
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -Isrc/core -Isrc/lua -Isrc/host -D_POSIX_C_SOURCE=200809L $(LUA_CFLAGS) $(EDIT_CFLAGS)
 CFLAGS  ?= -O2 -g
-# the core reads ETRecords (ZIP archives of JSON) with libzip and jansson
+# the core reads ETRecords (ZIP archives of JSON) with libzip and yajl; the Lua
+# binding decodes JSON for scripts with jansson
 ZIP_LIBS := $(or $(shell $(PKG_CONFIG) --libs libzip 2>/dev/null),-lzip)
-LDLIBS  += $(ZIP_LIBS) -ljansson -lsqlite3 -lm
+LDLIBS  += $(ZIP_LIBS) -lyajl -ljansson -lsqlite3 -lm
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
 B = build
@@ -100,7 +101,7 @@ $(B)/asan/libetlua.a: $(ASAN_LUA_OBJ)
 
 # require "etinspect" from a stock lua5.4 (package.cpath)
 $(B)/etinspect.so: $(PIC_OBJ)
-	$(CC) -shared $(CFLAGS) $^ $(ZIP_LIBS) -ljansson -lsqlite3 -lm -o $@
+	$(CC) -shared $(CFLAGS) $^ $(ZIP_LIBS) -lyajl -ljansson -lsqlite3 -lm -o $@
 
 $(B)/libetcore.a: $(CORE_OBJ)
 	$(AR) rcs $@ $^

@@ -793,12 +793,12 @@ static void json_rejects(const char *name, const char *json, const char *k1, con
 static void test_json(void)
 {
     json_rejects("debug_handle_map", "{\"forward\": {\"0\": 1,\n  \"1\": }}",
-                 "invalid JSON at line 2, column 8", "unexpected token",
+                 "invalid JSON at line 2, column 8", "unallowed token",
                  "syntax error: entry, line and column");
     json_rejects("delegate_map", "", "invalid JSON at line 1, column 0", NULL,
                  "empty delegate_map: invalid JSON");
     json_rejects("instruction_id_to_num_outs_map", "{\"forward\": {}} x",
-                 "invalid JSON at line 1, column 17", "end of file expected",
+                 "invalid JSON at line 1, column 17", "trailing garbage",
                  "trailing garbage after the map");
     json_rejects("debug_handle_map", "{\"forward\": {\"0\": 99999999999999999999}}",
                  "invalid JSON", "too big integer", "a handle beyond 64 bits");
@@ -950,7 +950,7 @@ static void test_caps(void)
     bytes b = zbuild(small, 2, 1);
     zpatch(&b, "debug_handle_map", F_SIZE, 300u << 20);
     rejects(&b, "entry 'debug_handle_map': declares 314572800 bytes uncompressed",
-            "above the cap of 268435456 bytes per entry", NULL,
+            "above the cap of 128000000 bytes per entry (raise it with --etrecord_json_budget", NULL,
             "declared size 300 MiB (real 21 bytes): refused before inflating");
     free(b.p);
 
@@ -960,7 +960,7 @@ static void test_caps(void)
     diag("300 MiB of zeros deflate to %zu bytes", b.n);
     ok(b.n < (4u << 20), "the bomb is small (%zu bytes)", b.n);
     rejects(&b, "entry 'debug_handle_map': declares 314572800 bytes uncompressed",
-            "above the cap of 268435456 bytes per entry", NULL,
+            "above the cap of 128000000 bytes per entry (raise it with --etrecord_json_budget", NULL,
             "deflated bomb of 300 MiB: refused by its declared size");
     /* the same bomb declaring 1000 bytes: inflation stops after 1001 */
     zpatch(&b, "debug_handle_map", F_SIZE, 1000);
