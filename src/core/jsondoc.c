@@ -335,8 +335,9 @@ static int parse_failed(et_jsondoc *d, const char *text, size_t n, et_error *err
         size_t used = yajl_get_bytes_consumed(d->h);
         if (used > n)
             used = n;
-        if (used > 0)
-            advance(d, text, used);
+        if (used == 0) /* yajl stopped before the chunk's first byte: blame that one */
+            used = 1;
+        advance(d, text, used);
     }
     return et_fail(err, ET_ERR_FORMAT, "%s: invalid JSON at line %" PRIu64 ", column %" PRIu64
                                        ": %s",
@@ -552,7 +553,7 @@ et_jref et_json_next(const et_jsondoc *d, et_jref c, et_jref v)
 et_jref et_json_get(const et_jsondoc *d, et_jref obj, const char *key)
 {
     const jent *e = ent(d, obj);
-    if (!e || (e->h & T_MASK) != J_OBJECT)
+    if (!e || (e->h & T_MASK) != J_OBJECT || !d->str)
         return ET_JNONE;
     size_t klen = strlen(key);
     et_jref found = ET_JNONE;
