@@ -437,7 +437,8 @@ static et_jsondoc *read_json(et_etrecord *r, size_t entry, bool scalar_root, et_
     et_json_limits lim = {.max_nodes = r->json_budget,
                           .max_bytes = r->max_entry_size,
                           .hint = ET_ETRECORD_BUDGET_HINT,
-                          .scalar_root = scalar_root};
+                          .scalar_root = scalar_root,
+                          .size_hint = r->entries[entry].size};
     et_jsondoc *d = et_jsondoc_new(label, &lim, err);
     if (d && (read_entry(r, entry, to_json, d, err) != 0 || et_jsondoc_finish(d, err) != 0)) {
         et_jsondoc_free(d);

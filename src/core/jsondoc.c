@@ -47,8 +47,19 @@ struct et_jsondoc {
     uint64_t line, col;
     /* a failure found by a callback: what, and which kind */
     char why[96];
-    enum { W_NONE, W_SYNTAX, W_NODES, W_NOMEM } wkind;
+    enum { W_NONE, W_SYNTAX, W_NODES, W_STRING, W_NOMEM } wkind;
     char *label, *hint;
+    /* the incomplete token at the end of what was fed (held back: yajl
+     * would lex it again from its start at every chunk), and the scan
+     * state at its end (see split_point) */
+    char *carry;
+    size_t carry_n, carry_cap;
+    size_t scanned;   /* bytes of carry already scanned */
+    bool in_str;      /* the scan is inside a string ... */
+    size_t str_start; /* ... opened at this byte of carry */
+    size_t run_start; /* carry[run_start, scanned) are number/literal
+                         characters outside strings (SIZE_MAX: none) */
+    uint64_t size_hint;
 };
 
 /* ------------------------------------------------------------------ */
@@ -76,6 +87,13 @@ static int fail_cb(et_jsondoc *d, int kind, const char *why)
     d->wkind = kind;
     snprintf(d->why, sizeof d->why, "%s", why);
     return 0; /* cancels the parse */
+}
+
+/* The longest string accepted: an eighth of the byte budget (a string cut
+ * by a chunk's end is held whole, and yajl copies it once more). */
+static uint64_t max_string(const et_jsondoc *d)
+{
+    return d->max_bytes / 8;
 }
 
 /* A new tape entry for a value or key (the parent's count is kept here);
@@ -188,6 +206,8 @@ static int cb_number(void *ctx, const char *s, size_t len)
 /* A string or key: copied into the store, NUL-terminated. */
 static int add_string(et_jsondoc *d, const unsigned char *s, size_t len, bool is_key)
 {
+    if (len > max_string(d))
+        return fail_cb(d, W_STRING, "");
     if (memchr(s, 0, len))
         return fail_cb(d, W_SYNTAX, "\\u0000 is not allowed in a string");
     jent *e = push(d, J_STRING, is_key);
@@ -286,6 +306,17 @@ static int budget_fail(et_jsondoc *d, et_error *err, uint64_t budget, const char
                    unit);
 }
 
+static int string_fail(et_jsondoc *d, et_error *err)
+{
+    d->over_budget = true;
+    char num[40], budget[40];
+    with_commas(num, sizeof num, max_string(d));
+    with_commas(budget, sizeof budget, d->max_bytes);
+    return et_fail(err, ET_ERR_FORMAT,
+                   "%s: a JSON string longer than %s bytes (an eighth of the %s-byte budget%s%s)",
+                   d->label, num, budget, d->hint ? "; " : "", d->hint ? d->hint : "");
+}
+
 static bool lead_byte(unsigned char c)
 {
     return (c & 0xC0) != 0x80;
@@ -299,10 +330,16 @@ static void advance(et_jsondoc *d, const char *text, size_t n)
         d->line++;
         last = p;
     }
-    const char *from = last ? last + 1 : text;
-    uint64_t c = 0;
-    for (const char *p = from; p < text + n; p++)
-        c += lead_byte((unsigned char)*p);
+    const char *p = last ? last + 1 : text, *end = text + n;
+    uint64_t c = (uint64_t)(end - p);
+    /* minus the UTF-8 continuation bytes (10xxxxxx), 8 at a time */
+    for (; end - p >= 8; p += 8) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        c -= (uint64_t)__builtin_popcountll(x & ~(x << 1) & 0x8080808080808080u);
+    }
+    for (; p < end; p++)
+        c -= !lead_byte((unsigned char)*p);
     d->col = last ? c : d->col + c;
 }
 
@@ -311,6 +348,8 @@ static int parse_failed(et_jsondoc *d, const char *text, size_t n, et_error *err
 {
     if (d->wkind == W_NODES)
         return budget_fail(d, err, d->max_nodes, "node");
+    if (d->wkind == W_STRING)
+        return string_fail(d, err);
     if (d->wkind == W_NOMEM)
         return et_fail(err, ET_ERR_NOMEM, "%s: out of memory after %zu values of JSON", d->label,
                        d->n);
@@ -365,7 +404,102 @@ et_jsondoc *et_jsondoc_new(const char *label, const et_json_limits *lim, et_erro
         d->max_bytes = ET_JSON_MAX_BYTES;
     d->scalar_root = lim && lim->scalar_root;
     d->line = 1;
+    /* the text's size known: the string store (never larger than the text)
+     * reserved once, so that it is never copied to grow; untouched pages
+     * cost nothing */
+    if (lim && lim->size_hint && lim->size_hint <= d->max_bytes &&
+        (d->str = malloc((size_t)lim->size_hint + 1)))
+        d->scap = (size_t)lim->size_hint + 1;
+    d->size_hint = lim && lim->size_hint <= d->max_bytes ? lim->size_hint : 0;
     return d;
+}
+
+/* A character of a number or a literal (true, false, null). */
+static bool run_char(unsigned char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           c == '-' || c == '+' || c == '.';
+}
+
+/* Scan buf[d->scanned, len) (buf holds the text since the last split,
+ * and the scan state describes buf[0, d->scanned)), and return where the
+ * last complete token ends: the opening quote of an unterminated string,
+ * or the start of a trailing number or literal, else len.  Each byte is
+ * looked at a bounded number of times, however the text is cut. */
+static size_t split_point(et_jsondoc *d, const char *buf, size_t len)
+{
+    size_t pos = d->scanned;
+    size_t old = pos;
+    while (pos < len) {
+        const char *q = memchr(buf + pos, '"', len - pos);
+        if (!q) {
+            pos = len;
+            break;
+        }
+        size_t k = (size_t)(q - buf);
+        pos = k + 1;
+        if (!d->in_str) {
+            d->in_str = true;
+            d->str_start = k;
+            continue;
+        }
+        size_t b = 0; /* an even run of backslashes before it: the closing quote */
+        while (k - b > d->str_start + 1 && buf[k - b - 1] == '\\')
+            b++;
+        if (b % 2 == 0)
+            d->in_str = false;
+    }
+    d->scanned = len;
+    if (d->in_str) {
+        d->run_start = SIZE_MAX;
+        return d->str_start;
+    }
+    /* the trailing run: walked back over the new bytes only */
+    size_t r = len;
+    while (r > old && run_char((unsigned char)buf[r - 1]))
+        r--;
+    if (r == old && old > 0 && d->run_start != SIZE_MAX && len > old)
+        r = d->run_start; /* the run goes on from before */
+    else if (r == old && len == old)
+        r = d->run_start != SIZE_MAX ? d->run_start : len;
+    d->run_start = r < len ? r : SIZE_MAX;
+    return r;
+}
+
+/* Hand text[0, n) to yajl.  Returns 0 or -1 with err set. */
+static int parse_piece(et_jsondoc *d, const char *text, size_t n, et_error *err)
+{
+    if (n == 0)
+        return 0;
+    if (yajl_parse(d->h, (const unsigned char *)text, n) != yajl_status_ok)
+        return parse_failed(d, text, n, err);
+    advance(d, text, n);
+    return 0;
+}
+
+/* Room for `need` bytes of carry: the text's size at once when known (a
+ * token is never longer), else growing. */
+static bool carry_room(et_jsondoc *d, size_t need)
+{
+    if (!d->carry && d->size_hint > need && (d->carry = malloc((size_t)d->size_hint)))
+        d->carry_cap = (size_t)d->size_hint;
+    return grow((void **)&d->carry, &d->carry_cap, need, 1);
+}
+
+/* Keep buf[at, len) as the carry, its scan state shifted. */
+static int keep_tail(et_jsondoc *d, const char *buf, size_t at, size_t len, et_error *err)
+{
+    size_t k = len - at;
+    if (buf != d->carry && !carry_room(d, k))
+        return et_fail(err, ET_ERR_NOMEM, "%s: out of memory after %zu values of JSON", d->label,
+                       d->n);
+    memmove(d->carry, buf + at, k);
+    d->carry_n = k;
+    d->scanned = k;
+    d->str_start -= d->in_str ? at : 0;
+    if (d->run_start != SIZE_MAX)
+        d->run_start -= at;
+    return 0;
 }
 
 int et_jsondoc_feed(et_jsondoc *d, const char *text, size_t n, et_error *err)
@@ -377,18 +511,41 @@ int et_jsondoc_feed(et_jsondoc *d, const char *text, size_t n, et_error *err)
     d->fed += n;
     if (n == 0)
         return 0;
-    if (yajl_parse(d->h, (const unsigned char *)text, n) != yajl_status_ok)
-        return parse_failed(d, text, n, err);
-    advance(d, text, n);
-    return 0;
+    if (d->carry_n == 0) {
+        /* from the text itself; only an incomplete tail is copied */
+        d->scanned = 0;
+        d->run_start = SIZE_MAX;
+        size_t split = split_point(d, text, n);
+        if (d->in_str && n - d->str_start > max_string(d))
+            return string_fail(d, err);
+        if (parse_piece(d, text, split, err) != 0)
+            return -1;
+        if (split == n)
+            return 0;
+        return keep_tail(d, text, split, n, err);
+    }
+    if (!carry_room(d, d->carry_n + n))
+        return et_fail(err, ET_ERR_NOMEM, "%s: out of memory after %zu values of JSON", d->label,
+                       d->n);
+    memcpy(d->carry + d->carry_n, text, n);
+    d->carry_n += n;
+    size_t split = split_point(d, d->carry, d->carry_n);
+    if (d->in_str && d->carry_n - d->str_start > max_string(d))
+        return string_fail(d, err);
+    if (split == 0)
+        return 0; /* still inside the first token */
+    if (parse_piece(d, d->carry, split, err) != 0)
+        return -1;
+    return keep_tail(d, d->carry, split, d->carry_n, err);
 }
 
 int et_jsondoc_finish(et_jsondoc *d, et_error *err)
 {
     if (!d->h)
         return et_fail(err, ET_ERR_USAGE, "%s: the JSON text has already ended", d->label);
-    int rc = 0;
-    if (yajl_complete_parse(d->h) != yajl_status_ok)
+    int rc = parse_piece(d, d->carry, d->carry_n, err);
+    d->carry_n = 0;
+    if (rc == 0 && yajl_complete_parse(d->h) != yajl_status_ok)
         rc = parse_failed(d, NULL, 0, err);
     else if (d->n == 0 || d->depth != 0) /* not reached: yajl says "premature EOF" */
         rc = et_fail(err, ET_ERR_FORMAT, "%s: invalid JSON: incomplete", d->label);
@@ -420,6 +577,7 @@ void et_jsondoc_free(et_jsondoc *d)
     free(d->tape);
     free(d->str);
     free(d->nums);
+    free(d->carry);
     free(d->label);
     free(d->hint);
     free(d);

@@ -16,15 +16,19 @@
  * Nothing is allocated per value: the tape, the strings and the numbers are
  * three arrays that grow geometrically.
  *
- * Memory: 8 bytes per value (12 for a number beyond 32 bits), plus the
+ * Memory: 8 bytes per value (16 for a number beyond 32 bits), plus the
  * string bytes + 1 each.  A value takes at least 2 bytes of text ("0,")
  * except a string, which takes its bytes + 2 quotes, so a document never
  * takes more than about 5x its text; the node budget bounds it absolutely
  * (8 bytes x nodes + the bytes fed).
  *
- * Budgets (both checked while parsing, so a document fails as soon as it
+ * Budgets (checked while parsing, so a document fails as soon as it
  * crosses one, whatever its declared size): max_nodes tape entries (values
- * and keys) and max_bytes bytes of text.  Nesting is refused beyond
+ * and keys), max_bytes bytes of text, and no string (or key) longer than
+ * max_bytes / 8 (a string cut by a chunk's end is held whole until it
+ * ends, and yajl copies it once more: so a string costs at most 3x itself
+ * while it is read, and the text is read in linear time however it is
+ * cut).  Nesting is refused beyond
  * ET_JSON_MAX_DEPTH levels (jansson's limit, kept), so no consumer ever
  * recurses deeper.
  *
@@ -80,6 +84,10 @@ typedef struct et_json_limits {
                             --etrecord_json_budget"; NULL: nothing */
     bool scalar_root;    /* accept a scalar as the whole document (else it
                             must be an object or an array) */
+    uint64_t size_hint;  /* the text's size when known (0: unknown): its
+                            string store and the room for a token cut by a
+                            chunk's end are then reserved once, never
+                            copied to grow (untouched pages cost nothing) */
 } et_json_limits;
 
 /* A new empty document; `label` names the text in messages (copied).
@@ -95,6 +103,8 @@ et_jsondoc *et_jsondoc_new(const char *label, const et_json_limits *lim, et_erro
  *                 "\u0000 is not allowed in a string");
  *                 "LABEL: JSON larger than the N-node budget (HINT)";
  *                 "LABEL: JSON larger than the N-byte budget (HINT)";
+ *                 "LABEL: a JSON string longer than N bytes (an eighth of
+ *                 the M-byte budget; HINT)";
  *   ET_ERR_NOMEM  "LABEL: out of memory after N values of JSON". */
 int et_jsondoc_feed(et_jsondoc *d, const char *text, size_t n, et_error *err);
 

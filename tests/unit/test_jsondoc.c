@@ -160,6 +160,76 @@ static void test_budgets(void)
     d = parse("[1, 2]", 0, 6, &err);
     ok(d != NULL, "6 bytes under a 6-byte budget");
     et_jsondoc_free(d);
+    /* strings: at most an eighth of the byte budget */
+    d = parse("[\"1234567890\"]", 0, 80, &err);
+    ok(d != NULL, "a 10-byte string under an 80-byte budget");
+    et_jsondoc_free(d);
+    d = parse("[\"12345678901\"]", 0, 80, &err);
+    ok(!d && strcmp(err.msg, "doc: a JSON string longer than 10 bytes (an eighth of the 80-byte "
+                             "budget; raise it)") == 0,
+       "an 11-byte string over an 80-byte budget");
+    diag("  %s", d ? "(parsed)" : err.msg);
+    et_jsondoc_free(d);
+}
+
+/* Text fed in chunks of `step` bytes; returns the document or NULL. */
+static et_jsondoc *parse_chunked(const char *s, size_t step, et_error *err)
+{
+    et_jsondoc *d = et_jsondoc_new("doc", NULL, err);
+    size_t n = strlen(s);
+    for (size_t at = 0; d && at < n; at += step)
+        if (et_jsondoc_feed(d, s + at, n - at < step ? n - at : step, err) != 0) {
+            et_jsondoc_free(d);
+            return NULL;
+        }
+    if (d && et_jsondoc_finish(d, err) != 0) {
+        et_jsondoc_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+/* Tokens cut by chunk ends (held back whole, so that yajl never lexes one
+ * twice): the same document whatever the cut. */
+static void test_chunks(void)
+{
+    const char *s = "{\"k\\\"ey\": [\"a\\\\\", -12345.5e-3, true, null, \"\\u00e9\\\\\\\"x\", "
+                    "123456789012], \"z\": false}";
+    et_error err;
+    for (size_t step = 1; step <= 7; step++) {
+        et_jsondoc *d = parse_chunked(s, step, &err);
+        et_jref root = d ? et_json_root(d) : ET_JNONE;
+        et_jref a = d ? et_json_get(d, root, "k\"ey") : ET_JNONE;
+        et_jref x = et_json_first(d, a);
+        bool good = d && et_json_count(d, a) == 6 && strcmp(et_json_str(d, x), "a\\") == 0;
+        x = et_json_next(d, a, x);
+        good = good && et_json_real(d, x) == -12345.5e-3;
+        x = et_json_next(d, a, x);
+        good = good && et_json_type(d, x) == ET_JTRUE;
+        x = et_json_next(d, a, et_json_next(d, a, x));
+        good = good && strcmp(et_json_str(d, x), "\xc3\xa9\\\"x") == 0;
+        x = et_json_next(d, a, x);
+        good = good && et_json_int(d, x) == 123456789012 &&
+               et_json_type(d, et_json_get(d, root, "z")) == ET_JFALSE;
+        ok(good, "fed %zu byte(s) at a time: strings with escaped quotes and backslashes, "
+                 "numbers and literals cut anywhere",
+           step);
+        if (!d)
+            diag("%s", err.msg);
+        et_jsondoc_free(d);
+    }
+    /* a long string fed in small chunks */
+    size_t n = 1 << 20;
+    char *big = malloc(n + 5);
+    big[0] = '[';
+    big[1] = '"';
+    memset(big + 2, 'x', n);
+    strcpy(big + 2 + n, "\"]");
+    et_jsondoc *d = parse_chunked(big, 4096, &err);
+    ok(d && et_json_strlen(d, et_json_first(d, et_json_root(d))) == n,
+       "a 1 MiB string fed 4 KiB at a time: whole");
+    et_jsondoc_free(d);
+    free(big);
 }
 
 static void test_errors(void)
@@ -225,5 +295,6 @@ int main(void)
     test_values();
     test_budgets();
     test_errors();
+    test_chunks();
     return done_testing();
 }
