@@ -280,7 +280,11 @@ void et_etrecord_options_init(et_etrecord_options *o);
  *                  a JSON entry declaring more than the per-entry cap, or
  *                  the JSON entries together more than the total cap
  *                  ("LABEL: entry 'NAME': with it, the JSON entries ...
- *                  declare more than the cap of N bytes together"); a map
+ *                  declare more than the cap of N bytes together (raise
+ *                  it with ...)"); a map over the JSON budget ("LABEL:
+ *                  entry 'NAME': JSON larger than the 8,000,000-node
+ *                  budget (raise it with ...)", "... a JSON string longer
+ *                  than N bytes (...)"); a map
  *                  inflating to a size other than the one declared, or
  *                  unreadable (CRC, compression method, encryption; see
  *                  et_etrecord_read); a map that is not JSON ("LABEL: entry
@@ -365,7 +369,9 @@ const et_etr_program *et_etrecord_program(const et_etrecord *r, et_etr_program_k
 /* The graph of program `p` (one of r->programs): its JSON entry read and
  * parsed (graph.h, spec §5.3, §5.9) on first use, then kept by the record
  * and freed with it.  Returns the graph, or NULL with `err` set: the errors
- * of et_etrecord_read, or of et_graph_parse with messages labelled "LABEL:
+ * of et_etrecord_read, of the JSON budget (the entry is parsed while it is
+ * inflated, jsondoc.h: "LABEL: entry 'NAME': JSON larger than the N-node
+ * budget (raise it with ...)"), or of et_graph_from_doc, labelled "LABEL:
  * entry 'NAME': ..." (JSON syntax with line and column, wrong shape);
  * ET_ERR_USAGE when `p` is not a program of `r`.  A failed parse is not
  * cached: asking again reads the entry again. */
