@@ -33,13 +33,15 @@ EDIT_LIBS   := $(shell $(PKG_CONFIG) --libs libedit 2>/dev/null)
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -Isrc/core -Isrc/lua -Isrc/host -D_POSIX_C_SOURCE=200809L $(LUA_CFLAGS) $(EDIT_CFLAGS)
 CFLAGS  ?= -O2 -g
-# the core reads ETRecords (ZIP archives of JSON) with libzip and jansson
+# the core reads ETRecords (ZIP archives of JSON) with libzip and yajl; the Lua
+# binding decodes JSON for scripts with jansson
 ZIP_LIBS := $(or $(shell $(PKG_CONFIG) --libs libzip 2>/dev/null),-lzip)
 # shortest float digits from libdouble-conversion, behind one C++ shim
 # (src/core/dtoa.cc, the only C++ file); threads for the model's builder
 CXX     ?= c++
 CXXFLAGS_SHIM = -std=c++17 -Wall -Wextra -Werror -fno-exceptions -fno-rtti
-LDLIBS  += $(ZIP_LIBS) -ljansson -lsqlite3 -ldouble-conversion -lm -pthread
+CORE_LIBS = $(ZIP_LIBS) -lyajl -ljansson -lsqlite3 -ldouble-conversion -lm -pthread
+LDLIBS  += $(CORE_LIBS)
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
 B = build
@@ -118,7 +120,7 @@ $(B)/asan/libetlua.a: $(ASAN_LUA_OBJ)
 
 # require "etinspect" from a stock lua5.4 (package.cpath)
 $(B)/etinspect.so: $(PIC_OBJ)
-	$(CC) -shared $(CFLAGS) $^ $(ZIP_LIBS) -ljansson -lsqlite3 -ldouble-conversion -lm -pthread -o $@
+	$(CC) -shared $(CFLAGS) $^ $(CORE_LIBS) -o $@
 
 $(B)/libetcore.a: $(CORE_OBJ)
 	$(AR) rcs $@ $^
@@ -127,10 +129,10 @@ $(B)/asan/libetcore.a: $(ASAN_CORE_OBJ)
 	$(AR) rcs $@ $^
 
 $(B)/etinspect: $(HOST_OBJ) $(B)/libetlua.a $(B)/libetcore.a
-	$(CC) $(CFLAGS) -Wl,-E $^ $(HOST_LUA_LIBS) $(EDIT_LIBS) -ljansson $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) -Wl,-E $^ $(HOST_LUA_LIBS) $(EDIT_LIBS) $(LDLIBS) -o $@
 
 $(B)/asan/etinspect: $(ASAN_HOST_OBJ) $(B)/asan/libetlua.a $(B)/asan/libetcore.a
-	$(CC) $(SAN_FLAGS) -Wl,-E $^ $(HOST_LUA_LIBS) $(EDIT_LIBS) -ljansson $(LDLIBS) -o $@
+	$(CC) $(SAN_FLAGS) -Wl,-E $^ $(HOST_LUA_LIBS) $(EDIT_LIBS) $(LDLIBS) -o $@
 
 $(B)/tests/%: tests/unit/%.c $(B)/libetcore.a tests/unit/tap.h
 	@mkdir -p $(dir $@)
@@ -143,7 +145,7 @@ $(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libetcore.a tests/unit/tap.h
 # test tools: the JSON comparator uses jansson; the others only the core
 $(B)/tools/cmp_ref_json: tests/tools/cmp_ref_json.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $< -ljansson $(LDLIBS) -o $@
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $< $(LDLIBS) -o $@
 
 $(B)/tools/%: tests/tools/%.c $(B)/libetcore.a
 	@mkdir -p $(dir $@)

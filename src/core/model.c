@@ -1766,7 +1766,11 @@ static int open_etrecord(et_inspector *insp, const et_inspector_options *o, et_e
     if (o->etrecord) {
         insp->etrecord = o->etrecord;
     } else if (o->etrecord_path) {
-        if (!(insp->etrecord = et_etrecord_open_path(o->etrecord_path, err)))
+        et_etrecord_options eo;
+        et_etrecord_options_init(&eo);
+        eo.path = o->etrecord_path;
+        eo.json_budget = o->etrecord_json_budget;
+        if (!(insp->etrecord = et_etrecord_open(&eo, err)))
             return -1;
         insp->owns_etrecord = true;
     }

@@ -166,6 +166,8 @@ typedef struct et_inspector_options {
     /* optional ETRecord (spec §5, link.h): a path, or an open record that
      * the caller keeps open until the inspector is freed (not both) */
     const char *etrecord_path;
+    uint64_t etrecord_json_budget;    /* for etrecord_path: et_etrecord_options.json_budget
+                                         (0: the default) */
     et_etrecord *etrecord;
     const char *etrecord_method;      /* et_link_options.method */
     const char *reference_graph_name; /* et_link_options.reference_graph_name */

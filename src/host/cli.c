@@ -44,7 +44,7 @@ enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
     OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_SQLITE,
-    OPT_SQLITE_DUMP, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE, OPT_COUNT
+    OPT_SQLITE_DUMP, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE, OPT_JSON_BUDGET, OPT_COUNT
 };
 
 static const struct {
@@ -76,6 +76,7 @@ static const struct {
     [OPT_MEMORY] = {"memory", NULL},
     [OPT_BUNDLED] = {"bundled_program_path", "BUNDLED_PROGRAM_PATH"},
     [OPT_TEST_CASE] = {"bundled_test_case", "K"},
+    [OPT_JSON_BUDGET] = {"etrecord_json_budget", "N"},
 };
 
 static const char usage_line[] =
@@ -112,6 +113,9 @@ static void print_help(FILE *out)
           "                        the ETRecord method to link the blocks to (default:\n"
           "                        a method named like the block, else forward, else\n"
           "                        the record's only method)\n"
+          "  --etrecord_json_budget N\n"
+          "                        JSON values per ETRecord entry (default 8000000; the\n"
+          "                        caps on inflated entries follow it: 16 bytes each)\n"
           "  --debug_buffer_path DEBUG_BUFFER_PATH\n"
           "                        debug buffer holding the tensors of debug events\n"
           "  --bundled_program_path BUNDLED_PROGRAM_PATH\n"
@@ -391,13 +395,14 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
     }
     static const char chunk[] =
         "local html, etdump, etrecord, method, debug_buffer, source, target, bundled,\n"
-        "      test_case, compare = ...\n"
+        "      test_case, compare, budget = ...\n"
         "local etinspect = require('etinspect')\n"
         "etinspect.on_warning(function() end)\n"
         "local insp <close> = etinspect.Inspector{etdump_path = etdump, etrecord = etrecord,\n"
         "  etrecord_method = method, debug_buffer_path = debug_buffer,\n"
         "  source_time_scale = source, target_time_scale = target,\n"
-        "  bundled_program_path = bundled, bundled_test_case = math.tointeger(test_case)}\n"
+        "  bundled_program_path = bundled, bundled_test_case = math.tointeger(test_case),\n"
+        "  etrecord_json_budget = math.tointeger(budget)}\n"
         "if compare then\n"
         "  local f = insp:compare_results()\n"
         "  if #f == 0 then\n"
@@ -421,7 +426,8 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
                 lua_pushnil(L);
         }
         lua_pushboolean(L, flag[OPT_COMPARE]);
-        rc = et_host_pcall(L, (int)(sizeof args / sizeof *args) + 1, 0);
+        lua_pushstring(L, val[OPT_JSON_BUDGET]); /* NULL: nil */
+        rc = et_host_pcall(L, (int)(sizeof args / sizeof *args) + 2, 0);
     }
     if (rc != LUA_OK)
         fprintf(stderr, "etinspect: error: %s\n", lua_tostring(L, -1));
@@ -503,6 +509,8 @@ int et_cli_main(int argc, char **argv)
     }
     if (val[OPT_METHOD] && !val[OPT_ETRECORD])
         return usage_error("argument --etrecord_method: %s", "only with --etrecord_path");
+    if (val[OPT_JSON_BUDGET] && !val[OPT_ETRECORD])
+        return usage_error("argument --etrecord_json_budget: %s", "only with --etrecord_path");
     if (val[OPT_TEST_CASE] && !val[OPT_BUNDLED])
         return usage_error("argument --bundled_test_case: %s", "only with --bundled_program_path");
     if (val[OPT_TEST_CASE]) {
@@ -518,6 +526,16 @@ int et_cli_main(int argc, char **argv)
     o.bundled_program_path = val[OPT_BUNDLED];
     o.etrecord_path = val[OPT_ETRECORD];
     o.etrecord_method = val[OPT_METHOD];
+    if (val[OPT_JSON_BUDGET]) {
+        char *end;
+        unsigned long long k = strtoull(val[OPT_JSON_BUDGET], &end, 10);
+        if (*end || val[OPT_JSON_BUDGET][0] < '0' || val[OPT_JSON_BUDGET][0] > '9' || k < 1 ||
+            k > ET_JSON_MAX_NODES)
+            return usage_error("argument --etrecord_json_budget: expected a number of JSON values "
+                               "from 1 to 268435455, found '%s'",
+                               val[OPT_JSON_BUDGET]);
+        o.etrecord_json_budget = k;
+    }
     int open_rc;
     et_inspector *insp = open_inspector(&o, &open_rc);
     if (!insp)

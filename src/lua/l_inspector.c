@@ -88,7 +88,8 @@ static int insp_new(lua_State *L)
                                         "enable_module_hierarchy", "reference_graph_name",
                                         "profile_results_path", "profile_results_data",
                                         "time_scale", "etrecord_method",
-                                        "bundled_program_path", "bundled_test_case", NULL};
+                                        "bundled_program_path", "bundled_test_case",
+                                        "etrecord_json_budget", NULL};
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
     /* reject misspelt options */
@@ -179,11 +180,20 @@ static int insp_new(lua_State *L)
     /* the ETRecord (spec §1.3 step 3): a path (parsed here, before the
      * ETDump, as the reference does) or an ETRecord; anchored in the user
      * value, linked by the core */
+    int top = lua_gettop(L);
+    if (lua_getfield(L, 1, "etrecord_json_budget") != LUA_TNIL &&
+        lua_getfield(L, 1, "etrecord") != LUA_TSTRING)
+        return luaL_error(L, "etrecord_json_budget: only with etrecord = PATH (an ETRecord is "
+                             "already parsed)");
+    lua_settop(L, top);
     t = lua_getfield(L, 1, "etrecord");
     if (t == LUA_TSTRING) {
         lua_pushcfunction(L, et_lua_parse_etrecord);
         lua_insert(L, -2);
-        lua_call(L, 1, 1);
+        lua_createtable(L, 0, 1); /* its options: the JSON budget */
+        lua_getfield(L, 1, "etrecord_json_budget");
+        lua_setfield(L, -2, "etrecord_json_budget");
+        lua_call(L, 2, 1);
     } else if (t != LUA_TNIL && !luaL_testudata(L, -1, ET_MT_ETRECORD)) {
         return luaL_error(L, "Unsupported ETRecord type: expected a path or an ETRecord "
                              "(etinspect.parse_etrecord), got %s",
