@@ -47,13 +47,122 @@ static bool record_has_method(const et_etrecord *r, const char *name)
            et_etrecord_edge_program(r, name) != NULL;
 }
 
+/* Names sorted for O(log n) lookups: the methods of a map, or the edge
+ * programs' methods (a record can have many; a block's method is looked
+ * up per block, and its maps per block, not per event). */
+typedef struct name_ref {
+    const char *name;
+    size_t len;
+    size_t pos;            /* index into the map's methods / r->programs */
+} name_ref;
+
+typedef struct name_index {
+    name_ref *refs;
+    size_t n;
+} name_index;
+
+static int cmp_name(const char *a, size_t an, const char *b, size_t bn)
+{
+    int c = memcmp(a, b, an < bn ? an : bn);
+    if (c)
+        return c;
+    return an < bn ? -1 : an > bn;
+}
+
+static int cmp_name_ref(const void *a, const void *b)
+{
+    const name_ref *x = a, *y = b;
+    int c = cmp_name(x->name, x->len, y->name, y->len);
+    if (c)
+        return c;
+    return x->pos < y->pos ? -1 : x->pos > y->pos; /* the first of equal names first */
+}
+
+/* The first entry named by the n bytes at p, or NULL. */
+static const name_ref *find_name(const name_index *ix, const char *p, size_t n)
+{
+    size_t lo = 0, hi = ix->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_name(ix->refs[mid].name, ix->refs[mid].len, p, n) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ix->n && cmp_name(ix->refs[lo].name, ix->refs[lo].len, p, n) == 0 ? &ix->refs[lo]
+                                                                                   : NULL;
+}
+
+/* Index the methods of map `m`.  Returns 0, or -1 out of memory. */
+static int index_map(name_index *ix, const et_etr_map *m)
+{
+    ix->n = 0;
+    if (!m->n_methods)
+        return 0;
+    if (!(ix->refs = malloc(m->n_methods * sizeof *ix->refs)))
+        return -1;
+    for (size_t i = 0; i < m->n_methods; i++)
+        ix->refs[i] = (name_ref){m->methods[i].name, strlen(m->methods[i].name), i};
+    ix->n = m->n_methods;
+    qsort(ix->refs, ix->n, sizeof *ix->refs, cmp_name_ref);
+    return 0;
+}
+
+/* Index the edge programs of `r` by method.  Returns 0, or -1. */
+static int index_edge_programs(name_index *ix, const et_etrecord *r)
+{
+    ix->n = 0;
+    if (!r->n_programs)
+        return 0;
+    if (!(ix->refs = malloc(r->n_programs * sizeof *ix->refs)))
+        return -1;
+    for (size_t i = 0; i < r->n_programs; i++)
+        if (r->programs[i].kind == ET_ETR_PROG_EDGE)
+            ix->refs[ix->n++] = (name_ref){r->programs[i].key, strlen(r->programs[i].key), i};
+    qsort(ix->refs, ix->n, sizeof *ix->refs, cmp_name_ref);
+    return 0;
+}
+
+/* The indexes of a record: its three maps' methods, its edge programs. */
+typedef struct record_index {
+    const et_etrecord *r;
+    name_index dh, dm, no, edge;
+} record_index;
+
+static int index_record(record_index *x, const et_etrecord *r)
+{
+    memset(x, 0, sizeof *x);
+    x->r = r;
+    return index_map(&x->dh, &r->debug_handle_map) || index_map(&x->dm, &r->delegate_map) ||
+                   index_map(&x->no, &r->num_outs_map) || index_edge_programs(&x->edge, r)
+               ? -1
+               : 0;
+}
+
+static void free_record_index(record_index *x)
+{
+    free(x->dh.refs);
+    free(x->dm.refs);
+    free(x->no.refs);
+    free(x->edge.refs);
+}
+
+/* Method `name` of map `m` (indexed by `ix`), or NULL: et_etr_map_method
+ * in O(log n). */
+static const et_etr_method *map_method(const name_index *ix, const et_etr_map *m,
+                                       const char *name)
+{
+    const name_ref *f = find_name(ix, name, strlen(name));
+    return f ? &m->methods[f->pos] : NULL;
+}
+
 /* The method a block gets when nothing tells its own: "forward" if
  * debug_handle_map has it, else its only method if it has one, else
  * "forward" (nothing is linked, with a warning). */
-static const char *default_method(const et_etrecord *r)
+static const char *default_method(const record_index *x)
 {
-    const et_etr_map *m = &r->debug_handle_map;
-    if (et_etr_map_method(m, "forward"))
+    const et_etr_map *m = &x->r->debug_handle_map;
+    if (find_name(&x->dh, "forward", 7))
         return "forward";
     if (m->n_methods == 1)
         return m->methods[0].name;
@@ -62,17 +171,12 @@ static const char *default_method(const et_etrecord *r)
 
 /* The record's own copy of the method named by the n bytes at p (in
  * debug_handle_map, or with an edge program), or NULL. */
-static const char *record_method_named(const et_etrecord *r, const char *p, size_t n)
+static const char *record_method_named(const record_index *x, const char *p, size_t n)
 {
-    et_str s = {p, n};
-    const et_etr_map *m = &r->debug_handle_map;
-    for (size_t i = 0; i < m->n_methods; i++)
-        if (str_is(s, m->methods[i].name))
-            return m->methods[i].name;
-    for (size_t i = 0; i < r->n_programs; i++)
-        if (r->programs[i].kind == ET_ETR_PROG_EDGE && str_is(s, r->programs[i].key))
-            return r->programs[i].key;
-    return NULL;
+    const name_ref *f = find_name(&x->dh, p, n);
+    if (!f)
+        f = find_name(&x->edge, p, n);
+    return f ? f->name : NULL;
 }
 
 /* The reference graph for `method`: the parsed graph, or NULL when there is
@@ -137,6 +241,11 @@ typedef struct linker {
     uint64_t budget;       /* coverage checks left (ET_LINK_INFER_BUDGET) */
     size_t n_method_warnings; /* warnings about a block's method given so far */
     size_t n_method_quiet; /* ... and those left out past the cap */
+    const record_index *x; /* the record's name indexes */
+    const char *last_method; /* the previous block's method (a record-owned or
+                                static string), and its reference graph */
+    const et_graph *last_graph;
+    bool last_missing;
 } linker;
 
 static int nomem(linker *k)
@@ -317,6 +426,19 @@ static const et_etr_handles *method_handles(const et_etr_method *m, int64_t iid)
     return lo < (m->handles ? m->n : 0) && m->handles[lo].iid == iid ? &m->handles[lo] : NULL;
 }
 
+static const et_etr_num_outs *method_num_outs(const et_etr_method *m, int64_t iid)
+{
+    size_t lo = 0, hi = m->num_outs ? m->n : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->num_outs[mid].iid < iid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < (m->num_outs ? m->n : 0) && m->num_outs[lo].iid == iid ? &m->num_outs[lo] : NULL;
+}
+
 static const et_etr_delegate *method_delegate(const et_etr_method *m, int64_t iid)
 {
     size_t lo = 0, hi = m->delegates ? m->n : 0;
@@ -435,13 +557,13 @@ static const char *infer_method(linker *k, const et_etrecord *r, const et_block 
     *failed = false;
     const et_etr_map *m = &r->debug_handle_map;
     if (m->n_methods < 2)
-        return default_method(r);
+        return default_method(k->x);
     size_t n_ev = 0;
     for (size_t e = 0; e < blk->n_events; e++)
         n_ev += is_evidence(&blk->events[e]);
     if (!n_ev)
-        return default_method(r);
-    const char *fallback = default_method(r);
+        return default_method(k->x);
+    const char *fallback = default_method(k->x);
     size_t bno = (size_t)(blk - k->insp->blocks) + 1;
     char msg[1024];
     if ((uint64_t)n_ev * m->n_methods > k->budget) {
@@ -464,7 +586,7 @@ static const char *infer_method(linker *k, const et_etrecord *r, const et_block 
             return NULL;
         }
         for (size_t i = 0; i < m->n_methods; i++)
-            k->dm_of[i] = et_etr_map_method(&r->delegate_map, m->methods[i].name);
+            k->dm_of[i] = map_method(&k->x->dm, &r->delegate_map, m->methods[i].name);
     }
     if (n_ev > k->cap_iids) {
         int64_t *ni = realloc(k->iids, n_ev * sizeof *ni);
@@ -561,7 +683,7 @@ static const char *method_of_block(linker *k, const et_etrecord *r, const et_lin
         return o->method;
     et_str b = blk->name;
     if (has_prefix(b, "Execute::")) {
-        const char *m = record_method_named(r, b.p + 9, b.n - 9);
+        const char *m = record_method_named(k->x, b.p + 9, b.n - 9);
         if (m)
             return m;
         char names[400], msg[1024];
@@ -573,9 +695,9 @@ static const char *method_of_block(linker *k, const et_etrecord *r, const et_lin
         if (method_warning(k, msg) != 0)
             return NULL;
     } else {
-        const char *m = record_method_named(r, b.p, b.n);
-        if (m && et_etr_map_method(&r->debug_handle_map, m))
-            return m;
+        const name_ref *f = find_name(&k->x->dh, b.p, b.n);
+        if (f)
+            return f->name;
     }
     bool failed;
     const char *m = infer_method(k, r, blk, &failed);
@@ -597,7 +719,9 @@ static int link_block(linker *k, et_etrecord *r, const et_link_options *o, et_bl
     if (!method)
         return -1;
     blk->method = method;
-    const et_etr_method *dh = et_etr_map_method(&r->debug_handle_map, method);
+    const et_etr_method *dh = map_method(&k->x->dh, &r->debug_handle_map, method);
+    const et_etr_method *dmm = map_method(&k->x->dm, &r->delegate_map, method);
+    const et_etr_method *nom = map_method(&k->x->no, &r->num_outs_map, method);
     if (!dh) {
         char names[400];
         method_list(&r->debug_handle_map, names, sizeof names);
@@ -608,9 +732,18 @@ static int link_block(linker *k, et_etrecord *r, const et_link_options *o, et_bl
             return nomem(k);
     }
     bool missing = false;
-    const et_graph *g = reference_graph(r, insp->reference_graph_name, method, &missing, k->err);
-    if (!g && !missing)
-        return -1;
+    const et_graph *g;
+    if (k->last_method && method == k->last_method) { /* consecutive blocks share it */
+        g = k->last_graph;
+        missing = k->last_missing;
+    } else {
+        g = reference_graph(r, insp->reference_graph_name, method, &missing, k->err);
+        if (!g && !missing)
+            return -1;
+        k->last_method = method;
+        k->last_graph = g;
+        k->last_missing = missing;
+    }
     if (missing && dh &&
         et_inspector_warn(insp,
                           "ETRecord '%s' has no edge program for method '%s': the events of "
@@ -631,13 +764,13 @@ static int link_block(linker *k, et_etrecord *r, const et_link_options *o, et_bl
     for (size_t e = 0; dh && e < blk->n_events; e++) {
         et_event *ev = &blk->events[e];
         int64_t iid = ev->instruction_id;
-        const et_etr_handles *h = et_etrecord_debug_handles(r, method, iid);
+        const et_etr_handles *h = method_handles(dh, iid);
         if (!h)
             continue;
-        int64_t no;
-        if (et_etrecord_num_outs(r, method, iid, &no))
-            ev->num_outputs = no;
-        const et_etr_delegate *d = et_etrecord_delegate(r, method, iid);
+        const et_etr_num_outs *no = nom ? method_num_outs(nom, iid) : NULL;
+        if (no)
+            ev->num_outputs = no->num_outs;
+        const et_etr_delegate *d = dmm ? method_delegate(dmm, iid) : NULL;
         if (ev->delegate_debug_identifier_kind == ET_DID_NONE) {
             set_handles(ev, h->is_list, h->n, h->v);
             if (d && str_is(et_event_name(ev), "DELEGATE_CALL"))
@@ -714,7 +847,12 @@ int et_link_etrecord(et_inspector *insp, et_etrecord *rec, const et_link_options
                        "ETRecord '%s' has no method '%s' (methods of its debug_handle_map: %s)",
                        rec->label, o->method, names);
     }
-    linker k = {.insp = insp, .err = err, .budget = ET_LINK_INFER_BUDGET};
+    record_index x;
+    if (index_record(&x, rec) != 0) {
+        free_record_index(&x);
+        return et_fail(err, ET_ERR_NOMEM, "out of memory while linking the ETRecord");
+    }
+    linker k = {.insp = insp, .err = err, .budget = ET_LINK_INFER_BUDGET, .x = &x};
     int rc = 0;
     for (size_t b = 0; b < insp->n_blocks && rc == 0; b++)
         rc = link_block(&k, rec, o, &insp->blocks[b]);
@@ -728,5 +866,6 @@ int et_link_etrecord(et_inspector *insp, et_etrecord *rec, const et_link_options
     free(k.dm_of);
     free(k.covered);
     free(k.iids);
+    free_record_index(&x);
     return rc;
 }
