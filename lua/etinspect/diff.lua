@@ -107,6 +107,12 @@ function D.mann_whitney_u(x, y)
   if n1 < 1 or n2 < 1 then error("mann_whitney_u: both samples need at least one value", 2) end
   local a, b = sorted_copy(x, "x"), sorted_copy(y, "y")
   if not a or not b then return nil, NAN, NAN end
+  return D._mwu_sorted(a, b)
+end
+
+--- mann_whitney_u of two sorted samples without NaN (no checks).
+function D._mwu_sorted(a, b)
+  local n1, n2 = #a, #b
   -- merge the two sorted samples: each group of equal values takes ranks
   -- pos+1 .. pos+t, whose average is pos + (t+1)/2
   local i, j, pos, r1, ties = 1, 1, 0, 0.0, 0.0
@@ -172,31 +178,83 @@ end
 
 --- #{(i, j): y_j - x_i <= t} for samples as distinct values and counts
 -- (xv ascending, n1 values in all): for ascending y the x with y - x <= t
--- are a suffix of x that only shrinks, so one pass of two pointers.
+-- are a suffix of x that only shrinks, so one pass of two pointers.  Also
+-- the largest difference <= t and the smallest > t (nil when none).
 local function count_le(xv, xc, n1, yv, yc, t)
   local c, i, before = 0, 1, 0 -- before: x values left of the suffix
   local nx = #xv
+  local below, above
   for j = 1, #yv do
     local y = yv[j]
     while i <= nx and y - xv[i] > t do before = before + xc[i]; i = i + 1 end
     c = c + yc[j] * (n1 - before)
+    if i <= nx then
+      local d = y - xv[i]
+      if not below or d > below then below = d end
+    end
+    if i > 1 then
+      local d = y - xv[i - 1]
+      if not above or d < above then above = d end
+    end
   end
-  return c
+  return c, below, above
 end
 
 --- The k-th smallest of the pairwise differences y_j - x_i (1 <= k <=
--- n1 n2), exactly (as the double the subtraction gives), in O((n1 + n2)
--- log) time without forming the n1 n2 differences: bisection over the
--- doubles' order keys, at most 64 counts.
-local function kth_difference(xv, xc, n1, yv, yc, k)
-  local lo = key_of(yv[1] - xv[#xv]) - 1 -- below the smallest: count 0 < k
-  local hi = key_of(yv[#yv] - xv[1])     -- the largest: count n1 n2 >= k
-  while lo + 1 < hi do
-    local mid = lo // 2 + hi // 2
-    if mid <= lo then mid = lo + 1 elseif mid >= hi then mid = hi - 1 end
-    if count_le(xv, xc, n1, yv, yc, double_of(mid)) >= k then hi = mid else lo = mid end
+-- n1 n2), exactly (as the double the subtraction gives), without forming
+-- the n1 n2 differences.  A bracket (lo, hi] with count(lo) < k <=
+-- count(hi), hi a difference, is narrowed by counting passes: in turn an
+-- interpolation step, a halving step and a step to the next difference
+-- above lo, then (after 96 passes, for extreme ranges) bisection of the
+-- doubles' order keys, so at most 160 passes, usually about ten; each
+-- pass moves hi to the nearest difference below the probe.  It ends when no difference lies strictly
+-- between the ends (the answer is hi), or when at most `limit` differences
+-- lie in the bracket: those are listed, sorted and counted off.
+local function kth_difference(xv, xc, n1, yv, yc, n2, k)
+  local lo = yv[1] - xv[#xv] -- the smallest difference
+  local c_lo, _, lo_above = count_le(xv, xc, n1, yv, yc, lo)
+  if c_lo >= k then return lo end
+  local hi, c_hi = yv[#yv] - xv[1], n1 * n2
+  local limit = math.max(256, (#xv + #yv) // 2)
+  local step = 0
+  while lo_above ~= hi and c_hi - c_lo > limit do
+    step = step + 1
+    local t
+    if step <= 96 then
+      if step % 3 == 1 then -- interpolate where the k-th should be
+        local f = (k - c_lo) / (c_hi - c_lo)
+        t = lo * (1 - f) + hi * f
+      elseif step % 3 == 2 then -- halve the values
+        t = lo / 2 + hi / 2
+      else -- the next difference above lo: differences equal but for float
+        t = lo_above -- noise (0.000485 - 0.000476, 0.000515 - 0.000506) are
+      end            -- distinct doubles that halving would take long to part
+    end
+    if not (t and t > lo and t < hi) then -- bisect the order keys (64 at most)
+      local kl, kh = key_of(lo), key_of(hi)
+      if kl + 1 >= kh then return hi end -- adjacent doubles: only hi is left
+      local mid = kl // 2 + kh // 2
+      if mid <= kl then mid = kl + 1 elseif mid >= kh then mid = kh - 1 end
+      t = double_of(mid)
+    end
+    local c, below, above = count_le(xv, xc, n1, yv, yc, t)
+    if c >= k then hi, c_hi = below, c else lo, c_lo, lo_above = t, c, above end
   end
-  return double_of(hi)
+  if lo_above == hi then return hi end
+  -- the differences in (lo, hi], with their multiplicities
+  local cand, nx, s, e = {}, #xv, 1, 0
+  for j = 1, #yv do
+    local y = yv[j]
+    while s <= nx and y - xv[s] > hi do s = s + 1 end
+    if e < s - 1 then e = s - 1 end
+    while e < nx and y - xv[e + 1] > lo do e = e + 1 end
+    for i = s, e do
+      local d = y - xv[i]
+      for _ = 1, xc[i] * yc[j] do cand[#cand + 1] = d end -- c_hi - c_lo in all
+    end
+  end
+  table.sort(cand)
+  return cand[k - c_lo] or hi
 end
 
 --- Confidence interval of the shift between two samples (y - x), the one
@@ -205,7 +263,7 @@ end
 -- n1 n2 differences y_j - x_i, with
 --   C = floor(n1 n2 / 2 - z sigma),  z = normal_isf((1 - confidence) / 2),
 -- sigma the tie-corrected standard deviation of U (as mann_whitney_u).
--- The floor makes it conservative.  When C < 1 (too few samples for that
+-- The floor makes the interval conservative.  When C < 1 (too few samples for that
 -- confidence), or a sample is all ties with the other, the bounds are NaN.
 -- @tparam {number,...} x first sample
 -- @tparam {number,...} y second sample
@@ -218,24 +276,41 @@ function D.shift_ci(x, y, confidence)
   local n1, n2 = #x, #y
   if n1 < 1 or n2 < 1 then error("shift_ci: both samples need at least one value", 2) end
   local a, b = sorted_copy(x, "x", "shift_ci"), sorted_copy(y, "y", "shift_ci")
-  if not a or not b then return NAN, NAN end
+  if not a or not b or a[1] == -math.huge or b[1] == -math.huge or a[n1] == math.huge
+     or b[n2] == math.huge then
+    return NAN, NAN
+  end
+  for i = 1, n1 do a[i] = a[i] + 0.0 end -- differences as floats, even of integers
+  for j = 1, n2 do b[j] = b[j] + 0.0 end
+  return D._shift_ci_sorted(a, b, confidence)
+end
+
+--- shift_ci of two sorted samples of finite floats (no checks).
+function D._shift_ci_sorted(a, b, confidence)
+  local n1, n2 = #a, #b
   local xv, xc = runs_of(a)
   local yv, yc = runs_of(b)
-  -- tie correction over the pooled sample
-  local pooled = {}
-  for i = 1, n1 do pooled[i] = a[i] end
-  for j = 1, n2 do pooled[n1 + j] = b[j] end
-  table.sort(pooled)
-  local _, pc = runs_of(pooled)
-  local ties = 0
-  for _, t in ipairs(pc) do if t > 1 then ties = ties + (t * t * t - t) end end
+  -- tie correction over the pooled sample: merge the distinct values
+  local ties, i, j = 0, 1, 1
+  while i <= #xv or j <= #yv do
+    local t
+    if j > #yv or (i <= #xv and xv[i] < yv[j]) then
+      t = xc[i]; i = i + 1
+    elseif i > #xv or yv[j] < xv[i] then
+      t = yc[j]; j = j + 1
+    else
+      t = xc[i] + yc[j]; i = i + 1; j = j + 1
+    end
+    if t > 1 then ties = ties + (t * t * t - t) end
+  end
   local n = n1 + n2
   local var = n1 * n2 / 12 * ((n + 1) - (n > 1 and ties / (n * (n - 1)) or 0))
   if not (var > 0) then return NAN, NAN end
-  local z = D.normal_isf((1 - confidence) / 2)
+  local z = D.normal_isf((1 - (confidence or 0.95)) / 2)
   local c = math.floor(n1 * n2 / 2 - z * math.sqrt(var))
   if c < 1 then return NAN, NAN end
-  return kth_difference(xv, xc, n1, yv, yc, c), kth_difference(xv, xc, n1, yv, yc, n1 * n2 + 1 - c)
+  return kth_difference(xv, xc, n1, yv, yc, n2, c),
+         kth_difference(xv, xc, n1, yv, yc, n2, n1 * n2 + 1 - c)
 end
 
 --- Confidence interval of the ratio of two samples' scales (y / x): the
@@ -247,19 +322,25 @@ end
 -- @treturn number lower bound (NaN when not available, or a value <= 0)
 -- @treturn number upper bound
 function D.ratio_ci(x, y, confidence)
-  local lx, ly = {}, {}
   for i = 1, #x do
     if type(x[i]) ~= "number" then error("ratio_ci: x[" .. i .. "] is not a number", 2) end
-    if not (x[i] > 0) then return NAN, NAN end
-    lx[i] = math.log(x[i])
   end
   for j = 1, #y do
     if type(y[j]) ~= "number" then error("ratio_ci: y[" .. j .. "] is not a number", 2) end
-    if not (y[j] > 0) then return NAN, NAN end
-    ly[j] = math.log(y[j])
   end
-  if #lx < 1 or #ly < 1 then error("ratio_ci: both samples need at least one value", 2) end
-  local lo, hi = D.shift_ci(lx, ly, confidence)
+  if #x < 1 or #y < 1 then error("ratio_ci: both samples need at least one value", 2) end
+  local a, b = sorted_copy(x, "x", "ratio_ci"), sorted_copy(y, "y", "ratio_ci")
+  if not a or not b then return NAN, NAN end
+  return D._ratio_ci_sorted(a, b, confidence)
+end
+
+--- ratio_ci of two sorted samples without NaN (no checks); takes them
+-- over (their values become logarithms).
+function D._ratio_ci_sorted(a, b, confidence)
+  if not (a[1] > 0 and b[1] > 0 and a[#a] < math.huge and b[#b] < math.huge) then return NAN, NAN end
+  for i = 1, #a do a[i] = math.log(a[i]) end -- the log keeps the order
+  for j = 1, #b do b[j] = math.log(b[j]) end
+  local lo, hi = D._shift_ci_sorted(a, b, confidence)
   return math.exp(lo), math.exp(hi)
 end
 
@@ -304,20 +385,25 @@ local function clean(x, scale)
 end
 D.clean = clean
 
---- A sample with every value rounded to 12 significant digits: delegated
--- durations are end/f - start/f, so equal tick counts give values that
--- differ in the last bits, which a rank test would count as different.
+--- A sorted copy of a sample of durations, every value rounded to 12
+-- significant digits when `round` (delegated events: their durations are
+-- end/f - start/f, so equal tick counts give values that differ in the
+-- last bits, which a rank test would count as different; the others are
+-- ticks/f, equal for equal ticks).
 -- @tparam {number,...} raw
--- @treturn {number,...} a new list
-local function denoise(raw)
+-- @tparam boolean round
+-- @treturn {number,...}|nil floats, ascending; nil when one is NaN
+local function sorted_samples(raw, round)
   local out = {}
   for i = 1, #raw do
     local v = raw[i]
-    if v == v and v ~= math.huge and v ~= -math.huge and v ~= 0 then
-      v = tonumber(string.format("%.12g", v)) + 0.0
+    if v ~= v then return nil end
+    if round and v ~= math.huge and v ~= -math.huge and v ~= 0 then
+      v = tonumber(string.format("%.12g", v))
     end
-    out[i] = v
+    out[i] = v + 0.0
   end
+  table.sort(out)
   return out
 end
 
@@ -397,9 +483,9 @@ local OPTION_TYPES = { alpha = "number", min_runs = "integer", include_units = "
 --   avg_a, avg_b     means,
 --   avg_delta   avg_b - avg_a (-avg_a only in A, avg_b only in B),
 --   p_value     two-sided Mann-Whitney U test of the raw samples
---               (`perf_data.raw`, rounded to 12 significant digits, as
---               for the interval), when both sides have at least
---               `min_runs` samples,
+--               (`perf_data.raw`; a delegated event's rounded to 12
+--               significant digits, as for the interval), when both
+--               sides have at least `min_runs` samples,
 --   q_value     Benjamini-Hochberg q-value of p_value over every tested
 --               event,
 --   significant q_value < alpha; nil when not tested.
@@ -467,11 +553,14 @@ function D.diff(a, b, opts)
       if ea.p50 ~= 0 then r.ratio = clean(eb.p50 / ea.p50, eb.p50 / ea.p50) end
       r.avg_delta = clean(eb.avg - ea.avg, math.max(math.abs(ea.avg), math.abs(eb.avg)))
       if ea.runs >= min_runs and eb.runs >= min_runs then
-        local xa, xb = denoise(ea.raw), denoise(eb.raw)
-        local _, p = D.mann_whitney_u(xa, xb)
-        r.p_value = p
-        local lo, hi = D.ratio_ci(xa, xb, confidence)
-        r.ratio_low, r.ratio_high = clean(lo, lo), clean(hi, hi)
+        local delegated = ea.ddi ~= nil
+        local xa, xb = sorted_samples(ea.raw, delegated), sorted_samples(eb.raw, delegated)
+        if xa and xb then
+          local _, p = D._mwu_sorted(xa, xb)
+          r.p_value = p
+          local lo, hi = D._ratio_ci_sorted(xa, xb, confidence)
+          r.ratio_low, r.ratio_high = clean(lo, lo), clean(hi, hi)
+        end
       end
     elseif ea then
       r.status = "only in A"

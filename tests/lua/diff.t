@@ -163,6 +163,36 @@ for k = 1, 40 do
   end
 end
 t.ok(ci_ok, "shift_ci: the C-th smallest and largest of the sorted differences, on 40 random samples with ties")
+-- larger samples: durations in whole ticks / 1e6 (differences equal in
+-- value but not as doubles), and magnitudes from 1e-300 to 1e300
+local function brute(x, y, conf)
+  local diffs = {}
+  for _, xi in ipairs(x) do for _, yj in ipairs(y) do diffs[#diffs + 1] = (yj + 0.0) - (xi + 0.0) end end
+  table.sort(diffs)
+  local pooled, ties = {}, 0
+  for _, v in ipairs(x) do pooled[v] = (pooled[v] or 0) + 1 end
+  for _, v in ipairs(y) do pooled[v] = (pooled[v] or 0) + 1 end
+  for _, c in pairs(pooled) do ties = ties + c * c * c - c end
+  local n1, n2 = #x, #y
+  local var = n1 * n2 / 12 * ((n1 + n2 + 1) - ties / ((n1 + n2) * (n1 + n2 - 1)))
+  local c = math.floor(n1 * n2 / 2 - D.normal_isf((1 - conf) / 2) * math.sqrt(var))
+  return diffs[c], diffs[n1 * n2 + 1 - c]
+end
+local big_ok, cases = true, 0
+for k = 1, 6 do
+  local x, y = {}, {}
+  for i = 1, 100 + 7 * k do x[i] = math.random(470, 530) / 1e6 end
+  for i = 1, 120 + 5 * k do y[i] = math.random(470 + k, 530 + 3 * k) / 1e6 end
+  if k == 6 then
+    for i = 1, 20 do x[i] = 10.0 ^ math.random(-300, 300); y[i] = -(10.0 ^ math.random(-300, 300)) end
+  end
+  local conf = k % 2 == 0 and 0.95 or 0.99
+  local wl, wh = brute(x, y, conf)
+  local gl, gh = D.shift_ci(x, y, conf)
+  big_ok = big_ok and gl == wl and gh == wh
+  cases = cases + 1
+end
+t.ok(big_ok and cases == 6, "shift_ci: exact on samples of 100 to 150 ticks/1e6 (float-noise clusters) and extreme magnitudes")
 local qv = D.bh_qvalues({ 0.01, 0.04, 0 / 0, 0.03, 0.5 })
 t.is(("%.4g %.4g %s %.4g %.4g"):format(qv[1], qv[2], tostring(qv[3]), qv[4], qv[5]), "0.04 0.05333 nan 0.05333 0.5",
   "bh_qvalues: by hand (m = 4; NaN left out)")
