@@ -411,46 +411,43 @@ static const et_etr_delegate_id *delegate_id(const et_etr_delegate *d, const cha
     return id;
 }
 
-/* The entry of instruction `iid` in one method of a map (its entries are
- * sorted by instruction id), or NULL. */
-static const et_etr_handles *method_handles(const et_etr_method *m, int64_t iid)
+/* Binary search of instruction `iid` among n entries of size sz sorted by
+ * their first member, the int64_t instruction id (a method's entries in
+ * any of the three maps); the entry or NULL. */
+static const void *find_iid(const void *base, size_t n, size_t sz, int64_t iid)
 {
-    size_t lo = 0, hi = m->handles ? m->n : 0;
+    size_t lo = 0, hi = base ? n : 0;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (m->handles[mid].iid < iid)
+        int64_t v;
+        memcpy(&v, (const char *)base + mid * sz, sizeof v);
+        if (v < iid)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo < (m->handles ? m->n : 0) && m->handles[lo].iid == iid ? &m->handles[lo] : NULL;
+    int64_t v;
+    if (lo == (base ? n : 0))
+        return NULL;
+    memcpy(&v, (const char *)base + lo * sz, sizeof v);
+    return v == iid ? (const char *)base + lo * sz : NULL;
+}
+
+/* The entries of instruction `iid` in one method of debug_handle_map,
+ * instruction_id_to_num_outs_map or delegate_map, or NULL. */
+static const et_etr_handles *method_handles(const et_etr_method *m, int64_t iid)
+{
+    return find_iid(m->handles, m->n, sizeof *m->handles, iid);
 }
 
 static const et_etr_num_outs *method_num_outs(const et_etr_method *m, int64_t iid)
 {
-    size_t lo = 0, hi = m->num_outs ? m->n : 0;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->num_outs[mid].iid < iid)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < (m->num_outs ? m->n : 0) && m->num_outs[lo].iid == iid ? &m->num_outs[lo] : NULL;
+    return find_iid(m->num_outs, m->n, sizeof *m->num_outs, iid);
 }
 
 static const et_etr_delegate *method_delegate(const et_etr_method *m, int64_t iid)
 {
-    size_t lo = 0, hi = m->delegates ? m->n : 0;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->delegates[mid].iid < iid)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo < (m->delegates ? m->n : 0) && m->delegates[lo].iid == iid ? &m->delegates[lo]
-                                                                         : NULL;
+    return find_iid(m->delegates, m->n, sizeof *m->delegates, iid);
 }
 
 /* The entry of delegate `d` for the identifier of delegated event `ev`
