@@ -214,8 +214,11 @@ et_frame *et_report_memory_frame(const et_inspector *insp, et_error *err)
             et_frame_set_int(f, r, 3, (int64_t)blk->n_runs);
             et_frame_set_int(f, r, 4, (int64_t)rows[i].allocations);
             et_frame_set_int(f, r, 5, (int64_t)rows[i].bytes);
-            et_frame_set_float(f, r, 6, blk->n_runs ? (double)rows[i].bytes / (double)blk->n_runs
-                                                    : 0.0);
+            /* bytes are integers: per run rounded to the byte (half up),
+             * never printed as 5.00105e+09 */
+            uint64_t runs = blk->n_runs, by = rows[i].bytes;
+            et_frame_set_int(f, r, 6, runs ? (int64_t)(by / runs + (by % runs >= runs - by % runs))
+                                           : 0);
             et_frame_set_int(f, r, 7, (int64_t)rows[i].largest);
         }
         free(rows);

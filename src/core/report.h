@@ -46,7 +46,8 @@ typedef struct et_memory_row {
 long et_block_memory_summary(const et_block *blk, et_memory_row **rows);
 
 /* The --memory table: columns event_block_name, allocator_id, allocator,
- * runs, allocations, bytes, bytes_per_run (FLOAT: bytes / runs), largest;
+ * runs, allocations, bytes, bytes_per_run (INT: bytes / runs rounded to
+ * the byte, half up), largest (bytes are integers throughout);
  * one row per block and allocator (et_block_memory_summary).  Returns NULL
  * with `err` set (ET_ERR_NOMEM) on failure. */
 et_frame *et_report_memory_frame(const et_inspector *insp, et_error *err);

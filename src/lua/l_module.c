@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "l_hooks.h"
 #include "l_pyobj.h"
 #include "l_frame.h"
 #include "l_tensor.h"
@@ -93,6 +94,7 @@ int luaopen_etinspect(lua_State *L)
     lua_setfield(L, M, "TimeScale");
     et_lua_open_core(L); /* private helpers for the Lua library */
     et_lua_open_numeric(L);
+    et_lua_open_hooks(L);  /* _core.warn */
     lua_setfield(L, M, "_core");
 
     /* the embedded library: package.preload, then the modules that extend

@@ -4,13 +4,14 @@ local common = require("etinspect.scripts.common")
 local etinspect = require("etinspect")
 
 local S = {
-  description = "Compare two ETDumps (A/B): time change per event, Mann-Whitney significance",
-  usage = "diff A.etdp B.etdp [--alpha X] [--top N] [--tsv_path OUT] [--format F]",
+  description = "Compare two ETDumps (A/B): time change per event, ratio CI, Mann-Whitney significance",
+  usage = "diff A.etdp B.etdp [--alpha X] [--confidence C] [--top N] [--tsv_path OUT] [--format F]",
   args = {
     { "A", "the baseline ETDump" },
     { "B", "the ETDump compared to it" },
-    { "--alpha X", "significance level of the Mann-Whitney U test (default 0.01)" },
-    { "--top N", "show the N events whose mean time changed most (default 0: all)" },
+    { "--alpha X", "false discovery rate: significant when the Benjamini-Hochberg q-value < X (default 0.05)" },
+    { "--confidence C", "confidence of the ratio's interval (default 0.95)" },
+    { "--top N", "show the N events whose median time changed most (default 0: all)" },
     { "--tsv_path OUT", "also write every row, with every column, as TSV to OUT" },
   },
 }
@@ -19,14 +20,12 @@ local FORMATS = { box = "compact", plain = "compact", markdown = "compact",
                   tsv = "full", csv = "full", json = "full" }
 
 --- The columns shown in the box, plain and markdown formats (tsv, csv and
--- json show every column of etinspect.diff, in its order); p_value comes
--- last, so that no line of the plain format ends in padding.
+-- json show every column of etinspect.diff, in its order): those of
+-- etinspect.diff's display_columns.
 -- @tparam string unit the target time scale
 -- @treturn {string,...}
 function S.display_columns(unit)
-  local u = " (" .. unit .. ")"
-  return { "block", "event", "instruction_id", "status", "p50_a" .. u, "p50_b" .. u,
-           "delta" .. u, "ratio", "avg_delta" .. u, "significant", "p_value" }
+  return require("etinspect.diff").display_columns(unit)
 end
 
 --- Run the script: open A and B with the same options (time scales,
@@ -37,10 +36,13 @@ end
 -- @raise usage errors (exit 2) for bad arguments or an alpha outside
 --   (0, 1); input errors (exit 1) for unreadable dumps
 function S.run(args)
-  local o = common.parse("diff", args, { alpha = 0.01, top = 0, format = "box", tsv_path = "",
+  local o = common.parse("diff", args, { alpha = 0.05, confidence = 0.95, top = 0, format = "box", tsv_path = "",
     source_time_scale = "ns", target_time_scale = "ms", etrecord = "" }, { "etdump_a", "etdump_b" })
   if not (o.alpha > 0 and o.alpha < 1) then
     common.usage_error("diff: --alpha must be between 0 and 1, got " .. tostring(o.alpha))
+  end
+  if not (o.confidence > 0 and o.confidence < 1) then
+    common.usage_error("diff: --confidence must be between 0 and 1, got " .. tostring(o.confidence))
   end
   if not FORMATS[o.format] then
     common.usage_error("diff: --format must be box, plain, markdown, tsv, csv or json, got '" .. o.format .. "'")
@@ -58,7 +60,7 @@ function S.run(args)
   end
   local a <close> = open(o.etdump_a)
   local b <close> = open(o.etdump_b)
-  local ok, f = pcall(etinspect.diff, a, b, { alpha = o.alpha, include_units = true })
+  local ok, f = pcall(etinspect.diff, a, b, { alpha = o.alpha, confidence = o.confidence, include_units = true })
   if not ok then input_error(tostring(f)) end
   if o.tsv_path ~= "" then
     -- as frame:to_tsv(path), refusing to overwrite A or B
