@@ -31,6 +31,7 @@ extern const struct et_lua_source {
 
 int et_lua_inspector_new(lua_State *L);
 void et_lua_open_numeric(lua_State *L); /* l_numeric.c: numeric primitives into _core */
+void et_lua_open_html(lua_State *L);    /* l_html.c: the HTML report's helpers into _core */
 int luaopen_etinspect(lua_State *L);
 
 static int on_warning(lua_State *L)
@@ -91,6 +92,7 @@ int luaopen_etinspect(lua_State *L)
     lua_setfield(L, M, "TimeScale");
     et_lua_open_core(L); /* private helpers for the Lua library */
     et_lua_open_numeric(L);
+    et_lua_open_html(L);
     lua_setfield(L, M, "_core");
 
     /* the embedded library: package.preload, then the modules that extend
