@@ -52,7 +52,7 @@ canvas{display:block;width:100%;border:1px solid var(--line);background:#fff;tou
 canvas#timeline{cursor:grab}canvas#timeline.dragging{cursor:grabbing}
 .tip{position:absolute;pointer-events:none;background:rgba(29,35,42,.92);color:#fff;font-size:12px;line-height:1.35;
 padding:4px 7px;border-radius:3px;white-space:pre;max-width:560px;overflow:hidden;text-overflow:ellipsis;display:none;z-index:2}
-ul.stats{margin:4px 0 8px;padding-left:18px;font-size:13px}
+ul.stats{margin:4px 0 8px;padding:0;list-style:none;font-size:13px}ul.stats li{margin:2px 0}
 footer{margin-top:32px;color:var(--muted);font-size:12px}
 ]==]
 
@@ -231,7 +231,7 @@ M.SCRIPT = [==[
       " more than 10% above the median" : "; no warm-up (no leading run 10% above the median)";
     var drift = NaN;
     var q = Math.max(1, Math.floor((n - warm) / 10));
-    if (n - warm >= 10) {
+    if (n - warm >= 20) {
       var first = median(ys.slice(warm, warm + q)), last = median(ys.slice(n - q));
       drift = (last / first - 1) * 100;
       text += "; drift: median of the last " + q + " run" + (q === 1 ? "" : "s") + " " + fmt(last) +
@@ -267,6 +267,8 @@ M.SCRIPT = [==[
     y0 = Math.floor(y0 / ys) * ys; y1 = Math.ceil(y1 / ys) * ys;
     if (y1 <= y0) y1 = y0 + ys;
     if (xs1 <= xs0) { xs0 -= 1; xs1 += 1; }
+    var pad = (xs1 - xs0) * 0.015;
+    xs0 -= pad; xs1 += pad;
     var X = function (x) { return L + (x - xs0) / (xs1 - xs0) * PW; };
     var Y = function (y) { return T + PH - (y - y0) / (y1 - y0) * PH; };
     rr.layout = { X: X, Y: Y, L: L, T: T, PW: PW, PH: PH, xs0: xs0, xs1: xs1 };
@@ -476,13 +478,6 @@ M.SCRIPT = [==[
     return { tops: tops, h: y + 4 };
   }
 
-  var pending = false;
-  function redraw() {
-    if (pending) return;
-    pending = true;
-    window.requestAnimationFrame(function () { pending = false; drawTimeline(); });
-  }
-
   function drawTimeline() {
     var v = tl.view, c = tl.canvas;
     if (!v) return;
@@ -576,7 +571,7 @@ M.SCRIPT = [==[
     if (a < v.lo) { z += v.lo - a; a = v.lo; }
     if (z > v.hi) { a -= z - v.hi; z = v.hi; }
     tl.t0 = Math.max(v.lo, a); tl.t1 = Math.min(v.hi, z);
-    redraw();
+    drawTimeline(); /* a few milliseconds even for a million slices: no need to defer */
   }
   function zoom(f, at) {
     if (at === undefined) at = (tl.t0 + tl.t1) / 2;
@@ -664,7 +659,7 @@ M.SCRIPT = [==[
       showTip(tl.tip, c.parentNode, x, y, hit(x, y));
     });
     c.addEventListener("mouseleave", function () { showTip(tl.tip, null, 0, 0, null); });
-    window.addEventListener("resize", function () { redraw(); drawRuns(); });
+    window.addEventListener("resize", function () { drawTimeline(); drawRuns(); });
     showView();
   }
 
