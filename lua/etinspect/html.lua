@@ -20,7 +20,8 @@
 --              0 for all)
 --   max_rows   events-table rows at most (default 5000; the rest are counted)
 --   max_slices samples (event x run) the page holds for its charts at most
---              (default 2,000,000; the first runs of every block are kept)
+--              (default 2,000,000; the first runs of every block are kept;
+--              0: no limit)
 --   title      the page title (default "etinspect report: FILE")
 local pyrepr = require("etinspect.pyrepr")
 local assets = require("etinspect.html_assets")

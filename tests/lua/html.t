@@ -329,6 +329,7 @@ t.ok(cut:find('id="summary-truncated"', 1, true) and cut:find('id="timeline-trun
   "truncated tables and data say so")
 check_data("sample max_slices=7", insp, html.render(insp, { max_slices = 7 }), { 1, 0 })
 check_data("sample max_slices=18", insp, html.render(insp, { max_slices = 18 }), { 1, 2 })
+check_data("sample max_slices=0 (no limit)", insp, html.render(insp, { max_slices = 0 }), { 1, 3 })
 t.is(count(html.render(insp, { top = 0 }), '<rect class="bar"'), 4, "opts.top = 0: every node type")
 t.ok(html.render(insp, { title = "<T&>" }):find("<title>&lt;T&amp;&gt;</title>", 1, true) ~= nil,
   "opts.title, escaped")
