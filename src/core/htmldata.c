@@ -118,6 +118,19 @@ typedef struct b64_writer {
 
 static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
+/* The two characters of every 12-bit value, made once. */
+static char B64_PAIRS[4096][2];
+
+static void b64_init_pairs(void)
+{
+    if (B64_PAIRS[0][0])
+        return;
+    for (int v = 0; v < 4096; v++) {
+        B64_PAIRS[v][0] = B64[v >> 6];
+        B64_PAIRS[v][1] = B64[v & 63];
+    }
+}
+
 /* Encode the first `n` bytes of w->in (n a multiple of 3, or the last
  * piece) and hand the text to the callback. */
 static void b64_flush(b64_writer *w, size_t n)
@@ -125,10 +138,9 @@ static void b64_flush(b64_writer *w, size_t n)
     size_t i = 0, o = 0;
     for (; i + 3 <= n; i += 3) {
         uint32_t v = (uint32_t)w->in[i] << 16 | (uint32_t)w->in[i + 1] << 8 | w->in[i + 2];
-        w->out[o++] = B64[v >> 18];
-        w->out[o++] = B64[(v >> 12) & 63];
-        w->out[o++] = B64[(v >> 6) & 63];
-        w->out[o++] = B64[v & 63];
+        memcpy(w->out + o, B64_PAIRS[v >> 12], 2);
+        memcpy(w->out + o + 2, B64_PAIRS[v & 4095], 2);
+        o += 4;
     }
     if (i < n) {
         uint32_t v = (uint32_t)w->in[i] << 16 | (i + 1 < n ? (uint32_t)w->in[i + 1] << 8 : 0);
@@ -155,10 +167,14 @@ static inline unsigned char *b64_room(b64_writer *w, size_t k)
 static inline void put_u32(b64_writer *w, uint32_t v)
 {
     unsigned char *p = b64_room(w, 4);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(p, &v, 4);
+#else
     p[0] = (unsigned char)v;
     p[1] = (unsigned char)(v >> 8);
     p[2] = (unsigned char)(v >> 16);
     p[3] = (unsigned char)(v >> 24);
+#endif
 }
 
 static inline void put_f32(b64_writer *w, float f)
@@ -347,6 +363,7 @@ int et_html_write_data(const et_inspector *insp, const et_html_plan *plan, et_ht
         free(w), free(lo), free(hi), free(mode);
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
     }
+    b64_init_pairs();
     w->n = 0;
     w->write = write;
     w->ud = ud;
