@@ -5,14 +5,15 @@
 #   build:     gcc, make, pkg-config
 #   fixtures:  flatbuffers-compiler (flatc builds test ETDumps from JSON)
 #   libraries: liblua5.4-dev, libjansson-dev, libzip-dev, libedit-dev,
-#              libsqlite3-dev (--sqlite_path)
+#              libsqlite3-dev (--sqlite_path), lua-argparse (report scripts'
+#              arguments; found on Debian's standard Lua path)
 #   tests:     perl (prove), lua5.4, valgrind, sqlite3 (queries on exported
 #              databases), chromium (the HTML report rendered headless)
 #   fuzzing:   clang, libclang-rt-14-dev (libFuzzer, sanitizers)
 set -eu
 
 PACKAGES="build-essential pkg-config flatbuffers-compiler liblua5.4-dev lua5.4
-libjansson-dev libzip-dev libedit-dev libsqlite3-dev sqlite3 perl valgrind clang
+lua-argparse libjansson-dev libzip-dev libedit-dev libsqlite3-dev sqlite3 perl valgrind clang
 libclang-rt-14-dev chromium"
 
 if [ "$(id -u)" -eq 0 ]; then
