@@ -104,6 +104,39 @@ int et_host_input_kind(lua_State *L)
     return 2;
 }
 
+int et_host_assign_inputs(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer n = luaL_len(L, 1);
+    if (n < 0 || n > 64)
+        return luaL_error(L, "expected 1 to 64 files, got %d", (int)n);
+    const char *files[64];
+    for (lua_Integer i = 0; i < n; i++) {
+        /* a string of the table stays anchored there */
+        if (lua_rawgeti(L, 1, i + 1) != LUA_TSTRING)
+            return luaL_error(L, "file %d: expected a string, got %s", (int)i + 1,
+                              luaL_typename(L, -1));
+        files[i] = lua_tostring(L, -1);
+        lua_pop(L, 1);
+    }
+    et_inputs in = {0};
+    char msg[1024];
+    if (et_inputs_assign(files, (int)n, &in, msg, sizeof msg) != 0)
+        return luaL_error(L, "%s", msg);
+    lua_createtable(L, 0, 5);
+    const char *const keys[] = {"etdump_path", "profile_results_path", "etrecord",
+                                "bundled_program_path", "debug_buffer_path"};
+    const char *const vals[] = {in.etdump, in.profile_results, in.etrecord, in.bundled_program,
+                                in.debug_buffer};
+    for (int k = 0; k < 5; k++) {
+        if (vals[k]) {
+            lua_pushstring(L, vals[k]);
+            lua_setfield(L, -2, keys[k]);
+        }
+    }
+    return 1;
+}
+
 /* Report the error on top of the stack (if rc says there is one) and pop
  * it; returns the exit status: 0, 2 for a usage error, else 1. */
 static int report(lua_State *L, int rc)

@@ -23,4 +23,11 @@ int et_host_pcall(lua_State *L, int nargs, int nres);
  * "text", "unknown", "directory", or "missing" and the system's reason. */
 int et_host_input_kind(lua_State *L);
 
+/* Lua: assign_inputs({path, ...}) -> {etdump_path=, profile_results_path=,
+ * etrecord=, bundled_program_path=, debug_buffer_path=}: each file's role
+ * by its content (et_inputs_assign; keys as etinspect.Inspector takes
+ * them); raises the reason when a file cannot be read or two claim one
+ * role. */
+int et_host_assign_inputs(lua_State *L);
+
 #endif
