@@ -39,7 +39,8 @@
 #include "lua_host.h"
 #include "version.h"
 
-#define REPL_KEY "etinspect.repl" /* registry: the Lua half, set up */
+#define REPL_KEY "etinspect.repl"            /* registry: the Lua half, set up */
+#define REQUIRE_KEY "etinspect.repl.require" /* registry: require, as at the start */
 
 static lua_State *g_L;
 static volatile sig_atomic_t g_interrupted; /* Ctrl-C since the statement began */
@@ -53,8 +54,12 @@ static volatile sig_atomic_t g_running;     /* Lua code of a statement runs */
 static void check_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
-    if (g_running && g_interrupted)
+    if (g_running && g_interrupted) {
+        /* from now on at every instruction of this thread: a loop whose
+         * body catches the error is stopped in its own code */
+        lua_sethook(L, check_hook, LUA_MASKCOUNT, 1);
         luaL_error(L, "interrupted!");
+    }
 }
 
 static void on_sigint(int sig)
@@ -88,23 +93,23 @@ static int list_dir(lua_State *L)
 }
 
 /* Push the Lua half: the registry's copy, else require("etinspect.repl")
- * set up with the host's functions (again, if a script broke it). */
+ * (the require of the REPL's start) set up with the host's functions, again
+ * when a statement broke it. */
 static void push_repl(lua_State *L)
 {
     if (lua_getfield(L, LUA_REGISTRYINDEX, REPL_KEY) == LUA_TTABLE)
         return;
     lua_pop(L, 1);
-    lua_getglobal(L, "require");
-    if (lua_type(L, -1) != LUA_TFUNCTION) { /* the global was replaced */
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REQUIRE_KEY) != LUA_TFUNCTION) {
         lua_pop(L, 1);
-        luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
-        lua_getfield(L, -1, "_G");
-        lua_getfield(L, -1, "require");
-        lua_replace(L, -3);
-        lua_pop(L, 1);
+        lua_getglobal(L, "require");
     }
     lua_pushliteral(L, "etinspect.repl");
-    lua_call(L, 1, 1);
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK)
+        luaL_error(L, "the REPL cannot load its Lua half (etinspect.repl): %s", lua_tostring(L, -1));
+    if (lua_type(L, -1) != LUA_TTABLE)
+        luaL_error(L, "the REPL cannot load its Lua half: etinspect.repl is a %s value",
+                   luaL_typename(L, -1));
     lua_getfield(L, -1, "setup");
     lua_createtable(L, 0, 3);
     lua_pushcfunction(L, et_host_input_kind);
@@ -414,6 +419,7 @@ static void run_statement(lua_State *L, int base)
     }
     g_interrupted = 0;
     g_running = 1;
+    lua_sethook(L, check_hook, LUA_MASKCOUNT, 1000);
     int rc = et_host_pcall(L, 0, LUA_MULTRET);
     int n = lua_gettop(L) - base;
     if (rc == LUA_OK && n > 0) {
@@ -455,6 +461,8 @@ int et_repl_run(lua_State *L)
         return 1;
     }
     lua_setglobal(L, "etinspect");
+    lua_getglobal(L, "require");
+    lua_setfield(L, LUA_REGISTRYINDEX, REQUIRE_KEY);
     lua_pushliteral(L, "render"); /* repl.render() loads and sets up the Lua half */
     lua_pushcclosure(L, call_repl, 1);
     if (lua_pcall(L, 0, 0, 0) != LUA_OK) {

@@ -72,13 +72,15 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Read what the child wrote, for up to `ms` milliseconds. */
-static void pump(int fd, int ms)
+/* Read what the child wrote, for up to `ms` milliseconds; returns the
+ * number of bytes read. */
+static ssize_t pump(int fd, int ms)
 {
     struct pollfd p = {fd, POLLIN, 0};
+    ssize_t r = 0;
     if (poll(&p, 1, ms) > 0) {
         char buf[4096];
-        ssize_t r = read(fd, buf, sizeof buf);
+        r = read(fd, buf, sizeof buf);
         if (r > 0) {
             if (seen_len + (size_t)r >= sizeof seen) { /* keep the tail */
                 size_t drop = seen_len / 2;
@@ -93,6 +95,7 @@ static void pump(int fd, int ms)
             seen[seen_len] = '\0';
         }
     }
+    return r;
 }
 
 static const char *find(const char *hay, size_t n, const char *needle, size_t m)
@@ -218,16 +221,32 @@ int main(int argc, char **argv)
         }
     }
     fclose(script);
-    /* let the child finish, then reap it */
-    for (int i = 0; i < 20; i++) {
-        int status;
-        if (waitpid(pid, &status, WNOHANG) == pid)
-            goto done;
-        pump(master, 50);
+    /* let the child finish (a sanitizer's report at exit included), then
+     * reap it: a child that does not exit by itself, or exits with an
+     * error, fails the run */
+    int status = 0, exited = 0;
+    double until = now() + 10;
+    while (!exited && now() < until) {
+        exited = waitpid(pid, &status, WNOHANG) == pid;
+        if (!exited && pump(master, 50) <= 0) {
+            struct timespec ts = {0, 20000000L}; /* the terminal closed: just wait */
+            nanosleep(&ts, NULL);
+        }
     }
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-done:
+    while (pump(master, 50) > 0)
+        ;
+    if (!exited) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        fprintf(stderr, "ptydrive: the command did not exit after the last step\n");
+        rc = rc ? rc : 1;
+    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "ptydrive: the command ended with %s %d; its last output:\n%s\n",
+                WIFEXITED(status) ? "status" : "signal",
+                WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+                seen + (seen_len > 2000 ? seen_len - 2000 : 0));
+        rc = rc ? rc : 1;
+    }
     close(master);
     return rc;
 }
