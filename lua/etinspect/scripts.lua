@@ -181,8 +181,7 @@ local function add_argument(parser, e, i, prog, flags, lists)
     if e.required then el:count(1) end
   else
     if ty == "boolean" then error(where .. ": a positional argument cannot be a boolean flag", 0) end
-    el = parser:argument(name, help)
-    if e.default ~= nil and e.args == nil then el:args("?") end
+    el = parser:argument(name, help) -- with a default, it may be left out
   end
   if e.default ~= nil and ty ~= "boolean" then el:default(tostring(e.default)) end
   if e.choices then
