@@ -176,6 +176,7 @@ send big = (string.rep('x', 99) .. string.char(10)):rep(200000)\n
 send print('MA' .. 'RK')\n
 expect MARK
 send big\n
+expect "xxxxxxxxxx
 pause 300
 send \x03
 expect interrupted!
@@ -184,21 +185,23 @@ send print('after' .. ' printing')\n
 expect after printing
 send .set max_rows none\n
 send t = {} for i = 1, 2000000 do t[i] = i end\n
-send print('MA' .. 'RK')\n
-expect MARK
-send t\n
+send function show() print('REN' .. 'DER') return t end\n
+send show()\n
+expect RENDER
 pause 300
 send \x03
 expect interrupted!
 send print('after' .. ' rendering')\n
 expect after rendering
-send while true do pcall(function() while true do end end) end\n
-sleep 300
+send print('LO' .. 'OP') while true do pcall(function() while true do end end) end\n
+expect LOOP
+sleep 200
 send \x03
 expect interrupted!
 send co = coroutine.wrap(function() while true do end end)\n
-send co()\n
-sleep 300
+send print('CORO' .. 'UTINE') co()\n
+expect COROUTINE
+sleep 200
 send \x03
 expect interrupted!
 send print('after' .. ' loops')\n
