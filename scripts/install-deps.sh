@@ -7,14 +7,15 @@
 #   libraries: liblua5.4-dev, libjansson-dev, libzip-dev, libyajl-dev
 #              (ETRecord JSON), libedit-dev, libsqlite3-dev (--sqlite_path),
 #              libdouble-conversion-dev (shortest float digits; g++ builds
-#              its one-file shim)
+#              its one-file shim), lua-argparse (report scripts' arguments;
+#              found on Debian's standard Lua path)
 #   tests:     perl (prove), lua5.4, valgrind, sqlite3 (queries on exported
 #              databases), chromium (the HTML report rendered headless)
 #   fuzzing:   clang, libclang-rt-14-dev (libFuzzer, sanitizers)
 set -eu
 
 PACKAGES="build-essential pkg-config flatbuffers-compiler liblua5.4-dev lua5.4
-libjansson-dev libzip-dev libyajl-dev libedit-dev libsqlite3-dev libdouble-conversion-dev sqlite3 perl valgrind clang
+lua-argparse libjansson-dev libzip-dev libyajl-dev libedit-dev libsqlite3-dev libdouble-conversion-dev sqlite3 perl valgrind clang
 libclang-rt-14-dev chromium"
 
 if [ "$(id -u)" -eq 0 ]; then

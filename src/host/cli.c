@@ -38,7 +38,11 @@
 #include "timescale.h"
 #include "trace.h"
 #include "version.h"
+#include "inputs.h"
 #include "lua_host.h"
+
+/* input files named without an option (etinspect FILE...) */
+#define MAX_FILES 8
 
 enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
@@ -90,7 +94,11 @@ static const char usage_line[] =
     "                 [--memory] [--quiet]\n"
     "       etinspect --profile_results_path PROFILE_RESULTS_PATH\n"
     "                 [--time_scale {ns,us,ms,cycles}] [--tsv_path TSV_PATH]\n"
-    "                 [--json JSON_PATH] [--quiet]\n";
+    "                 [--json JSON_PATH] [--quiet]\n"
+    "       etinspect FILE... [options]\n"
+    "       etinspect SCRIPT.lua | NAME | - [ARGS...]\n"
+    "       etinspect [-e CODE] [-l MODULE] [-i]\n"
+    "       etinspect --list-scripts | --help NAME\n";
 
 static void print_help(FILE *out)
 {
@@ -98,7 +106,15 @@ static void print_help(FILE *out)
     fputs("\n"
           "Read an ExecuTorch ETDump and print the Inspector's table of event blocks\n"
           "(the table of print_data_tabular), optionally writing it as TSV and the\n"
-          "whole model as JSON.\n"
+          "whole model as JSON; or run Lua over it: report scripts, code, the REPL.\n"
+          "\n"
+          "inputs by name:\n"
+          "  FILE...               ETDumps, legacy profiler dumps, ETRecords,\n"
+          "                        BundledPrograms and debug buffers, told apart by\n"
+          "                        their content: 'etinspect m.etdp m.etrecord d.bin'\n"
+          "                        is '--etdump_path m.etdp --etrecord_path m.etrecord\n"
+          "                        --debug_buffer_path d.bin'; an ETRecord alone prints\n"
+          "                        a summary of it\n"
           "\n"
           "options:\n"
           "  -h, --help            show this help message and exit\n"
@@ -158,6 +174,30 @@ static void print_help(FILE *out)
           "  --time_scale {ns,us,ms,cycles}\n"
           "                        unit of the dump's ticks (default: ns); times are\n"
           "                        shown in ms, cycles as cycles\n"
+          "\n"
+          "Lua (the etinspect module is the global 'etinspect'):\n"
+          "  SCRIPT.lua [ARGS...]  run a Lua script (or any existing file named with a\n"
+          "                        '/'); '-' reads the script from standard input\n"
+          "  NAME [ARGS...]        run a bundled report script by name (before any\n"
+          "                        file of that name)\n"
+          "  --list-scripts        list the bundled report scripts\n"
+          "  --help NAME           a report script's arguments (NAME or SCRIPT.lua)\n"
+          "  -e CODE               run CODE (may be repeated)\n"
+          "  -l MODULE             require MODULE into the global MODULE\n"
+          "  -i                    open the REPL after the above\n"
+          "  (no argument)         on a terminal: the REPL, Lua with Tab completion;\n"
+          "                        .open FILE... binds insp, .help lists the commands\n"
+          "\n"
+          "examples:\n"
+          "  etinspect model.etdp                       the table\n"
+          "  etinspect model.etdp model.etrecord --tsv_path out.tsv\n"
+          "  etinspect --etdump_path c.etdp --source_time_scale cycles \\\n"
+          "            --target_time_scale cycles\n"
+          "  etinspect model.etrecord                   what the ETRecord holds\n"
+          "  etinspect top_ops model.etdp --top 10      a report script\n"
+          "  etinspect diff a.etdp b.etdp               A/B comparison\n"
+          "  etinspect -e 'print(#etinspect.Inspector{etdump_path = \"model.etdp\"})'\n"
+          "  etinspect                                  the REPL: .open model.etdp\n"
           "\n"
           "Exit status: 0 success, 1 unreadable or malformed input, 2 usage error.\n",
           out);
@@ -439,10 +479,46 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
     return rc == LUA_OK ? 0 : 1;
 }
 
+/* ---- inputs given by name (etinspect FILE...) ---- */
+
+/* The files named without an option take the options their content calls
+ * for (et_inputs_assign).  Returns 0, or the exit status after printing
+ * the error. */
+static int assign_files(const char *const *files, int n, const char **val)
+{
+    et_inputs in = {val[OPT_ETDUMP], val[OPT_PROFILE], val[OPT_ETRECORD], val[OPT_BUNDLED],
+                    val[OPT_DEBUG_BUFFER]};
+    char msg[1024];
+    int rc = et_inputs_assign(files, n, &in, msg, sizeof msg);
+    if (rc != 0) {
+        fprintf(stderr, "%setinspect: error: %s\n", rc == 2 ? usage_line : "", msg);
+        return rc;
+    }
+    val[OPT_ETDUMP] = in.etdump;
+    val[OPT_PROFILE] = in.profile_results;
+    val[OPT_ETRECORD] = in.etrecord;
+    val[OPT_BUNDLED] = in.bundled_program;
+    val[OPT_DEBUG_BUFFER] = in.debug_buffer;
+    return 0;
+}
+
+/* An ETRecord without a dump: the bundled `etrecord` script summarises it. */
+static int etrecord_summary(const char *const *val, const bool *flag)
+{
+    for (int o = 0; o < OPT_COUNT; o++)
+        if ((val[o] || flag[o]) && o != OPT_ETRECORD)
+            return usage_error("argument --%s: needs an ETDump (an ETRecord alone is "
+                               "summarised)", options[o].name);
+    char *args[] = {"etinspect", "etrecord", (char *)val[OPT_ETRECORD], NULL};
+    return et_lua_host_main(3, args);
+}
+
 int et_cli_main(int argc, char **argv)
 {
     const char *val[OPT_COUNT] = {0};
     bool flag[OPT_COUNT] = {0};
+    const char *files[MAX_FILES];
+    int n_files = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int opt;
@@ -461,6 +537,11 @@ int et_cli_main(int argc, char **argv)
                 return usage_error("unrecognized arguments: %s", a);
             if (eq)
                 value = eq + 1;
+        } else if (a[0] != '-' && a[0]) {
+            if (n_files == MAX_FILES)
+                return usage_error("more input files than etinspect takes: %s", a);
+            files[n_files++] = a;
+            continue;
         } else {
             return usage_error("unrecognized arguments: %s", a);
         }
@@ -486,6 +567,13 @@ int et_cli_main(int argc, char **argv)
         printf("etinspect %s\n", ETINSPECT_VERSION);
         return 0;
     }
+    if (n_files > 0) {
+        int rc = assign_files(files, n_files, val);
+        if (rc != 0)
+            return rc;
+    }
+    if (val[OPT_ETRECORD] && !val[OPT_ETDUMP] && !val[OPT_PROFILE])
+        return etrecord_summary(val, flag);
     if (val[OPT_PROFILE])
         return legacy_main(val, flag);
     if (val[OPT_TIME_SCALE])
