@@ -221,7 +221,9 @@ static long intern_esig(esig_set *set, const esig *s)
  *  pass 1, one worker per contiguous range of runs, in parallel: verify and
  *   decode a run, collate it (spec §3.1), find its EventSignatures (§3.2)
  *   and its group of runs (§3.3) - all in the worker's own tables - and
- *   note per (run, event) where its ProfileEvent is.  A run whose events
+ *   note per (run, event) its ProfileEvent's start and end ticks, read in
+ *   the same visit (run-major, 16 bytes); the pages of the mapped dump
+ *   behind it are given back.  A run whose events
  *   repeat the previous run's one for one (same kinds, names and ids) takes
  *   the previous run's collation as it is.  Errors stop a worker; the first
  *   in run order is reported, exactly as one thread would report it.
@@ -229,9 +231,10 @@ static long intern_esig(esig_set *set, const esig *s)
  *   inspector's, so blocks come out in order of first appearance; every
  *   array of a block is allocated once at its final size, the samples of
  *   all blocks in one arena.
- *  pass 2, in parallel: each worker writes its runs' durations and start
- *   times straight into the event-major sample arrays (no run-major copy),
- *   with their debug entries, outputs and allocations.  With a delegate
+ *  pass 2, in parallel: each worker turns its runs' ticks into durations
+ *   and start times in the event-major sample arrays (a transposition in
+ *   tiles; the dump is not read again), with their debug entries, outputs
+ *   and allocations.  With a delegate
  *   time-scale converter (a host callback) this pass runs on the calling
  *   thread, run by run, as the converter expects.
  *  statistics, in parallel per event; then names, warnings and the debug
@@ -257,6 +260,17 @@ typedef struct rslot {
     int32_t pe; /* index of the profile event in the run, or -1 */
 } rslot;
 
+/* A ProfileEvent's start and end ticks, as pass 1 read them. */
+typedef struct et_ticks {
+    uint64_t start, end;
+} et_ticks;
+
+/* A ProfileEvent's delegate_debug_metadata, when not empty. */
+typedef struct et_meta_at {
+    uint32_t run, event; /* the group's run (local) and event */
+    et_str m;
+} et_meta_at;
+
 /* A group of runs with one RunSignature, as one worker saw it. */
 typedef struct lgroup {
     et_str name;
@@ -267,7 +281,9 @@ typedef struct lgroup {
     size_t n_runs;
     uint32_t *runs; size_t runs_cap;
     /* per (run, event), run-major (r * seq_len + k); freed after pass 2 */
-    uint32_t *pe_pos; size_t pe_pos_cap;    /* the ProfileEvent table, 0: none */
+    et_ticks *ticks; size_t ticks_cap;       /* ProfileEvent start and end */
+    uint32_t *pos0;                          /* per event: its first run's ProfileEvent */
+    et_meta_at *meta; size_t n_meta, meta_cap; /* non-empty delegate_debug_metadata */
     uint32_t *dbg_first; size_t dbg_first_cap;
     uint32_t *dbg_count; size_t dbg_count_cap;
     uint8_t *any_meta;           /* per event: some run has non-empty metadata */
@@ -312,6 +328,7 @@ typedef struct worker {
     et_allocation *allocs; size_t n_allocs, allocs_cap;
     uint32_t run_stamp;
     long last_group;                      /* group of the previous run, or -1 */
+    uint32_t tpl_lo, tpl_hi;              /* bytes of the template's tables */
     /* the runs it kept, in order: their group and place in it */
     uint32_t *run_group, *run_local;
     size_t n_done;
@@ -624,7 +641,7 @@ static bool same_as_template(const worker *w, const et_run *run, uint32_t n)
 static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_index)
 {
     size_t E = g->seq_len, r = g->n_runs, need = (r + 1) * E;
-    if (GROW(g->runs, g->runs_cap, r + 1) != 0 || GROW(g->pe_pos, g->pe_pos_cap, need) != 0 ||
+    if (GROW(g->runs, g->runs_cap, r + 1) != 0 || GROW(g->ticks, g->ticks_cap, need) != 0 ||
         GROW(g->out_first, g->out_first_cap, r + 1) != 0 ||
         GROW(g->out_count, g->out_count_cap, r + 1) != 0 ||
         GROW(g->alloc_first, g->alloc_first_cap, r + 1) != 0 ||
@@ -633,8 +650,10 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
     if (g->has_debug && (GROW(g->dbg_first, g->dbg_first_cap, need) != 0 ||
                          GROW(g->dbg_count, g->dbg_count_cap, need) != 0))
         return nomem(&w->err);
+    if (r == 0 && !(g->pos0 = calloc(E ? E : 1, sizeof *g->pos0)))
+        return nomem(&w->err);
     g->runs[r] = run_index;
-    uint32_t *pos = g->pe_pos + r * E;
+    et_ticks *tk = g->ticks + r * E;
     for (size_t k = 0; k < E; k++) {
         const rslot *sl = &w->slots[k];
         if (sl->pe >= 0) {
@@ -652,11 +671,17 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
                                w->insp->etdump_label, run_index, e->pos, e->start_time,
                                e->end_time);
             w->wrapped_events += wrapped;
-            pos[k] = e->pos;
-            if (e->metadata.n > 0)
+            tk[k] = (et_ticks){e->start_time, e->end_time};
+            if (r == 0)
+                g->pos0[k] = e->pos;
+            if (e->metadata.n > 0) {
+                if (GROW(g->meta, g->meta_cap, g->n_meta + 1) != 0)
+                    return nomem(&w->err);
+                g->meta[g->n_meta++] = (et_meta_at){(uint32_t)r, (uint32_t)k, e->metadata};
                 g->any_meta[k] = 1;
+            }
         } else {
-            pos[k] = 0;
+            tk[k] = (et_ticks){0, 0};
         }
         if (g->has_debug) {
             ievent *ie = &w->ies[sl->ie];
@@ -711,6 +736,21 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
     return 0;
 }
 
+/* Give back the pages of the mapped ETDump that lie wholly inside bytes
+ * [lo, hi) of its buffer: pass 1 has read them and nothing reads them
+ * again but names and debug values, which simply fault in again from the
+ * page cache.  Never for an ETDump given as bytes (not a mapping). */
+static void release_pages(const worker *w, uint32_t lo, uint32_t hi)
+{
+    const et_inspector *insp = w->insp;
+    if (!insp->etdump_file.data || hi <= lo)
+        return;
+    uintptr_t base = (uintptr_t)insp->dump.buf.data;
+    uintptr_t a = (base + lo + 4095) & ~(uintptr_t)4095, z = (base + hi) & ~(uintptr_t)4095;
+    if (z > a)
+        madvise((void *)a, z - a, MADV_DONTNEED);
+}
+
 /* Pass 1 for run i of worker w.  Returns 0, or -1 with w->err set. */
 static int pass1_run(worker *w, uint32_t i)
 {
@@ -757,7 +797,18 @@ static int pass1_run(worker *w, uint32_t i)
         return -1;
     w->n_done++;
     w->last_group = gi;
-    /* this run's events are the next run's template */
+    /* this run's events are the next run's template (which reads their
+     * names): the pages of the previous template can go */
+    uint32_t lo = run.events.pos, hi = run.events.pos + 4 * n;
+    for (uint32_t j = 0; j < n; j++) {
+        uint32_t p = w->ev[j].pos;
+        lo = p < lo ? p : lo;
+        hi = p > hi ? p : hi;
+    }
+    if (w->have_tpl)
+        release_pages(w, w->tpl_lo, w->tpl_hi);
+    w->tpl_lo = lo;
+    w->tpl_hi = hi;
     et_raw_event *t = w->tev;
     size_t tc = w->tev_cap;
     w->tev = w->ev, w->tev_cap = w->ev_cap;
@@ -776,6 +827,8 @@ static void pass1(void *ctx, size_t k)
             w->fail_run = i;
             return;
         }
+    if (w->have_tpl)
+        release_pages(w, w->tpl_lo, w->tpl_hi);
 }
 
 /* Text of an integer delegate id, as Python's str(int). */
@@ -961,7 +1014,7 @@ static long merge_group(builder *b, const worker *w, const lgroup *lg)
     for (size_t k = 0; k < E; k++) {
         const esig *s = &b->es.v[b->emap[ls[k]]];
         b->seq[b->n_seq++] = b->emap[ls[k]];
-        b->pe0[b->n_pe0++] = lg->pe_pos[k]; /* its first run is lg's first */
+        b->pe0[b->n_pe0++] = lg->pos0 ? lg->pos0[k] : 0; /* its first run is lg's first */
         g->has_debug |= s->has_d;
         g->delegated[k] = s->has_p && (s->p.has_did || s->p.dstr.p);
     }
@@ -1097,29 +1150,6 @@ static int alloc_block(builder *b, size_t gi, char **arena)
 /* ------------------------------------------------------------------ */
 /* Pass 2: samples, debug entries, outputs and allocations in place. */
 
-/* A ProfileEvent's start and end ticks, the table verified in pass 1;
- * `cache` remembers the last vtable's field offsets. */
-typedef struct pe_cache {
-    uint32_t vt;
-    uint16_t o_start, o_end;
-} pe_cache;
-
-static inline void pe_times(const fb_buf *fb, pe_cache *c, uint32_t pos, uint64_t *start,
-                            uint64_t *end)
-{
-    const uint8_t *d = fb->data;
-    uint32_t vt = (uint32_t)((int64_t)pos - (int32_t)fb_ld_u32(d + pos));
-    if (vt != c->vt || !c->vt) {
-        fb_table t;
-        fb_table_at(fb, pos, &t);
-        c->vt = vt;
-        c->o_start = fb_slot(fb, &t, ETD_PE_START);
-        c->o_end = fb_slot(fb, &t, ETD_PE_END);
-    }
-    *start = c->o_start ? fb_ld_u64(d + pos + c->o_start) : 0;
-    *end = c->o_end ? fb_ld_u64(d + pos + c->o_end) : 0;
-}
-
 /* Duration of one profile event in target units (spec §3.7-§3.8, with the
  * wrap-around correction); pass 1 has checked that it has one. */
 static inline double duration(const builder *b, const esig *s, bool delegated, uint64_t start,
@@ -1161,39 +1191,39 @@ static inline double duration(const builder *b, const esig *s, bool delegated, u
     return ce - cs;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ET_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define ET_PREFETCH(p) ((void)(p))
+#endif
+
 /* Runs [r0, r1) of worker group lg into its block: event by event, so
- * that each event's samples are written contiguously. */
+ * that each event's samples are written contiguously (a transposition of
+ * lg->ticks in tiles of runs). */
 static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
 {
     const et_inspector *insp = b->insp;
     const ggroup *g = &b->groups[lg->global];
     et_block *blk = &insp->blocks[lg->global];
-    const fb_buf *fb = &insp->dump.buf;
     size_t E = lg->seq_len, off = lg->run_offset;
-    pe_cache pc = {0, 0, 0};
-    static const char empty[1] = "";
     for (size_t k = 0; k < E; k++) {
         et_event *ev = &blk->events[k];
+        /* the tile's rows are read in step, a quarter line per row and
+         * event: ask for the line 16 events on */
+        if ((k & 3) == 0 && k + 16 < E)
+            for (size_t r = r0; r < r1; r++)
+                ET_PREFETCH(lg->ticks + r * E + k + 16);
         if (ev->perf_data.raw) {
             const esig *s = &b->es.v[b->seq[g->seq_first + k]];
             bool delegated = g->delegated[k];
             double *raw = ev->perf_data.raw + off;
             uint64_t *st = ev->start_time + off;
+            const et_ticks *tk = lg->ticks + k;
             for (size_t r = r0; r < r1; r++) {
-                uint32_t pos = lg->pe_pos[r * E + k];
-                uint64_t start = 0, end = 0;
-                if (pos)
-                    pe_times(fb, &pc, pos, &start, &end);
-                raw[r] = pos ? duration(b, s, delegated, start, end) : 0;
-                st[r] = start;
+                et_ticks t = tk[r * E];
+                raw[r] = duration(b, s, delegated, t.start, t.end);
+                st[r] = t.start;
             }
-            if (ev->raw_delegate_debug_metadatas)
-                for (size_t r = r0; r < r1; r++) {
-                    uint32_t pos = lg->pe_pos[r * E + k];
-                    et_str m = pos ? et_etdump_profile_metadata(&insp->dump, pos)
-                                   : (et_str){NULL, 0};
-                    ev->raw_delegate_debug_metadatas[off + r] = m.p ? m : (et_str){empty, 0};
-                }
         }
         if (ev->debug_first)
             for (size_t r = r0; r < r1; r++) {
@@ -1219,20 +1249,18 @@ static void fill_runs_data(const builder *b, const lgroup *lg)
         memcpy(blk->value_pool + lg->value_shift, lg->values, lg->n_values * sizeof *lg->values);
     if (lg->n_allocs)
         memcpy(blk->allocations + lg->alloc_shift, lg->allocs, lg->n_allocs * sizeof *lg->allocs);
-}
-
-/* Give back the pages of the mapped ETDump that pass 2 has read (the
- * model refers to a few of them - names - which then simply fault in
- * again from the page cache). */
-static void release_pages(const builder *b, uint32_t lo, uint32_t hi)
-{
-    const et_inspector *insp = b->insp;
-    if (!insp->etdump_file.data || hi <= lo)
-        return;
-    uintptr_t base = (uintptr_t)insp->etdump_file.data;
-    uintptr_t a = (base + lo + 4095) & ~(uintptr_t)4095, z = (base + hi) & ~(uintptr_t)4095;
-    if (z > a + ((uintptr_t)1 << 20))
-        madvise((void *)a, z - a, MADV_DONTNEED);
+    /* delegate_debug_metadata: "" where a run has none, then the others */
+    static const char empty[1] = "";
+    for (size_t k = 0; k < lg->seq_len; k++) {
+        et_str *m = blk->events[k].raw_delegate_debug_metadatas;
+        if (m)
+            for (size_t r = 0; r < n; r++)
+                m[off + r] = (et_str){empty, 0};
+    }
+    for (size_t i = 0; i < lg->n_meta; i++) {
+        const et_meta_at *a = &lg->meta[i];
+        blk->events[a->event].raw_delegate_debug_metadatas[off + a->run] = a->m;
+    }
 }
 
 /* Pass 2 of one worker: its groups' runs, in tiles of runs. */
@@ -1245,17 +1273,8 @@ static void pass2(void *ctx, size_t k)
         fill_runs_data(b, lg);
         size_t E = lg->seq_len ? lg->seq_len : 1, tile = 4096 / E;
         tile = tile < 8 ? 8 : tile;
-        for (size_t r0 = 0; r0 < lg->n_runs; r0 += tile) {
-            size_t r1 = r0 + tile < lg->n_runs ? r0 + tile : lg->n_runs;
-            fill_runs(b, lg, r0, r1);
-            uint32_t lo = UINT32_MAX, hi = 0;
-            for (size_t i = r0 * lg->seq_len; i < r1 * lg->seq_len; i++)
-                if (lg->pe_pos[i]) {
-                    lo = lg->pe_pos[i] < lo ? lg->pe_pos[i] : lo;
-                    hi = lg->pe_pos[i] > hi ? lg->pe_pos[i] : hi;
-                }
-            release_pages(b, lo, hi);
-        }
+        for (size_t r0 = 0; r0 < lg->n_runs; r0 += tile)
+            fill_runs(b, lg, r0, r0 + tile < lg->n_runs ? r0 + tile : lg->n_runs);
     }
 }
 
@@ -1389,7 +1408,9 @@ static void free_worker(worker *w)
     for (size_t i = 0; i < w->n_groups; i++) {
         lgroup *g = &w->groups[i];
         free(g->runs);
-        free(g->pe_pos);
+        free(g->ticks);
+        free(g->pos0);
+        free(g->meta);
         free(g->dbg_first);
         free(g->dbg_count);
         free(g->any_meta);
@@ -1593,8 +1614,8 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
     }
     for (unsigned k = 0; k < b.nw; k++)
         for (size_t gi = 0; gi < b.w[k].n_groups; gi++) {
-            free(b.w[k].groups[gi].pe_pos);
-            b.w[k].groups[gi].pe_pos = NULL;
+            free(b.w[k].groups[gi].ticks);
+            b.w[k].groups[gi].ticks = NULL;
         }
     if (all_stats(&b) != 0)
         goto out;
