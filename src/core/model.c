@@ -64,6 +64,28 @@ static uint64_t hash_u64(uint64_t h, uint64_t v)
     return h * UINT64_C(0xff51afd7ed558ccd);
 }
 
+/* a[0, n) == b[0, n): names are short, so 8 bytes at a time inline
+ * rather than a call to memcmp. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        uint64_t x, y;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        memcpy(&x, a + n - 8, 8); /* the last 8, overlapping */
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 static inline bool str_eq(et_str a, et_str b)
 {
     if ((a.p == NULL) != (b.p == NULL) || a.n != b.n)
@@ -304,6 +326,8 @@ typedef struct worker {
     et_etdump dump;              /* a copy: its own table budget and counters */
     uint32_t r0, r1;             /* its runs */
     uint64_t *run_cost;          /* shared, one entry per run: tables verified */
+    et_run_ticks *run_ticks;     /* shared, one entry per run (the inspector's) */
+    bool ticks_over_32;
     esig_set es;
     lgroup *groups; size_t n_groups, groups_cap;
     idtable group_tab;
@@ -628,7 +652,7 @@ static bool same_as_template(const worker *w, const et_run *run, uint32_t n)
             a->name.n != b->name.n || (a->name.p == NULL) != (b->name.p == NULL) ||
             !str_eq(a->delegate_debug_id_str, b->delegate_debug_id_str) ||
             (a->kind == ET_EV_DEBUG && a->is_output != b->is_output) ||
-            (a->name.n && a->name.p != b->name.p && memcmp(a->name.p, b->name.p, a->name.n) != 0))
+            (a->name.p != b->name.p && !same_bytes(a->name.p, b->name.p, a->name.n)))
             return false;
     }
     return true;
@@ -638,8 +662,11 @@ static bool same_as_template(const worker *w, const et_run *run, uint32_t n)
  * profile events are, its debug entries, outputs and allocations.  Checks
  * every duration (the only error of pass 2, found here so that errors come
  * out in run order).  Returns 0, or -1 with w->err set. */
-static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_index)
+static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_index,
+                      bool note)
 {
+    et_run_ticks rt = {UINT64_MAX, UINT64_MAX, 0, false, false, false};
+    uint64_t all = 0;
     size_t E = g->seq_len, r = g->n_runs, need = (r + 1) * E;
     if (GROW(g->runs, g->runs_cap, r + 1) != 0 || GROW(g->ticks, g->ticks_cap, need) != 0 ||
         GROW(g->out_first, g->out_first_cap, r + 1) != 0 ||
@@ -671,7 +698,20 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
                                w->insp->etdump_label, run_index, e->pos, e->start_time,
                                e->end_time);
             w->wrapped_events += wrapped;
-            tk[k] = (et_ticks){e->start_time, e->end_time};
+            uint64_t s = e->start_time;
+            tk[k] = (et_ticks){s, e->end_time};
+            all |= s | e->end_time;
+            if (e->delegate_debug_id_int != -1 || e->delegate_debug_id_str.n) {
+                if (s && (!rt.has_dlo || s < rt.dlo))
+                    rt.dlo = s, rt.has_dlo = true;
+            } else {
+                rt.has_lo = true;
+                if (s < (UINT64_C(1) << 31))
+                    rt.lo_low = s < rt.lo_low ? s : rt.lo_low;
+                else
+                    rt.lo_high = s < rt.lo_high ? s : rt.lo_high;
+                rt.wrapped |= e->end_time < s;
+            }
             if (r == 0)
                 g->pos0[k] = e->pos;
             if (e->metadata.n > 0) {
@@ -733,6 +773,10 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
         memcpy(g->allocs + g->n_allocs, w->allocs, w->n_allocs * sizeof *w->allocs);
     g->n_allocs += w->n_allocs;
     g->n_runs++;
+    if (note) {
+        w->run_ticks[run_index] = rt;
+        w->ticks_over_32 |= (all >> 32) != 0;
+    }
     return 0;
 }
 
@@ -751,6 +795,37 @@ static void release_pages(const worker *w, uint32_t lo, uint32_t hi)
         madvise((void *)a, z - a, MADV_DONTNEED);
 }
 
+/* The ticks of run i's profile events (w->ev, n events) for the trace:
+ * insp->run_ticks[i] (model.h).  append_run notes them from the run's
+ * slots when no profile event of the run was replaced by a repetition
+ * (then the slots hold every one); this loop is for the other runs. */
+static void note_ticks(worker *w, uint32_t i, uint32_t n)
+{
+    const uint64_t two31 = UINT64_C(1) << 31;
+    et_run_ticks t = {UINT64_MAX, UINT64_MAX, 0, false, false, false};
+    uint64_t all = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        const et_raw_event *e = &w->ev[j];
+        if (e->kind != ET_EV_PROFILE)
+            continue;
+        uint64_t s = e->start_time;
+        all |= s | e->end_time;
+        if (e->delegate_debug_id_int != -1 || e->delegate_debug_id_str.n) {
+            if (s && (!t.has_dlo || s < t.dlo))
+                t.dlo = s, t.has_dlo = true;
+            continue;
+        }
+        t.has_lo = true;
+        if (s < two31)
+            t.lo_low = s < t.lo_low ? s : t.lo_low;
+        else
+            t.lo_high = s < t.lo_high ? s : t.lo_high;
+        t.wrapped |= e->end_time < s;
+    }
+    w->run_ticks[i] = t;
+    w->ticks_over_32 |= (all >> 32) != 0;
+}
+
 /* Pass 1 for run i of worker w.  Returns 0, or -1 with w->err set. */
 static int pass1_run(worker *w, uint32_t i)
 {
@@ -767,9 +842,11 @@ static int pass1_run(worker *w, uint32_t i)
         return et_error_prefix(&w->err, w->insp->etdump_label);
     w->run_cost[i] = before - w->dump.tables_left;
     long gi;
+    uint64_t repeats;
     if (same_as_template(w, &run, n)) {
         gi = w->tpl_group;
         w->repeated_events += w->tpl_repeated;
+        repeats = w->tpl_repeated;
         w->empty_events += w->tpl_empty;
         if (w->groups[gi].has_debug)
             for (size_t k = 0; k < w->n_ies; k++)
@@ -782,6 +859,7 @@ static int pass1_run(worker *w, uint32_t i)
             return nomem(&w->err);
         w->repeated_events += repeated;
         w->tpl_repeated = repeated;
+        repeats = repeated;
         w->tpl_empty = w->empty_events - empty0;
         w->tpl_group = gi;
         w->tpl_name = run.name;
@@ -793,17 +871,21 @@ static int pass1_run(worker *w, uint32_t i)
     lgroup *g = &w->groups[gi];
     w->run_group[w->n_done] = (uint32_t)gi;
     w->run_local[w->n_done] = (uint32_t)g->n_runs;
-    if (append_run(w, g, &run, i) != 0)
+    if (repeats)
+        note_ticks(w, i, n);
+    if (append_run(w, g, &run, i, repeats == 0) != 0)
         return -1;
     w->n_done++;
     w->last_group = gi;
     /* this run's events are the next run's template (which reads their
-     * names): the pages of the previous template can go */
+     * names): the pages of the previous template can go.  A run's tables
+     * lie in order after its events vector (a writer's layout; were they
+     * not, pages would only be read in again) */
     uint32_t lo = run.events.pos, hi = run.events.pos + 4 * n;
-    for (uint32_t j = 0; j < n; j++) {
-        uint32_t p = w->ev[j].pos;
-        lo = p < lo ? p : lo;
-        hi = p > hi ? p : hi;
+    if (n) {
+        uint32_t a = w->ev[0].pos, z = w->ev[n - 1].pos;
+        lo = a < lo ? a : lo;
+        hi = z > hi ? z : hi;
     }
     if (w->have_tpl)
         release_pages(w, w->tpl_lo, w->tpl_hi);
@@ -1482,8 +1564,12 @@ static int make_workers(builder *b)
     b->nw = nw;
     b->w = calloc(nw, sizeof *b->w);
     b->run_cost = calloc(nruns ? nruns : 1, sizeof *b->run_cost);
-    if (!b->w || !b->run_cost)
+    et_inspector *insp = b->insp;
+    insp->run_ticks = malloc((nruns ? nruns : 1) * sizeof *insp->run_ticks);
+    if (!b->w || !b->run_cost || !insp->run_ticks)
         return -1;
+    for (uint32_t r = 0; r < nruns; r++)
+        insp->run_ticks[r] = (et_run_ticks){UINT64_MAX, UINT64_MAX, 0, false, false, false};
     uint64_t acc = 0;
     uint32_t i = 0;
     for (unsigned k = 0; k < nw; k++) {
@@ -1493,6 +1579,7 @@ static int make_workers(builder *b)
         w->dump.num_profile_events = w->dump.num_debug_events = 0;
         w->dump.num_allocation_events = w->dump.num_empty_events = 0;
         w->run_cost = b->run_cost;
+        w->run_ticks = b->insp->run_ticks;
         w->last_group = -1;
         w->r0 = i;
         uint64_t goal = total * (k + 1) / nw;
@@ -1553,6 +1640,7 @@ static int merge(builder *b)
         b->bad_allocator_ids += w->bad_allocator_ids;
         b->wrapped_events += w->wrapped_events;
         b->tensor_values |= w->tensor_values;
+        insp->ticks_over_32 |= w->ticks_over_32;
     }
     return 0;
 }
@@ -1987,6 +2075,7 @@ void et_inspector_free(et_inspector *insp)
         munmap(insp->samples, insp->samples_size);
     else
         free(insp->samples);
+    free(insp->run_ticks);
     for (size_t i = 0; i < insp->n_warnings; i++)
         free(insp->warnings[i]);
     free(insp->warnings);

@@ -1,24 +1,28 @@
 /* trace.c - Chrome Trace Event JSON of an inspector; see trace.h.
  *
- * One pass over the raw runs first (every run, whatever the selection, so
- * that times do not depend on it): the time origin and the 32-bit
- * wrap-around offsets.  Then, block by block and run by run, the run's
+ * First the time origin and the 32-bit wrap-around offsets, from what the
+ * model noted of every run's raw ticks (insp->run_ticks: every run,
+ * whatever the selection, so that times do not depend on it).  Then, block by block and run by run, the run's
  * slices are computed into one array (reused: nothing is allocated per
  * event), sorted by (track, ts, -dur), given their level (nesting or
  * overlap track) by one stack per track and level, and written; then the
  * run's counter samples.  The text goes through a strbuf flushed to the
- * FILE every megabyte; each event's constant parts (name, category, static
- * args) are rendered once per block. */
+ * FILE every megabyte - by a writer thread when there are several, so
+ * that the kernel's copying of one megabyte overlaps the formatting of the
+ * next; each event's constant parts (name, category, static args) are
+ * rendered once per block. */
 #include "trace.h"
 
 #include <ctype.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "etdump.h"
 #include "link.h"
+#include "parallel.h"
 #include "strbuf.h"
 #include "timescale.h"
 
@@ -70,12 +74,26 @@ typedef struct level_stack {
     bool named;       /* its thread_name has been written */
 } level_stack;
 
+/* The writer thread: it writes `full` while the next buffer is filled. */
+typedef struct twriter {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool started;
+    bool busy;        /* `full` holds text not yet written */
+    bool quit;
+    bool failed;      /* a write failed */
+    et_strbuf full;
+    FILE *out;
+} twriter;
+
 typedef struct tw {
     const et_inspector *insp;
     const et_trace_options *o;
     FILE *out;
     et_error *err;
     et_strbuf sb;
+    twriter wr;
     bool any_event;
     double ns_per_tick, ns_per_unit;
     uint64_t origin;            /* raw (unwrapped) tick of ts 0 */
@@ -304,15 +322,101 @@ static void begin_event(tw *w)
     w->any_event = true;
 }
 
+static void *writer_main(void *arg)
+{
+    twriter *t = arg;
+    pthread_mutex_lock(&t->mu);
+    for (;;) {
+        while (!t->busy && !t->quit)
+            pthread_cond_wait(&t->cv, &t->mu);
+        if (!t->busy)
+            break;
+        pthread_mutex_unlock(&t->mu);
+        bool ok = fwrite(t->full.p, 1, t->full.n, t->out) == t->full.n;
+        pthread_mutex_lock(&t->mu);
+        t->failed |= !ok;
+        t->busy = false;
+        pthread_cond_broadcast(&t->cv);
+    }
+    pthread_mutex_unlock(&t->mu);
+    return NULL;
+}
+
+/* Start the writer thread when there are several threads (else the text
+ * is written on the calling thread). */
+static void writer_start(tw *w)
+{
+    twriter *t = &w->wr;
+    t->out = w->out;
+    if (et_threads() < 2 || pthread_mutex_init(&t->mu, NULL) != 0)
+        return;
+    if (pthread_cond_init(&t->cv, NULL) != 0) {
+        pthread_mutex_destroy(&t->mu);
+        return;
+    }
+    if (pthread_create(&t->th, NULL, writer_main, t) != 0) {
+        pthread_cond_destroy(&t->cv);
+        pthread_mutex_destroy(&t->mu);
+        return;
+    }
+    t->started = true;
+}
+
+/* Wait until the writer has written what it holds; -1 if a write failed.
+ * Called with t->mu held. */
+static int writer_wait(twriter *t)
+{
+    while (t->busy)
+        pthread_cond_wait(&t->cv, &t->mu);
+    return t->failed ? -1 : 0;
+}
+
+/* Stop and join the writer (after its last buffer). */
+static void writer_stop(twriter *t)
+{
+    if (!t->started)
+        return;
+    pthread_mutex_lock(&t->mu);
+    t->quit = true;
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    pthread_join(t->th, NULL);
+    pthread_cond_destroy(&t->cv);
+    pthread_mutex_destroy(&t->mu);
+    t->started = false;
+}
+
+/* Write the text so far when it reaches FLUSH_BYTES, or now (`force`: and
+ * wait until it is written). */
 static int flush(tw *w, bool force)
 {
     if (w->sb.failed)
         return et_fail(w->err, ET_ERR_NOMEM, "out of memory while writing the trace");
-    if (force || w->sb.n >= FLUSH_BYTES) {
+    if (!force && w->sb.n < FLUSH_BYTES)
+        return 0;
+    twriter *t = &w->wr;
+    if (!t->started) {
         if (w->sb.n && fwrite(w->sb.p, 1, w->sb.n, w->out) != w->sb.n)
             return et_fail(w->err, ET_ERR_IO, "cannot write the trace");
         et_sb_reset(&w->sb);
+        return 0;
     }
+    pthread_mutex_lock(&t->mu);
+    int rc = writer_wait(t);
+    if (rc == 0 && w->sb.n) {
+        /* hand the text over; fill the buffer just written next */
+        et_strbuf full = w->sb;
+        w->sb = t->full;
+        t->full = full;
+        et_sb_reset(&w->sb);
+        t->busy = true;
+        pthread_cond_broadcast(&t->cv);
+        if (force)
+            rc = writer_wait(t);
+    }
+    pthread_mutex_unlock(&t->mu);
+    if (rc != 0)
+        return et_fail(w->err, ET_ERR_IO, "cannot write the trace");
     return 0;
 }
 
@@ -423,38 +527,18 @@ static bool raw_delegated(const et_raw_event *e)
 
 static int first_pass(tw *w)
 {
-    const et_etdump *d = &w->insp->dump;
+    const et_inspector *insp = w->insp;
     size_t N = w->n_rundata;
-    bool all32 = true;
+    bool all32 = !insp->ticks_over_32;
     for (size_t i = 0; i < N; i++) {
         run_info *ri = &w->runs[i];
-        ri->lo_low = ri->lo_high = UINT64_MAX;
-        et_run run;
-        et_etdump_run(d, (uint32_t)i, &run);
-        if (!run.has_events)
-            continue;
-        for (uint32_t j = 0; j < run.events.count; j++) {
-            et_raw_event e;
-            et_etdump_event_verified(d, (uint32_t)i, &run, j, &e);
-            if (e.kind != ET_EV_PROFILE)
-                continue;
-            if (e.start_time >= TWO32 || e.end_time >= TWO32)
-                all32 = false;
-            if (raw_delegated(&e)) {
-                if (e.start_time && (!ri->has_dlo || e.start_time < ri->dlo))
-                    ri->dlo = e.start_time, ri->has_dlo = true;
-                continue;
-            }
-            ri->has_lo = true;
-            if (e.start_time < TWO31) {
-                if (e.start_time < ri->lo_low)
-                    ri->lo_low = e.start_time;
-            } else if (e.start_time < ri->lo_high) {
-                ri->lo_high = e.start_time;
-            }
-            if (e.end_time < e.start_time)
-                ri->wrapped = true;
-        }
+        const et_run_ticks *t = &insp->run_ticks[i];
+        ri->lo_low = t->lo_low;
+        ri->lo_high = t->lo_high;
+        ri->has_lo = t->has_lo;
+        ri->dlo = t->dlo;
+        ri->has_dlo = t->has_dlo;
+        ri->wrapped = t->wrapped;
     }
     /* offsets, in RunData order; then the origin */
     uint64_t prev_off = 0, prev_abs = 0;
@@ -1257,6 +1341,8 @@ static void write_other_data(tw *w)
 
 static void tw_free(tw *w)
 {
+    writer_stop(&w->wr);
+    et_sb_free(&w->wr.full);
     et_sb_free(&w->sb);
     et_sb_free(&w->fixed);
     et_sb_free(&w->keys);
@@ -1362,6 +1448,7 @@ int et_trace_write(const et_inspector *insp, const et_trace_options *o, FILE *ou
         w.win_s = to_ns(o->window_start_us * 1000);
         w.win_e = to_ns(o->window_end_us * 1000);
     }
+    writer_start(&w);
     int rc = write_all(&w);
     tw_free(&w);
     return rc;
