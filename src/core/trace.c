@@ -72,6 +72,10 @@ typedef struct level_stack {
     size_t n, cap;
     int64_t last_ts;  /* start of the last slice placed here */
     bool named;       /* its thread_name has been written */
+    /* ',"pid":P,"tid":T,"args":{"run":R' of run `mid_gen` (tw.gen) */
+    uint64_t mid_gen;
+    uint8_t mid_n;
+    char mid[96];
 } level_stack;
 
 /* The writer thread: it writes `full` while the next buffer is filled. */
@@ -136,6 +140,7 @@ typedef struct tw {
     uint32_t pname_n;
     int64_t prun;               /* runs_apart: its RunData index, else -1 */
     bool pnamed;
+    uint64_t gen;               /* the run being written (do_run calls) */
     /* counts for otherData */
     uint64_t n_slices, n_counters, n_synth, n_clamped, n_overlap, n_dropped;
 } tw;
@@ -239,6 +244,8 @@ static uint64_t unwrap(const run_info *ri, uint64_t t)
 static int64_t tick_ns(const tw *w, const run_info *ri, uint64_t t)
 {
     uint64_t d = unwrap(ri, t) - w->origin;
+    if (w->ns_per_tick == 1.0 && d < (UINT64_C(1) << 52))
+        return (int64_t)d; /* what to_ns((double)d) gives, without the doubles */
     if (d < (UINT64_C(1) << 62))
         return to_ns((double)d * w->ns_per_tick);
     if ((int64_t)d < 0 && (int64_t)d > -(INT64_C(1) << 62))
@@ -269,7 +276,8 @@ static char *put_i64(char *o, int64_t v)
     return put_u64(o, (uint64_t)v);
 }
 
-/* ns as microseconds: "12", "12.5", "0.001" (exact, no trailing zeros). */
+/* ns as microseconds: "12", "12.5", "0.001" (exact, no trailing zeros).
+ * o has room for 26 bytes (4 may be written past the text). */
 static char *put_us(char *o, int64_t ns)
 {
     uint64_t v = (uint64_t)ns;
@@ -277,16 +285,17 @@ static char *put_us(char *o, int64_t ns)
         *o++ = '-';
         v = (uint64_t)0 - v;
     }
-    o = put_u64(o, v / 1000);
-    unsigned f = (unsigned)(v % 1000);
+    uint64_t q = v / 1000;
+    unsigned f = (unsigned)(v - q * 1000);
+    o = put_u64(o, q);
     if (f) {
-        *o++ = '.';
-        *o++ = (char)('0' + f / 100);
-        if (f % 100) {
-            *o++ = (char)('0' + f / 10 % 10);
-            if (f % 10)
-                *o++ = (char)('0' + f % 10);
-        }
+        unsigned d1 = f * 41 >> 12, r = f - 100 * d1; /* f / 100 for f < 1000 */
+        unsigned d2 = r * 103 >> 10, d3 = r - 10 * d2; /* r / 10 for r < 100 */
+        o[0] = '.';
+        o[1] = (char)('0' + d1);
+        o[2] = (char)('0' + d2);
+        o[3] = (char)('0' + d3);
+        o += 4 - (d3 == 0) - (d3 == 0 && d2 == 0);
     }
     return o;
 }
@@ -1017,24 +1026,34 @@ static int emit_slice(tw *w, size_t bi, size_t r, uint32_t rd, const slice *s)
     const et_block *blk = &w->insp->blocks[bi];
     const ev_info *ei = &w->ev[s->ev];
     name_thread(w, s->track, s->level);
-    begin_event(w);
+    level_stack *v = &w->lv[s->track * LEVELS + s->level];
+    if (v->mid_gen != w->gen) { /* the same for the run's slices of the track */
+        char *m = v->mid;
+        memcpy(m, ",\"pid\":", 7), m += 7;
+        m = put_i64(m, w->pid);
+        memcpy(m, ",\"tid\":", 7), m += 7;
+        m = put_i64(m, w->pid * 1000 + track_index(s->track, s->level));
+        memcpy(m, ",\"args\":{\"run\":", 15), m += 15;
+        m = put_u64(m, rd);
+        v->mid_n = (uint8_t)(m - v->mid);
+        v->mid_gen = w->gen;
+    }
     et_strbuf *sb = &w->sb;
-    size_t before = sb->n;
-    et_sb_add(sb, NULL, ei->head_n + 300);
-    if (sb->failed)
+    /* separator, head, two times (<= 26 bytes each), mid, flags, tail */
+    char *o = et_sb_room(sb, 2 + ei->head_n + 60 + sizeof v->mid + 90 + ei->tail_n);
+    if (!o)
         return nomem(w);
-    char *o = sb->p + before;
+    if (w->any_event)
+        *o++ = ',';
+    *o++ = '\n';
+    w->any_event = true;
     memcpy(o, w->fixed.p + ei->head, ei->head_n);
     o += ei->head_n;
     o = put_us(o, s->ts);
     memcpy(o, ",\"dur\":", 7), o += 7;
     o = put_us(o, s->dur);
-    memcpy(o, ",\"pid\":", 7), o += 7;
-    o = put_i64(o, w->pid);
-    memcpy(o, ",\"tid\":", 7), o += 7;
-    o = put_i64(o, w->pid * 1000 + track_index(s->track, s->level));
-    memcpy(o, ",\"args\":{\"run\":", 15), o += 15;
-    o = put_u64(o, rd);
+    memcpy(o, v->mid, sizeof v->mid); /* the whole array: one fixed-size copy */
+    o += v->mid_n;
     if (s->flags & SL_SYNTH)
         memcpy(o, ",\"synthetic_start\":true", 23), o += 23;
     if (s->flags & SL_CUT) {
@@ -1043,17 +1062,19 @@ static int emit_slice(tw *w, size_t bi, size_t r, uint32_t rd, const slice *s)
     }
     if (s->flags & SL_CLAMPED)
         memcpy(o, ",\"clamped\":true", 15), o += 15;
-    sb->n = (size_t)(o - sb->p);
-    sb->p[sb->n] = '\0';
     if (w->o->metadata && blk->events[s->ev].is_delegated_op) {
+        et_sb_setlen(sb, o);
         char *m = w->o->metadata(w->o->metadata_ud, bi, s->ev, r);
         if (m) {
             et_sb_adds(sb, ",\"delegate_metadata\":");
             et_sb_adds(sb, m);
             free(m);
         }
+        et_sb_add(sb, w->fixed.p + ei->tail, ei->tail_n);
+    } else {
+        memcpy(o, w->fixed.p + ei->tail, ei->tail_n);
+        et_sb_setlen(sb, o + ei->tail_n);
     }
-    et_sb_add(sb, w->fixed.p + ei->tail, ei->tail_n);
     w->n_slices++;
     return 0;
 }
@@ -1205,6 +1226,7 @@ static void sort_slices(tw *w, size_t n)
 
 static int do_run(tw *w, size_t bi, size_t r)
 {
+    w->gen++;
     const et_block *blk = &w->insp->blocks[bi];
     uint32_t rd = blk->runs[r];
     const run_info *ri = &w->runs[rd];
