@@ -793,6 +793,80 @@ void et_etdump_event_verified(const et_etdump *d, uint32_t run_index, const et_r
     decode_event_verified(b, &ev, e);
 }
 
+/* The string or byte vector whose uoffset is at field offset `o` of the
+ * verified table at t (o 0: absent, {NULL, 0}). */
+static inline et_str bytes_at(const fb_buf *b, uint32_t t, unsigned o)
+{
+    if (!o)
+        return (et_str){NULL, 0};
+    uint32_t at = t + o, s = at + fb_ld_u32(b->data + at);
+    return (et_str){(const char *)b->data + s + 4, fb_ld_u32(b->data + s)};
+}
+
+/* A ProfileEvent's fields at the offsets its vtable gives (a verified
+ * table: every read is inside the buffer). */
+static inline void decode_profile_at(const fb_buf *b, uint32_t t, const uint16_t off[8], et_raw_event *e)
+{
+    const uint8_t *d = b->data + t;
+    e->kind = ET_EV_PROFILE;
+    e->pos = t;
+    e->name = bytes_at(b, t, off[ETD_PE_NAME]);
+    e->delegate_debug_id_str = bytes_at(b, t, off[ETD_PE_DID_STR]);
+    e->metadata = bytes_at(b, t, off[ETD_PE_METADATA]);
+    int32_t chain = off[ETD_PE_CHAIN] ? (int32_t)fb_ld_u32(d + off[ETD_PE_CHAIN]) : 0;
+    e->chain_value = (uint64_t)(int64_t)chain;
+    e->chain_neg = chain < 0;
+    e->instruction_id = off[ETD_PE_INSTR] ? (int32_t)fb_ld_u32(d + off[ETD_PE_INSTR]) : -1;
+    e->delegate_debug_id_int = off[ETD_PE_DID_INT] ? (int32_t)fb_ld_u32(d + off[ETD_PE_DID_INT]) : -1;
+    e->start_time = off[ETD_PE_START] ? fb_ld_u64(d + off[ETD_PE_START]) : 0;
+    e->end_time = off[ETD_PE_END] ? fb_ld_u64(d + off[ETD_PE_END]) : 0;
+}
+
+void et_etdump_events_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
+                               uint32_t i, uint32_t n, et_raw_event *out)
+{
+    if (run_index >= d->run_data.count || !d->runs_verified[run_index] ||
+        i > r->events.count || n > r->events.count - i) {
+        for (uint32_t k = 0; k < n; k++)
+            et_etdump_event_verified(d, run_index, r, i + k, &out[k]);
+        return;
+    }
+    const fb_buf *b = &d->buf;
+    /* the layout of the last Event vtable with a profile_event, and of the
+     * last ProfileEvent vtable: a writer uses a handful */
+    uint32_t ev_vt = 0, pe_vt = 0;
+    uint16_t off_p = 0, pe_off[8] = {0};
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t p = r->events.pos + 4u * (i + k);
+        if (i + k + ET_PREFETCH_AHEAD < r->events.count) {
+            uint32_t q = p + 4u * ET_PREFETCH_AHEAD;
+            ET_PREFETCH(b->data + q + fb_ld_u32(b->data + q));
+        }
+        fb_table ev;
+        ev.pos = p + fb_ld_u32(b->data + p);
+        ev.vt = (uint32_t)((int64_t)ev.pos - (int32_t)fb_ld_u32(b->data + ev.pos));
+        if (ev.vt == ev_vt && ev_vt) {
+            uint32_t pp = ev.pos + off_p, pt = pp + fb_ld_u32(b->data + pp);
+            uint32_t vt = (uint32_t)((int64_t)pt - (int32_t)fb_ld_u32(b->data + pt));
+            if (vt == pe_vt) {
+                decode_profile_at(b, pt, pe_off, &out[k]);
+                continue;
+            }
+        }
+        ev.vtsize = fb_ld_u16(b->data + ev.vt);
+        ev.tsize = fb_ld_u16(b->data + ev.vt + 2);
+        decode_event_verified(b, &ev, &out[k]);
+        fb_table pe;
+        if (out[k].kind == ET_EV_PROFILE && fb_get_table(b, &ev, ETD_EVENT_PROFILE, &pe)) {
+            ev_vt = ev.vt;
+            off_p = fb_slot(b, &ev, ETD_EVENT_PROFILE);
+            pe_vt = pe.vt;
+            for (unsigned s = 0; s < 8; s++)
+                pe_off[s] = fb_slot(b, &pe, s);
+        }
+    }
+}
+
 const char *et_scalar_type_dtype(int st)
 {
     switch (st) {

@@ -177,6 +177,15 @@ void et_etdump_event(const et_etdump *d, const et_run *r, uint32_t i, et_raw_eve
 void et_etdump_event_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
                               uint32_t i, et_raw_event *e);
 
+/* Events [i, i + n) of such a run into out[0, n), as
+ * et_etdump_event_verified decodes each; for bulk iteration (the Lua
+ * iterator): the layout of the last Event and ProfileEvent vtables is
+ * kept, so a profile event costs a comparison of each vtable and the
+ * field reads.  Out-of-range indices or a run not verified: each event
+ * through et_etdump_event_verified. */
+void et_etdump_events_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
+                               uint32_t i, uint32_t n, et_raw_event *out);
+
 /* The Value table at `pos` (from et_raw_event.value_pos, or a Tensor of a
  * TensorList: see et_etdump_tensor). */
 void et_etdump_value(const et_etdump *d, uint32_t pos, et_raw_value *v);

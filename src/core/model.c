@@ -1654,6 +1654,19 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
     b.converter = o->converter;
     b.converter_ud = o->converter_ud;
     b.threads = et_threads();
+    const char *bad = et_threads_invalid();
+    if (bad) {
+        /* the value as typed, printable and at most 40 bytes */
+        char shown[48];
+        size_t n = 0;
+        for (; bad[n] && n < 40; n++)
+            shown[n] = bad[n] >= 0x20 && bad[n] < 0x7f ? bad[n] : '?';
+        strcpy(shown + n, bad[n] ? "..." : "");
+        if (et_inspector_warn(insp, "ETINSPECT_THREADS='%s' is not a number of threads from 1 "
+                              "to %d; using %u (the processors available)", shown,
+                              ET_MAX_THREADS, b.threads) != 0)
+            return nomem(err);
+    }
     int rc = -1;
     if (idtable_init(&b.es.tab, 1024) != 0 || idtable_init(&b.group_tab, 16) != 0 ||
         make_workers(&b) != 0) {

@@ -45,18 +45,42 @@ typedef struct name_slot {
     size_t n;
 } name_slot;
 
+/* Events are decoded a batch at a time (et_etdump_events_verified keeps
+ * the vtables' layout across the batch). */
+#define EVENT_BATCH 32
+
 /* State of one events() iteration. */
 typedef struct events_iter {
     run_ref *run_ud;
     et_run run;    /* decoded once */
     uint32_t next; /* index of the next event */
+    uint32_t b0, bn; /* batch[k] is event b0 + k, k < bn */
     name_slot names[NAME_CACHE_SLOTS]; /* slot k's string: upvalue 7 [k + 1] */
+    et_raw_event batch[EVENT_BATCH];
 } events_iter;
+
+/* a[0, n) == b[0, n), 8 bytes at a time (names are short). */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        uint64_t x, y;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        memcpy(&x, a + n - 8, 8);
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    return memcmp(a, b, n) == 0;
+}
 
 /* Pushes name s (nil when absent) through the iterator's cache; `cache` is
  * the stack index of the table holding the cached strings.  The bytes stay
  * valid while the inspector is open, which events_next checks first. */
-static void push_name(lua_State *L, events_iter *it, int cache, et_str s)
+static inline void push_name(lua_State *L, events_iter *it, int cache, et_str s)
 {
     if (!s.p) {
         lua_pushnil(L);
@@ -70,7 +94,7 @@ static void push_name(lua_State *L, events_iter *it, int cache, et_str s)
     uint64_t h = (tail ^ (uint64_t)s.n * 0x9E3779B97F4A7C15u) * 0x9E3779B97F4A7C15u;
     size_t k = (size_t)(h >> 58); /* top 6 bits: NAME_CACHE_SLOTS == 64 */
     name_slot *slot = &it->names[k];
-    if (slot->p && slot->n == s.n && memcmp(slot->p, s.p, s.n) == 0) {
+    if (slot->p && slot->n == s.n && (slot->p == s.p || same_bytes(slot->p, s.p, s.n))) {
         lua_rawgeti(L, cache, (lua_Integer)k + 1);
         return;
     }
@@ -93,8 +117,14 @@ static int events_next(lua_State *L)
     if (i >= run->events.count)
         return 0;
     it->next = i + 1;
-    et_raw_event e;
-    et_etdump_event_verified(&insp->dump, r->run, run, i, &e);
+    if (i - it->b0 >= it->bn) {
+        uint32_t left = run->events.count - i;
+        it->b0 = i;
+        it->bn = left < EVENT_BATCH ? left : EVENT_BATCH;
+        et_etdump_events_verified(&insp->dump, r->run, run, i, it->bn, it->batch);
+    }
+    const et_raw_event *ep = &it->batch[i - it->b0];
+#define e (*ep)
     lua_pushinteger(L, (lua_Integer)i + 1);
     push_name(L, it, lua_upvalueindex(7), e.kind == ET_EV_ALLOCATION ? (et_str){NULL, 0} : e.name);
     switch (e.kind) {
@@ -124,6 +154,7 @@ static int events_next(lua_State *L)
         return 8;
     }
     return 5;
+#undef e
 }
 
 static int run_events(lua_State *L)
@@ -135,6 +166,7 @@ static int run_events(lua_State *L)
     it->run_ud = r;
     it->run = run;
     it->next = 0;
+    it->b0 = it->bn = 0;
     memset(it->names, 0, sizeof it->names);
     for (int k = 0; k < 4; k++)
         lua_pushstring(L, kind_names[k]);
