@@ -879,12 +879,14 @@ static int pass1_run(worker *w, uint32_t i)
     w->last_group = gi;
     /* this run's events are the next run's template (which reads their
      * names): the pages of the previous template can go.  A run's tables
-     * lie in order after its events vector (a writer's layout; were they
-     * not, pages would only be read in again) */
+     * lie in order (either way) after its events vector: a writer's layout;
+     * were they not, pages would only be read in again */
     uint32_t lo = run.events.pos, hi = run.events.pos + 4 * n;
-    if (n) {
+    if (n) { /* in either order */
         uint32_t a = w->ev[0].pos, z = w->ev[n - 1].pos;
         lo = a < lo ? a : lo;
+        lo = z < lo ? z : lo;
+        hi = a > hi ? a : hi;
         hi = z > hi ? z : hi;
     }
     if (w->have_tpl)
