@@ -353,6 +353,7 @@ typedef struct worker {
     uint32_t run_stamp;
     long last_group;                      /* group of the previous run, or -1 */
     uint32_t tpl_lo, tpl_hi;              /* bytes of the template's tables */
+    uint32_t rel_lo, rel_hi;              /* bytes read, to give back (release_behind) */
     /* the runs it kept, in order: their group and place in it */
     uint32_t *run_group, *run_local;
     size_t n_done;
@@ -795,6 +796,33 @@ static void release_pages(const worker *w, uint32_t lo, uint32_t hi)
         madvise((void *)a, z - a, MADV_DONTNEED);
 }
 
+/* Runs read are given back in spans of RELEASE_SPAN bytes or more: a run
+ * may be smaller than a page (narrow dumps). */
+#define RELEASE_SPAN (256u << 10)
+
+/* Add bytes [lo, hi), a run read, to the span to give back; give the span
+ * back when it is large, or when [lo, hi) is not next to it (runs lie one
+ * after another, in either direction, in a writer's layout). */
+static void release_behind(worker *w, uint32_t lo, uint32_t hi)
+{
+    if (hi <= lo)
+        return;
+    if (w->rel_hi > w->rel_lo) {
+        if ((uint64_t)lo <= (uint64_t)w->rel_hi + 4096 && (uint64_t)hi + 4096 >= w->rel_lo) {
+            lo = lo < w->rel_lo ? lo : w->rel_lo;
+            hi = hi > w->rel_hi ? hi : w->rel_hi;
+        } else {
+            release_pages(w, w->rel_lo, w->rel_hi);
+        }
+    }
+    w->rel_lo = lo;
+    w->rel_hi = hi;
+    if (hi - lo >= RELEASE_SPAN) {
+        release_pages(w, lo, hi);
+        w->rel_lo = w->rel_hi = 0;
+    }
+}
+
 /* The ticks of run i's profile events (w->ev, n events) for the trace:
  * insp->run_ticks[i] (model.h).  append_run notes them from the run's
  * slots when no profile event of the run was replaced by a repetition
@@ -890,7 +918,7 @@ static int pass1_run(worker *w, uint32_t i)
         hi = z > hi ? z : hi;
     }
     if (w->have_tpl)
-        release_pages(w, w->tpl_lo, w->tpl_hi);
+        release_behind(w, w->tpl_lo, w->tpl_hi);
     w->tpl_lo = lo;
     w->tpl_hi = hi;
     et_raw_event *t = w->tev;
@@ -912,7 +940,8 @@ static void pass1(void *ctx, size_t k)
             return;
         }
     if (w->have_tpl)
-        release_pages(w, w->tpl_lo, w->tpl_hi);
+        release_behind(w, w->tpl_lo, w->tpl_hi);
+    release_pages(w, w->rel_lo, w->rel_hi);
 }
 
 /* Text of an integer delegate id, as Python's str(int). */
