@@ -27,11 +27,15 @@ typedef struct vctx {
     char path[256];
     uint64_t pe_ok; /* (vtable << 3 | pos & 7) + 1 whose ProfileEvent scalars passed */
     /* fast path (v_run_events): the layout of the last Event and ProfileEvent
-     * vtables that passed the full checks; 0 = none yet */
-    uint32_t ev_vt, pe_vt;
-    uint16_t ev_tsize, ev_off_p;
-    uint16_t pe_tsize, pe_off[8];
+     * vtables that passed the full checks; ev_vt 0 = none yet */
+    struct fast_layout {
+        uint32_t ev_vt, pe_vt;
+        uint16_t ev_tsize, ev_off_p;
+        uint16_t pe_tsize, pe_off[8];
+        uint8_t align_ok; /* bit k: a table at 4k mod 8 has its 8-byte fields aligned */
+    } fl;
 } vctx;
+typedef struct fast_layout fast_layout;
 
 /* Prepend one path segment ("events[3]", "tensor", ...); returns -1. */
 static int seg(vctx *c, const char *fmt, ...)
@@ -322,7 +326,7 @@ static inline bool fast_bytes(const fb_buf *b, uint32_t p, bool nul, et_str *out
 {
     uint32_t o = fb_ld_u32(b->data + p);
     uint64_t s = (uint64_t)p + o;
-    if (o == 0 || o > INT32_MAX || (s & 3) || s + 4 > b->end)
+    if (o - 1u >= (uint32_t)INT32_MAX || (s & 3) || s + 4 > b->end)
         return false;
     uint32_t n = fb_ld_u32(b->data + s);
     if ((uint64_t)n + nul > (uint64_t)b->end - s - 4)
@@ -335,37 +339,32 @@ static inline bool fast_bytes(const fb_buf *b, uint32_t p, bool nul, et_str *out
 }
 
 /* The common case, checked and decoded in one go: an Event whose vtable has
- * the cached layout (only profile_event set) pointing at a ProfileEvent whose
- * vtable has the cached layout.  The vtables were fully verified when they
- * were cached; what depends on the tables' positions is checked here.
- * Returns true when the event was handled; false sends it down the general
- * path (which also reports the error, if there is one). */
-static bool fast_profile_event(vctx *c, const fb_vec *events, uint32_t i, et_raw_event *e)
+ * the cached layout `L` (only profile_event set) pointing at a ProfileEvent
+ * whose vtable has the cached layout.  The vtables were fully verified when
+ * they were cached; what depends on the tables' positions is checked here.
+ * Returns true when the event was handled (the caller counts its two
+ * tables and the profile event); false sends it down the general path
+ * (which also reports the error, if there is one). */
+static inline bool fast_profile_event(const fb_buf *b, const fast_layout *L, uint32_t ep,
+                                      et_raw_event *e)
 {
-    const fb_buf *b = &c->d->buf;
-    if (!c->ev_vt || c->fv.tables_left < 2)
-        return false;
-    uint32_t ep = events->pos + 4u * i;
+    /* an offset is 1..INT32_MAX: (o - 1) below INT32_MAX; a cached table
+     * size is at least 4, so "the table is inside" covers its soffset */
     uint32_t eo = fb_ld_u32(b->data + ep);
     uint64_t et = (uint64_t)ep + eo;
-    if (eo == 0 || eo > INT32_MAX || (et & 3) || et + 4 > b->end)
+    if (eo - 1u >= (uint32_t)INT32_MAX || (et & 3) || et + L->ev_tsize > b->end ||
+        (int64_t)et - (int32_t)fb_ld_u32(b->data + et) != (int64_t)L->ev_vt)
         return false;
-    if ((int64_t)et - (int32_t)fb_ld_u32(b->data + et) != (int64_t)c->ev_vt ||
-        et + c->ev_tsize > b->end)
-        return false;
-    uint32_t pp = (uint32_t)et + c->ev_off_p;
+    uint32_t pp = (uint32_t)et + L->ev_off_p;
     uint32_t po = fb_ld_u32(b->data + pp);
     uint64_t pt = (uint64_t)pp + po;
-    if (po == 0 || po > INT32_MAX || (pt & 3) || pt + 4 > b->end)
+    if (po - 1u >= (uint32_t)INT32_MAX || (pt & 3) || pt + L->pe_tsize > b->end ||
+        (int64_t)pt - (int32_t)fb_ld_u32(b->data + pt) != (int64_t)L->pe_vt)
         return false;
-    if ((int64_t)pt - (int32_t)fb_ld_u32(b->data + pt) != (int64_t)c->pe_vt ||
-        pt + c->pe_tsize > b->end)
-        return false;
-    const uint16_t *off = c->pe_off;
     /* 8-byte fields must be aligned; 4-byte ones are, as the table is */
-    if ((off[ETD_PE_START] && ((pt + off[ETD_PE_START]) & 7)) ||
-        (off[ETD_PE_END] && ((pt + off[ETD_PE_END]) & 7)))
+    if (!((L->align_ok >> ((pt >> 2) & 1)) & 1))
         return false;
+    const uint16_t *off = L->pe_off;
     uint32_t t = (uint32_t)pt;
     e->name.p = e->delegate_debug_id_str.p = e->metadata.p = NULL;
     e->name.n = e->delegate_debug_id_str.n = e->metadata.n = 0;
@@ -384,8 +383,6 @@ static bool fast_profile_event(vctx *c, const fb_vec *events, uint32_t i, et_raw
     e->delegate_debug_id_int = off[ETD_PE_DID_INT] ? (int32_t)fb_ld_u32(d + off[ETD_PE_DID_INT]) : -1;
     e->start_time = off[ETD_PE_START] ? fb_ld_u64(d + off[ETD_PE_START]) : 0;
     e->end_time = off[ETD_PE_END] ? fb_ld_u64(d + off[ETD_PE_END]) : 0;
-    c->fv.tables_left -= 2;
-    c->d->num_profile_events++;
     return true;
 }
 
@@ -396,15 +393,23 @@ static void cache_layout(vctx *c, const fb_table *ev)
     const fb_buf *b = &c->d->buf;
     fb_table pe;
     if (fb_slot(b, ev, ETD_EVENT_ALLOCATION) || fb_slot(b, ev, ETD_EVENT_DEBUG) ||
-        !fb_get_table(b, ev, ETD_EVENT_PROFILE, &pe))
+        !fb_get_table(b, ev, ETD_EVENT_PROFILE, &pe) || ev->tsize < 4 || pe.tsize < 4)
         return;
-    c->ev_vt = ev->vt;
-    c->ev_tsize = ev->tsize;
-    c->ev_off_p = fb_slot(b, ev, ETD_EVENT_PROFILE);
-    c->pe_vt = pe.vt;
-    c->pe_tsize = pe.tsize;
+    fast_layout *L = &c->fl;
+    L->ev_vt = ev->vt;
+    L->ev_tsize = ev->tsize;
+    L->ev_off_p = fb_slot(b, ev, ETD_EVENT_PROFILE);
+    L->pe_vt = pe.vt;
+    L->pe_tsize = pe.tsize;
     for (unsigned k = 0; k < 8; k++)
-        c->pe_off[k] = fb_slot(b, &pe, k);
+        L->pe_off[k] = fb_slot(b, &pe, k);
+    /* where start_time and end_time are aligned, for a table at 0 or 4 mod 8 */
+    L->align_ok = 0;
+    for (unsigned m = 0; m < 2; m++) {
+        unsigned s0 = L->pe_off[ETD_PE_START], s1 = L->pe_off[ETD_PE_END];
+        if ((!s0 || (4 * m + s0) % 8 == 0) && (!s1 || (4 * m + s1) % 8 == 0))
+            L->align_ok |= (uint8_t)(1u << m);
+    }
 }
 
 /* How many events ahead v_run_events asks for the tables: a run's tables
@@ -415,24 +420,39 @@ static int v_run_events(vctx *c, const fb_vec *events, et_raw_event *out)
 {
     et_raw_event scratch;
     const fb_buf *b = &c->d->buf;
-    for (uint32_t i = 0; i < events->count; i++) {
-        if (i + ET_VERIFY_AHEAD < events->count) {
-            /* the vector is inside the buffer (verified with the run) */
-            uint32_t q = events->pos + 4u * (i + ET_VERIFY_AHEAD);
-            uint64_t t = (uint64_t)q + fb_ld_u32(b->data + q);
-            if (t + 64 < b->end) {
-                ET_PREFETCH(b->data + t);
-                ET_PREFETCH(b->data + t + 64);
+    uint32_t count = events->count;
+    for (uint32_t i = 0; i < count;) {
+        if (c->fl.ev_vt) {
+            /* the common case in a tight loop: layout, budget and count in
+             * locals (they are written back below) */
+            const fast_layout L = c->fl;
+            uint64_t left = c->fv.tables_left;
+            uint32_t i0 = i;
+            for (; i < count && left >= 2; i++, left -= 2) {
+                if (i + ET_VERIFY_AHEAD < count) {
+                    /* the vector is inside the buffer (verified with the run) */
+                    uint32_t q = events->pos + 4u * (i + ET_VERIFY_AHEAD);
+                    uint64_t t = (uint64_t)q + fb_ld_u32(b->data + q);
+                    if (t + 64 < b->end) {
+                        ET_PREFETCH(b->data + t);
+                        ET_PREFETCH(b->data + t + 64);
+                    }
+                }
+                if (!fast_profile_event(b, &L, events->pos + 4u * i, out ? &out[i] : &scratch))
+                    break;
             }
+            c->fv.tables_left = left;
+            c->d->num_profile_events += i - i0;
+            if (i >= count)
+                break;
         }
-        if (fast_profile_event(c, events, i, out ? &out[i] : &scratch))
-            continue;
         fb_table e;
         if (fb_verify_vec_table(&c->fv, events, i, &e, "Event") != 0 || v_event(c, &e) != 0)
             return seg(c, "[%" PRIu32 "]", i), seg(c, "events");
         cache_layout(c, &e);
         if (out)
             decode_event_verified(&c->d->buf, &e, &out[i]);
+        i++;
     }
     return 0;
 }
@@ -556,7 +576,7 @@ int et_etdump_verify_run(et_etdump *d, uint32_t i, et_raw_event *events, et_erro
     c.d = d;
     c.path[0] = '\0';
     c.pe_ok = 0;
-    c.ev_vt = c.pe_vt = 0;
+    c.fl.ev_vt = 0;
     fb_verifier_init(&c.fv, &d->buf, err);
     c.fv.tables_left = d->tables_left;
     et_run r;
