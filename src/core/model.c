@@ -303,7 +303,9 @@ typedef struct lgroup {
     size_t n_runs;
     uint32_t *runs; size_t runs_cap;
     /* per (run, event), run-major (r * seq_len + k); freed after pass 2 */
-    et_ticks *ticks; size_t ticks_cap;       /* ProfileEvent start and end */
+    const et_ticks *tbase;                   /* the worker's ticks */
+    size_t *row; size_t row_cap;             /* per run: its ProfileEvents' start and
+                                                end ticks at tbase + row[r], in slot order */
     uint32_t *pos0;                          /* per event: its first run's ProfileEvent */
     et_meta_at *meta; size_t n_meta, meta_cap; /* non-empty delegate_debug_metadata */
     uint32_t *dbg_first; size_t dbg_first_cap;
@@ -323,6 +325,12 @@ typedef struct lgroup {
 
 typedef struct worker {
     const et_inspector *insp;
+    /* the ticks of its runs' ProfileEvents, run after run (16 bytes per
+     * slot; a run has no more slots than events, so the events of its runs
+     * bound them): one allocation, huge pages when large */
+    et_ticks *ticks;
+    size_t ticks_n, ticks_cap, ticks_bytes;
+    bool ticks_mapped;
     et_etdump dump;              /* a copy: its own table budget and counters */
     uint32_t r0, r1;             /* its runs */
     uint64_t *run_cost;          /* shared, one entry per run: tables verified */
@@ -502,6 +510,32 @@ static int collate_run(worker *w, const et_run *run)
     return 0;
 }
 
+/* A large allocation: from 4 MB on mapped, with huge pages (fewer page
+ * faults and TLB misses), else malloc'ed; *mapped says which (big_free). */
+static void *big_alloc(size_t bytes, bool *mapped)
+{
+    *mapped = false;
+#if defined(MADV_HUGEPAGE)
+    if (bytes >= ((size_t)4 << 20)) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+            madvise(p, bytes, MADV_HUGEPAGE);
+            *mapped = true;
+            return p;
+        }
+    }
+#endif
+    return malloc(bytes ? bytes : 1);
+}
+
+static void big_free(void *p, size_t bytes, bool mapped)
+{
+    if (mapped)
+        munmap(p, bytes);
+    else
+        free(p);
+}
+
 /* Make esig_slot / esig_stamp cover every interned EventSignature. */
 static int ensure_esig_maps(worker *w)
 {
@@ -669,7 +703,10 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
     et_run_ticks rt = {UINT64_MAX, UINT64_MAX, 0, false, false, false};
     uint64_t all = 0;
     size_t E = g->seq_len, r = g->n_runs, need = (r + 1) * E;
-    if (GROW(g->runs, g->runs_cap, r + 1) != 0 || GROW(g->ticks, g->ticks_cap, need) != 0 ||
+    if (E > w->ticks_cap - w->ticks_n)
+        return et_fail(&w->err, ET_ERR_VALUE, "run_data[%" PRIu32 "]: more slots than events",
+                       run_index); /* cannot happen: every slot holds an event */
+    if (GROW(g->runs, g->runs_cap, r + 1) != 0 || GROW(g->row, g->row_cap, r + 1) != 0 ||
         GROW(g->out_first, g->out_first_cap, r + 1) != 0 ||
         GROW(g->out_count, g->out_count_cap, r + 1) != 0 ||
         GROW(g->alloc_first, g->alloc_first_cap, r + 1) != 0 ||
@@ -681,7 +718,10 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
     if (r == 0 && !(g->pos0 = calloc(E ? E : 1, sizeof *g->pos0)))
         return nomem(&w->err);
     g->runs[r] = run_index;
-    et_ticks *tk = g->ticks + r * E;
+    g->tbase = w->ticks;
+    g->row[r] = w->ticks_n;
+    et_ticks *tk = w->ticks + w->ticks_n;
+    w->ticks_n += E;
     for (size_t k = 0; k < E; k++) {
         const rslot *sl = &w->slots[k];
         if (sl->pe >= 0) {
@@ -1191,18 +1231,7 @@ static int first_error(builder *b)
 static void *arena_alloc(et_inspector *insp, size_t bytes)
 {
     insp->samples_size = bytes ? bytes : 1;
-#if defined(MADV_HUGEPAGE)
-    if (bytes >= ((size_t)4 << 20)) {
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p != MAP_FAILED) {
-            madvise(p, bytes, MADV_HUGEPAGE);
-            insp->samples_mapped = true;
-            return insp->samples = p;
-        }
-    }
-#endif
-    insp->samples_mapped = false;
-    return insp->samples = malloc(insp->samples_size);
+    return insp->samples = big_alloc(insp->samples_size, &insp->samples_mapped);
 }
 
 /* Allocate block `gi` at its final size (events, runs, pools; samples from
@@ -1312,7 +1341,7 @@ static inline double duration(const builder *b, const esig *s, bool delegated, u
 
 /* Runs [r0, r1) of worker group lg into its block: event by event, so
  * that each event's samples are written contiguously (a transposition of
- * lg->ticks in tiles of runs). */
+ * the ticks in tiles of runs). */
 static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
 {
     const et_inspector *insp = b->insp;
@@ -1325,15 +1354,14 @@ static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
          * event: ask for the line 16 events on */
         if ((k & 3) == 0 && k + 16 < E)
             for (size_t r = r0; r < r1; r++)
-                ET_PREFETCH(lg->ticks + r * E + k + 16);
+                ET_PREFETCH(lg->tbase + lg->row[r] + k + 16);
         if (ev->perf_data.raw) {
             const esig *s = &b->es.v[b->seq[g->seq_first + k]];
             bool delegated = g->delegated[k];
             double *raw = ev->perf_data.raw + off;
             uint64_t *st = ev->start_time + off;
-            const et_ticks *tk = lg->ticks + k;
             for (size_t r = r0; r < r1; r++) {
-                et_ticks t = tk[r * E];
+                et_ticks t = lg->tbase[lg->row[r] + k];
                 raw[r] = duration(b, s, delegated, t.start, t.end);
                 st[r] = t.start;
             }
@@ -1518,10 +1546,13 @@ static int finish_block(builder *b, size_t gi)
 
 static void free_worker(worker *w)
 {
+    if (w->ticks)
+        big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
     for (size_t i = 0; i < w->n_groups; i++) {
         lgroup *g = &w->groups[i];
         free(g->runs);
-        free(g->ticks);
+        free(g->row);
+        g->row = NULL;
         free(g->pos0);
         free(g->meta);
         free(g->dbg_first);
@@ -1601,7 +1632,7 @@ static int make_workers(builder *b)
         return -1;
     for (uint32_t r = 0; r < nruns; r++)
         insp->run_ticks[r] = (et_run_ticks){UINT64_MAX, UINT64_MAX, 0, false, false, false};
-    uint64_t acc = 0;
+    uint64_t acc = 0, w_acc0 = 0;
     uint32_t i = 0;
     for (unsigned k = 0; k < nw; k++) {
         worker *w = &b->w[k];
@@ -1621,6 +1652,14 @@ static int make_workers(builder *b)
             i++;
         }
         w->r1 = i;
+        uint64_t events = acc - w_acc0;
+        w_acc0 = acc;
+        if (events > SIZE_MAX / sizeof *w->ticks)
+            return -1;
+        w->ticks_cap = (size_t)events;
+        w->ticks_bytes = w->ticks_cap * sizeof *w->ticks;
+        if (!(w->ticks = big_alloc(w->ticks_bytes, &w->ticks_mapped)))
+            return -1;
         size_t n = w->r1 - w->r0;
         w->run_group = malloc((n ? n : 1) * sizeof *w->run_group);
         w->run_local = malloc((n ? n : 1) * sizeof *w->run_local);
@@ -1746,9 +1785,14 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
     }
     for (unsigned k = 0; k < b.nw; k++)
         for (size_t gi = 0; gi < b.w[k].n_groups; gi++) {
-            free(b.w[k].groups[gi].ticks);
-            b.w[k].groups[gi].ticks = NULL;
+            free(b.w[k].groups[gi].row);
+            b.w[k].groups[gi].row = NULL;
         }
+    for (unsigned k = 0; k < b.nw; k++) {
+        worker *w = &b.w[k];
+        big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
+        w->ticks = NULL;
+    }
     if (all_stats(&b) != 0)
         goto out;
     for (size_t gi = 0; gi < b.n_groups; gi++)
