@@ -338,6 +338,23 @@ static inline bool fast_bytes(const fb_buf *b, uint32_t p, bool nul, et_str *out
     return true;
 }
 
+/* A ProfileEvent's kind, position and scalar fields, at the offsets `off`
+ * its vtable gives (verified: every read is inside the buffer). */
+static inline void profile_scalars(const fb_buf *b, uint32_t t, const uint16_t off[8],
+                                   et_raw_event *e)
+{
+    const uint8_t *d = b->data + t;
+    int32_t chain = off[ETD_PE_CHAIN] ? (int32_t)fb_ld_u32(d + off[ETD_PE_CHAIN]) : 0;
+    e->kind = ET_EV_PROFILE;
+    e->pos = t;
+    e->chain_value = (uint64_t)(int64_t)chain;
+    e->chain_neg = chain < 0;
+    e->instruction_id = off[ETD_PE_INSTR] ? (int32_t)fb_ld_u32(d + off[ETD_PE_INSTR]) : -1;
+    e->delegate_debug_id_int = off[ETD_PE_DID_INT] ? (int32_t)fb_ld_u32(d + off[ETD_PE_DID_INT]) : -1;
+    e->start_time = off[ETD_PE_START] ? fb_ld_u64(d + off[ETD_PE_START]) : 0;
+    e->end_time = off[ETD_PE_END] ? fb_ld_u64(d + off[ETD_PE_END]) : 0;
+}
+
 /* The common case, checked and decoded in one go: an Event whose vtable has
  * the cached layout `L` (only profile_event set) pointing at a ProfileEvent
  * whose vtable has the cached layout.  The vtables were fully verified when
@@ -373,16 +390,7 @@ static inline bool fast_profile_event(const fb_buf *b, const fast_layout *L, uin
          !fast_bytes(b, t + off[ETD_PE_DID_STR], true, &e->delegate_debug_id_str)) ||
         (off[ETD_PE_METADATA] && !fast_bytes(b, t + off[ETD_PE_METADATA], false, &e->metadata)))
         return false;
-    const uint8_t *d = b->data + t;
-    int32_t chain = off[ETD_PE_CHAIN] ? (int32_t)fb_ld_u32(d + off[ETD_PE_CHAIN]) : 0;
-    e->kind = ET_EV_PROFILE;
-    e->pos = t;
-    e->chain_value = (uint64_t)(int64_t)chain;
-    e->chain_neg = chain < 0;
-    e->instruction_id = off[ETD_PE_INSTR] ? (int32_t)fb_ld_u32(d + off[ETD_PE_INSTR]) : -1;
-    e->delegate_debug_id_int = off[ETD_PE_DID_INT] ? (int32_t)fb_ld_u32(d + off[ETD_PE_DID_INT]) : -1;
-    e->start_time = off[ETD_PE_START] ? fb_ld_u64(d + off[ETD_PE_START]) : 0;
-    e->end_time = off[ETD_PE_END] ? fb_ld_u64(d + off[ETD_PE_END]) : 0;
+    profile_scalars(b, t, off, e);
     return true;
 }
 
@@ -827,19 +835,10 @@ static inline et_str bytes_at(const fb_buf *b, uint32_t t, unsigned o)
  * table: every read is inside the buffer). */
 static inline void decode_profile_at(const fb_buf *b, uint32_t t, const uint16_t off[8], et_raw_event *e)
 {
-    const uint8_t *d = b->data + t;
-    e->kind = ET_EV_PROFILE;
-    e->pos = t;
     e->name = bytes_at(b, t, off[ETD_PE_NAME]);
     e->delegate_debug_id_str = bytes_at(b, t, off[ETD_PE_DID_STR]);
     e->metadata = bytes_at(b, t, off[ETD_PE_METADATA]);
-    int32_t chain = off[ETD_PE_CHAIN] ? (int32_t)fb_ld_u32(d + off[ETD_PE_CHAIN]) : 0;
-    e->chain_value = (uint64_t)(int64_t)chain;
-    e->chain_neg = chain < 0;
-    e->instruction_id = off[ETD_PE_INSTR] ? (int32_t)fb_ld_u32(d + off[ETD_PE_INSTR]) : -1;
-    e->delegate_debug_id_int = off[ETD_PE_DID_INT] ? (int32_t)fb_ld_u32(d + off[ETD_PE_DID_INT]) : -1;
-    e->start_time = off[ETD_PE_START] ? fb_ld_u64(d + off[ETD_PE_START]) : 0;
-    e->end_time = off[ETD_PE_END] ? fb_ld_u64(d + off[ETD_PE_END]) : 0;
+    profile_scalars(b, t, off, e);
 }
 
 void et_etdump_events_verified(const et_etdump *d, uint32_t run_index, const et_run *r,

@@ -14,6 +14,7 @@
 
 #include "parallel.h"
 #include "stats.h"
+#include "strbuf.h"
 
 /* ------------------------------------------------------------------ */
 /* Small helpers */
@@ -62,28 +63,6 @@ static uint64_t hash_u64(uint64_t h, uint64_t v)
 {
     h ^= v + UINT64_C(0x9e3779b97f4a7c15) + (h << 6) + (h >> 2);
     return h * UINT64_C(0xff51afd7ed558ccd);
-}
-
-/* a[0, n) == b[0, n): names are short, so 8 bytes at a time inline
- * rather than a call to memcmp. */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-    if (n >= 8) {
-        uint64_t x, y;
-        for (size_t i = 0; i + 8 < n; i += 8) {
-            memcpy(&x, a + i, 8);
-            memcpy(&y, b + i, 8);
-            if (x != y)
-                return false;
-        }
-        memcpy(&x, a + n - 8, 8); /* the last 8, overlapping */
-        memcpy(&y, b + n - 8, 8);
-        return x == y;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
 }
 
 static inline bool str_eq(et_str a, et_str b)
@@ -687,7 +666,7 @@ static bool same_as_template(const worker *w, const et_run *run, uint32_t n)
             a->name.n != b->name.n || (a->name.p == NULL) != (b->name.p == NULL) ||
             !str_eq(a->delegate_debug_id_str, b->delegate_debug_id_str) ||
             (a->kind == ET_EV_DEBUG && a->is_output != b->is_output) ||
-            (a->name.p != b->name.p && !same_bytes(a->name.p, b->name.p, a->name.n)))
+            (a->name.p != b->name.p && !et_bytes_equal(a->name.p, b->name.p, a->name.n)))
             return false;
     }
     return true;

@@ -75,6 +75,28 @@ static inline void et_sb_setlen(et_strbuf *sb, const char *end)
 void et_sb_reset(et_strbuf *sb);
 void et_sb_free(et_strbuf *sb);
 
+/* a[0, n) == b[0, n), 8 bytes at a time inline: names are short, and a
+ * call to memcmp costs more than comparing them. */
+static inline bool et_bytes_equal(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        uint64_t x, y;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        memcpy(&x, a + n - 8, 8); /* the last 8, overlapping */
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 /* ---- integers to decimal text, inline: every writer's hot path ---- */
 
 /* Number of decimal digits of v (1..20). */

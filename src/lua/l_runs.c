@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "strbuf.h"
 
 static const char *const kind_names[] = {"empty", "profile", "debug", "allocation"};
 
@@ -60,24 +61,6 @@ typedef struct events_iter {
     et_raw_event batch[EVENT_BATCH];
 } events_iter;
 
-/* a[0, n) == b[0, n), 8 bytes at a time (names are short). */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
-{
-    if (n >= 8) {
-        uint64_t x, y;
-        for (size_t i = 0; i + 8 < n; i += 8) {
-            memcpy(&x, a + i, 8);
-            memcpy(&y, b + i, 8);
-            if (x != y)
-                return false;
-        }
-        memcpy(&x, a + n - 8, 8);
-        memcpy(&y, b + n - 8, 8);
-        return x == y;
-    }
-    return memcmp(a, b, n) == 0;
-}
-
 /* Pushes name s (nil when absent) through the iterator's cache, whose
  * strings are the events() closure's upvalues NAME_UV.. (an upvalue is
  * read faster than a table slot).  The bytes stay
@@ -96,7 +79,7 @@ static inline void push_name(lua_State *L, events_iter *it, et_str s)
     uint64_t h = (tail ^ (uint64_t)s.n * 0x9E3779B97F4A7C15u) * 0x9E3779B97F4A7C15u;
     size_t k = (size_t)(h >> 58); /* top 6 bits: NAME_CACHE_SLOTS == 64 */
     name_slot *slot = &it->names[k];
-    if (slot->p && slot->n == s.n && (slot->p == s.p || same_bytes(slot->p, s.p, s.n))) {
+    if (slot->p && slot->n == s.n && (slot->p == s.p || et_bytes_equal(slot->p, s.p, s.n))) {
         lua_pushvalue(L, lua_upvalueindex(NAME_UV + (int)k));
         return;
     }
