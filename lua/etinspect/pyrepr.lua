@@ -30,6 +30,38 @@ function M.repr_string(s)
   return q .. out .. q
 end
 
+--- Python repr() of bytes: b'...' with the quote chosen as for str,
+-- \\, the quote, \t, \n and \r escaped and every other byte outside
+-- 0x20..0x7e as \xNN (so no raw non-UTF-8 byte is ever printed).
+-- @tparam string s
+-- @treturn string
+function M.repr_bytes(s)
+  local q = "'"
+  if s:find("'", 1, true) and not s:find('"', 1, true) then q = '"' end
+  local out = s:gsub("[\0-\31\\\127-\255" .. q .. "]", function(c)
+    if c == "\\" or c == q then return "\\" .. c end
+    if c == "\n" then return "\\n" end
+    if c == "\r" then return "\\r" end
+    if c == "\t" then return "\\t" end
+    return string.format("\\x%02x", c:byte())
+  end)
+  return "b" .. q .. out .. q
+end
+
+local BYTES_LIST = { __pybytes = true, __name = "bytes list" }
+
+--- A copy of a sequence of byte strings that renders as the reference's
+-- raw delegate metadata list: each non-empty string as bytes
+-- (b'{"op": 1}'), an empty one as '' (the reference's "" for a run
+-- without metadata).
+-- @tparam {string,...} list
+-- @treturn table
+function M.bytes_list(list)
+  local out = {}
+  for i, v in ipairs(list) do out[i] = v end
+  return setmetatable(out, BYTES_LIST)
+end
+
 local function is_sequence(t)
   local n = #t
   for k in pairs(t) do
@@ -57,6 +89,14 @@ function M.repr(v)
   if t == "string" then return M.repr_string(v) end
   if t == "table" then
     local mt = getmetatable(v)
+    if mt and mt.__pybytes then
+      local parts = {}
+      for i = 1, #v do
+        local x = v[i]
+        parts[i] = (type(x) == "string" and x ~= "") and M.repr_bytes(x) or M.repr(x)
+      end
+      return "[" .. table.concat(parts, ", ") .. "]"
+    end
     if mt and mt.__pytuple then
       local parts = {}
       for i = 1, #v do parts[i] = M.repr(v[i]) end
