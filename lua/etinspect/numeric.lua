@@ -1024,16 +1024,18 @@ local function load_value(v, dir, where)
     return t
   end
   if type(v) == "number" or type(v) == "boolean" then return v end
-  if type(v) == "table" and math.type(v.n) == "integer" then
+  local mt = type(v) == "table" and getmetatable(v)
+  if type(v) == "table" and not (mt and mt.__pydict) then -- a JSON array
     local out, holes = {}, false
-    for i = 1, v.n do
+    local n = #v
+    for i = 1, n do
       if v[i] ~= nil then
         out[i] = load_value(v[i], dir, string.format("%s[%d]", where, i - 1))
       else
         holes = true
       end
     end
-    if holes then out.n = v.n end -- None inside: the length in field n
+    if holes then out.n = n end -- None inside: the length in field n
     return out
   end
   error(where .. ": expected a .npy file name, a number, a boolean, null or a list of these", 0)
@@ -1067,21 +1069,26 @@ function M.load_aot_outputs(dir)
   if doc.version > 1 then
     fail(string.format("version %d is not supported (this etinspect reads version 1)", doc.version))
   end
-  if type(doc.outputs) ~= "table" or math.type(doc.outputs.n) ~= "integer" then
+  local function is_object(v)
+    local mt = type(v) == "table" and getmetatable(v)
+    return mt and mt.__pydict == true or false
+  end
+  local function is_array(v) return type(v) == "table" and not is_object(v) end
+  if not is_array(doc.outputs) then
     fail('"outputs" must be a list')
   end
   local outputs, op_names, stack_traces, seen = {}, {}, {}, {}
-  for i = 1, doc.outputs.n do
+  for i = 1, #doc.outputs do
     local e = doc.outputs[i]
     local where = string.format("outputs[%d]", i - 1)
-    if type(e) ~= "table" or e.n ~= nil then fail(where .. ": expected an object") end
+    if not is_object(e) then fail(where .. ": expected an object") end
     local dh = e.debug_handle
     local h
     if math.type(dh) == "integer" then
       h = { dh }
-    elseif type(dh) == "table" and math.type(dh.n) == "integer" and dh.n > 0 then
+    elseif is_array(dh) and #dh > 0 then
       h = {}
-      for k = 1, dh.n do
+      for k = 1, #dh do
         if math.type(dh[k]) ~= "integer" then h = nil; break end
         h[k] = dh[k]
       end
@@ -1098,24 +1105,24 @@ function M.load_aot_outputs(dir)
     outputs[#outputs + 1] = { debug_handle = tuple(h), output = v }
     local names = {}
     if e.op_names ~= nil then
-      if type(e.op_names) ~= "table" or math.type(e.op_names.n) ~= "integer" then
+      if not is_array(e.op_names) then
         fail(where .. ".op_names: expected a list of strings")
       end
-      for k = 1, e.op_names.n do
+      for k = 1, #e.op_names do
         if type(e.op_names[k]) ~= "string" then fail(where .. ".op_names: expected a list of strings") end
         names[k] = e.op_names[k]
       end
       op_names[#op_names + 1] = { debug_handle = tuple(h), names = names }
     end
     if e.stack_traces ~= nil then
-      if type(e.stack_traces) ~= "table" or e.stack_traces.n ~= nil then
+      if not is_object(e.stack_traces) then
         fail(where .. ".stack_traces: expected an object of op name -> stack trace or null")
       end
       local st = { debug_handle = tuple(h), names = {}, traces = {} }
       for _, nm in ipairs(names) do st.names[#st.names + 1] = nm end
       local extra = {}
       for nm, tr in pairs(e.stack_traces) do
-        if type(tr) ~= "string" then fail(where .. ".stack_traces['" .. nm .. "']: expected a string or null") end
+        if tr ~= nil and type(tr) ~= "string" then fail(where .. ".stack_traces['" .. nm .. "']: expected a string or null") end
         st.traces[nm] = tr
         extra[#extra + 1] = nm
       end
