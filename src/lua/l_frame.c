@@ -3,6 +3,7 @@
 #include "binding.h"
 
 #include <lauxlib.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "outfile.h"
 #include "pyfmt.h"
 #include "report.h"
+#include "stats.h"
 
 static int core_repr(lua_State *L)
 {
@@ -85,6 +87,11 @@ static et_frame *frame_from_lua(lua_State *L)
     return f;
 }
 
+/* _core.render(fmt, columns, rows [, view]): the C writers ("grid":
+ * tabulate's fancy_grid, "tsv": pandas' to_csv) over positional rows of
+ * scalar cells.  view (grid only, for truncated displays): {labels =
+ * sequence of integers (the index column), ellipsis = k (row k, 1-based,
+ * shown as "...")}. */
 static int core_render(lua_State *L)
 {
     static const char *const fmts[] = {"grid", "tsv", NULL};
@@ -92,6 +99,33 @@ static int core_render(lua_State *L)
     et_frame *f = frame_from_lua(L);
     if (!f)
         return luaL_error(L, "out of memory");
+    if (lua_istable(L, 4)) {
+        size_t nr = et_frame_nrows(f);
+        int64_t *labels = NULL;
+        long ell = -1;
+        int rc = 0;
+        if (lua_getfield(L, 4, "labels") == LUA_TTABLE && nr) {
+            labels = malloc(nr * sizeof *labels);
+            if (!labels)
+                rc = -1;
+            for (size_t r = 0; labels && r < nr; r++) {
+                lua_rawgeti(L, -1, (lua_Integer)r + 1);
+                labels[r] = (int64_t)lua_tointeger(L, -1);
+                lua_pop(L, 1);
+            }
+        }
+        lua_pop(L, 1);
+        if (lua_getfield(L, 4, "ellipsis") == LUA_TNUMBER)
+            ell = (long)lua_tointeger(L, -1) - 1;
+        lua_pop(L, 1);
+        if (rc == 0)
+            rc = et_frame_set_view(f, labels, ell);
+        free(labels);
+        if (rc != 0) {
+            et_frame_free(f);
+            return luaL_error(L, "out of memory");
+        }
+    }
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
@@ -108,6 +142,66 @@ static int core_render(lua_State *L)
     }
     lua_pushlstring(L, buf, len);
     free(buf);
+    return 1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* _core.agg(values, what [, q]) -> number: a statistic of the numbers of
+ * the sequence `values` (no nil, no NaN; #values may be 0), as pandas 1.5
+ * computes it without bottleneck: "sum" (numpy's pairwise sum), "mean"
+ * (pairwise sum / n), "var" and "std" (ddof = 1: pairwise sum of (mean -
+ * x)^2 / (n - 1), then the square root), "median" (the middle value, or
+ * the mean of the two middle ones), "quantile" (numpy.percentile's linear
+ * method at q*100; q in [0, 1]).  NaN where pandas gives NaN (no values;
+ * var/std of fewer than 2).  Raises on a non-number. */
+static int core_agg(lua_State *L)
+{
+    static const char *const whats[] = {"sum", "mean", "var", "std", "median", "quantile", NULL};
+    luaL_checktype(L, 1, LUA_TTABLE);
+    int what = luaL_checkoption(L, 2, NULL, whats);
+    double q = what == 5 ? luaL_checknumber(L, 3) : 0;
+    if (what == 5 && !(q >= 0 && q <= 1))
+        return luaL_error(L, "quantile: q must be between 0 and 1, got %f", q);
+    size_t n = (size_t)lua_rawlen(L, 1);
+    double *x = lua_newuserdatauv(L, (n ? n : 1) * sizeof *x, 0); /* freed by the GC */
+    for (size_t i = 0; i < n; i++) {
+        lua_rawgeti(L, 1, (lua_Integer)i + 1);
+        int isnum;
+        x[i] = lua_tonumberx(L, -1, &isnum);
+        if (!isnum)
+            return luaL_error(L, "value %d is not a number", (int)i + 1);
+        lua_pop(L, 1);
+    }
+    double r = NAN;
+    if (what == 0) {
+        r = et_numpy_sum(x, n);
+    } else if (n == 0) {
+        r = NAN;
+    } else if (what == 1) {
+        r = et_numpy_sum(x, n) / (double)n;
+    } else if (what == 2 || what == 3) {
+        if (n >= 2) {
+            double avg = et_numpy_sum(x, n) / (double)n;
+            double *sq = lua_newuserdatauv(L, n * sizeof *sq, 0);
+            for (size_t i = 0; i < n; i++)
+                sq[i] = (avg - x[i]) * (avg - x[i]);
+            r = et_numpy_sum(sq, n) / (double)(n - 1);
+            if (what == 3)
+                r = sqrt(r);
+        }
+    } else {
+        qsort(x, n, sizeof *x, cmp_double);
+        if (what == 4)
+            r = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2.0;
+        else
+            r = et_percentile_sorted(x, n, q * 100);
+    }
+    lua_pushnumber(L, r);
     return 1;
 }
 
@@ -392,7 +486,7 @@ void et_lua_open_core(lua_State *L)
     static const luaL_Reg fns[] = {
         {"repr", core_repr},   {"g", core_g}, {"render", core_render},
         {"json_decode", et_lua_json_decode}, {"write_file", core_write_file},
-        {"report_rows", core_report_rows}, {NULL, NULL}};
+        {"report_rows", core_report_rows}, {"agg", core_agg}, {NULL, NULL}};
     luaL_newlib(L, fns);
     et_lua_open_contract(L);
 }
