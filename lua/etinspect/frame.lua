@@ -1421,7 +1421,7 @@ function methods.render(self, style, limits)
         end
         return core.render("grid", self._columns, rows)
       end
-      return render_simple({ cols = self._columns, rows = self._rows }, style)
+      return (render_simple({ cols = self._columns, rows = self._rows }, style))
     end
     for k, v in pairs(limits) do
       if v < 0 then error("Frame:render: " .. k .. " must be >= 0 (0: no limit)", 2) end
