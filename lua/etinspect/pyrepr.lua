@@ -139,5 +139,44 @@ function M.cell(v)
   return v
 end
 
+local function dict_pairs(t)
+  local order = getmetatable(t).__order
+  local i = 0
+  return function()
+    i = i + 1
+    local k = order[i]
+    if k ~= nil then return k, t[k] end
+  end, t, nil
+end
+
+local function dict_newindex(t, k, v)
+  if v ~= nil then
+    local order = getmetatable(t).__order
+    local known = false
+    for _, x in ipairs(order) do if x == k then known = true; break end end
+    if not known then order[#order + 1] = k end
+  end
+  rawset(t, k, v)
+end
+
+--- A Python dict: a table that keeps its keys in insertion order (for
+-- pairs, printing, and the columns a delegate-metadata parser's result
+-- becomes), from a sequence of {key, value} pairs; keys added later go to
+-- the end.
+--   pyrepr.dict{ {"size", 33}, {"runs", 10} }   -> {'size': 33, 'runs': 10}
+-- @tparam[opt] {{key, value},...} items
+-- @treturn table
+function M.dict(items)
+  local t = setmetatable({}, { __pydict = true, __order = {}, __pairs = dict_pairs,
+                               __newindex = dict_newindex, __name = "dict" })
+  for i, kv in ipairs(items or {}) do
+    if type(kv) ~= "table" or kv[1] == nil then
+      error(string.format("pyrepr.dict: item %d must be a {key, value} pair", i), 2)
+    end
+    t[kv[1]] = kv[2]
+  end
+  return t
+end
+
 M.is_nan = is_nan
 return M
