@@ -33,10 +33,15 @@ local function missing(v) return v == nil or v ~= v end
 -- A column's values: a sequence whose length (#) is the number of rows even
 -- when cells are nil; col.n gives it too (as the aggregators' argument did).
 local colsize = setmetatable({}, { __mode = "k" })
+local column_methods = {}
 local COLUMN = {
   __name = "column",
   __len = function(t) return colsize[t] or rawlen(t) end,
-  __index = function(t, k) if k == "n" then return colsize[t] end end,
+  __index = function(t, k)
+    if k == "n" then return colsize[t] end
+    return column_methods[k]
+  end,
+  __methods = column_methods,
 }
 
 --- A column sequence of `n` values (`values` is taken, not copied).
@@ -368,10 +373,10 @@ local function numbers(v, col, what)
   return out, ints
 end
 
-local function stat(what)
+-- A numeric aggregator computed by _core.agg's `kernel`.
+local function stat(name, kernel)
   return function(v, col)
-    local xs = numbers(v, col, what)
-    return core.agg(xs, what)
+    return core.agg(numbers(v, col, name), kernel)
   end
 end
 
@@ -388,13 +393,13 @@ local aggregators = {
       for _, x in ipairs(xs) do s = s + x end
       return s
     end
-    return core.agg(xs, "sum")
+    return core.agg(xs, "gsum")
   end,
-  mean = stat("mean"),
-  median = stat("median"),
-  std = stat("std"),
-  var = stat("var"),
-  quantile = function(v, col) return core.agg(numbers(v, col, "quantile"), "quantile", 0.5) end,
+  mean = stat("mean", "gmean"),
+  median = stat("median", "median"),
+  std = stat("std", "gstd"),
+  var = stat("var", "gvar"),
+  quantile = function(v, col) return core.agg(numbers(v, col, "quantile"), "gquantile", 0.5) end,
   min = function(v, col)
     local m
     for i = 1, #v do
@@ -436,6 +441,45 @@ local aggregators = {
 }
 Frame.aggregators = aggregators
 
+-- A column's statistics, as pandas' Series methods compute them (NumPy's
+-- pairwise sums, numpy.percentile) -- a GroupBy's aggregators use pandas'
+-- group kernels instead (Kahan sums, Welford variances).
+local function series(kernel)
+  return function(v, ...)
+    local xs = numbers(v, "column", kernel)
+    return core.agg(xs, kernel, ...)
+  end
+end
+--- col:sum(), col:mean(), col:median(), col:std(), col:var() (ddof 1),
+-- col:quantile([q = 0.5]), col:min(), col:max(), col:count(),
+-- col:unique(): a column's statistics as pandas' Series methods give them.
+column_methods.sum = function(v)
+  local xs, ints = numbers(v, "column", "sum")
+  if ints then
+    local s = 0
+    for _, x in ipairs(xs) do s = s + x end
+    return s
+  end
+  return core.agg(xs, "sum")
+end
+column_methods.mean = series("mean")
+column_methods.median = series("median")
+column_methods.std = series("std")
+column_methods.var = series("var")
+column_methods.quantile = function(v, q) return core.agg(numbers(v, "column", "quantile"), "quantile", q or 0.5) end
+column_methods.min = function(v) return aggregators.min(v, "column") end
+column_methods.max = function(v) return aggregators.max(v, "column") end
+column_methods.count = function(v) return aggregators.count(v) end
+column_methods.unique = function(v)
+  local seen, out, n = {}, {}, 0
+  for i = 1, #v do
+    local x = v[i]
+    local k = x == nil and "\0nil" or (x ~= x and "\0nan") or (type(x) == "number" and string.format("n%.17g", x)) or x
+    if not seen[k] then seen[k] = true; n = n + 1; out[n] = x end
+  end
+  return make_column(out, n)
+end
+
 local NUMERIC_AGG = { sum = true, mean = true, median = true, std = true, var = true, quantile = true }
 local AGG_NAMES = "count, sum, mean, median, std, var, min, max, first, last, quantile, quantile(q)"
 
@@ -450,7 +494,7 @@ function Frame.quantile(q)
   local name = "quantile(" .. pyrepr.repr(q + 0.0):gsub("%.0$", "") .. ")"
   return setmetatable({ name = name, numeric = true }, {
     __name = "aggregator",
-    __call = function(_, v, col) return core.agg(numbers(v, col, name), "quantile", q) end,
+    __call = function(_, v, col) return core.agg(numbers(v, col, name), "gquantile", q) end,
     __tostring = function() return name end,
   })
 end
@@ -982,8 +1026,10 @@ end
 --- Join two frames on columns (pandas' merge):
 --   a:join(b, "event_name")                        inner join
 --   a:join(b, {"event_block_name", "event_name"}, {how = "left", suffixes = {"_a", "_b"}})
--- how: "inner" (rows of both; left order, then right order), "left" (every
--- left row; NaN where b has no match), "right", "outer" (keys sorted).
+-- how: "inner" (rows with a key in both, grouped by key: keys in a's
+-- first-seen order, a's rows in order, each with b's matches in order),
+-- "left" (every row of a, in order; NaN where b has no match), "right"
+-- (every row of b, in order), "outer" (keys sorted).
 -- Missing keys match each other, as in pandas.  Columns: a's, then b's
 -- other columns; a non-key name in both gets the suffixes (default
 -- {"_x", "_y"}).
@@ -1061,12 +1107,21 @@ function methods.join(self, other, on, opts)
   local lidx, lorder = index(self)
   local ridx, rorder = index(other)
   local rows = {}
-  if how == "inner" or how == "left" then
+  if how == "inner" then -- grouped by key, keys in the left's first-seen order (as pandas)
+    for _, k in ipairs(lorder) do
+      local ms = ridx[k]
+      if ms then
+        for _, l in ipairs(lidx[k]) do
+          for _, r in ipairs(ms) do rows[#rows + 1] = row_of(l, r) end
+        end
+      end
+    end
+  elseif how == "left" then
     for _, l in ipairs(self._rows) do
       local ms = ridx[join_key(l, on)]
       if ms then
         for _, r in ipairs(ms) do rows[#rows + 1] = row_of(l, r) end
-      elseif how == "left" then
+      else
         rows[#rows + 1] = row_of(l, nil)
       end
     end

@@ -153,19 +153,28 @@ static int cmp_double(const void *a, const void *b)
 
 /* _core.agg(values, what [, q]) -> number: a statistic of the numbers of
  * the sequence `values` (no nil, no NaN; #values may be 0), as pandas 1.5
- * computes it without bottleneck: "sum" (numpy's pairwise sum), "mean"
- * (pairwise sum / n), "var" and "std" (ddof = 1: pairwise sum of (mean -
- * x)^2 / (n - 1), then the square root), "median" (the middle value, or
- * the mean of the two middle ones), "quantile" (numpy.percentile's linear
- * method at q*100; q in [0, 1]).  NaN where pandas gives NaN (no values;
- * var/std of fewer than 2).  Raises on a non-number. */
+ * computes it (without bottleneck).  A Series' methods (nanops):
+ *   "sum"       numpy's pairwise sum
+ *   "mean"      pairwise sum / n
+ *   "var","std" ddof = 1: pairwise sum of (mean - x)^2 / (n - 1), std its root
+ *   "median"    the middle value, or the mean of the two middle ones
+ *   "quantile"  numpy.percentile's linear method at q*100 (q in [0, 1])
+ * A GroupBy's kernels (pandas/_libs/groupby.pyx):
+ *   "gsum"      Kahan-compensated sum
+ *   "gmean"     that sum / n
+ *   "gvar","gstd"  Welford's running mean and squared deviations, ddof = 1
+ *   "gquantile" x[i] + (x[i+1] - x[i]) * frac at i + frac = q * (n - 1)
+ * NaN where pandas gives NaN (no values; var/std of fewer than 2).
+ * Raises on a non-number. */
 static int core_agg(lua_State *L)
 {
-    static const char *const whats[] = {"sum", "mean", "var", "std", "median", "quantile", NULL};
+    static const char *const whats[] = {"sum",  "mean", "var", "std",  "median",    "quantile",
+                                        "gsum", "gmean", "gvar", "gstd", "gquantile", NULL};
+    enum { SUM, MEAN, VAR, STD, MEDIAN, QUANTILE, GSUM, GMEAN, GVAR, GSTD, GQUANTILE };
     luaL_checktype(L, 1, LUA_TTABLE);
     int what = luaL_checkoption(L, 2, NULL, whats);
-    double q = what == 5 ? luaL_checknumber(L, 3) : 0;
-    if (what == 5 && !(q >= 0 && q <= 1))
+    double q = (what == QUANTILE || what == GQUANTILE) ? luaL_checknumber(L, 3) : 0;
+    if (!(q >= 0 && q <= 1))
         return luaL_error(L, "quantile: q must be between 0 and 1, got %f", q);
     size_t n = (size_t)lua_rawlen(L, 1);
     double *x = lua_newuserdatauv(L, (n ? n : 1) * sizeof *x, 0); /* freed by the GC */
@@ -178,28 +187,64 @@ static int core_agg(lua_State *L)
         lua_pop(L, 1);
     }
     double r = NAN;
-    if (what == 0) {
-        r = et_numpy_sum(x, n);
-    } else if (n == 0) {
-        r = NAN;
-    } else if (what == 1) {
-        r = et_numpy_sum(x, n) / (double)n;
-    } else if (what == 2 || what == 3) {
+    switch (what) {
+    case SUM: r = et_numpy_sum(x, n); break;
+    case GSUM:
+    case GMEAN: {
+        double sum = 0, comp = 0;
+        for (size_t i = 0; i < n; i++) {
+            double y = x[i] - comp, t = sum + y;
+            comp = t - sum - y;
+            sum = t;
+        }
+        r = what == GSUM ? sum : n ? sum / (double)n : NAN;
+        break;
+    }
+    case MEAN:
+        if (n)
+            r = et_numpy_sum(x, n) / (double)n;
+        break;
+    case VAR:
+    case STD:
         if (n >= 2) {
             double avg = et_numpy_sum(x, n) / (double)n;
             double *sq = lua_newuserdatauv(L, n * sizeof *sq, 0);
             for (size_t i = 0; i < n; i++)
                 sq[i] = (avg - x[i]) * (avg - x[i]);
             r = et_numpy_sum(sq, n) / (double)(n - 1);
-            if (what == 3)
+            if (what == STD)
                 r = sqrt(r);
         }
-    } else {
+        break;
+    case GVAR:
+    case GSTD:
+        if (n >= 2) {
+            double mean = 0, ssqdm = 0;
+            for (size_t i = 0; i < n; i++) {
+                double old = mean;
+                mean += (x[i] - old) / (double)(i + 1);
+                ssqdm += (x[i] - mean) * (x[i] - old);
+            }
+            r = ssqdm / (double)(n - 1);
+            if (what == GSTD)
+                r = sqrt(r);
+        }
+        break;
+    default: /* MEDIAN, QUANTILE, GQUANTILE */
+        if (!n)
+            break;
         qsort(x, n, sizeof *x, cmp_double);
-        if (what == 4)
+        if (what == MEDIAN) {
             r = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2.0;
-        else
+        } else if (what == QUANTILE) {
             r = et_percentile_sorted(x, n, q * 100);
+        } else {
+            double qi = q * (double)(n - 1);
+            size_t i = (size_t)qi;
+            double frac = fmod(qi, 1.0);
+            r = (frac == 0.0 || i + 1 >= n) ? x[i] : x[i] + (x[i + 1] - x[i]) * frac;
+        }
+        break;
     }
     lua_pushnumber(L, r);
     return 1;
