@@ -93,7 +93,7 @@ t.is(ev:to_dataframe():render("tsv"), "\tevent_name\traw\tp10\tp50\tp90\tavg\tmi
 local dd = insp:to_dataframe { include_delegate_debug_data = true }
 t.is(dd.columns[#dd.columns], "delegate_debug_metadata", "raw metadata: one column")
 local cell = dd[6].delegate_debug_metadata
-t.is(pyrepr.repr(cell):sub(1, 39), "[b'\\x00\\x01\\x02\\xff\\xfe\\x7f\\x80\\x10', ", "raw metadata renders as Python bytes")
+t.is(pyrepr.repr(cell):sub(1, 38), "[b'\\x00\\x01\\x02\\xff\\xfe\\x7f\\x80\\x10', ", "raw metadata renders as Python bytes")
 t.is(cell[1], "\0\1\2\255\254\127\128\16", "... the cell holds the bytes")
 t.ok(dd[1].delegate_debug_metadata ~= dd[1].delegate_debug_metadata, "... NaN where an event has none")
 
