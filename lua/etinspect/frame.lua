@@ -100,7 +100,7 @@ mt = {
     error(string.format("Frames are not changed in place (setting '%s'): use frame:mutate{...}",
       tostring(k)), 2)
   end,
-  __tostring = function(self) return self:render("box", {}) end,
+  __tostring = function(self) return (self:render("box", {}):gsub("\n$", "")) end,
 }
 Frame.metatable = mt
 

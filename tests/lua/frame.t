@@ -210,13 +210,13 @@ t.raises(function() etinspect.set_option("display.max_rows", -1) end, "must be a
 local medium = etinspect.Inspector { etdump_path = t.corpus .. "/medium.etdp" }:to_dataframe()
 local shown = tostring(medium)
 local lines, widest = 0, 0
-for line in shown:gmatch("[^\n]*\n") do
+for line in (shown .. "\n"):gmatch("[^\n]*\n") do
   lines = lines + 1
   widest = math.max(widest, utf8.len(line) - 1)
 end
 t.ok(lines <= 30, "tostring(403-row frame): min_rows (10) rows, not 403 (" .. lines .. " lines)")
 t.ok(widest <= 80, "... no line wider than 80 (" .. widest .. ")")
-t.ok(shown:find("\n%[403 rows x 17 columns%]\n$") ~= nil, "... footer [403 rows x 17 columns]")
+t.ok(shown:find("\n\n%[403 rows x 17 columns%]$") ~= nil, "... footer [403 rows x 17 columns] after a blank line")
 t.ok(shown:find("│ 398 │", 1, true) and shown:find("│ ... │", 1, true) and shown:find("│   4 │", 1, true),
   "... rows 0-4, '...', 398-402")
 t.ok(shown:find("│ ...   │", 1, true) ~= nil, "... a '...' column in place of the middle columns")
