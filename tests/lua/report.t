@@ -133,4 +133,20 @@ else
   t.skip("build/fixtures/delegates.etdp not built")
 end
 
+-- hostile parsers: closing the Inspector mid-table, odd keys and values ------------------
+local victim
+victim = etinspect.Inspector { etdump_path = t.corpus .. "/small.etdp",
+  delegate_metadata_parser = function() victim:close(); return { x = 1 } end }
+t.raises(function() victim:to_dataframe { include_delegate_debug_data = true } end,
+  "used after its inspector was closed", "a parser that closes its Inspector: an error, no crash")
+local v2
+v2 = etinspect.Inspector { etdump_path = t.corpus .. "/small.etdp",
+  delegate_metadata_parser = function() v2:close(); return { x = 1 } end }
+t.raises(function() v2:print_data_tabular(io.tmpfile(), { include_delegate_debug_data = true }) end,
+  "used after its inspector was closed", "... also while print_data_tabular builds the table")
+local odd = etinspect.Inspector { etdump_path = t.corpus .. "/small.etdp",
+  delegate_metadata_parser = function() return { [true] = 1, f = print, t = setmetatable({}, { __tostring = error }) } end }
+local otsv = odd:save_data_to_tsv(nil or io.tmpfile(), { include_delegate_debug_data = true })
+t.is(otsv, nil, "a parser's odd keys and values (boolean keys, functions, tables) still make a table")
+
 t.done()
