@@ -126,19 +126,23 @@ local function frame_of(target, o)
   local event_at = event_resolver(target)
   local rich = {}
   if o.metadata then o.parsed = parsed_metadata(event_at, rich) end
+  o.values = true -- the list-valued cells are filled below, from the events
   local cols, rows, blocks, events, n_md = core.report_rows(target, o)
   local base = #cols - n_md
   local has = {}
   for j = 1, base do has[cols[j]] = true end
   for i, row in ipairs(rows) do
     local ev = event_at(blocks[i], events[i])
-    if has.raw and row.raw ~= nil then row.raw = ev.perf_data.raw end
+    if has.raw then
+      local pd = ev.perf_data
+      row.raw = pd and pd.raw -- None for an event without perf data
+    end
     local ops = ev.op_types
     if #ops < 5 then row.op_types = ops end
     if has.stack_traces then row.stack_traces = ev.stack_traces end
     if has.module_hierarchy then row.module_hierarchy = ev.module_hierarchy end
     if has.debug_data then row.debug_data = ev.debug_data end
-    if row.start_time ~= nil then row.start_time = ev.start_time end
+    row.start_time = ev.start_time
     if n_md > 0 then
       local keep = rich[blocks[i]] and rich[blocks[i]][events[i]]
       for j = base + 1, #cols do

@@ -814,7 +814,8 @@ et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
             if (ev->has_perf_data)
                 for (int c = C_P10; c <= C_MAX; c++)
                     et_frame_set_float(f, r, (size_t)cmap[c], stats[c - C_P10]);
-            if (cmap[C_RAW] >= 0 && ev->has_perf_data) {
+            bool lists = !o->no_list_text;
+            if (lists && cmap[C_RAW] >= 0 && ev->has_perf_data) {
                 et_sb_reset(&sb);
                 et_sb_addc(&sb, '[');
                 for (size_t k = 0; k < pd->n; k++) {
@@ -836,7 +837,7 @@ et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
                                             ev->delegate_debug_id_str.n);
             }
             for (int c = C_STACK; c <= C_MODULE; c++)
-                if (cmap[c] >= 0) {
+                if (lists && cmap[c] >= 0) {
                     et_sb_reset(&sb);
                     py_node_dict(&sb, insp, blk, ev, c == C_MODULE);
                     rc |= et_frame_set_text(f, r, (size_t)cmap[c], sb.p, sb.n);
@@ -845,7 +846,7 @@ et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
                 rc |= et_frame_set_text(f, r, (size_t)cmap[C_BACKEND], ev->delegate_backend_name,
                                         strlen(ev->delegate_backend_name));
             et_frame_set_bool(f, r, (size_t)cmap[C_DELEGATED], ev->is_delegated_op);
-            if (cmap[C_DEBUG] >= 0) {
+            if (lists && cmap[C_DEBUG] >= 0) {
                 /* values are decoded in a later layer; show how many entries */
                 uint32_t n = (ev->has_debug_data && blk->n_runs) ? ev->debug_count[0] : 0;
                 et_sb_reset(&sb);
@@ -855,7 +856,7 @@ et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
                 et_sb_addc(&sb, ']');
                 rc |= et_frame_set_text(f, r, (size_t)cmap[C_DEBUG], sb.p, sb.n);
             }
-            if (ev->start_time) {
+            if (lists && ev->start_time) {
                 et_sb_reset(&sb);
                 et_sb_add_u64_list(&sb, ev->start_time, pd->n);
                 rc |= et_frame_set_text(f, r, (size_t)cmap[C_START], sb.p, sb.n);

@@ -84,6 +84,9 @@ typedef struct et_report_opts {
                              Inspector.to_dataframe does) */
     long event;           /* only this event of `block` (0-based), or -1 */
     bool include_delegate_debug_data; /* the metadata columns (spec §6.2) */
+    bool no_list_text;    /* leave raw, stack_traces, module_hierarchy, debug_data
+                             and start_time NONE, for a caller that fills them
+                             with the events' own values (the Lua frames) */
     et_report_md_fn metadata; /* parsed metadata of delegated events; NULL:
                                  the raw metadata everywhere */
     void *ctx;                /* passed to `metadata` */

@@ -416,7 +416,9 @@ static void push_cell(lua_State *L, const et_frame *f, size_t r, size_t c)
  *   opts    {units = string (" (ms)", ""; default: the target time scale),
  *            display = boolean, metadata = boolean (include_delegate_debug_data),
  *            parsed = function(block, event) -> nil | keys, cells,
- *            render = "tsv" | "grid"}
+ *            render = "tsv" | "grid",
+ *            values = boolean: leave the list-valued cells (raw, stack_traces,
+ *            module_hierarchy, debug_data, start_time) nil for the caller}
  * Returns the rendered text when opts.render is given; else columns (a
  * sequence of names), rows (sequence of tables keyed by column name:
  * strings, integers, floats -- NaN for a missing metadata cell --,
@@ -455,6 +457,8 @@ static int core_report_rows(lua_State *L)
     o.for_display = lua_toboolean(L, -1);
     lua_getfield(L, 2, "metadata");
     o.include_delegate_debug_data = lua_toboolean(L, -1);
+    lua_getfield(L, 2, "values");
+    o.no_list_text = lua_toboolean(L, -1);
     md_ctx mc = {L, 0, box};
     if (lua_getfield(L, 2, "parsed") == LUA_TFUNCTION) {
         mc.fn = lua_gettop(L);
