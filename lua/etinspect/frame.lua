@@ -673,17 +673,22 @@ local function agg_plan(g, spec)
   for key, v in pairs(spec) do
     if type(key) ~= "string" then error(where .. ": keys must be column or output names", 3) end
     local e = { key = key }
-    if type(v) == "table" and getmetatable(v) == nil and (v.column ~= nil or v.aggfunc ~= nil) then
+    local plain = type(v) == "table" and getmetatable(v) == nil
+    if plain and (v.column ~= nil or v.aggfunc ~= nil) then
       -- pd.NamedAgg(column=, aggfunc=)
       e.named = { v.column, v.aggfunc }
-    elseif type(v) == "table" and getmetatable(v) == nil and #v == 2 and type(v[1]) == "string"
-           and pos[v[1]] and not (pos[key] and aggregators[v[1]] ~= nil) then
-      e.named = { v[1], v[2] }
-    elseif type(v) == "table" and getmetatable(v) == nil and #v == 2 and type(v[1]) == "string"
-           and pos[v[1]] and pos[key] and aggregators[v[1]] ~= nil then
-      error(string.format("%s: {%s = {%q, %s}} is ambiguous ('%s' is a column and an aggregator): "
-        .. "write {%s = {column = ..., aggfunc = ...}} or {%s = {...}} with aggregators only", where, key,
-        v[1], pyrepr.repr(v[2]), v[1], key, key), 3)
+    elseif plain and #v == 2 and type(v[1]) == "string" then
+      local v1col, keycol = pos[v[1]] ~= nil, pos[key] ~= nil
+      local v1agg = aggregators[v[1]] ~= nil or v[1]:match("^quantile%(") ~= nil
+      if keycol and v1col and v1agg then
+        error(string.format("%s: {%s = {%q, %s}} is ambiguous ('%s' is a column and an aggregator): "
+          .. "write {%s = {column = ..., aggfunc = ...}} or {%s = {...}} with aggregators only", where, key,
+          v[1], pyrepr.repr(v[2]), v[1], key, key), 3)
+      elseif v1col or not keycol then
+        e.named = { v[1], v[2] } -- {out = {"column", agg}}; a key that is no column cannot be the dict form
+      else
+        e.dict = v
+      end
     else
       e.dict = v
     end

@@ -180,6 +180,8 @@ t.raises(function() df:group_by("is_delegated_op"):agg { event_name = "mean" } e
 t.raises(function() df:group_by("is_delegated_op"):agg { ["avg (ms)"] = "avg" } end,
   "unknown aggregator 'avg' %(count, sum, mean, median, std, var, min, max, first, last, quantile, quantile%(q%)",
   "an unknown aggregator lists the known ones")
+t.raises(function() df:group_by("event_name"):agg { total = { "avg (msx)", "sum" } } end,
+  "GroupBy:agg: no column 'avg %(msx%)'", "named form: a misspelt column is named")
 t.raises(function() df:select("event_name", "nope") end, "Frame:select: no column 'nope'", "select")
 t.raises(function() df:column("nope") end, "Frame:column: no column 'nope'", "column")
 t.raises(function() df:rename { nope = "x" } end, "Frame:rename: no column 'nope'", "rename")
