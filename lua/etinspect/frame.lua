@@ -380,6 +380,26 @@ local function stat(name, kernel)
   end
 end
 
+-- The smallest (sign -1) or largest (1) present value; NaN when none.
+-- Numbers and booleans compare together, text with text; other mixes raise.
+local function extreme(v, col, name, sign)
+  local m
+  for i = 1, #v do
+    local x = v[i]
+    if not missing(x) then
+      if m ~= nil then
+        local a, b = type(m) == "boolean" and "number" or type(m), type(x) == "boolean" and "number" or type(x)
+        if a ~= b then
+          error(string.format("%s: column '%s' mixes %s and %s values", name, tostring(col), type(m), type(x)), 0)
+        end
+      end
+      if m == nil or compare(x, m) * sign > 0 then m = x end
+    end
+  end
+  if m == nil then return 0 / 0 end
+  return m
+end
+
 local aggregators = {
   count = function(v)
     local n = 0
@@ -400,36 +420,8 @@ local aggregators = {
   std = stat("std", "gstd"),
   var = stat("var", "gvar"),
   quantile = function(v, col) return core.agg(numbers(v, col, "quantile"), "gquantile", 0.5) end,
-  min = function(v, col)
-    local m
-    for i = 1, #v do
-      local x = v[i]
-      if not missing(x) then
-        if m ~= nil and type(m) ~= type(x) and not (type(m) == "number" and type(x) == "boolean")
-           and not (type(m) == "boolean" and type(x) == "number") then
-          error(string.format("min: column '%s' mixes %s and %s values", tostring(col), type(m), type(x)), 0)
-        end
-        if m == nil or compare(x, m) < 0 then m = x end
-      end
-    end
-    if m == nil then return 0 / 0 end
-    return m
-  end,
-  max = function(v, col)
-    local m
-    for i = 1, #v do
-      local x = v[i]
-      if not missing(x) then
-        if m ~= nil and type(m) ~= type(x) and not (type(m) == "number" and type(x) == "boolean")
-           and not (type(m) == "boolean" and type(x) == "number") then
-          error(string.format("max: column '%s' mixes %s and %s values", tostring(col), type(m), type(x)), 0)
-        end
-        if m == nil or compare(x, m) > 0 then m = x end
-      end
-    end
-    if m == nil then return 0 / 0 end
-    return m
-  end,
+  min = function(v, col) return extreme(v, col, "min", -1) end,
+  max = function(v, col) return extreme(v, col, "max", 1) end,
   first = function(v)
     for i = 1, #v do if not missing(v[i]) then return v[i] end end
     return nil
