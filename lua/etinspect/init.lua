@@ -4,6 +4,7 @@
 -- (the tabular views of etinspect.report, write_html of etinspect.html).
 local M = require("etinspect")
 M.Frame = require("etinspect.frame")
+require("etinspect.options").install(M)
 M.parsers = require("etinspect.parsers")
 M.converters = require("etinspect.converters")
 M.pyrepr = require("etinspect.pyrepr")

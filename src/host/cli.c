@@ -450,7 +450,7 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
         "      .. 'run outputs and reference outputs (they come from --bundled_program_path, '\n"
         "      .. 'for runs with a bundled_input_index or --bundled_test_case)\\n')\n"
         "  else\n"
-        "    f:print()\n"
+        "    io.write(f:to_string())\n"
         "  end\n"
         "end\n"
         "if html then insp:write_html(html) end\n";
