@@ -5,7 +5,7 @@
 --   etinspect.get_option(name) -> value
 --   etinspect.reset_option(name)          name "all" resets every option
 --
--- Options (integers; 0 means no limit):
+-- Options (integers; 0 or nil means no limit, as pandas' None):
 --   display.max_rows      60   a frame with more rows shows min_rows of them:
 --                              the first and the last half, around a "..." row
 --   display.min_rows      10   rows shown when max_rows is exceeded
@@ -25,7 +25,6 @@ local DEFAULTS = {
   ["display.max_colwidth"] = 50,
   ["display.width"] = false, -- nil: unknown
 }
-local NILABLE = { ["display.width"] = true }
 
 --- The width used when display.width is nil (unknown).
 M.DEFAULT_WIDTH = 80
@@ -51,20 +50,20 @@ end
 
 --- Set a display option.
 -- @tparam string name e.g. "display.max_rows"
--- @param value a non-negative integer (0: no limit); nil for display.width
---   (unknown width)
+-- @param value a non-negative integer; nil (pandas' None): no limit, or
+--   for display.width an unknown width
 -- @raise "set_option: unknown option 'x' (options: ...)", "set_option:
 --   option 'display.max_rows' must be a non-negative integer, got string"
 function M.set_option(name, value)
   check_name("set_option", name)
-  if value == nil and NILABLE[name] then
+  if value == nil then
     values[name] = false
     return
   end
   if math.type(value) ~= "integer" and not (type(value) == "number" and value == math.floor(value)
                                             and value >= 0 and value < 2^53) then
     error(string.format("set_option: option '%s' must be a non-negative integer%s, got %s", name,
-      NILABLE[name] and " or nil" or "", value == nil and "nil" or type(value)), 2)
+      " or nil", type(value)), 2)
   end
   if value < 0 then
     error(string.format("set_option: option '%s' must be a non-negative integer, got %s", name,
@@ -73,7 +72,7 @@ function M.set_option(name, value)
   values[name] = math.tointeger(value)
 end
 
---- The value of a display option (nil for an unknown display.width).
+--- The value of a display option (nil: no limit, or an unknown display.width).
 -- @tparam string name
 function M.get_option(name)
   check_name("get_option", name)
@@ -114,9 +113,9 @@ function M.limits(o)
   end
   local width = pick("width", "display.width")
   return {
-    max_rows = pick("max_rows", "display.max_rows"),
-    min_rows = pick("min_rows", "display.min_rows"),
-    max_colwidth = pick("max_colwidth", "display.max_colwidth"),
+    max_rows = pick("max_rows", "display.max_rows") or 0,
+    min_rows = pick("min_rows", "display.min_rows") or 0,
+    max_colwidth = pick("max_colwidth", "display.max_colwidth") or 0,
     width = width == nil and M.DEFAULT_WIDTH or width,
   }
 end

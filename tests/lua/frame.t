@@ -206,7 +206,7 @@ t.raises(function() etinspect.set_option("display.max_row", 5) end,
   "set_option: unknown option 'display.max_row' %(options: display.max_colwidth, display.max_rows, display.min_rows, display.width%)",
   "an unknown option is named, with the known ones")
 t.raises(function() etinspect.set_option("display.max_rows", "5") end,
-  "set_option: option 'display.max_rows' must be a non%-negative integer, got string", "a wrong type is named")
+  "set_option: option 'display.max_rows' must be a non%-negative integer or nil, got string", "a wrong type is named")
 t.raises(function() etinspect.set_option("display.max_rows", -1) end, "must be a non%-negative integer", "a negative limit")
 
 local medium = etinspect.Inspector { etdump_path = t.corpus .. "/medium.etdp" }:to_dataframe()
