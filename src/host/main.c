@@ -14,6 +14,7 @@
 
 #include "cli.h"
 #include "lua_host.h"
+#include "signals.h"
 
 static int is_lua_option(const char *a)
 {
@@ -23,6 +24,7 @@ static int is_lua_option(const char *a)
 
 int main(int argc, char **argv)
 {
+    et_signals_install(); /* temporary files removed on SIGINT/SIGTERM; SIGBUS */
     if (argc == 1)
         return isatty(STDIN_FILENO) ? et_lua_host_main(argc, argv) : et_cli_main(argc, argv);
     if (is_lua_option(argv[1]) || argv[1][0] != '-' || strcmp(argv[1], "--list-scripts") == 0 ||
