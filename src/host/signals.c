@@ -65,6 +65,9 @@ void et_signals_install(void)
         sa.sa_flags = SA_RESETHAND;
         sigaction(fatal[i], &sa, NULL);
     }
+    /* a file over the size limit (ulimit -f): a write error naming the
+     * path ("File too large"), not a silent death */
+    signal(SIGXFSZ, SIG_IGN);
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_sigbus;
     sigemptyset(&sa.sa_mask);

@@ -14,6 +14,9 @@
  * files and exits with status 1.  Any other SIGBUS keeps its default
  * action.
  *
+ * SIGXFSZ (a file grew past `ulimit -f`) is ignored: the write fails with
+ * "PATH: write failed: File too large" and the output is not replaced.
+ *
  * Only the program installs handlers: a library (etinspect.so loaded by a
  * stock lua5.4) leaves the host's signal dispositions alone.
  */
