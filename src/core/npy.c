@@ -379,6 +379,11 @@ static int parse_into(et_npy *n, const uint8_t *data, size_t size, et_error *err
                        "the data needs %llu bytes after the header, the file has %llu",
                        (unsigned long long)need, (unsigned long long)avail);
     const uint8_t *base = data + n->data_offset;
+    if (!native && need > ET_NPY_MAX_SWAP)
+        return et_fail(err, ET_ERR_FORMAT,
+                       "descr '%s': %llu bytes in the other byte order, more than the %llu that "
+                       "are byte-swapped in memory (ET_NPY_MAX_SWAP)",
+                       n->descr, (unsigned long long)need, (unsigned long long)ET_NPY_MAX_SWAP);
     if (!native && need > 0) {
         n->owned = malloc((size_t)need);
         if (!n->owned)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "mapfile.h"
+#include "npy.h"
 #include "outfile.h"
 #include "tap.h"
 
@@ -161,6 +162,41 @@ static void test_check_first(void)
     fb.max_size = 1000;
     ok(et_map_file_ex(&mf, big, &fb, &err) == -1 && strstr(err.msg, "larger than the 1000-byte limit"),
        "a limit without a text: a generic message");
+    /* a .npy in the other byte order is swapped into memory: at most
+     * ET_NPY_MAX_SWAP bytes (a native one is read in place) */
+    const char *npy = path_in("big.npy");
+    for (int be = 0; be < 2; be++) {
+        char head[128];
+        int hl = snprintf(head, sizeof head,
+                          "{'descr': '%cf4', 'fortran_order': False, 'shape': (67108865,), }",
+                          be ? '>' : '<');
+        while ((hl + 11) % 64)
+            head[hl++] = ' ';
+        head[hl++] = '\n';
+        FILE *nf = fopen(npy, "w");
+        fwrite("\x93NUMPY\x01\x00", 1, 8, nf);
+        fputc(hl & 0xff, nf);
+        fputc(hl >> 8, nf);
+        fwrite(head, 1, (size_t)hl, nf);
+        ok(ftruncate(fileno(nf), 10 + hl + (off_t)67108865 * 4) == 0, "a sparse %s .npy of 256 MiB + 4",
+           be ? "big-endian" : "little-endian");
+        fclose(nf);
+        et_npy n;
+        int rc = et_npy_open(&n, npy, &err);
+        if (be) {
+            ok(rc == -1, "... big-endian: refused");
+            char want_npy[400];
+            snprintf(want_npy, sizeof want_npy,
+                     "%s: descr '>f4': 268435460 bytes in the other byte order, more than the "
+                     "268435456 that are byte-swapped in memory (ET_NPY_MAX_SWAP)",
+                     npy);
+            is_str(err.msg, want_npy, "... message");
+        } else {
+            ok(rc == 0 && n.tensor.numel == 67108865, "... native: mapped, read in place");
+            et_npy_close(&n);
+        }
+    }
+    unlink(npy);
     /* lazily mapped: 3 GiB of address space, nothing read */
     ok(et_map_file(&mf, big, &err) == 0 && mf.size == (size_t)3 << 30, "mapped lazily");
     et_unmap_file(&mf);
