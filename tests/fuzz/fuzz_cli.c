@@ -141,9 +141,23 @@ static int init(void)
     return 0;
 }
 
+/* Whether `name` is an argument, or the value of an "--opt=VALUE" one. */
+static bool named(const char *name, size_t len, char *const *argv, int argc)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *eq = a[0] == '-' ? strchr(a, '=') : NULL;
+        if (eq)
+            a = eq + 1;
+        if (strlen(a) == len && !strncmp(a, name, len))
+            return true;
+    }
+    return false;
+}
+
 /* Restore the fixtures; remove everything else.  Returns the number of
- * leftover entries whose name looks like a temporary file (NAME.XXXXXX). */
-static int reset(void)
+ * leftover temporary files: "DEST.XXXXXX" for an argument DEST, not itself
+ * an argument (argv NULL: none counted). */
+static int reset(char *const *argv, int argc)
 {
     int temps = 0;
     DIR *d = opendir(".");
@@ -157,9 +171,12 @@ static int reset(void)
             keep = keep || !strcmp(n, fx[i].name);
         if (keep)
             continue;
-        const char *dot = strrchr(n, '.');
-        if (dot && strlen(dot) == 7 && !strstr(n, "-journal"))
+        size_t len = strlen(n);
+        if (argv && len > 7 && n[len - 7] == '.' && named(n, len - 7, argv, argc) &&
+            !named(n, len, argv, argc)) {
+            fprintf(stderr, "fuzz_cli: %s was left behind\n", n);
             temps++;
+        }
         if (unlink(n) != 0)
             rmdir(n);
     }
@@ -203,7 +220,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (init() != 0)
             abort();
         ready = 1;
-        reset();
+        reset(NULL, 0);
     }
     /* split at NUL bytes; sanitize */
     char *copy = malloc(size + 1);
@@ -247,10 +264,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (et_inputs_in_use() != before)
         __builtin_trap();
     et_tensor_set_max_broadcast(0);
-    if (reset() != 0) {
-        fprintf(stderr, "fuzz_cli: a temporary file was left behind\n");
+    if (reset(argv, argc) != 0)
         __builtin_trap();
-    }
     free(copy);
     return 0;
 }
