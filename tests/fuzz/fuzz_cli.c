@@ -5,7 +5,8 @@
  * --compare_results through the embedded Lua, memory, legacy dumps).
  *
  * Input: the arguments, separated by NUL bytes (at most 24; "etinspect" is
- * argv[0]).  The run happens in a scratch directory holding fixtures with
+ * argv[0]).  The run happens in a scratch directory (the working directory
+ * during the run only) holding fixtures with
  * one-letter names: a (sample.etdp), b (tensors.etdp), c (tensors.bin, its
  * debug buffer), d (distinct.bpte), e (sample.etrecord), f (a legacy
  * dump), g (stride0.etdp), h (a 64-byte debug buffer).  To keep every path
@@ -26,6 +27,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -77,7 +79,7 @@ static fixture fx[] = {
 #define N_FX (sizeof fx / sizeof *fx)
 
 static char scratch[] = "/tmp/fuzz_cli-XXXXXX";
-static int ready;
+static int ready, home = -1; /* home: the directory libFuzzer works in */
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -116,6 +118,20 @@ static int put(const char *name, const char *bytes, size_t len)
     return fclose(f);
 }
 
+static int reset(char *const *argv, int argc);
+
+/* At exit: the scratch directory goes. */
+static void cleanup(void)
+{
+    if (chdir(scratch) != 0)
+        return;
+    reset(NULL, 0);
+    for (size_t i = 0; i < N_FX; i++)
+        unlink(fx[i].name);
+    if (fchdir(home) == 0)
+        rmdir(scratch);
+}
+
 static int init(void)
 {
     const char *build = getenv("ET_BUILD");
@@ -136,8 +152,9 @@ static int init(void)
             return -1;
         }
     }
-    if (!mkdtemp(scratch) || chdir(scratch) != 0)
+    if ((home = open(".", O_RDONLY | O_DIRECTORY)) < 0 || !mkdtemp(scratch))
         return -1;
+    atexit(cleanup);
     return 0;
 }
 
@@ -220,7 +237,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (init() != 0)
             abort();
         ready = 1;
+    }
+    /* in the scratch directory for the run only: libFuzzer's own paths
+     * (a relative corpus) stay valid between runs */
+    if (chdir(scratch) != 0)
+        abort();
+    if (ready == 1) {
         reset(NULL, 0);
+        ready = 2;
     }
     /* split at NUL bytes; sanitize */
     char *copy = malloc(size + 1);
@@ -266,6 +290,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     et_tensor_set_max_broadcast(0);
     if (reset(argv, argc) != 0)
         __builtin_trap();
+    if (fchdir(home) != 0)
+        abort();
     free(copy);
     return 0;
 }

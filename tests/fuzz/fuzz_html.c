@@ -68,11 +68,19 @@ static const char chunk[] =
     "end\n"
     "return 'ok'\n";
 
+/* At exit: the scratch directory goes. */
+static void cleanup(void)
+{
+    unlink(out);
+    rmdir(scratch);
+}
+
 static int init(void)
 {
     if (!mkdtemp(scratch))
         return -1;
     snprintf(out, sizeof out, "%s/r.html", scratch);
+    atexit(cleanup);
     L = luaL_newstate();
     if (!L)
         return -1;

@@ -51,6 +51,14 @@ static char file[sizeof scratch + 16], other[sizeof scratch + 16], beside[sizeof
 static char fixture[4096];
 static volatile double sink;
 
+/* At exit: the scratch directory goes. */
+static void cleanup(void)
+{
+    unlink(file);
+    unlink(beside);
+    rmdir(scratch);
+}
+
 /* The guard refuses `file` (both spellings) while it is open. */
 static void guarded(void)
 {
@@ -118,6 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         snprintf(file, sizeof file, "%s/in", scratch);
         snprintf(other, sizeof other, "%s/./in", scratch);
         snprintf(beside, sizeof beside, "%s/out", scratch);
+        atexit(cleanup);
         const char *b = getenv("ET_BUILD");
         snprintf(fixture, sizeof fixture, "%s/fixtures/tensors.etdp", b ? b : "build");
     }

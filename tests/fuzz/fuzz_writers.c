@@ -159,6 +159,13 @@ static void write_all(const et_inspector *insp, uint64_t h)
     unlink(db);
 }
 
+/* At exit: the scratch directory goes. */
+static void cleanup(void)
+{
+    unlink(db);
+    rmdir(scratch);
+}
+
 /* One input (see the top of the file).  Returns 0. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -166,6 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!mkdtemp(scratch))
             return 0;
         snprintf(db, sizeof db, "%s/out.db", scratch);
+        atexit(cleanup);
     }
     uint8_t *p = malloc(size ? size : 1);
     if (!p)
