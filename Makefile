@@ -222,12 +222,12 @@ $(B)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h tests/tools/*.h) $(B)/fuzz
 
 # the targets read fixtures (build/fixtures) and seeds from the checkout
 fuzz: $(FUZZ_BINS) $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
-	@ET_SHARED=$(SHARED) sh scripts/fuzz.sh --summary $(FUZZ_SECONDS) $(FUZZ_BINS)
+	@ET_SHARED=$(SHARED) ET_BUILD=$(abspath $(B)) sh scripts/fuzz.sh --summary $(FUZZ_SECONDS) $(FUZZ_BINS)
 
 fuzz-check: $(addprefix fuzz-slice-,$(FUZZ_TARGETS))
 
 fuzz-slice-%: $(B)/fuzz/% $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
-	@ET_SHARED=$(SHARED) sh scripts/fuzz.sh --slice $(FUZZ_SLICE) $(B)/fuzz/$*
+	@ET_SHARED=$(SHARED) ET_BUILD=$(abspath $(B)) sh scripts/fuzz.sh --slice $(FUZZ_SLICE) $(B)/fuzz/$*
 
 -include $(FUZZ_LIB_SRC:%.c=$(B)/fuzz/obj/%.d)
 
