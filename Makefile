@@ -2,11 +2,14 @@
 #
 #   make               build build/etinspect
 #   make demo          build the sample ETDump and run etinspect on it
-#   make check         unit and end-to-end tests, then again under ASan+UBSan
+#   make check         unit and end-to-end tests, then again under ASan+UBSan,
+#                      then a short slice of every fuzz target
 #   make bench         issue 15's table on large.etdp as ratios to the floor
 #                      (tests/tools/floor), the scaling over the corpus, a
 #                      legacy dump, a 20,000-node ETRecord loaded and linked
 #   make fuzz          run the libFuzzer targets (FUZZ_SECONDS each, default 600)
+#                      and print executions and coverage per target
+#   make fuzz-check    a FUZZ_SLICE-second slice (default 20) of each target
 #   make install       install into $(DESTDIR)$(PREFIX) (default /usr/local)
 #   make clean
 #
@@ -68,7 +71,7 @@ ASAN_UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/asan/tests/%)
 FIXTURES = $(wildcard tests/fixtures/*.json)
 FIXTURE_BIN = $(FIXTURES:tests/fixtures/%.json=$(B)/fixtures/%.etdp)
 
-.PHONY: all demo check test test-asan bench fuzz install clean fixtures
+.PHONY: all demo check test test-asan bench fuzz fuzz-check install clean fixtures
 
 all: $(B)/etinspect $(B)/etinspect.so
 
@@ -188,33 +191,72 @@ test-asan: $(B)/asan/etinspect $(ASAN_UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN) $(SAM
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    prove $(PROVE_FLAGS) $(ASAN_UNIT_BIN) tests/e2e/*.t tests/lua/*.t
 
-# the two suites one after the other (their builds may still run in parallel)
+# the two suites, then the fuzz slices, one after the other (their builds may
+# still run in parallel)
 check:
 	@$(MAKE) --no-print-directory test
 	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory fuzz-check
 
 bench: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/mkzip $(B)/tools/floor
 	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
 	    FLOOR=$(abspath $(B)/tools/floor) FLATC=$(FLATC) sh scripts/bench.sh
 
-# libFuzzer targets (clang)
+# libFuzzer targets (clang): every tests/fuzz/fuzz_NAME.c is a target,
+# linked against the core, the Lua binding and the host compiled once with
+# the fuzzer's instrumentation and ASan+UBSan (an archive member is linked
+# only when the target uses it).  Per target, tests/fuzz/fuzz_NAME.seeds,
+# .dict and .options feed scripts/fuzz.sh.
+#   make fuzz                 every target for FUZZ_SECONDS (default 600) each,
+#                             then executions and coverage per target
+#   make fuzz FUZZ_TARGETS="fuzz_cli fuzz_html" FUZZ_SECONDS=60
+#   make fuzz-check           a FUZZ_SLICE-second slice of each (part of check)
 FUZZ_CC ?= clang
 FUZZ_CXX ?= clang++
-FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-$(B)/fuzz/dtoa.o: src/core/dtoa.cc src/core/dtoa.h
-	@mkdir -p $(dir $@)
-	$(FUZZ_CXX) $(CXXFLAGS_SHIM) -g -O1 -fsanitize=address,undefined -c $< -o $@
-$(B)/fuzz/%: tests/fuzz/%.c $(CORE_SRC) $(B)/fuzz/dtoa.o
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) $< $(CORE_SRC) $(B)/fuzz/dtoa.o $(LDLIBS) -o $@
+FUZZ_SLICE ?= 20
+FUZZ_SAN = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS = $(FUZZ_SAN) -fsanitize=fuzzer
+FUZZ_OBJ_FLAGS = $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_TARGETS ?= $(sort $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c))))
+FUZZ_BINS = $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
+FUZZ_LIB_SRC = $(CORE_SRC) $(LUA_SRC) $(filter-out src/host/main.c,$(HOST_SRC))
+# per-target link flags: fuzz_cli sees every Lua state the CLI makes
+FUZZ_LDFLAGS_fuzz_cli = -Wl,--wrap=luaL_newstate
 
-fuzz: $(B)/fuzz/fuzz_etdump $(B)/fuzz/fuzz_legacy $(B)/fuzz/fuzz_etrecord $(B)/fuzz/fuzz_graph $(B)/fuzz/fuzz_npy $(B)/fuzz/fuzz_bundled
-	sh scripts/fuzz.sh $(B)/fuzz/fuzz_etdump $(FUZZ_SECONDS)
-	sh scripts/fuzz.sh $(B)/fuzz/fuzz_legacy $(FUZZ_SECONDS)
-	sh scripts/fuzz.sh $(B)/fuzz/fuzz_etrecord $(FUZZ_SECONDS)
-	sh scripts/fuzz.sh $(B)/fuzz/fuzz_graph $(FUZZ_SECONDS)
-	sh scripts/fuzz.sh $(B)/fuzz/fuzz_npy $(FUZZ_SECONDS)
-	sh scripts/fuzz.sh $(B)/fuzz/fuzz_bundled $(FUZZ_SECONDS)
+# the product's sources: gcc's -Werror build is the gate; clang's own
+# warnings are shown, not fatal, here
+$(B)/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(filter-out -Werror,$(WARN)) $(FUZZ_OBJ_FLAGS) -MMD -MP -c $< -o $@
+
+# the float shim, the one C++ file
+$(B)/fuzz/obj/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(FUZZ_CXX) $(CXXFLAGS_SHIM) $(FUZZ_OBJ_FLAGS) -MMD -MP -c $< -o $@
+
+$(B)/fuzz/obj/gen/lua_embed.o: $(B)/gen/lua_embed.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_OBJ_FLAGS) -c $< -o $@
+
+$(B)/fuzz/libfuzzet.a: $(FUZZ_LIB_SRC:%.c=$(B)/fuzz/obj/%.o) $(CORE_CXX:%.cc=$(B)/fuzz/obj/%.o) \
+    $(B)/fuzz/obj/gen/lua_embed.o
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h tests/tools/*.h) $(B)/fuzz/libfuzzet.a
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) $< $(B)/fuzz/libfuzzet.a $(FUZZ_LDFLAGS_$*) \
+	    $(HOST_LUA_LIBS) $(EDIT_LIBS) $(LDLIBS) -o $@
+
+# the targets read fixtures (build/fixtures) and seeds from the checkout
+fuzz: $(FUZZ_BINS) $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
+	@ET_SHARED=$(SHARED) ET_BUILD=$(abspath $(B)) sh scripts/fuzz.sh --summary $(FUZZ_SECONDS) $(FUZZ_BINS)
+
+fuzz-check: $(addprefix fuzz-slice-,$(FUZZ_TARGETS))
+
+fuzz-slice-%: $(B)/fuzz/% $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
+	@ET_SHARED=$(SHARED) ET_BUILD=$(abspath $(B)) sh scripts/fuzz.sh --slice $(FUZZ_SLICE) $(B)/fuzz/$*
+
+-include $(FUZZ_LIB_SRC:%.c=$(B)/fuzz/obj/%.d)
 
 install: $(B)/etinspect $(B)/etinspect.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/etinspect/schema \

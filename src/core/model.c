@@ -1901,7 +1901,10 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
     size_t size;
     if (o->etdump_path) {
         insp->etdump_label = o->etdump_path;
-        if (et_map_file(&insp->etdump_file, o->etdump_path, err) != 0)
+        /* refused from its size before mapping; read in full: populated */
+        static const et_map_options fb = {(uint64_t)INT32_MAX,
+                                          "larger than a FlatBuffer can be (2 GiB)", true, false};
+        if (et_map_file_ex(&insp->etdump_file, o->etdump_path, &fb, err) != 0)
             goto fail;
         data = insp->etdump_file.data;
         size = insp->etdump_file.size;

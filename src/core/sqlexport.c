@@ -797,19 +797,6 @@ static int sync_path(const char *p, bool dir)
     return dir ? 0 : rc;
 }
 
-/* Is `file` the same file as one of the inspector's inputs? */
-static bool is_input(const et_inspector *insp, const struct stat *st)
-{
-    const char *inputs[2] = {insp->etdump_label, insp->etrecord ? insp->etrecord->label : NULL};
-    for (int i = 0; i < 2; i++) {
-        struct stat is;
-        if (inputs[i] && stat(inputs[i], &is) == 0 && is.st_dev == st->st_dev &&
-            is.st_ino == st->st_ino)
-            return true;
-    }
-    return false;
-}
-
 /* The directory part of `file` ("." for none), in a new string. */
 static char *dir_of(const char *file)
 {
@@ -850,6 +837,8 @@ int et_sqlite_export(const et_inspector *insp, const char *path, const char *dum
     sqlite3 *src = NULL;
     exporter x = {.insp = insp, .path = path, .dump = dump, .err = err};
     bool made_tmp = false;
+    char *tmp_journal = NULL;
+    int slot[2] = {-1, -1};
     int rc = -1;
     if (!dest || !journal || !wal || !tmp || !dir) {
         et_fail(err, ET_ERR_NOMEM, "out of memory");
@@ -870,10 +859,8 @@ int et_sqlite_export(const et_inspector *insp, const char *path, const char *dum
         et_fail(err, ET_ERR_IO, "%s: %s", path, strerror(errno));
         goto out;
     }
-    if (exists && is_input(insp, &st)) {
-        et_fail(err, ET_ERR_USAGE, "%s: refusing to overwrite an input file with output", path);
+    if (exists && et_outfile_guard(path, NULL, err) != 0) /* any input in use */
         goto out;
-    }
     const char *const beside[2] = {journal, wal};
     for (int i = 0; i < 2; i++) {
         struct stat js;
@@ -888,13 +875,22 @@ int et_sqlite_export(const et_inspector *insp, const char *path, const char *dum
     if (exists && st.st_size > 0 && open_existing(dest, path, &src, err) != 0)
         goto out;
 
-    /* the temporary file, with the permissions of the file it replaces */
+    /* the temporary file, with the permissions of the file it replaces;
+     * it and its journal are removed if a signal kills the process */
+    tmp_journal = concat(tmp, "-journal");
+    if (!tmp_journal) {
+        et_fail(err, ET_ERR_NOMEM, "out of memory");
+        goto out;
+    }
+    slot[0] = et_temp_track(tmp);
     int fd = mkstemp(tmp);
     if (fd < 0) {
         et_fail(err, ET_ERR_IO, "%s: cannot create a file beside it: %s", path, strerror(errno));
         goto out;
     }
     made_tmp = true;
+    memcpy(tmp_journal, tmp, strlen(tmp)); /* the name mkstemp chose */
+    slot[1] = et_temp_track(tmp_journal);
     mode_t um = umask(0);
     umask(um);
     fchmod(fd, exists ? (st.st_mode & 07777) : (0666 & ~um));
@@ -938,6 +934,9 @@ out:
         sqlite3_close_v2(x.db);
     if (src)
         sqlite3_close(src);
+    et_temp_untrack(slot[0]);
+    et_temp_untrack(slot[1]);
+    free(tmp_journal);
     if (made_tmp) {
         unlink(tmp);
         static const char *const side[] = {"-journal", "-wal", "-shm"};

@@ -58,7 +58,7 @@
  * file first (SQLite's backup API), the rows of a dump of the same name
  * are deleted and the dump's rows added, in one transaction.  A `path`
  * that is a symbolic link updates its target.  Refused without writing
- * anything: a `path` that is an input of `insp` (its ETDump or ETRecord),
+ * anything: a `path` that is an input in use (outfile.h: et_outfile_guard),
  * not a regular file, another kind of file or database, a database of a
  * newer schema version, or one with a rollback journal or WAL file beside
  * it (in use, or left by a crash: a stale journal would be replayed onto

@@ -48,7 +48,8 @@ enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
     OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_SQLITE,
-    OPT_SQLITE_DUMP, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE, OPT_JSON_BUDGET, OPT_COUNT
+    OPT_SQLITE_DUMP, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE, OPT_JSON_BUDGET,
+    OPT_MAX_BROADCAST, OPT_COUNT
 };
 
 static const struct {
@@ -81,6 +82,7 @@ static const struct {
     [OPT_BUNDLED] = {"bundled_program_path", "BUNDLED_PROGRAM_PATH"},
     [OPT_TEST_CASE] = {"bundled_test_case", "K"},
     [OPT_JSON_BUDGET] = {"etrecord_json_budget", "N"},
+    [OPT_MAX_BROADCAST] = {"max_broadcast_elements", "N"},
 };
 
 static const char usage_line[] =
@@ -165,6 +167,10 @@ static void print_help(FILE *out)
           "                        export to an SQLite database (added to an existing one)\n"
           "  --sqlite_dump NAME    the dump's name in the database (default: the file name)\n"
           "  --html_path HTML_PATH write a self-contained HTML report\n"
+          "  --max_broadcast_elements N\n"
+          "                        the broadcast budget: the most elements a tensor\n"
+          "                        that repeats its bytes (zero strides), or a\n"
+          "                        broadcast comparison, may have (default 1048576)\n"
           "\n"
           "legacy profiler dumps (prof_result_t blocks, before ETDump):\n"
           "  --profile_results_path PROFILE_RESULTS_PATH\n"
@@ -280,8 +286,8 @@ static int write_output(const char *path, const char *const *inputs, writer_fn f
         return exit_code(&err);
     }
     if (fn(insp, f, of.fp) != 0) {
-        et_outfile_abort(&of);
-        fprintf(stderr, "etinspect: error: %s: write failed\n", path);
+        et_outfile_fail(&of, &err);
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
         return 1;
     }
     if (et_outfile_commit(&of, &err) != 0) {
@@ -409,7 +415,10 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
         return exit_code(&err);
     }
     if (et_trace_write(insp, &to, of.fp, &err) != 0) {
-        et_outfile_abort(&of);
+        if (err.kind == ET_ERR_IO) /* name the path and the reason */
+            et_outfile_fail(&of, &err);
+        else
+            et_outfile_abort(&of);
         fprintf(stderr, "etinspect: error: %s\n", err.msg);
         return exit_code(&err);
     }
@@ -425,9 +434,11 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
  * the table) and --html_path (insp:write_html). */
 static int lua_outputs(const char *const *val, const bool *flag, const char *const *inputs)
 {
-    for (size_t i = 0; val[OPT_HTML] && inputs[i]; i++)
-        if (strcmp(inputs[i], val[OPT_HTML]) == 0)
-            return usage_error("argument --html_path: '%s' is an input", val[OPT_HTML]);
+    et_error gerr; /* any spelling of an input: the core's output guard */
+    if (val[OPT_HTML] && et_outfile_guard(val[OPT_HTML], inputs, &gerr) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", gerr.msg);
+        return 2;
+    }
     lua_State *L = et_host_new_state();
     if (!L) {
         fprintf(stderr, "etinspect: error: out of memory\n");
@@ -453,7 +464,10 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
         "    io.write(f:to_string())\n"
         "  end\n"
         "end\n"
-        "if html then insp:write_html(html) end\n";
+        "if html then\n"
+        "  local ok, e = pcall(insp.write_html, insp, html)\n" /* no position: */
+        "  if not ok then error(e, 0) end\n"                   /* a user error */
+        "end\n";
     int rc = luaL_loadbuffer(L, chunk, sizeof chunk - 1, "=[etinspect]");
     if (rc == LUA_OK) {
         const int args[] = {OPT_HTML,         OPT_ETDUMP, OPT_ETRECORD, OPT_METHOD,
@@ -467,7 +481,8 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
         }
         lua_pushboolean(L, flag[OPT_COMPARE]);
         lua_pushstring(L, val[OPT_JSON_BUDGET]); /* NULL: nil */
-        rc = et_host_pcall(L, (int)(sizeof args / sizeof *args) + 2, 0);
+        /* the error alone, no traceback: these are the user's errors */
+        rc = lua_pcall(L, (int)(sizeof args / sizeof *args) + 2, 0, 0);
     }
     if (rc != LUA_OK)
         fprintf(stderr, "etinspect: error: %s\n", lua_tostring(L, -1));
@@ -566,6 +581,14 @@ int et_cli_main(int argc, char **argv)
     if (flag[OPT_VERSION]) {
         printf("etinspect %s\n", ETINSPECT_VERSION);
         return 0;
+    }
+    if (val[OPT_MAX_BROADCAST]) { /* docs/user-guide.md "Limits" */
+        char *end;
+        unsigned long long n = strtoull(val[OPT_MAX_BROADCAST], &end, 10);
+        if (*end || end == val[OPT_MAX_BROADCAST] || val[OPT_MAX_BROADCAST][0] == '-' || n == 0)
+            return usage_error("argument --max_broadcast_elements: expected a number of "
+                               "elements >= 1, found '%s'", val[OPT_MAX_BROADCAST]);
+        et_tensor_set_max_broadcast(n);
     }
     if (n_files > 0) {
         int rc = assign_files(files, n_files, val);

@@ -168,7 +168,10 @@ static int insp_write_trace(lua_State *L)
     if (et_outfile_open(&of, path, inputs, &err) != 0)
         return luaL_error(L, "%s", err.msg);
     if (et_trace_write(insp, &o, of.fp, &err) != 0) {
-        et_outfile_abort(&of);
+        if (err.kind == ET_ERR_IO) /* name the path and the reason */
+            et_outfile_fail(&of, &err);
+        else
+            et_outfile_abort(&of);
         return luaL_error(L, "%s", err.msg);
     }
     if (et_outfile_commit(&of, &err) != 0)

@@ -253,8 +253,9 @@ static int core_agg(lua_State *L)
 /* _core.write_file(path, text [, inputs]): write `text` to `path` through
  * a temporary file and rename (outfile.h: a FIFO, terminal or /dev/null is
  * written directly, a symbolic link keeps pointing at the replaced file);
- * `inputs` is a sequence of paths that must not be overwritten.  Raises
- * the outfile errors ("PATH: refusing to overwrite an input file ...",
+ * `inputs` is a sequence of paths that must not be overwritten (besides
+ * every input in use: outfile.h's guard).  Raises the outfile errors
+ * ("PATH: refusing to overwrite an input file ...",
  * "PATH: is a directory ...", "PATH: write failed: ..."). */
 static int core_write_file(lua_State *L)
 {
@@ -277,8 +278,8 @@ static int core_write_file(lua_State *L)
     if (et_outfile_open(&of, path, inputs, &err) != 0)
         return luaL_error(L, "%s", err.msg);
     if (n && fwrite(text, 1, n, of.fp) != n) {
-        et_outfile_abort(&of);
-        return luaL_error(L, "%s: write failed", path);
+        et_outfile_fail(&of, &err); /* "PATH: write failed: REASON" */
+        return luaL_error(L, "%s", err.msg);
     }
     if (et_outfile_commit(&of, &err) != 0)
         return luaL_error(L, "%s", err.msg);

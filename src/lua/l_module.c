@@ -21,6 +21,7 @@
 #include "l_hooks.h"
 #include "l_pyobj.h"
 #include "l_frame.h"
+#include "l_limits.h"
 #include "l_tensor.h"
 #include "version.h"
 
@@ -83,6 +84,8 @@ int luaopen_etinspect(lua_State *L)
     lua_setfield(L, M, "Tensor");
     lua_pushcfunction(L, on_warning);
     lua_setfield(L, M, "on_warning");
+    lua_pushcfunction(L, et_lua_limits);
+    lua_setfield(L, M, "limits");
     lua_pushliteral(L, ETINSPECT_VERSION);
     lua_setfield(L, M, "version");
     static const char *const ts[][2] = {
