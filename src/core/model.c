@@ -634,7 +634,7 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
                          GROW(g->dbg_count, g->dbg_count_cap, need) != 0))
         return nomem(&w->err);
     g->runs[r] = run_index;
-    uint32_t *pos = g->pe_pos + r * E;
+    uint32_t *pos = E ? g->pe_pos + r * E : NULL; /* no events: pe_pos may be NULL */
     for (size_t k = 0; k < E; k++) {
         const rslot *sl = &w->slots[k];
         if (sl->pe >= 0) {
@@ -920,8 +920,8 @@ static uint64_t ggroup_hash_of(const void *b, uint32_t id)
  * b->emap), created when new.  Returns its id, or -1 on out of memory. */
 static long merge_group(builder *b, const worker *w, const lgroup *lg)
 {
-    const uint32_t *ls = w->seq + lg->seq_first;
     size_t E = lg->seq_len;
+    const uint32_t *ls = E ? w->seq + lg->seq_first : NULL; /* w->seq may be NULL */
     uint64_t h = hash_bytes(0xabc, lg->name.p, lg->name.n);
     h = hash_u64(h, (uint32_t)lg->bii);
     for (size_t k = 0; k < E; k++)
