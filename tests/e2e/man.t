@@ -71,6 +71,16 @@ while read -r v; do names "$T/envsec" "\\fB$v\\fR" || missing="$missing $v"; don
 if [ -z "$missing" ]; then pass "etinspect(1) ENVIRONMENT names every variable the sources read ($(tr '\n' ' ' <"$T/env"))"
 else fail "etinspect(1) ENVIRONMENT names every variable the sources read" "add to man/etinspect.1.scd (ENVIRONMENT):$missing"; fi
 
+# every document of docs/ in SEE ALSO
+sed -n '/^\.SH SEE ALSO/,$p' "$P1" >"$T/seealso"
+missing=
+for doc in "$ET_SRC"/docs/*.md; do
+    d=$(basename "$doc" .md)
+    sed 's/\\&//g' "$T/seealso" | grep -qwF -- "$d" || missing="$missing $d"
+done
+if [ -z "$missing" ]; then pass "etinspect(1) SEE ALSO names every document of docs/"
+else fail "etinspect(1) SEE ALSO names every document of docs/" "add to man/etinspect.1.scd (SEE ALSO):$missing"; fi
+
 # every public field of the Lua module
 "$ETINSPECT" -e 'local t = {}
 for k in pairs(require("etinspect")) do if not k:find("^_") then t[#t + 1] = k end end
