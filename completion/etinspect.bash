@@ -146,9 +146,12 @@ _etinspect()
             ;;
         -e | -l)
             # a chunk or a module name, then more host options or a script
-            ((cword == 2)) && return
             [[ $prev == -[el] ]] && return
-            _filedir lua
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W '-e -l -i --' -- "$cur"))
+            else
+                _filedir lua
+            fi
             return
             ;;
         -i | -- | *.lua)

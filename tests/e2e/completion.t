@@ -63,6 +63,9 @@ is "a bundled script's positional arguments are ETDumps" "a.etdp b.etdp sub" dif
 is "a bundled script's --format offers its styles" "box csv json markdown plain tsv" top_ops a.etdp --format ""
 is "a bundled script's --etrecord offers ETRecords" "debug.bin r.etrecord sub" modules a.etdp --etrecord ""
 is "a bundled script's time scales" "cycles ms ns s us" diff a.etdp b.etdp --source_time_scale ""
+is "nothing is offered for -e's chunk" "" -e ""
+is "after -e CODE: more host options" "-- -e -i -l" -e "print(1)" -
+is "after -e CODE: Lua scripts and directories" "my.lua sub" -e "print(1)" ""
 is "a Lua script's arguments are files" "a.etdp b.etdp debug.bin my.lua notes.txt out.json out.tsv r.etrecord s.bpte sub" my.lua ""
 
 # the first word: every bundled script, and the inputs etinspect FILE reads
@@ -95,6 +98,35 @@ complete ./evil.lua -- >/dev/null
 complete --help ./evil.lua "" >/dev/null
 complete ./evil.lua "" >/dev/null
 ok "completing a user's script never runs it" test ! -e "$T/ran"
+
+# the same through readline: an interactive bash on a pseudo-terminal
+DRIVE="$ET_BUILD/tools/ptydrive"
+if [ -x "$DRIVE" ]; then
+    mkdir -p "$T/bin"
+    ln -s "$ETINSPECT" "$T/bin/etinspect"
+    cat >"$T/tab.pty" <<PTY
+expect \$ 
+send source $BC; source $COMP; PS1='\$ '\\n
+expect \$ 
+send etinspect --etdump_p\\t
+expect --etdump_path 
+send \\x03
+expect \$ 
+send etinspect top_\\t
+expect top_ops 
+send \\x03
+expect \$ 
+send etinspect --source_time_scale=cy\\t
+expect --source_time_scale=cycles 
+send \\x03
+expect \$ 
+send exit\\n
+PTY
+    ok "Tab in an interactive bash: --etdump_p, top_, --source_time_scale=cy" \
+        env PATH="$T/bin:$PATH" PS1='$ ' HOME="$T" "$DRIVE" "$T/tab.pty" bash --norc --noprofile -i
+else
+    skip "ptydrive not built"
+fi
 
 ok "_etinspect is registered for etinspect" \
     bash -c 'source "$1"; source "$2"; complete -p etinspect | grep -q "_etinspect etinspect"' _ "$BC" "$COMP"
