@@ -47,6 +47,30 @@ _etinspect_flags()
         END { for (j = 1; j <= k; j++) printf "%s\t%s\n", order[j], spec[order[j]] }'
 }
 
+# _etinspect_positionals CMD ARGS...: the positional arguments of the usage
+# line(s) of the help text `CMD ARGS...` prints, in order, one a line: what
+# is left of the usage once the program and script names, [optional
+# groups] and flags with their metavars are taken out ("ETDUMP", "A.etdp",
+# "etdump", "A"...)
+_etinspect_positionals()
+{
+    local name=${*: -1}
+    _etinspect_ask "$@" | awk -v name="$name" '
+        tolower($1) == "usage:" { on = 1; $1 = "" }
+        on && /^[ \t]*$/ { on = 0 }
+        on { text = text " " $0 }
+        END {
+            while (gsub(/\[[^][]*\]/, " ", text)) {}
+            n = split(text, w, /[ \t]+/)
+            for (i = 1; i <= n; i++) {
+                if (w[i] == "" || w[i] ~ /etinspect$/) continue
+                if (w[i] == name && !named) { named = 1; continue }
+                if (w[i] ~ /^-/) { if (i < n && w[i + 1] ~ /^([A-Z][A-Z0-9_.:-]*|<[^>]*>|\{[^}]*\})$/) i++; continue }
+                print w[i]
+            }
+        }'
+}
+
 # _etinspect_file_kind FLAG-OR-ARGUMENT: the extensions of the files it
 # takes ("etdp", "etrecord|bin"), "-" for any file, "" for a value that is
 # not a file.  Inputs are filtered by their usual extension, outputs too
@@ -55,7 +79,7 @@ _etinspect_file_kind()
 {
     case $1 in
         --etdump_path | ETDUMP* | etdump* | A | B | A.etdp | B.etdp | '<a>' | '<b>') echo etdp ;;
-        --etrecord_path | --etrecord | ETRECORD* | '<etrecord>') echo 'etrecord|bin|zip' ;;
+        --etrecord_path | --etrecord | ETRECORD* | etrecord* | '<etrecord>') echo 'etrecord|bin|zip' ;;
         --bundled_program_path) echo bpte ;;
         --debug_buffer_path | --profile_results_path) echo bin ;;
         --tsv_path) echo tsv ;;
@@ -114,6 +138,34 @@ _etinspect_complete_flags()
     return 1
 }
 
+# _etinspect_complete_positional CMD SCRIPT: complete the current word as
+# the script's next positional argument: count those before it (words that
+# are neither flags nor a flag's value), name it from the usage line, and
+# offer the files of its kind (any file past the last one)
+_etinspect_complete_positional()
+{
+    local table positionals i n=0 spec
+    table=$(_etinspect_flags "$1" --help "$2")
+    positionals=($(_etinspect_positionals "$1" --help "$2"))
+    for ((i = 2; i < cword; i++)); do
+        case ${words[i]} in
+            --*=*) ;;
+            -*)
+                spec=$(awk -F '\t' -v f="${words[i]}" '$1 == f { print $2; exit }' <<<"$table")
+                [[ -n $spec ]] && ((i++))
+                ;;
+            *) ((n++)) ;;
+        esac
+    done
+    local kind=-
+    ((n < ${#positionals[@]})) && kind=$(_etinspect_file_kind "${positionals[n]}")
+    case $kind in
+        '') ;;
+        -) _filedir ;;
+        *) _filedir "$kind" ;;
+    esac
+}
+
 _etinspect()
 {
     local cur prev words cword split
@@ -162,10 +214,10 @@ _etinspect()
 
     for w in $scripts; do
         if [[ $first == "$w" ]]; then
-            # a bundled script: its own flags; positionals are its inputs
-            if ! _etinspect_complete_flags "$cmd" --help "$first"; then
-                _filedir etdp
-            fi
+            # a bundled script: its own flags, and its positional arguments
+            # by their names in its usage line
+            _etinspect_complete_flags "$cmd" --help "$first" && return
+            _etinspect_complete_positional "$cmd" "$first"
             return
         fi
     done

@@ -57,9 +57,14 @@ is "--q offers --quiet" "--quiet" --q
 complete - >"$T/dash"
 ok "the Lua host's options at the first word (-e, -l, -i, --list-scripts)" \
     sh -c 'for o in -e -l -i --list-scripts; do grep -qx -- "$o" "$1" || exit 1; done' _ "$T/dash"
-is "--help offers the bundled scripts and Lua files" "delegation diff framework_tax modules my.lua sub top_ops" --help ""
+"$ETINSPECT" --list-scripts | awk '{ print $1 }' >"$T/scripts"
+want=$({ cat "$T/scripts"; printf '%s\n' my.lua sub; } | sort | tr '\n' ' ' | sed 's/ $//')
+is "--help offers the bundled scripts (--list-scripts) and Lua files" "$want" --help ""
 is "a bundled script's flags (top_ops --t)" "--target_time_scale --top" top_ops a.etdp --t
 is "a bundled script's positional arguments are ETDumps" "a.etdp b.etdp sub" diff a.etdp ""
+is "... named by its usage line, flags and their values skipped" "a.etdp b.etdp sub" top_ops --top 3 ""
+is "... and past its last one, any file" "a.etdp b.etdp debug.bin my.lua notes.txt out.json out.tsv r.etrecord s.bpte sub" \
+    modules a.etdp --etrecord r.etrecord ""
 is "a bundled script's --format offers its styles" "box csv json markdown plain tsv" top_ops a.etdp --format ""
 is "a bundled script's --etrecord offers ETRecords" "debug.bin r.etrecord sub" modules a.etdp --etrecord ""
 is "a bundled script's time scales" "cycles ms ns s us" diff a.etdp b.etdp --source_time_scale ""
@@ -69,7 +74,6 @@ is "after -e CODE: Lua scripts and directories" "my.lua sub" -e "print(1)" ""
 is "a Lua script's arguments are files" "a.etdp b.etdp debug.bin my.lua notes.txt out.json out.tsv r.etrecord s.bpte sub" my.lua ""
 
 # the first word: every bundled script, and the inputs etinspect FILE reads
-"$ETINSPECT" --list-scripts | awk '{ print $1 }' >"$T/scripts"
 want=$({ cat "$T/scripts"; printf '%s\n' a.etdp b.etdp debug.bin my.lua r.etrecord sub; } | sort | tr '\n' ' ' | sed 's/ $//')
 is "the first word offers every bundled script (--list-scripts) and inputs" "$want" ""
 
