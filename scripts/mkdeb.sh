@@ -14,8 +14,9 @@
 #  4. lintian on the .changes: its report goes to OUTDIR/lintian.txt and is
 #     printed; any error fails.
 #  5. Both packages unpacked with dpkg -x into a scratch root: its
-#     etinspect --version, the demo on the sample it ships, its man pages,
-#     its bash completion, and lua5.4 requiring its module.
+#     etinspect --version, the demo and a bundled script on the sample it
+#     ships, its man pages, its bash completion, and lua5.4 requiring its
+#     module.
 set -eu
 out=$1
 version=$2
@@ -82,6 +83,9 @@ got=$("$bin" --version)
     fail "the demo failed: $bin --etdump_path $examples/sample.etdp --etrecord_path $examples/sample.etrecord"
 grep -q native_call_convolution.out "$tmp/demo.out" || fail "the demo's table lacks native_call_convolution.out"
 [ -s "$tmp/sample.tsv" ] || fail "the demo wrote no TSV"
+"$bin" top_ops "$examples/sample.etdp" --format tsv >"$tmp/top.out" ||
+    fail "the bundled script failed: $bin top_ops $examples/sample.etdp"
+grep -q "$(printf '\tconvolution\t')" "$tmp/top.out" || fail "top_ops on the sample lacks the convolution row"
 for page in man1/etinspect.1.gz man3/etinspect-lua.3.gz; do
     [ -f "$root/usr/share/man/$page" ] || fail "no man page $page"
 done
@@ -90,4 +94,4 @@ man -l "$root/usr/share/man/man1/etinspect.1.gz" 2>/dev/null | grep -q ETINSPECT
 [ -f "$root/usr/share/bash-completion/completions/etinspect" ] || fail "no bash completion"
 got=$(LUA_CPATH="$root/usr/lib/$multiarch/lua/5.4/?.so" lua5.4 -e 'print(require("etinspect").version)')
 [ "$got" = "$version" ] || fail "lua5.4 with the packaged module printed '$got', expected '$version'"
-echo "scratch root (dpkg -x): etinspect --version, the demo, man pages, completion and require \"etinspect\" ok"
+echo "scratch root (dpkg -x): etinspect --version, the demo, top_ops, man pages, completion and require \"etinspect\" ok"
