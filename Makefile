@@ -10,7 +10,13 @@
 #   make fuzz          run the libFuzzer targets (FUZZ_SECONDS each, default 600)
 #                      and print executions and coverage per target
 #   make fuzz-check    a FUZZ_SLICE-second slice (default 20) of each target
-#   make install       install into $(DESTDIR)$(PREFIX) (default /usr/local)
+#   make man           the man pages etinspect(1), etinspect-lua(3) (scdoc)
+#   make html          the Markdown docs as HTML (cmark-gfm)
+#   make install       install into $(DESTDIR)$(PREFIX) (default /usr/local):
+#                      program, Lua module, man pages, bash completion, docs
+#   make deb           the Debian packages etinspect and lua-etinspect, built
+#                      in a temporary copy (dpkg-buildpackage), into build/deb,
+#                      checked by lintian and run from a scratch root
 #   make clean
 #
 # Tests and benchmarks look for the shared corpus in SHARED (default
@@ -71,7 +77,12 @@ ASAN_UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/asan/tests/%)
 FIXTURES = $(wildcard tests/fixtures/*.json)
 FIXTURE_BIN = $(FIXTURES:tests/fixtures/%.json=$(B)/fixtures/%.etdp)
 
-.PHONY: all demo check test test-asan bench fuzz fuzz-check install clean fixtures
+.PHONY: all demo check test test-asan bench fuzz fuzz-check install install-lua man html deb clean fixtures
+
+# the version, written in one place: src/core/version.h (the man pages take
+# it from here; the rockspec's name and debian/changelog are checked against
+# it by tests/e2e/rockspec.t and tests/e2e/deb.t)
+VERSION := $(shell sed -n 's/^\#define ETINSPECT_VERSION "\(.*\)"$$/\1/p' src/core/version.h)
 
 all: $(B)/etinspect $(B)/etinspect.so
 
@@ -258,14 +269,63 @@ fuzz-slice-%: $(B)/fuzz/% $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
 
 -include $(FUZZ_LIB_SRC:%.c=$(B)/fuzz/obj/%.d)
 
-install: $(B)/etinspect $(B)/etinspect.so
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/etinspect/schema \
-	    $(DESTDIR)$(PREFIX)/share/doc/etinspect
-	install -m 755 $(B)/etinspect $(DESTDIR)$(PREFIX)/bin/etinspect
-	install -m 644 schema/*.fbs $(DESTDIR)$(PREFIX)/share/etinspect/schema/
-	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/etinspect/
-	install -d $(DESTDIR)$(PREFIX)/lib/lua/5.4
-	install -m 644 $(B)/etinspect.so $(DESTDIR)$(PREFIX)/lib/lua/5.4/etinspect.so
+# man pages: scdoc sources in man/, @VERSION@ filled in
+MAN_PAGES = $(B)/man/etinspect.1 $(B)/man/etinspect-lua.3
+$(B)/man/%: man/%.scd src/core/version.h
+	@mkdir -p $(dir $@)
+	sed 's/@VERSION@/$(VERSION)/g' $< | scdoc >$@.tmp && mv $@.tmp $@
+
+man: $(MAN_PAGES)
+
+# the Markdown docs as HTML, flat (README.html beside user-guide.html ...)
+DOC_MD   = README.md $(wildcard docs/*.md)
+DOC_HTML = $(patsubst %.md,$(B)/html/%.html,$(notdir $(DOC_MD)))
+$(B)/html/README.html: README.md scripts/md2html.sh
+	@mkdir -p $(dir $@)
+	sh scripts/md2html.sh $< $@
+$(B)/html/%.html: docs/%.md scripts/md2html.sh
+	@mkdir -p $(dir $@)
+	sh scripts/md2html.sh $< $@
+
+html: $(DOC_HTML)
+
+# man.t renders the pages; deb.t runs make install, which needs them all
+test test-asan: $(MAN_PAGES) $(DOC_HTML)
+
+# Installation directories (the Debian package sets LUA_LIBDIR to its
+# multiarch path; luarocks uses install-lua with INST_LIBDIR)
+BINDIR     ?= $(PREFIX)/bin
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+DOCDIR     ?= $(DATADIR)/doc/etinspect
+LUA_LIBDIR ?= $(PREFIX)/lib/lua/5.4
+BASH_COMPLETION_DIR ?= $(DATADIR)/bash-completion/completions
+
+install: $(B)/etinspect $(B)/etinspect.so $(MAN_PAGES) $(DOC_HTML) $(B)/fixtures/sample.etdp $(SAMPLE_ETRECORD)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/etinspect/schema $(DESTDIR)$(DOCDIR)/examples \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(BASH_COMPLETION_DIR)
+	install -m 755 $(B)/etinspect $(DESTDIR)$(BINDIR)/etinspect
+	install -m 644 schema/*.fbs $(DESTDIR)$(DATADIR)/etinspect/schema/
+	install -m 644 README.md docs/*.md $(DOC_HTML) $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(B)/fixtures/sample.etdp $(SAMPLE_ETRECORD) $(DESTDIR)$(DOCDIR)/examples/
+	install -m 644 $(B)/man/etinspect.1 $(DESTDIR)$(MANDIR)/man1/etinspect.1
+	install -m 644 $(B)/man/etinspect-lua.3 $(DESTDIR)$(MANDIR)/man3/etinspect-lua.3
+	install -m 644 completion/etinspect.bash $(DESTDIR)$(BASH_COMPLETION_DIR)/etinspect
+	install -d $(DESTDIR)$(LUA_LIBDIR)
+	install -m 644 $(B)/etinspect.so $(DESTDIR)$(LUA_LIBDIR)/etinspect.so
+
+# the Lua module alone, into INST_LIBDIR (luarocks' build.install_target)
+INST_LIBDIR ?= $(DESTDIR)$(LUA_LIBDIR)
+install-lua: $(B)/etinspect.so
+	install -d $(INST_LIBDIR)
+	install -m 644 $(B)/etinspect.so $(INST_LIBDIR)/etinspect.so
+
+# The Debian packages (scripts/mkdeb.sh): dpkg-buildpackage -us -uc -b in a
+# temporary copy of the checkout (its parent directory gets the .debs, so
+# not the shared parent of this one), then lintian and a run of the
+# installed files from a scratch root (dpkg -x).  Output in $(B)/deb.
+deb:
+	sh scripts/mkdeb.sh $(abspath $(B)/deb) $(VERSION)
 
 clean:
 	rm -rf $(B)
