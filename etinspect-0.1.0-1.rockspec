@@ -23,6 +23,7 @@ timelines, SQLite and HTML reports.]],
 }
 dependencies = {
   "lua >= 5.4, < 5.5",
+  "argparse", -- report scripts' arguments (Debian: lua-argparse)
 }
 external_dependencies = {
   LIBZIP = { header = "zip.h" },

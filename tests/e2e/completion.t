@@ -124,7 +124,7 @@ send etinspect --source_time_scale=cy\\t
 expect --source_time_scale=cycles 
 send \\x03
 expect \$ 
-send exit\\n
+send exit 0\\n
 PTY
     ok "Tab in an interactive bash: --etdump_p, top_, --source_time_scale=cy" \
         env PATH="$T/bin:$PATH" PS1='$ ' HOME="$T" "$DRIVE" "$T/tab.pty" bash --norc --noprofile -i
