@@ -178,22 +178,29 @@ static int insp_write_trace(lua_State *L)
 
 static int insp_to_sqlite(lua_State *L)
 {
+    static const et_lua_opt spec[] = {{"dump", "string"}, {"replace", "boolean"}, {NULL, NULL}};
     lua_insp_box *box = luaL_checkudata(L, 1, ET_MT_INSPECTOR);
     et_inspector *insp = et_lua_insp(L, box);
     const char *path = luaL_checkstring(L, 2);
-    const char *dump = NULL;
-    if (!lua_isnoneornil(L, 3)) {
-        luaL_checktype(L, 3, LUA_TTABLE);
-        if (lua_getfield(L, 3, "dump") != LUA_TNIL)
-            dump = luaL_checkstring(L, -1);
+    et_lua_check_options(L, 3, "Inspector:to_sqlite", spec, 2);
+    et_sqlite_dump_options o = {0};
+    if (lua_istable(L, 3)) {
+        if (lua_getfield(L, 3, "dump") == LUA_TSTRING)
+            o.name = lua_tostring(L, -1); /* anchored in the options table */
+        lua_getfield(L, 3, "replace");
+        o.replace = lua_toboolean(L, -1);
+        lua_pop(L, 2);
     }
+    if (o.replace && !o.name)
+        return luaL_error(L, "Inspector:to_sqlite: option 'replace' needs option 'dump' (the "
+                             "name whose rows it replaces)");
     const char *inputs[3];
     inputs_of(L, inputs);
     for (int i = 0; inputs[i]; i++)
         if (strcmp(inputs[i], path) == 0)
             return luaL_error(L, "to_sqlite: '%s' is an input", path);
     et_error err;
-    if (et_sqlite_export(insp, path, dump, &err) != 0)
+    if (et_sqlite_export(insp, path, &o, &err) != 0)
         return luaL_error(L, "%s", err.msg);
     return 0;
 }
