@@ -212,6 +212,75 @@ ok "a symbolic link to a new file: exit 0" status_is 0
 ok "... the link stays a link, its target is the database" test -L "$T/link.db" -a -f "$T/keep-target.db"
 
 # ---------------------------------------------------------------------------
+# a database of schema version 1 (etinspect before the samples view) is
+# migrated: its rows kept, samples moved to sample_data
+
+DB="$T/v1.db"
+sq "$DB" >/dev/null <<'EOF'
+PRAGMA application_id = 1163151694;
+PRAGMA user_version = 1;
+CREATE TABLE dumps(dump TEXT NOT NULL PRIMARY KEY, format TEXT NOT NULL, etdump_path TEXT NOT NULL,
+  etrecord_path TEXT, etrecord_method TEXT, source_time_scale TEXT NOT NULL,
+  target_time_scale TEXT NOT NULL, num_blocks INTEGER NOT NULL, num_events INTEGER NOT NULL,
+  num_samples INTEGER NOT NULL, num_allocations INTEGER NOT NULL, warnings TEXT NOT NULL,
+  etinspect_version TEXT NOT NULL, exported_at TEXT NOT NULL);
+CREATE TABLE blocks(dump TEXT NOT NULL REFERENCES dumps(dump) ON DELETE CASCADE,
+  block_index INTEGER NOT NULL, name TEXT NOT NULL, num_runs INTEGER NOT NULL,
+  num_events INTEGER NOT NULL, bundled_input_index INTEGER NOT NULL, etrecord_method TEXT,
+  PRIMARY KEY (dump, block_index)) WITHOUT ROWID;
+CREATE TABLE events(dump TEXT NOT NULL, block_index INTEGER NOT NULL, event_index INTEGER NOT NULL,
+  name TEXT NOT NULL, node_type TEXT, instruction_id INTEGER NOT NULL, delegate_debug_identifier,
+  is_delegated_op INTEGER NOT NULL, delegate_backend_name TEXT, debug_handles TEXT, op_types TEXT,
+  num_outputs INTEGER NOT NULL, num_samples INTEGER NOT NULL,
+  p10 REAL, p50 REAL, p90 REAL, avg REAL, min REAL, max REAL, total REAL,
+  PRIMARY KEY (dump, block_index, event_index),
+  FOREIGN KEY (dump, block_index) REFERENCES blocks(dump, block_index) ON DELETE CASCADE) WITHOUT ROWID;
+CREATE TABLE samples(dump TEXT NOT NULL, block_index INTEGER NOT NULL, event_index INTEGER NOT NULL,
+  run INTEGER NOT NULL, run_data_index INTEGER NOT NULL, duration REAL, start_time INTEGER,
+  PRIMARY KEY (dump, block_index, event_index, run),
+  FOREIGN KEY (dump, block_index, event_index) REFERENCES events(dump, block_index, event_index)
+    ON DELETE CASCADE) WITHOUT ROWID;
+CREATE TABLE allocations(dump TEXT NOT NULL, block_index INTEGER NOT NULL, run INTEGER NOT NULL,
+  seq INTEGER NOT NULL, run_data_index INTEGER NOT NULL, allocator_id INTEGER NOT NULL,
+  allocator TEXT, allocation_size INTEGER NOT NULL, PRIMARY KEY (dump, block_index, run, seq),
+  FOREIGN KEY (dump, block_index) REFERENCES blocks(dump, block_index) ON DELETE CASCADE) WITHOUT ROWID;
+CREATE INDEX events_by_name ON events(dump, name);
+CREATE INDEX events_by_node_type ON events(dump, node_type);
+CREATE VIEW top_operators AS SELECT dump, 1 AS rank, node_type, 1 AS events, avg, 100.0 AS avg_pct,
+  100.0 AS cdf_pct, total FROM events;
+INSERT INTO dumps VALUES('stats10.etdp', 'etdump', 'old/stats10.etdp', NULL, NULL, 'ns', 'ms', 1, 2, 5,
+  0, '[]', '0.1.0', '2026-11-20T10:00:00Z');
+INSERT INTO blocks VALUES('stats10.etdp', 0, 'Execute', 3, 2, -1, NULL);
+INSERT INTO events VALUES('stats10.etdp', 0, 0, 'native_call_add.out', 'add', 0, NULL, 0, NULL, NULL,
+  NULL, 1, 3, 1, 2, 3, 2, 1, 3, 6);
+INSERT INTO events VALUES('stats10.etdp', 0, 1, 'Method::execute', NULL, -1, NULL, 0, NULL, NULL,
+  NULL, 1, 2, 4, 4, 4, 4, 4, 4, 8);
+INSERT INTO samples VALUES('stats10.etdp', 0, 1, 1, 2, 4.0, 900), ('stats10.etdp', 0, 0, 2, 3, 3.0, 300),
+  ('stats10.etdp', 0, 0, 0, 1, 1.0, 100), ('stats10.etdp', 0, 1, 0, 1, 4.0, 800),
+  ('stats10.etdp', 0, 0, 1, 2, 2.0, 200);
+EOF
+run --etdump_path "$STATS10" --sqlite_path "$DB" -q
+ok "a schema 1 database: exported into (exit 0)" status_is 0
+is "... migrated to schema 2" "$(sq "$DB" 'PRAGMA user_version')" 2
+is "... its samples kept, in run order, through the samples view" \
+    "$(sq "$DB" "SELECT event_index, run, run_data_index, duration, start_time FROM samples
+                 WHERE dump = 'stats10.etdp' ORDER BY event_index, run")" \
+    "0|0|1|1.0|100
+0|1|2|2.0|200
+0|2|3|3.0|300
+1|0|1|4.0|800
+1|1|2|4.0|900"
+is "... its dump's file is not known: this file's dump of the same name is kept apart" \
+    "$(sq "$DB" "SELECT dump, etdump_path, etdump_realpath IS NULL FROM dumps ORDER BY dump")" \
+    "fixtures/stats10.etdp|$STATS10|0
+stats10.etdp|old/stats10.etdp|1"
+is "... top_operators is the new view" \
+    "$(sq "$DB" "SELECT block_name, node_type, time_per_run FROM top_operators WHERE dump = 'stats10.etdp'")" \
+    "Execute|add|2.0"
+is "... and the database is consistent" \
+    "$(sq "$DB" 'PRAGMA integrity_check; PRAGMA foreign_key_check')" ok
+
+# ---------------------------------------------------------------------------
 # the corpus: medium.etdp (100,252 samples), allocations of alloc.etdp
 
 if [ ! -f "$MEDIUM" ] || [ ! -f "$SMALL" ] || [ ! -f "$ALLOC" ]; then
