@@ -720,8 +720,8 @@ static int delete_dump(exporter *x, const char *name)
 }
 
 /* Who holds dump `name`: 0 none, 1 the file `realpath` (not NULL), 2
- * another (or an unknown) file, whose path goes into *other (malloc'd);
- * -1 on error. */
+ * another (or an unknown) file, whose path (as given when it was
+ * exported) goes into *other (malloc'd); -1 on error. */
 static int holder(exporter *x, const char *name, const char *realpath_, char **other)
 {
     sqlite3_stmt *st;
@@ -738,7 +738,7 @@ static int holder(exporter *x, const char *name, const char *realpath_, char **o
             who = 1;
         } else {
             who = 2;
-            *other = strdup(rp ? rp : p ? p : "?");
+            *other = strdup(p ? p : rp ? rp : "?"); /* as the user gave it */
             if (!*other)
                 who = et_fail(x->err, ET_ERR_NOMEM, "out of memory");
         }

@@ -123,7 +123,7 @@ cp "$DB" "$T/multi.orig"
 run --etdump_path "$STATS10" --sqlite_path "$DB" --sqlite_dump first -q
 ok "another file under an existing dump name: refused (exit 2)" status_is 2
 ok "... the message names the dump, the other file and the way out" \
-    err_has "multi.db: the database has a dump named 'first' from another file ($(cd "$(dirname "$SAMPLE")" && pwd -P)/sample.etdp); choose another name, or replace it (--sqlite_replace"
+    err_has "multi.db: the database has a dump named 'first' from another file ($SAMPLE); choose another name, or replace it (--sqlite_replace"
 ok "... the database is untouched" cmp "$DB" "$T/multi.orig"
 run --etdump_path "$STATS10" --sqlite_path "$DB" --sqlite_dump first --sqlite_replace -q
 ok "... with --sqlite_replace: exit 0" status_is 0
