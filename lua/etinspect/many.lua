@@ -197,7 +197,8 @@ function M.open_many(paths, opts)
   if not ok then error(expanded, 2) end
   local buffers
   if opts.debug_buffer_paths ~= nil then
-    ok, buffers = pcall(core.expand_dumps, strings(opts.debug_buffer_paths, "debug_buffer_paths", 3))
+    ok, buffers = pcall(core.expand_dumps, strings(opts.debug_buffer_paths, "debug_buffer_paths", 3),
+                        true)
     if not ok then error(buffers, 2) end
     if #buffers ~= #expanded then
       error(string.format("etinspect.open_many: %d debug buffers for %d dumps (give one per dump, "

@@ -111,7 +111,7 @@ static int expand_dir(const char *arg, et_pathlist *out, et_error *err)
         rc = et_fail(err, ET_ERR_IO, "%s: %s", arg, strerror(errno));
     closedir(d);
     if (rc == 0 && out->n == first)
-        rc = et_fail(err, ET_ERR_IO, "%s: no ETDump in this directory", arg);
+        rc = et_fail(err, ET_ERR_IO, "%s: is a directory with no ETDump in it", arg);
     if (rc == 0)
         qsort(out->v + first, out->n - first, sizeof *out->v, cmp_str);
     return rc;

@@ -37,7 +37,7 @@ void et_pathlist_free(et_pathlist *l);
  *     matches, sorted bytewise (whatever the locale);
  *   - otherwise `arg` itself (opening it reports what is wrong).
  * Returns 0, or -1 with `err` set:
- *   ET_ERR_IO     "DIR: no ETDump in this directory", "PATTERN: no file
+ *   ET_ERR_IO     "DIR: is a directory with no ETDump in it", "PATTERN: no file
  *                 matches this pattern", a directory that cannot be read,
  *                 more than ET_DUMPSET_MAX paths;
  *   ET_ERR_NOMEM  out of memory. */

@@ -32,8 +32,10 @@
  *   _core.sqlite_export(path, inspectors, names) one export of them all
  */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "binding.h"
 #include "dumpset.h"
@@ -258,9 +260,11 @@ static int fail_list(lua_State *L, et_pathlist *l, const et_error *err)
     return lua_error(L);
 }
 
-/* _core.expand_dumps(patterns) -> sequence of paths: each string of the
- * sequence `patterns` expanded by et_dumpset_expand (files, directories,
- * glob patterns), in order.  Raises the expansion's errors. */
+/* _core.expand_dumps(patterns [, keep_dirs]) -> sequence of paths: each
+ * string of the sequence `patterns` expanded by et_dumpset_expand (files,
+ * directories, glob patterns), in order; with `keep_dirs` a directory
+ * stands for itself (debug buffers have no header to find them by).
+ * Raises the expansion's errors. */
 static int core_expand_dumps(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
@@ -269,11 +273,16 @@ static int core_expand_dumps(lua_State *L)
         if (lua_rawgeti(L, 1, i) != LUA_TSTRING || (lua_pop(L, 1), 0))
             return luaL_error(L, "paths[%I]: expected a string, got %s", i,
                               luaL_typename(L, -1));
+    bool keep_dirs = lua_toboolean(L, 2);
     et_pathlist l = {0};
     et_error err;
     for (lua_Integer i = 1; i <= n; i++) {
         lua_rawgeti(L, 1, i);
-        int rc = et_dumpset_expand(lua_tostring(L, -1), &l, &err);
+        const char *arg = lua_tostring(L, -1);
+        struct stat st;
+        int rc = keep_dirs && stat(arg, &st) == 0 && S_ISDIR(st.st_mode)
+                     ? et_pathlist_add(&l, arg, &err)
+                     : et_dumpset_expand(arg, &l, &err);
         lua_pop(L, 1);
         if (rc != 0)
             return fail_list(L, &l, &err);

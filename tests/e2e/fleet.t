@@ -126,13 +126,17 @@ fi
 # ---------------------------------------------------------------------------
 # errors
 
+run --etdump_path runs/a/model.etdp --etdump_path runs/c/model.etdp --debug_buffer_path runs \
+    --debug_buffer_path runs -q
+ok "a directory as a debug buffer: itself (a debug buffer has no header to find it by), exit 1" status_is 1
+ok "... the reader says what it is" err_has "runs: is a directory, expected a file"
 run --etdump_path 'runs/*/none.etdp'
 ok "a pattern that matches nothing: exit 1" status_is 1
 ok "... the message names the pattern" err_has "runs/*/none.etdp: no file matches this pattern"
 mkdir -p empty
 run --etdump_path empty
 ok "a directory without ETDumps: exit 1" status_is 1
-ok "... says so" err_has "empty: no ETDump in this directory"
+ok "... says so" err_has "empty: is a directory with no ETDump in it"
 run --etdump_path runs/a/model.etdp --etdump_path ./runs/a/model.etdp
 ok "the same file twice: exit 2" status_is 2
 ok "... names both" err_has "runs/a/model.etdp and ./runs/a/model.etdp are the same file"

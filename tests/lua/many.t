@@ -106,6 +106,9 @@ t.raises(function() etinspect.open_many({ dir .. "/runs/a/model.etdp", dir .. "/
 t.raises(function()
   etinspect.open_many(dir .. "/runs/*/model.etdp", { debug_buffer_paths = { sample } })
 end, "1 debug buffers for 3 dumps", "a debug buffer count that is not the dumps': an error")
+t.raises(function()
+  etinspect.open_many({ dir .. "/runs/a/model.etdp" }, { debug_buffer_paths = { dir .. "/runs" } })
+end, "runs: ", "a directory as a debug buffer: itself, refused by the reader (not its ETDumps)")
 local bad = dir .. "/runs/bad.etdp"
 local fb = assert(io.open(bad, "wb"))
 fb:write("\16\0\0\0ED00 this is not a flatbuffer at all")

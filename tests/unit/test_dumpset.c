@@ -101,7 +101,7 @@ int main(void)
     snprintf(p, sizeof p, "%s/empty", dir);
     ok(et_dumpset_expand(p, &l, &err) == -1 && err.kind == ET_ERR_IO,
        "a directory without ETDumps: an error");
-    ok(strstr(err.msg, "empty: no ETDump in this directory") != NULL, "... naming it: %s",
+    ok(strstr(err.msg, "empty: is a directory with no ETDump in it") != NULL, "... naming it: %s",
        err.msg);
     snprintf(p, sizeof p, "%s/runs/*.none", dir);
     ok(et_dumpset_expand(p, &l, &err) == -1 && err.kind == ET_ERR_IO,
