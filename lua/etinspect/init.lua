@@ -9,6 +9,7 @@ M.parsers = require("etinspect.parsers")
 M.converters = require("etinspect.converters")
 M.pyrepr = require("etinspect.pyrepr")
 M.diff = require("etinspect.diff").diff
+M.open_many = require("etinspect.many").open_many
 require("etinspect.report").install()
 require("etinspect.html").install()
 require("etinspect.numeric").install()
