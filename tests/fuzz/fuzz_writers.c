@@ -156,7 +156,8 @@ static void write_all(const et_inspector *insp, uint64_t h)
     /* the SQLite export: a new database, then the same dump again */
     for (int k = 0; k < 2; k++) {
         et_error_clear(&err);
-        if (et_sqlite_export(insp, db, k ? "again" : "dump", &err) != 0) {
+        et_sqlite_dump_options so = {.name = k ? "again" : "dump"};
+        if (et_sqlite_export(insp, db, &so, &err) != 0) {
             fprintf(stderr, "fuzz_writers: SQLite export failed: %s\n", err.msg);
             __builtin_trap();
         }
