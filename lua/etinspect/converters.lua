@@ -35,6 +35,8 @@ end
 -- and otherwise left as cycles; " (bytes)" and " (count)" values are not
 -- times and are left as they are.
 function M.qnn(opts)
+  require("etinspect")._core.check_options("converters.qnn", opts,
+    { cycles_hz = "number", target = "string" }, 1)
   opts = opts or {}
   local target = opts.target or "ms"
   local us = per_second("us", "qnn") / per_second(target, "qnn")

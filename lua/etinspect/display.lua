@@ -29,129 +29,32 @@ local M = {}
 --- The Frame styles the REPL's .mode accepts (those of frame:render).
 M.STYLES = { "box", "plain", "markdown", "tsv", "csv", "json" }
 
--- Until the Frame's display options exist (etinspect.set_option), the REPL
--- keeps them here, with the same names and defaults.
-local DEFAULTS = { ["display.max_rows"] = 60, ["display.max_colwidth"] = 50, ["display.width"] = false }
-local store = {}
+--- The value of display option `name` (etinspect.get_option; nil: no
+-- limit, or for display.width an unknown width).
+function M.get_option(name) return etinspect.get_option(name) end
 
-local function check_name(name)
-  if DEFAULTS[name] == nil then
-    local names = {}
-    for k in pairs(DEFAULTS) do names[#names + 1] = k end
-    table.sort(names)
-    error(string.format("unknown option '%s' (%s)", tostring(name), table.concat(names, ", ")), 3)
-  end
-end
+--- Set display option `name` (etinspect.set_option: a non-negative integer,
+-- or nil for no limit).
+function M.set_option(name, value) return etinspect.set_option(name, value) end
 
---- The value of display option `name` (etinspect.get_option when the
--- library has it).
-function M.get_option(name)
-  if etinspect.get_option then return etinspect.get_option(name) end
-  check_name(name)
-  local v = store[name]
-  if v == nil then v = DEFAULTS[name] end
-  if v == false then return nil end
-  return v
-end
+--- Reset display option `name` to its default (etinspect.reset_option).
+function M.reset_option(name) return etinspect.reset_option(name) end
 
---- Set display option `name` (etinspect.set_option when the library has it).
--- @raise an unknown name, a value that is not a positive integer or nil
-function M.set_option(name, value)
-  if etinspect.set_option then return etinspect.set_option(name, value) end
-  check_name(name)
-  if value ~= nil and (math.type(value) ~= "integer" or value < 1) then
-    error(string.format("option '%s': expected a positive integer or nil, got %s", name, tostring(value)), 2)
-  end
-  if value == nil then store[name] = false else store[name] = value end
-end
-
---- Reset display option `name` to its default.
-function M.reset_option(name)
-  if etinspect.reset_option then return etinspect.reset_option(name) end
-  check_name(name)
-  store[name] = nil
-end
-
+-- max_rows, max_colwidth (nil: no limit; 0 means the same) and the width
 local function opts()
-  return M.get_option("display.max_rows"), M.get_option("display.max_colwidth"),
-         M.get_option("display.width") or 80
+  local function limit(name)
+    local v = M.get_option(name)
+    if v ~= 0 then return v end
+  end
+  return limit("display.max_rows"), limit("display.max_colwidth"), M.get_option("display.width") or 80
 end
 
 ---------------------------------------------------------------------------
 -- Frames
 
-local function cut(s, w)
-  if w and (utf8.len(s) or #s) > w then
-    local keep = math.max(w - 3, 1)
-    local ok, stop = pcall(utf8.offset, s, keep + 1)
-    return s:sub(1, ok and stop and stop - 1 or keep) .. "..."
-  end
-  return s
-end
-
-local function longest_line(s)
-  local w = 0
-  for line in s:gmatch("[^\n]*") do
-    local n = utf8.len(line) or #line
-    if n > w then w = n end
-  end
-  return w
-end
-
--- The display the Frame's options will give (h13f), made here until they
--- exist: head and tail rows, cells cut, middle columns left out until the
--- table fits, a footer when anything was left out.
-local function frame_fallback(f, style, max_rows, max_colwidth, width)
-  local pyrepr = require("etinspect.pyrepr")
-  local n, columns = #f, f.columns
-  if style == "tsv" or style == "csv" or style == "json" then return f:render(style) end
-  local idx = {}
-  if max_rows and n > max_rows then
-    local head = (max_rows + 1) // 2
-    for i = 1, head do idx[#idx + 1] = i end
-    idx[#idx + 1] = false
-    for i = n - (max_rows - head) + 1, n do idx[#idx + 1] = i end
-  else
-    for i = 1, n do idx[i] = i end
-  end
-  local function cell(v)
-    if type(v) == "number" or type(v) == "boolean" or v == nil then return v end
-    return cut((pyrepr.str(v):gsub("[%c]", " ")), max_colwidth)
-  end
-  local shown = {}
-  for j, c in ipairs(columns) do shown[j] = c end
-  local text
-  while true do
-    local rows = {}
-    for k, i in ipairs(idx) do
-      local r = {}
-      for j, c in ipairs(shown) do r[c] = (i and shown[j] ~= "...") and cell(f[i][c]) or "..." end
-      rows[k] = r
-    end
-    text = Frame.new(shown, rows):render(style)
-    if longest_line(text) <= width or #shown <= 2 then break end
-    -- leave out the middle column (keeping a "..." column in its place)
-    local mid = (#shown + 1) // 2
-    if shown[mid] == "..." then mid = mid + 1 end
-    if shown[mid - 1] == "..." or shown[mid + 1] == "..." then
-      table.remove(shown, mid)
-    else
-      shown[mid] = "..."
-    end
-  end
-  if #idx < n or #shown < #columns or (shown[1] == "..." and #columns > 0) then
-    local sep = text:sub(-1) == "\n" and "" or "\n"
-    text = text .. sep .. string.format("\n[%d rows x %d columns]\n", n, #columns)
-  end
-  return text
-end
-
 local function render_frame(f, style)
   local max_rows, max_colwidth, width = opts()
-  if etinspect.get_option then
-    return f:render(style, { max_rows = max_rows, max_colwidth = max_colwidth, width = width })
-  end
-  return frame_fallback(f, style, max_rows, max_colwidth, width)
+  return f:render(style, { max_rows = max_rows or 0, max_colwidth = max_colwidth or 0, width = width })
 end
 
 ---------------------------------------------------------------------------

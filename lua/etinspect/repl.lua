@@ -29,12 +29,12 @@ R.COMMANDS = {
   { ".open", "FILE...", "open inputs as `insp` (ETDump or legacy dump, with an ETRecord, BundledProgram\n" ..
                         "                        or debug buffer beside it; kinds told by content); an ETRecord alone as `rec`" },
   { ".mode", "[STYLE]", "how frames print: " .. table.concat(display.STYLES, ", ") .. " (default plain)" },
-  { ".set", "[NAME [VALUE]]", "display options: max_rows, max_colwidth, width (a number, none, or auto)" },
+  { ".set", "[NAME [VALUE]]", "display options: max_rows, min_rows, max_colwidth, width (a number, none, or auto)" },
   { ".pager", "[on|off]", "long output through $PAGER (default less), as psql does" },
   { ".help", "", "this text" },
   { ".quit", "", "leave (also .exit, Ctrl-D)" },
 }
-local OPTION_NAMES = { "max_rows", "max_colwidth", "width" }
+local OPTION_NAMES = { "max_rows", "min_rows", "max_colwidth", "width" }
 
 --- Install the host's functions (C): input_kind(path), assign_inputs(files),
 -- list_dir(path).
@@ -113,7 +113,7 @@ local function set_mode(args)
     return
   end
   local ok, err = pcall(function() return Frame.new({ "x" }, {}):render(style) end)
-  if not ok then fail(".mode", tostring(err):gsub("^[^:]*:%d+: ", ""):gsub("^render: ", "")) end
+  if not ok then fail(".mode", tostring(err):gsub("^[^:]*:%d+: ", ""):gsub("^[%w.]*:?render: ", "")) end
   state.mode = style
 end
 

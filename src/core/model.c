@@ -1105,8 +1105,8 @@ static uint64_t ggroup_hash_of(const void *b, uint32_t id)
  * b->emap), created when new.  Returns its id, or -1 on out of memory. */
 static long merge_group(builder *b, const worker *w, const lgroup *lg)
 {
-    const uint32_t *ls = w->seq + lg->seq_first;
     size_t E = lg->seq_len;
+    const uint32_t *ls = E ? w->seq + lg->seq_first : NULL; /* w->seq may be NULL */
     uint64_t h = hash_bytes(0xabc, lg->name.p, lg->name.n);
     h = hash_u64(h, (uint32_t)lg->bii);
     for (size_t k = 0; k < E; k++)
@@ -2077,7 +2077,10 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
     size_t size;
     if (o->etdump_path) {
         insp->etdump_label = o->etdump_path;
-        if (et_map_file(&insp->etdump_file, o->etdump_path, err) != 0)
+        /* refused from its size before mapping; read in full: populated */
+        static const et_map_options fb = {(uint64_t)INT32_MAX,
+                                          "larger than a FlatBuffer can be (2 GiB)", true, false};
+        if (et_map_file_ex(&insp->etdump_file, o->etdump_path, &fb, err) != 0)
             goto fail;
         data = insp->etdump_file.data;
         size = insp->etdump_file.size;

@@ -20,21 +20,26 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "dumpset.h"
 #include "error.h"
+#include "etrecord.h"
 #include "frame.h"
 #include "model.h"
 #include "outfile.h"
 #include "report.h"
 #include "sqlexport.h"
+#include "strbuf.h"
 #include "timescale.h"
 #include "trace.h"
 #include "version.h"
@@ -48,7 +53,8 @@ enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
     OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_SQLITE,
-    OPT_SQLITE_DUMP, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE, OPT_JSON_BUDGET, OPT_COUNT
+    OPT_SQLITE_DUMP, OPT_SQLITE_REPLACE, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE,
+    OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_COUNT
 };
 
 static const struct {
@@ -76,11 +82,13 @@ static const struct {
     [OPT_TRACE_APART] = {"trace_runs_apart", NULL},
     [OPT_SQLITE] = {"sqlite_path", "SQLITE_PATH"},
     [OPT_SQLITE_DUMP] = {"sqlite_dump", "NAME"},
+    [OPT_SQLITE_REPLACE] = {"sqlite_replace", NULL},
     [OPT_HTML] = {"html_path", "HTML_PATH"},
     [OPT_MEMORY] = {"memory", NULL},
     [OPT_BUNDLED] = {"bundled_program_path", "BUNDLED_PROGRAM_PATH"},
     [OPT_TEST_CASE] = {"bundled_test_case", "K"},
     [OPT_JSON_BUDGET] = {"etrecord_json_budget", "N"},
+    [OPT_MAX_BROADCAST] = {"max_broadcast_elements", "N"},
 };
 
 static const char usage_line[] =
@@ -90,8 +98,11 @@ static const char usage_line[] =
     "                 [--target_time_scale {ns,us,ms,s,cycles}] [--tsv_path TSV_PATH]\n"
     "                 [--json JSON_PATH] [--trace_path TRACE_PATH] [--cycles_hz HZ]\n"
     "                 [--trace_runs RUNS] [--trace_window START_US:END_US] [--trace_runs_apart]\n"
-    "                 [--sqlite_path SQLITE_PATH [--sqlite_dump NAME]] [--html_path HTML_PATH]\n"
-    "                 [--memory] [--quiet]\n"
+    "                 [--sqlite_path SQLITE_PATH [--sqlite_dump NAME [--sqlite_replace]]]\n"
+    "                 [--html_path HTML_PATH] [--memory] [--quiet]\n"
+    "       etinspect --etdump_path DUMPS [--etdump_path DUMPS ...] [--etrecord_path ...]\n"
+    "                 [--debug_buffer_path B ...] [--tsv_path ...] [--json ...]\n"
+    "                 [--sqlite_path ...] [--quiet]\n"
     "       etinspect --profile_results_path PROFILE_RESULTS_PATH\n"
     "                 [--time_scale {ns,us,ms,cycles}] [--tsv_path TSV_PATH]\n"
     "                 [--json JSON_PATH] [--quiet]\n"
@@ -120,7 +131,10 @@ static void print_help(FILE *out)
           "  -h, --help            show this help message and exit\n"
           "  --version             print the version and exit\n"
           "  --etdump_path ETDUMP_PATH\n"
-          "                        ETDump file (size-prefixed or plain FlatBuffer, ED00)\n"
+          "                        ETDump file (size-prefixed or plain FlatBuffer, ED00);\n"
+          "                        repeated, a directory (its ETDumps) or a pattern\n"
+          "                        ('runs/*.etdp'): several dumps as one table, with a\n"
+          "                        leading dump column\n"
           "  --etrecord_path ETRECORD_PATH\n"
           "                        ETRecord file: link events to the exported graph\n"
           "                        (debug handles, op types, stack traces, module\n"
@@ -134,6 +148,7 @@ static void print_help(FILE *out)
           "                        caps on inflated entries follow it: 16 bytes each)\n"
           "  --debug_buffer_path DEBUG_BUFFER_PATH\n"
           "                        debug buffer holding the tensors of debug events\n"
+          "                        (several dumps: one per dump, in their order)\n"
           "  --bundled_program_path BUNDLED_PROGRAM_PATH\n"
           "                        BundledProgram (.bpte) whose expected outputs are the\n"
           "                        blocks' reference outputs (by bundled_input_index)\n"
@@ -163,8 +178,14 @@ static void print_help(FILE *out)
           "  --trace_runs_apart    one trace process per run instead of per block\n"
           "  --sqlite_path SQLITE_PATH\n"
           "                        export to an SQLite database (added to an existing one)\n"
-          "  --sqlite_dump NAME    the dump's name in the database (default: the file name)\n"
+          "  --sqlite_dump NAME    the dump's name in the database (default: the file name,\n"
+          "                        or more of its path when another file's dump has it)\n"
+          "  --sqlite_replace      replace another file's dump of the --sqlite_dump name\n"
           "  --html_path HTML_PATH write a self-contained HTML report\n"
+          "  --max_broadcast_elements N\n"
+          "                        the broadcast budget: the most elements a tensor\n"
+          "                        that repeats its bytes (zero strides), or a\n"
+          "                        broadcast comparison, may have (default 1048576)\n"
           "\n"
           "legacy profiler dumps (prof_result_t blocks, before ETDump):\n"
           "  --profile_results_path PROFILE_RESULTS_PATH\n"
@@ -280,8 +301,8 @@ static int write_output(const char *path, const char *const *inputs, writer_fn f
         return exit_code(&err);
     }
     if (fn(insp, f, of.fp) != 0) {
-        et_outfile_abort(&of);
-        fprintf(stderr, "etinspect: error: %s: write failed\n", path);
+        et_outfile_fail(&of, &err);
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
         return 1;
     }
     if (et_outfile_commit(&of, &err) != 0) {
@@ -409,7 +430,10 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
         return exit_code(&err);
     }
     if (et_trace_write(insp, &to, of.fp, &err) != 0) {
-        et_outfile_abort(&of);
+        if (err.kind == ET_ERR_IO) /* name the path and the reason */
+            et_outfile_fail(&of, &err);
+        else
+            et_outfile_abort(&of);
         fprintf(stderr, "etinspect: error: %s\n", err.msg);
         return exit_code(&err);
     }
@@ -458,11 +482,12 @@ static int adopt_inspector(lua_State *L, et_inspector *insp, const char *const *
 static int lua_outputs(const char *const *val, const bool *flag, const char *const *inputs,
                        et_inspector *insp)
 {
-    for (size_t i = 0; val[OPT_HTML] && inputs[i]; i++)
-        if (strcmp(inputs[i], val[OPT_HTML]) == 0) {
-            et_inspector_free(insp);
-            return usage_error("argument --html_path: '%s' is an input", val[OPT_HTML]);
-        }
+    et_error gerr; /* any spelling of an input: the core's output guard */
+    if (val[OPT_HTML] && et_outfile_guard(val[OPT_HTML], inputs, &gerr) != 0) {
+        et_inspector_free(insp);
+        fprintf(stderr, "etinspect: error: %s\n", gerr.msg);
+        return 2;
+    }
     lua_State *L = et_host_new_state();
     if (!L) {
         et_inspector_free(insp);
@@ -480,17 +505,21 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
         "      .. 'run outputs and reference outputs (they come from --bundled_program_path, '\n"
         "      .. 'for runs with a bundled_input_index or --bundled_test_case)\\n')\n"
         "  else\n"
-        "    f:print()\n"
+        "    io.write(f:to_string())\n"
         "  end\n"
         "end\n"
-        "if html then insp:write_html(html) end\n";
+        "if html then\n"
+        "  local ok, e = pcall(insp.write_html, insp, html)\n" /* no position: */
+        "  if not ok then error(e, 0) end\n"                   /* a user error */
+        "end\n";
     int rc = luaL_loadbuffer(L, chunk, sizeof chunk - 1, "=[etinspect]");
     if (rc != LUA_OK)
         et_inspector_free(insp);
     else if ((rc = adopt_inspector(L, insp, val)) == LUA_OK) {
         lua_pushstring(L, val[OPT_HTML]); /* NULL: nil */
         lua_pushboolean(L, flag[OPT_COMPARE]);
-        rc = et_host_pcall(L, 3, 0);
+        /* the error alone, no traceback: these are the user's errors */
+        rc = lua_pcall(L, 3, 0, 0);
     }
     if (rc != LUA_OK)
         fprintf(stderr, "etinspect: error: %s\n", lua_tostring(L, -1));
@@ -500,6 +529,319 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
     }
     lua_close(L);
     return rc == LUA_OK ? 0 : 1;
+}
+
+/* The inspector options of the command line, the inputs' paths aside.
+ * Returns 0, or the exit status after printing the error. */
+static int inspector_options(const char *const *val, et_inspector_options *o)
+{
+    et_error err;
+    et_inspector_options_init(o);
+    if (val[OPT_SOURCE] && et_time_scale_parse(val[OPT_SOURCE], &o->source_time_scale, &err) != 0)
+        return usage_error("argument --source_time_scale: %s", err.msg);
+    if (val[OPT_TARGET] && et_time_scale_parse(val[OPT_TARGET], &o->target_time_scale, &err) != 0)
+        return usage_error("argument --target_time_scale: %s", err.msg);
+    if (val[OPT_TRACE] && o->source_time_scale == ET_TS_CYCLES && !val[OPT_CYCLES_HZ]) {
+        /* before the table is printed; the message trace.c gives */
+        fprintf(stderr, "etinspect: error: the source time scale is cycles: give the clock "
+                        "frequency (cycles_hz / --cycles_hz) to place events in time\n");
+        return 2;
+    }
+    if (val[OPT_METHOD] && !val[OPT_ETRECORD])
+        return usage_error("argument --etrecord_method: %s", "only with --etrecord_path");
+    if (val[OPT_JSON_BUDGET] && !val[OPT_ETRECORD])
+        return usage_error("argument --etrecord_json_budget: %s", "only with --etrecord_path");
+    if (val[OPT_TEST_CASE] && !val[OPT_BUNDLED])
+        return usage_error("argument --bundled_test_case: %s", "only with --bundled_program_path");
+    if (val[OPT_TEST_CASE]) {
+        char *end;
+        long k = strtol(val[OPT_TEST_CASE], &end, 10);
+        if (*end || end == val[OPT_TEST_CASE] || k < 0 || k > INT32_MAX)
+            return usage_error("argument --bundled_test_case: expected a test case index >= 0, "
+                               "found '%s'", val[OPT_TEST_CASE]);
+        o->bundled_test_case = (int32_t)k;
+    }
+    if (val[OPT_JSON_BUDGET]) {
+        char *end;
+        unsigned long long k = strtoull(val[OPT_JSON_BUDGET], &end, 10);
+        if (*end || val[OPT_JSON_BUDGET][0] < '0' || val[OPT_JSON_BUDGET][0] > '9' || k < 1 ||
+            k > ET_JSON_MAX_NODES)
+            return usage_error("argument --etrecord_json_budget: expected a number of JSON values "
+                               "from 1 to 268435455, found '%s'",
+                               val[OPT_JSON_BUDGET]);
+        o->etrecord_json_budget = k;
+    }
+    return 0;
+}
+
+/* ---- several dumps as one dataset (docs/fleet.md) ---- */
+
+/* The values of the options that may be repeated (--etdump_path,
+ * --debug_buffer_path), in order, and what they expand to. */
+typedef struct cli_multi {
+    const char **dumps, **buffers;
+    int n_dumps, n_buffers;
+    et_pathlist dump_paths, buffer_paths;
+} cli_multi;
+
+
+/* Expand the --etdump_path values (files, directories, patterns; dumpset.h)
+ * into m->dump_paths and the --debug_buffer_path values (files, patterns)
+ * into m->buffer_paths.  Returns 0, or the exit status after printing. */
+static int expand_inputs(cli_multi *m, const char *const *val)
+{
+    et_error err;
+    for (int i = 0; i < m->n_dumps; i++) {
+        if (et_dumpset_expand(m->dumps[i], &m->dump_paths, &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            return exit_code(&err);
+        }
+    }
+    for (int i = 0; i < m->n_buffers; i++) {
+        /* a directory is not expanded: a debug buffer has no header to
+         * recognise it by */
+        struct stat st;
+        int rc = stat(m->buffers[i], &st) == 0 && S_ISDIR(st.st_mode)
+                     ? et_pathlist_add(&m->buffer_paths, m->buffers[i], &err)
+                     : et_dumpset_expand(m->buffers[i], &m->buffer_paths, &err);
+        if (rc != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            return exit_code(&err);
+        }
+    }
+    if (m->n_buffers == 0 && val[OPT_DEBUG_BUFFER] &&
+        et_pathlist_add(&m->buffer_paths, val[OPT_DEBUG_BUFFER], &err) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+/* Append the rows of `f` to `all` (made on the first call: "dump", then
+ * f's columns; columns of later frames that `all` lacks are refused, as
+ * every dump's frame has the same columns), each with `name` first. */
+static int append_frame(et_frame **all, const et_frame *f, const char *name)
+{
+    size_t nc = et_frame_ncols(f);
+    if (!*all) {
+        const char **names = malloc((nc + 1) * sizeof *names);
+        if (!names)
+            return -1;
+        names[0] = "dump";
+        for (size_t c = 0; c < nc; c++)
+            names[c + 1] = et_frame_colname(f, c);
+        *all = et_frame_new(nc + 1, names);
+        free(names);
+        if (!*all)
+            return -1;
+    }
+    /* the column of each of f's columns in `all` */
+    size_t *to = malloc((nc ? nc : 1) * sizeof *to);
+    if (!to)
+        return -1;
+    for (size_t c = 0; c < nc; c++) {
+        to[c] = 0;
+        for (size_t a = 1; a < et_frame_ncols(*all); a++)
+            if (strcmp(et_frame_colname(*all, a), et_frame_colname(f, c)) == 0)
+                to[c] = a;
+        if (to[c] == 0) { /* cannot happen: one report, one set of columns */
+            free(to);
+            errno = EINVAL;
+            return -1;
+        }
+    }
+    int rc = 0;
+    for (size_t r = 0; r < et_frame_nrows(f) && rc == 0; r++) {
+        long row = et_frame_add_row(*all);
+        if (row < 0 || et_frame_set_text(*all, (size_t)row, 0, name, strlen(name)) != 0) {
+            rc = -1;
+            break;
+        }
+        for (size_t c = 0; c < nc && rc == 0; c++) {
+            size_t at = to[c], len;
+            const char *t;
+            switch (et_frame_kind(f, r, c)) {
+            case ET_CELL_TEXT:
+                t = et_frame_get_text(f, r, c, &len);
+                rc = et_frame_set_text(*all, (size_t)row, at, t, len);
+                break;
+            case ET_CELL_INT:
+                et_frame_set_int(*all, (size_t)row, at, et_frame_get_int(f, r, c));
+                break;
+            case ET_CELL_FLOAT:
+                et_frame_set_float(*all, (size_t)row, at, et_frame_get_float(f, r, c));
+                break;
+            case ET_CELL_BOOL:
+                et_frame_set_bool(*all, (size_t)row, at, et_frame_get_bool(f, r, c));
+                break;
+            case ET_CELL_NONE:
+                break;
+            }
+        }
+    }
+    free(to);
+    return rc;
+}
+
+/* A JSON string, escaped as the --json document's strings are. */
+static void put_json_str(FILE *out, const char *s)
+{
+    et_strbuf sb = {0};
+    et_sb_add_json_str(&sb, s, strlen(s));
+    if (!sb.failed)
+        fwrite(sb.p, 1, sb.n, out);
+    et_sb_free(&sb);
+}
+
+/* Several dumps (two or more paths after expansion): one table, TSV,
+ * JSON document and SQLite export over all of them, each row with the
+ * dump's name first (et_dumpset_names).  The dumps are read one at a
+ * time (only their table rows are kept); the outputs are written after
+ * the last one, or not at all when one fails. */
+static int many_main(const char *const *val, const bool *flag, cli_multi *m,
+                     et_inspector_options *o)
+{
+    static const int single_only[] = {OPT_TRACE,   OPT_CYCLES_HZ,   OPT_TRACE_RUNS,
+                                      OPT_TRACE_WINDOW, OPT_SQLITE_DUMP, OPT_HTML,
+                                      OPT_BUNDLED, OPT_TEST_CASE};
+    for (size_t k = 0; k < sizeof single_only / sizeof *single_only; k++)
+        if (val[single_only[k]])
+            return usage_error("argument --%s: not allowed with several dumps",
+                               options[single_only[k]].name);
+    static const int single_flags[] = {OPT_TRACE_APART, OPT_SQLITE_REPLACE, OPT_COMPARE,
+                                       OPT_MEMORY};
+    for (size_t k = 0; k < sizeof single_flags / sizeof *single_flags; k++)
+        if (flag[single_flags[k]])
+            return usage_error("argument --%s: not allowed with several dumps",
+                               options[single_flags[k]].name);
+    size_t n = m->dump_paths.n, nb = m->buffer_paths.n;
+    if (nb != 0 && nb != n) {
+        fprintf(stderr, "%setinspect: error: argument --debug_buffer_path: %zu debug buffers "
+                        "for %zu dumps (give one per dump, in the order of the dumps)\n",
+                usage_line, nb, n);
+        return 2;
+    }
+    et_error err;
+    char **names;
+    if (et_dumpset_names((const char *const *)m->dump_paths.v, n, &names, &err) != 0) {
+        fprintf(stderr, "%setinspect: error: %s\n", err.kind == ET_ERR_USAGE ? usage_line : "",
+                err.msg);
+        return exit_code(&err);
+    }
+    /* every input, for the outputs to refuse */
+    const char **inputs = calloc(n + nb + 2, sizeof *inputs);
+    size_t n_inputs = 0;
+    et_etrecord *rec = NULL;
+    et_frame *all = NULL;
+    et_outfile json;
+    bool json_open = false;
+    et_sqlite *db = NULL;
+    int rc = 0;
+    if (!inputs) {
+        fprintf(stderr, "etinspect: error: out of memory\n");
+        rc = 1;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        inputs[n_inputs++] = m->dump_paths.v[i];
+    for (size_t i = 0; i < nb; i++)
+        inputs[n_inputs++] = m->buffer_paths.v[i];
+    if (val[OPT_ETRECORD])
+        inputs[n_inputs++] = val[OPT_ETRECORD];
+    /* the ETRecord, read once for all dumps */
+    if (val[OPT_ETRECORD]) {
+        et_etrecord_options eo;
+        et_etrecord_options_init(&eo);
+        eo.path = val[OPT_ETRECORD];
+        eo.json_budget = o->etrecord_json_budget;
+        if (!(rec = et_etrecord_open(&eo, &err))) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = exit_code(&err);
+            goto out;
+        }
+        o->etrecord = rec;
+    }
+    if (val[OPT_JSON]) {
+        if (et_outfile_open(&json, val[OPT_JSON], inputs, &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = exit_code(&err);
+            goto out;
+        }
+        json_open = true;
+        fprintf(json.fp, "{\"format\": \"etinspect-json-dumps\", \"format_version\": 1, "
+                         "\"num_dumps\": %zu, \"dumps\": [\n", n);
+    }
+    if (val[OPT_SQLITE] && et_sqlite_begin(&db, val[OPT_SQLITE], inputs, &err) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        rc = exit_code(&err);
+        goto out;
+    }
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        o->etdump_path = m->dump_paths.v[i];
+        o->debug_buffer_path = nb ? m->buffer_paths.v[i] : NULL;
+        et_inspector *insp = open_inspector(o, &rc);
+        if (!insp)
+            break;
+        if (!flag[OPT_QUIET] || val[OPT_TSV]) {
+            et_frame *f = et_report_frame(insp, true, true, &err);
+            if (!f || append_frame(&all, f, names[i]) != 0) {
+                fprintf(stderr, "etinspect: error: %s\n", f ? "out of memory" : err.msg);
+                rc = 1;
+            }
+            et_frame_free(f);
+        }
+        if (rc == 0 && json_open) {
+            fputs(i ? ",\n{\"dump\": " : "{\"dump\": ", json.fp);
+            put_json_str(json.fp, names[i]);
+            fputs(", \"document\": ", json.fp);
+            if (et_report_write_json(insp, json.fp) != 0) {
+                fprintf(stderr, "etinspect: error: %s: write failed\n", val[OPT_JSON]);
+                rc = 1;
+            }
+            fputs("}", json.fp);
+        }
+        et_sqlite_dump_options so = {.preferred = names[i]};
+        if (rc == 0 && db && et_sqlite_add(db, insp, &so, &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = exit_code(&err);
+        }
+        et_inspector_free(insp);
+    }
+    if (rc == 0 && !flag[OPT_QUIET] && et_frame_write_grid(all, stdout) != 0) {
+        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+        rc = 1;
+    }
+    if (rc == 0 && val[OPT_TSV])
+        rc = write_output(val[OPT_TSV], inputs, write_tsv, NULL, all);
+    if (rc == 0 && json_open) {
+        fputs("\n]}\n", json.fp);
+        json_open = false;
+        if (et_outfile_commit(&json, &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = 1;
+        }
+    }
+    if (rc == 0 && db) {
+        et_sqlite *s = db;
+        db = NULL;
+        if (et_sqlite_commit(s, &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = exit_code(&err);
+        }
+    }
+    if (rc == 0 && fflush(stdout) != 0) {
+        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+        rc = 1;
+    }
+out:
+    if (json_open)
+        et_outfile_abort(&json);
+    et_sqlite_abort(db);
+    et_frame_free(all);
+    et_etrecord_free(rec);
+    free(inputs);
+    et_dumpset_names_free(names, n);
+    return rc;
 }
 
 /* ---- inputs given by name (etinspect FILE...) ---- */
@@ -536,7 +878,28 @@ static int etrecord_summary(const char *const *val, const bool *flag)
     return et_lua_host_main(3, args);
 }
 
+static int cli_main(int argc, char **argv, cli_multi *m);
+
 int et_cli_main(int argc, char **argv)
+{
+    cli_multi m = {0};
+    m.dumps = malloc((size_t)argc * sizeof *m.dumps);
+    m.buffers = malloc((size_t)argc * sizeof *m.buffers);
+    int rc;
+    if (!m.dumps || !m.buffers) {
+        fprintf(stderr, "etinspect: error: out of memory\n");
+        rc = 1;
+    } else {
+        rc = cli_main(argc, argv, &m);
+    }
+    free(m.dumps);
+    free(m.buffers);
+    et_pathlist_free(&m.dump_paths);
+    et_pathlist_free(&m.buffer_paths);
+    return rc;
+}
+
+static int cli_main(int argc, char **argv, cli_multi *m)
 {
     const char *val[OPT_COUNT] = {0};
     bool flag[OPT_COUNT] = {0};
@@ -576,6 +939,10 @@ int et_cli_main(int argc, char **argv)
                 value = argv[++i];
             }
             val[opt] = value;
+            if (opt == OPT_ETDUMP)
+                m->dumps[m->n_dumps++] = value;
+            else if (opt == OPT_DEBUG_BUFFER)
+                m->buffers[m->n_buffers++] = value;
         } else {
             if (value)
                 return usage_error("argument --%s: ignored explicit argument", options[opt].name);
@@ -589,6 +956,14 @@ int et_cli_main(int argc, char **argv)
     if (flag[OPT_VERSION]) {
         printf("etinspect %s\n", ETINSPECT_VERSION);
         return 0;
+    }
+    if (val[OPT_MAX_BROADCAST]) { /* docs/user-guide.md "Limits" */
+        char *end;
+        unsigned long long n = strtoull(val[OPT_MAX_BROADCAST], &end, 10);
+        if (*end || end == val[OPT_MAX_BROADCAST] || val[OPT_MAX_BROADCAST][0] == '-' || n == 0)
+            return usage_error("argument --max_broadcast_elements: expected a number of "
+                               "elements >= 1, found '%s'", val[OPT_MAX_BROADCAST]);
+        et_tensor_set_max_broadcast(n);
     }
     if (n_files > 0) {
         int rc = assign_files(files, n_files, val);
@@ -605,48 +980,32 @@ int et_cli_main(int argc, char **argv)
                            "--source_time_scale and --target_time_scale)");
     if (!val[OPT_ETDUMP])
         return usage_error("the following arguments are required: %s", "--etdump_path");
+    if (flag[OPT_SQLITE_REPLACE] && !val[OPT_SQLITE_DUMP])
+        return usage_error("argument --sqlite_replace: %s",
+                           "only with --sqlite_dump (the name whose dump it replaces)");
     et_error err;
     et_inspector_options o;
-    et_inspector_options_init(&o);
-    if (val[OPT_SOURCE] && et_time_scale_parse(val[OPT_SOURCE], &o.source_time_scale, &err) != 0)
-        return usage_error("argument --source_time_scale: %s", err.msg);
-    if (val[OPT_TARGET] && et_time_scale_parse(val[OPT_TARGET], &o.target_time_scale, &err) != 0)
-        return usage_error("argument --target_time_scale: %s", err.msg);
-    if (val[OPT_TRACE] && o.source_time_scale == ET_TS_CYCLES && !val[OPT_CYCLES_HZ]) {
-        /* before the table is printed; the message trace.c gives */
-        fprintf(stderr, "etinspect: error: the source time scale is cycles: give the clock "
-                        "frequency (cycles_hz / --cycles_hz) to place events in time\n");
-        return 2;
-    }
-    if (val[OPT_METHOD] && !val[OPT_ETRECORD])
-        return usage_error("argument --etrecord_method: %s", "only with --etrecord_path");
-    if (val[OPT_JSON_BUDGET] && !val[OPT_ETRECORD])
-        return usage_error("argument --etrecord_json_budget: %s", "only with --etrecord_path");
-    if (val[OPT_TEST_CASE] && !val[OPT_BUNDLED])
-        return usage_error("argument --bundled_test_case: %s", "only with --bundled_program_path");
-    if (val[OPT_TEST_CASE]) {
-        char *end;
-        long k = strtol(val[OPT_TEST_CASE], &end, 10);
-        if (*end || end == val[OPT_TEST_CASE] || k < 0 || k > INT32_MAX)
-            return usage_error("argument --bundled_test_case: expected a test case index >= 0, "
-                               "found '%s'", val[OPT_TEST_CASE]);
-        o.bundled_test_case = (int32_t)k;
+    int orc = inspector_options(val, &o);
+    if (orc != 0)
+        return orc;
+    if (m->n_dumps > 0) {
+        orc = expand_inputs(m, val);
+        if (orc != 0)
+            return orc;
+        if (m->dump_paths.n > 1)
+            return many_main(val, flag, m, &o);
+        val[OPT_ETDUMP] = m->dump_paths.v[0];
+        if (m->buffer_paths.n > 1)
+            return usage_error("argument --debug_buffer_path: %s debug buffers for one dump",
+                               "several");
+        if (m->buffer_paths.n == 1)
+            val[OPT_DEBUG_BUFFER] = m->buffer_paths.v[0];
     }
     o.etdump_path = val[OPT_ETDUMP];
     o.debug_buffer_path = val[OPT_DEBUG_BUFFER];
     o.bundled_program_path = val[OPT_BUNDLED];
     o.etrecord_path = val[OPT_ETRECORD];
     o.etrecord_method = val[OPT_METHOD];
-    if (val[OPT_JSON_BUDGET]) {
-        char *end;
-        unsigned long long k = strtoull(val[OPT_JSON_BUDGET], &end, 10);
-        if (*end || val[OPT_JSON_BUDGET][0] < '0' || val[OPT_JSON_BUDGET][0] > '9' || k < 1 ||
-            k > ET_JSON_MAX_NODES)
-            return usage_error("argument --etrecord_json_budget: expected a number of JSON values "
-                               "from 1 to 268435455, found '%s'",
-                               val[OPT_JSON_BUDGET]);
-        o.etrecord_json_budget = k;
-    }
     int open_rc;
     et_inspector *insp = open_inspector(&o, &open_rc);
     if (!insp)
@@ -680,7 +1039,9 @@ int et_cli_main(int argc, char **argv)
     if (rc == 0 && val[OPT_TRACE])
         rc = write_trace(val, flag, inputs, insp);
     if (rc == 0 && val[OPT_SQLITE]) {
-        if (et_sqlite_export(insp, val[OPT_SQLITE], val[OPT_SQLITE_DUMP], &err) != 0) {
+        et_sqlite_dump_options so = {.name = val[OPT_SQLITE_DUMP],
+                                     .replace = flag[OPT_SQLITE_REPLACE]};
+        if (et_sqlite_export(insp, val[OPT_SQLITE], &so, &err) != 0) {
             fprintf(stderr, "etinspect: error: %s\n", err.msg);
             rc = exit_code(&err);
         }

@@ -20,6 +20,7 @@
 
 #include "cli.h"
 #include "lua_host.h"
+#include "signals.h"
 
 /* Does argv[1] (of argc arguments) select the Lua host? */
 static int is_lua(int argc, char **argv)
@@ -34,6 +35,7 @@ static int is_lua(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    et_signals_install(); /* temporary files removed on SIGINT/SIGTERM; SIGBUS */
     if (argc < 2)
         return isatty(STDIN_FILENO) ? et_lua_host_main(argc, argv) : et_cli_main(argc, argv);
     return is_lua(argc, argv) ? et_lua_host_main(argc, argv) : et_cli_main(argc, argv);

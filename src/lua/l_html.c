@@ -276,7 +276,7 @@ static lua_outfile *check_open(lua_State *L)
 }
 
 /* of:write(s, ...): append strings (or numbers); returns of.  Raises
- * "PATH: write failed" (the file is then aborted). */
+ * "PATH: write failed: REASON" (the file is then aborted). */
 static int outfile_write(lua_State *L)
 {
     lua_outfile *o = check_open(L);
@@ -285,10 +285,10 @@ static int outfile_write(lua_State *L)
         size_t n;
         const char *s = luaL_checklstring(L, i, &n);
         if (n && fwrite(s, 1, n, o->of.fp) != n) {
-            lua_pushfstring(L, "%s: write failed", o->of.dest ? o->of.dest : "output");
+            et_error err;
             o->open = 0;
-            et_outfile_abort(&o->of);
-            return lua_error(L);
+            et_outfile_fail(&o->of, &err); /* "PATH: write failed: REASON" */
+            return luaL_error(L, "%s", err.msg);
         }
     }
     lua_settop(L, 1);

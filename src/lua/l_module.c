@@ -21,6 +21,7 @@
 #include "l_hooks.h"
 #include "l_pyobj.h"
 #include "l_frame.h"
+#include "l_limits.h"
 #include "l_tensor.h"
 #include "version.h"
 
@@ -33,6 +34,7 @@ extern const struct et_lua_source {
 int et_lua_inspector_new(lua_State *L);
 void et_lua_open_numeric(lua_State *L); /* l_numeric.c: numeric primitives into _core */
 void et_lua_open_html(lua_State *L);    /* l_html.c: the HTML report's helpers into _core */
+void et_lua_open_export(lua_State *L);  /* l_export.c: several dumps' helpers into _core */
 int luaopen_etinspect(lua_State *L);
 void et_lua_register_columns(lua_State *L); /* l_columns.c: insp:run_columns, insp:column_names */
 
@@ -83,6 +85,8 @@ int luaopen_etinspect(lua_State *L)
     lua_setfield(L, M, "Tensor");
     lua_pushcfunction(L, on_warning);
     lua_setfield(L, M, "on_warning");
+    lua_pushcfunction(L, et_lua_limits);
+    lua_setfield(L, M, "limits");
     lua_pushliteral(L, ETINSPECT_VERSION);
     lua_setfield(L, M, "version");
     static const char *const ts[][2] = {
@@ -97,6 +101,7 @@ int luaopen_etinspect(lua_State *L)
     et_lua_open_numeric(L);
     et_lua_open_hooks(L);  /* _core.warn */
     et_lua_open_html(L);
+    et_lua_open_export(L);
     lua_setfield(L, M, "_core");
 
     /* the embedded library: package.preload, then the modules that extend

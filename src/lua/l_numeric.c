@@ -54,6 +54,18 @@ static int raise(lua_State *L, const char *msg)
     return lua_error(L);
 }
 
+/* Argument `arg`, a Tensor, as a view; a view refused when it was read
+ * (past the end of its buffer, over the broadcast budget) raises its own
+ * message (t.error), not "... cannot be read". */
+static const et_tensor *tensor_arg(lua_State *L, int arg)
+{
+    const et_tensor *t = et_lua_check_tensor(L, arg);
+    if (lua_getfield(L, arg, "error") == LUA_TSTRING)
+        lua_error(L);
+    lua_pop(L, 1);
+    return t;
+}
+
 /* Argument `arg` as a tensor view: a Tensor, or a number / boolean made a
  * 0-dim float64 tensor in `scratch` over `storage`. */
 static const et_tensor *operand(lua_State *L, int arg, et_tensor *scratch, double *storage)
@@ -69,7 +81,7 @@ static const et_tensor *operand(lua_State *L, int arg, et_tensor *scratch, doubl
         return scratch;
     case LUA_TUSERDATA:
         if (luaL_testudata(L, arg, ET_MT_TENSOR))
-            return et_lua_check_tensor(L, arg);
+            return tensor_arg(L, arg);
         break;
     default:
         break;
@@ -103,7 +115,7 @@ static int l_numeric_metric(lua_State *L)
     int m = et_metric_from_name(name);
     if (m < 0)
         return luaL_error(L, "unknown metric '%s' (snr, mse, cosine_similarity)", name);
-    const et_tensor *ref = et_lua_check_tensor(L, 2), *val = et_lua_check_tensor(L, 3);
+    const et_tensor *ref = tensor_arg(L, 2), *val = tensor_arg(L, 3);
     et_error err;
     double out;
     if (et_numeric_metric((et_metric)m, ref, val, &out, &err) != 0)

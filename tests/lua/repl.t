@@ -189,7 +189,7 @@ t.is(meta(".set max_rows none"), "", ".set max_rows none")
 t.is(display.get_option("display.max_rows"), nil, "... no limit")
 t.is(meta(".set max_rows 0"), "error: .set: max_rows: expected a positive integer or none, got '0'",
   ".set: a bad value")
-t.is(meta(".set colour 3"), "error: .set: unknown option 'colour' (max_rows, max_colwidth, width, pager)",
+t.is(meta(".set colour 3"), "error: .set: unknown option 'colour' (max_rows, min_rows, max_colwidth, width, pager)",
   ".set: an unknown option")
 meta(".set max_rows 60")
 R.terminal(120)
