@@ -2077,9 +2077,11 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
     size_t size;
     if (o->etdump_path) {
         insp->etdump_label = o->etdump_path;
-        /* refused from its size before mapping; read in full: populated */
+        /* refused from its size before mapping; mapped lazily: pass 1 reads
+         * it in order and gives the pages back behind it, so the peak holds
+         * a window of the dump, not all of it (docs/performance.md) */
         static const et_map_options fb = {(uint64_t)INT32_MAX,
-                                          "larger than a FlatBuffer can be (2 GiB)", true, false};
+                                          "larger than a FlatBuffer can be (2 GiB)", false, false};
         if (et_map_file_ex(&insp->etdump_file, o->etdump_path, &fb, err) != 0)
             goto fail;
         data = insp->etdump_file.data;
