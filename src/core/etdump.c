@@ -1,4 +1,5 @@
 /* etdump.c - ETDump layout detection, schema verifier and accessors; see etdump.h. */
+#define _DEFAULT_SOURCE /* madvise */
 #include "etdump.h"
 
 #include <inttypes.h>
@@ -6,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define ET_PREFETCH_AHEAD 8
 #if defined(__GNUC__) || defined(__clang__)
@@ -233,10 +235,11 @@ static int v_event(vctx *c, const fb_table *t)
 }
 
 /* RunData's own fields and allocators; its events are checked by v_run_events. */
-static int v_run(vctx *c, const fb_table *t)
+static int v_run(vctx *c, const fb_table *t, uint32_t *n_events)
 {
     uint32_t target;
     fb_vec vec;
+    *n_events = 0;
     if (v_string(c, t, ETD_RUN_NAME, "name", true, "RunData") != 0 ||
         fb_verify_scalar(&c->fv, t, ETD_RUN_BII, 4, "bundled_input_index") != 0)
         return -1;
@@ -256,6 +259,8 @@ static int v_run(vctx *c, const fb_table *t)
         return seg(c, "events");
     if (target && fb_verify_vector_at(&c->fv, target, 4, &vec, "vector") != 0)
         return seg(c, "events");
+    if (target)
+        *n_events = vec.count;
     return 0;
 }
 
@@ -478,7 +483,33 @@ static void show4(const uint8_t *p, char out[20])
     *o = '\0';
 }
 
+/* Give back the pages of bytes [lo, hi] of `data` (a file mapping) and
+ * the kernel's fault-around window on either side. */
+static void give_back(const uint8_t *data, size_t size, uint64_t lo, uint64_t hi)
+{
+    const uint64_t around = 64 << 10;
+    uintptr_t base = (uintptr_t)data;
+    uintptr_t a = (base + (lo > around ? lo - around : 0)) & ~(uintptr_t)4095;
+    uintptr_t z = base + (hi + around < size ? hi + around : size);
+    a = a < base ? (base + 4095) & ~(uintptr_t)4095 : a;
+    z &= ~(uintptr_t)4095;
+    if (z > a)
+        madvise((void *)a, z - a, MADV_DONTNEED);
+}
+
+static int open_dump(et_etdump *d, const uint8_t *data, size_t size, bool mapped, et_error *err);
+
 int et_etdump_open(et_etdump *d, const uint8_t *data, size_t size, et_error *err)
+{
+    return open_dump(d, data, size, false, err);
+}
+
+int et_etdump_open_mapped(et_etdump *d, const uint8_t *data, size_t size, et_error *err)
+{
+    return open_dump(d, data, size, true, err);
+}
+
+static int open_dump(et_etdump *d, const uint8_t *data, size_t size, bool mapped, et_error *err)
 {
     memset(d, 0, sizeof *d);
     if (size == 0)
@@ -560,17 +591,34 @@ int et_etdump_open(et_etdump *d, const uint8_t *data, size_t size, et_error *err
         return missing(&c, &t, "ETDump", "run_data");
     if (fb_verify_vector_at(&c.fv, target, 4, &d->run_data, "run_data") != 0)
         return -1;
+    d->run_event_counts = malloc((d->run_data.count ? d->run_data.count : 1) * sizeof(uint32_t));
+    if (!d->run_event_counts)
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    uint64_t lo = UINT64_MAX, hi = 0; /* RunData tables read since the last give_back */
     for (uint32_t i = 0; i < d->run_data.count; i++) {
         fb_table r;
-        if (fb_verify_vec_table(&c.fv, &d->run_data, i, &r, "RunData") != 0 || v_run(&c, &r) != 0) {
+        if (fb_verify_vec_table(&c.fv, &d->run_data, i, &r, "RunData") != 0 ||
+            v_run(&c, &r, &d->run_event_counts[i]) != 0) {
             seg(&c, "run_data[%" PRIu32 "]", i);
-            return et_error_prefix(err, c.path);
+            et_error_prefix(err, c.path);
+            et_etdump_close(d);
+            return -1;
+        }
+        if (mapped) {
+            lo = r.pos < lo ? r.pos : lo;
+            hi = r.pos > hi ? r.pos : hi;
+            if (i % 64 == 63 || i + 1 == d->run_data.count) {
+                give_back(data, size, lo, hi);
+                lo = UINT64_MAX, hi = 0;
+            }
         }
     }
     d->tables_left = c.fv.tables_left;
     d->runs_verified = calloc(d->run_data.count ? d->run_data.count : 1, 1);
-    if (!d->runs_verified)
+    if (!d->runs_verified) {
+        et_etdump_close(d);
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    }
     return 0;
 }
 
@@ -614,6 +662,7 @@ int et_etdump_verify_all(et_etdump *d, et_error *err)
 void et_etdump_close(et_etdump *d)
 {
     free(d->runs_verified);
+    free(d->run_event_counts);
     memset(d, 0, sizeof *d);
 }
 

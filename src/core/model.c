@@ -1588,12 +1588,11 @@ static int make_workers(builder *b)
 {
     const et_etdump *d = &b->insp->dump;
     uint32_t nruns = et_etdump_num_runs(d);
+    /* event counts as opening the dump noted them (reading the RunData
+     * tables again would map a page and its neighbours per run) */
     uint64_t total = 0;
-    for (uint32_t i = 0; i < nruns; i++) {
-        et_run run;
-        et_etdump_run(d, i, &run);
-        total += run.events.count;
-    }
+    for (uint32_t i = 0; i < nruns; i++)
+        total += d->run_event_counts[i];
     /* threads pay off from a few tens of thousands of events on */
     unsigned nw = b->threads;
     if ((uint64_t)nw * 16384 > total)
@@ -1624,12 +1623,8 @@ static int make_workers(builder *b)
         w->last_group = -1;
         w->r0 = i;
         uint64_t goal = total * (k + 1) / nw;
-        while (i < nruns && (acc < goal || k + 1 == nw)) {
-            et_run run;
-            et_etdump_run(d, i, &run);
-            acc += run.events.count;
-            i++;
-        }
+        while (i < nruns && (acc < goal || k + 1 == nw))
+            acc += d->run_event_counts[i++];
         w->r1 = i;
         uint64_t events = acc - w_acc0;
         w_acc0 = acc;
@@ -2091,7 +2086,9 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
         data = o->etdump_data;
         size = o->etdump_size;
     }
-    if (et_etdump_open(&insp->dump, data, size, err) != 0) {
+    /* a file's mapping: the pages opening reads are given back behind it */
+    if ((insp->etdump_file.data ? et_etdump_open_mapped(&insp->dump, data, size, err)
+                                : et_etdump_open(&insp->dump, data, size, err)) != 0) {
         et_error_prefix(err, insp->etdump_label);
         goto fail;
     }
