@@ -14,6 +14,7 @@
 #include "trace.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -87,6 +88,7 @@ typedef struct twriter {
     bool busy;        /* `full` holds text not yet written */
     bool quit;
     bool failed;      /* a write failed */
+    int err_no;       /* its errno (errno is the thread's own) */
     et_strbuf full;
     FILE *out;
 } twriter;
@@ -342,7 +344,10 @@ static void *writer_main(void *arg)
             break;
         pthread_mutex_unlock(&t->mu);
         bool ok = fwrite(t->full.p, 1, t->full.n, t->out) == t->full.n;
+        int e = errno;
         pthread_mutex_lock(&t->mu);
+        if (!ok && !t->failed)
+            t->err_no = e;
         t->failed |= !ok;
         t->busy = false;
         pthread_cond_broadcast(&t->cv);
@@ -423,9 +428,13 @@ static int flush(tw *w, bool force)
         if (force)
             rc = writer_wait(t);
     }
+    int e = t->err_no;
     pthread_mutex_unlock(&t->mu);
-    if (rc != 0)
-        return et_fail(w->err, ET_ERR_IO, "cannot write the trace");
+    if (rc != 0) {
+        et_fail(w->err, ET_ERR_IO, "cannot write the trace");
+        errno = e; /* the reason, for the caller, as on one thread */
+        return -1;
+    }
     return 0;
 }
 
