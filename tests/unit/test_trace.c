@@ -8,6 +8,7 @@
  * Environment: ET_BUILD (fixtures in ET_BUILD/fixtures), ET_SRC (the
  * checkout: tests/legacy/main.bin).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,9 +159,11 @@ static void test_sample(void)
     for (int k = 0; k < 2; k++) {
         setenv("ETINSPECT_THREADS", threads[k], 1);
         FILE *ro = fopen("/dev/null", "r");
+        errno = 0;
         ok(ro && et_trace_write(insp, &o, ro, &err) == -1 && err.kind == ET_ERR_IO &&
-               strcmp(err.msg, "cannot write the trace") == 0,
-           "a write error is ET_ERR_IO 'cannot write the trace' (%s thread(s))", threads[k]);
+               strcmp(err.msg, "cannot write the trace") == 0 && errno == EBADF,
+           "a write error is ET_ERR_IO 'cannot write the trace', errno the write's (EBADF) "
+           "(%s thread(s))", threads[k]);
         if (ro)
             fclose(ro);
     }
