@@ -5,8 +5,10 @@
 #   make check         unit and end-to-end tests, then again under ASan+UBSan,
 #                      then a short slice of every fuzz target
 #   make bench         issue 15's table on large.etdp as ratios to the floor
-#                      (tests/tools/floor), the scaling over the corpus, a
-#                      legacy dump, a 20,000-node ETRecord loaded and linked
+#                      (tests/tools/floor), the scaling over the corpus, the
+#                      scaling curve over synthetic dumps (BENCH_CURVE=long:
+#                      up to 30M events), a legacy dump, a 20,000-node
+#                      ETRecord loaded and linked
 #   make fuzz          run the libFuzzer targets (FUZZ_SECONDS each, default 600)
 #                      and print executions and coverage per target
 #   make fuzz-check    a FUZZ_SLICE-second slice (default 20) of each target
@@ -209,9 +211,10 @@ check:
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory fuzz-check
 
-bench: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/mkzip $(B)/tools/floor
+bench: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/mkzip $(B)/tools/floor $(B)/tools/gen_etdump
 	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
-	    FLOOR=$(abspath $(B)/tools/floor) FLATC=$(FLATC) sh scripts/bench.sh
+	    FLOOR=$(abspath $(B)/tools/floor) GEN_ETDUMP=$(abspath $(B)/tools/gen_etdump) \
+	    FLATC=$(FLATC) sh scripts/bench.sh
 
 # libFuzzer targets (clang): every tests/fuzz/fuzz_NAME.c is a target,
 # linked against the core, the Lua binding and the host compiled once with

@@ -3,9 +3,13 @@
 # a ratio to the physical floor measured in the same run - tests/tools/floor
 # maps large.etdp (MAP_POPULATE) and copies it once - with the command's
 # peak RSS; medians of BENCH_RUNS (default 7, at least 5) pairs, floor and
-# command in turn.  Then the scaling over the corpus dumps, the legacy
-# profiler dump and a 20,000-node ETRecord.
-# Needs ETINSPECT, BENCHRUN, FLOOR and ET_SHARED (set by the Makefile).
+# command in turn.  Then the scaling over the corpus dumps; the scaling
+# curve over synthetic dumps (tests/tools/gen_etdump: 10k to 1M events,
+# a wide and a narrow dump; BENCH_CURVE=long adds 3M, 10M and 30M events,
+# written to a 1.8 GB file in TMPDIR, and a 10M-event narrow dump: a few
+# minutes more); the legacy profiler dump and a 20,000-node ETRecord.
+# Needs ETINSPECT, BENCHRUN, FLOOR, GEN_ETDUMP and ET_SHARED (set by the
+# Makefile).
 set -eu
 corpus="$ET_SHARED/corpus/etdump"
 runs="${BENCH_RUNS:-7}"
@@ -51,6 +55,36 @@ for name in small medium large; do
     printf '  %-8s %9d bytes  ' "$name" "$(wc -c < "$f")"
     "$BENCHRUN" "$runs" "$ETINSPECT" --etdump_path "$f" --quiet --tsv_path "$out/$name.tsv"
 done
+
+# The scaling curve: synthetic dumps of one shape (tests/tools/gen_etdump:
+# every run repeats the previous one, one block), load + aggregate + TSV,
+# each against the floor of its own file, with time and peak RSS per event.
+curve() { # label, events per run, runs[, pairs]
+    if ! "$GEN_ETDUMP" "$out/g.etdp" "$2" "$3" 2>"$out/g.err"; then
+        printf '  %-34s not generated: %s\n' "$1" "$(head -n 1 "$out/g.err")"
+        return
+    fi
+    printf '  %-34s %9d bytes  ' "$1" "$(wc -c < "$out/g.etdp")"
+    "$BENCHRUN" "${4:-$runs}" --per $(($2 * $3)) --vs "$FLOOR" "$out/g.etdp" \
+        "$ETINSPECT" --etdump_path "$out/g.etdp" --quiet --tsv_path "$out/g.tsv"
+    rm -f "$out/g.etdp" "$out/g.tsv"
+}
+echo "scaling curve (synthetic dumps; load + aggregate + TSV, ratio to the floor of the same file):"
+curve "10,000 events (2,000 x 5 runs)" 2000 5
+curve "100,000 events (2,000 x 50 runs)" 2000 50
+curve "1,000,000 events (2,000 x 500 runs)" 2000 500
+if [ "${BENCH_CURVE:-}" = long ]; then
+    curve "3,000,000 events (2,000 x 1,500 runs)" 2000 1500
+    curve "10,000,000 events (2,000 x 5,000 runs)" 2000 5000 5
+    curve "30,000,000 events (2,000 x 15,000 runs)" 2000 15000 3
+fi
+curve "wide: 450,000 events (50,000 x 9 runs)" 50000 9
+curve "narrow: 1,000,000 events (4 x 250,000 runs)" 4 250000
+if [ "${BENCH_CURVE:-}" = long ]; then
+    curve "narrow: 10,000,000 events (4 x 2,500,000 runs)" 4 2500000 5
+else
+    echo "  (BENCH_CURVE=long: 3M, 10M and 30M events, and a narrow 10M)"
+fi
 
 # Legacy profiler dump: 500 iterations of a block at the runtime's default
 # maximum counts (1024 events, 32 allocators, 1024 allocations; 33 MB),

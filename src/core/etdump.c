@@ -1,4 +1,5 @@
 /* etdump.c - ETDump layout detection, schema verifier and accessors; see etdump.h. */
+#define _DEFAULT_SOURCE /* madvise */
 #include "etdump.h"
 
 #include <inttypes.h>
@@ -6,6 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+
+#define ET_PREFETCH_AHEAD 8
+#if defined(__GNUC__) || defined(__clang__)
+#define ET_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define ET_PREFETCH(p) ((void)(p))
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Verification.  Each verify_* function checks one table and everything
@@ -20,11 +29,15 @@ typedef struct vctx {
     char path[256];
     uint64_t pe_ok; /* (vtable << 3 | pos & 7) + 1 whose ProfileEvent scalars passed */
     /* fast path (v_run_events): the layout of the last Event and ProfileEvent
-     * vtables that passed the full checks; 0 = none yet */
-    uint32_t ev_vt, pe_vt;
-    uint16_t ev_tsize, ev_off_p;
-    uint16_t pe_tsize, pe_off[8];
+     * vtables that passed the full checks; ev_vt 0 = none yet */
+    struct fast_layout {
+        uint32_t ev_vt, pe_vt;
+        uint16_t ev_tsize, ev_off_p;
+        uint16_t pe_tsize, pe_off[8];
+        uint8_t align_ok; /* bit k: a table at 4k mod 8 has its 8-byte fields aligned */
+    } fl;
 } vctx;
+typedef struct fast_layout fast_layout;
 
 /* Prepend one path segment ("events[3]", "tensor", ...); returns -1. */
 static int seg(vctx *c, const char *fmt, ...)
@@ -222,10 +235,11 @@ static int v_event(vctx *c, const fb_table *t)
 }
 
 /* RunData's own fields and allocators; its events are checked by v_run_events. */
-static int v_run(vctx *c, const fb_table *t)
+static int v_run(vctx *c, const fb_table *t, uint32_t *n_events)
 {
     uint32_t target;
     fb_vec vec;
+    *n_events = 0;
     if (v_string(c, t, ETD_RUN_NAME, "name", true, "RunData") != 0 ||
         fb_verify_scalar(&c->fv, t, ETD_RUN_BII, 4, "bundled_input_index") != 0)
         return -1;
@@ -245,6 +259,8 @@ static int v_run(vctx *c, const fb_table *t)
         return seg(c, "events");
     if (target && fb_verify_vector_at(&c->fv, target, 4, &vec, "vector") != 0)
         return seg(c, "events");
+    if (target)
+        *n_events = vec.count;
     return 0;
 }
 
@@ -315,7 +331,7 @@ static inline bool fast_bytes(const fb_buf *b, uint32_t p, bool nul, et_str *out
 {
     uint32_t o = fb_ld_u32(b->data + p);
     uint64_t s = (uint64_t)p + o;
-    if (o == 0 || o > INT32_MAX || (s & 3) || s + 4 > b->end)
+    if (o - 1u >= (uint32_t)INT32_MAX || (s & 3) || s + 4 > b->end)
         return false;
     uint32_t n = fb_ld_u32(b->data + s);
     if ((uint64_t)n + nul > (uint64_t)b->end - s - 4)
@@ -327,46 +343,11 @@ static inline bool fast_bytes(const fb_buf *b, uint32_t p, bool nul, et_str *out
     return true;
 }
 
-/* The common case, checked and decoded in one go: an Event whose vtable has
- * the cached layout (only profile_event set) pointing at a ProfileEvent whose
- * vtable has the cached layout.  The vtables were fully verified when they
- * were cached; what depends on the tables' positions is checked here.
- * Returns true when the event was handled; false sends it down the general
- * path (which also reports the error, if there is one). */
-static bool fast_profile_event(vctx *c, const fb_vec *events, uint32_t i, et_raw_event *e)
+/* A ProfileEvent's kind, position and scalar fields, at the offsets `off`
+ * its vtable gives (verified: every read is inside the buffer). */
+static inline void profile_scalars(const fb_buf *b, uint32_t t, const uint16_t off[8],
+                                   et_raw_event *e)
 {
-    const fb_buf *b = &c->d->buf;
-    if (!c->ev_vt || c->fv.tables_left < 2)
-        return false;
-    uint32_t ep = events->pos + 4u * i;
-    uint32_t eo = fb_ld_u32(b->data + ep);
-    uint64_t et = (uint64_t)ep + eo;
-    if (eo == 0 || eo > INT32_MAX || (et & 3) || et + 4 > b->end)
-        return false;
-    if ((int64_t)et - (int32_t)fb_ld_u32(b->data + et) != (int64_t)c->ev_vt ||
-        et + c->ev_tsize > b->end)
-        return false;
-    uint32_t pp = (uint32_t)et + c->ev_off_p;
-    uint32_t po = fb_ld_u32(b->data + pp);
-    uint64_t pt = (uint64_t)pp + po;
-    if (po == 0 || po > INT32_MAX || (pt & 3) || pt + 4 > b->end)
-        return false;
-    if ((int64_t)pt - (int32_t)fb_ld_u32(b->data + pt) != (int64_t)c->pe_vt ||
-        pt + c->pe_tsize > b->end)
-        return false;
-    const uint16_t *off = c->pe_off;
-    /* 8-byte fields must be aligned; 4-byte ones are, as the table is */
-    if ((off[ETD_PE_START] && ((pt + off[ETD_PE_START]) & 7)) ||
-        (off[ETD_PE_END] && ((pt + off[ETD_PE_END]) & 7)))
-        return false;
-    uint32_t t = (uint32_t)pt;
-    e->name.p = e->delegate_debug_id_str.p = e->metadata.p = NULL;
-    e->name.n = e->delegate_debug_id_str.n = e->metadata.n = 0;
-    if ((off[ETD_PE_NAME] && !fast_bytes(b, t + off[ETD_PE_NAME], true, &e->name)) ||
-        (off[ETD_PE_DID_STR] &&
-         !fast_bytes(b, t + off[ETD_PE_DID_STR], true, &e->delegate_debug_id_str)) ||
-        (off[ETD_PE_METADATA] && !fast_bytes(b, t + off[ETD_PE_METADATA], false, &e->metadata)))
-        return false;
     const uint8_t *d = b->data + t;
     int32_t chain = off[ETD_PE_CHAIN] ? (int32_t)fb_ld_u32(d + off[ETD_PE_CHAIN]) : 0;
     e->kind = ET_EV_PROFILE;
@@ -377,8 +358,44 @@ static bool fast_profile_event(vctx *c, const fb_vec *events, uint32_t i, et_raw
     e->delegate_debug_id_int = off[ETD_PE_DID_INT] ? (int32_t)fb_ld_u32(d + off[ETD_PE_DID_INT]) : -1;
     e->start_time = off[ETD_PE_START] ? fb_ld_u64(d + off[ETD_PE_START]) : 0;
     e->end_time = off[ETD_PE_END] ? fb_ld_u64(d + off[ETD_PE_END]) : 0;
-    c->fv.tables_left -= 2;
-    c->d->num_profile_events++;
+}
+
+/* The common case, checked and decoded in one go: an Event whose vtable has
+ * the cached layout `L` (only profile_event set) pointing at a ProfileEvent
+ * whose vtable has the cached layout.  The vtables were fully verified when
+ * they were cached; what depends on the tables' positions is checked here.
+ * Returns true when the event was handled (the caller counts its two
+ * tables and the profile event); false sends it down the general path
+ * (which also reports the error, if there is one). */
+static inline bool fast_profile_event(const fb_buf *b, const fast_layout *L, uint32_t ep,
+                                      et_raw_event *e)
+{
+    /* an offset is 1..INT32_MAX: (o - 1) below INT32_MAX; a cached table
+     * size is at least 4, so "the table is inside" covers its soffset */
+    uint32_t eo = fb_ld_u32(b->data + ep);
+    uint64_t et = (uint64_t)ep + eo;
+    if (eo - 1u >= (uint32_t)INT32_MAX || (et & 3) || et + L->ev_tsize > b->end ||
+        (int64_t)et - (int32_t)fb_ld_u32(b->data + et) != (int64_t)L->ev_vt)
+        return false;
+    uint32_t pp = (uint32_t)et + L->ev_off_p;
+    uint32_t po = fb_ld_u32(b->data + pp);
+    uint64_t pt = (uint64_t)pp + po;
+    if (po - 1u >= (uint32_t)INT32_MAX || (pt & 3) || pt + L->pe_tsize > b->end ||
+        (int64_t)pt - (int32_t)fb_ld_u32(b->data + pt) != (int64_t)L->pe_vt)
+        return false;
+    /* 8-byte fields must be aligned; 4-byte ones are, as the table is */
+    if (!((L->align_ok >> ((pt >> 2) & 1)) & 1))
+        return false;
+    const uint16_t *off = L->pe_off;
+    uint32_t t = (uint32_t)pt;
+    e->name.p = e->delegate_debug_id_str.p = e->metadata.p = NULL;
+    e->name.n = e->delegate_debug_id_str.n = e->metadata.n = 0;
+    if ((off[ETD_PE_NAME] && !fast_bytes(b, t + off[ETD_PE_NAME], true, &e->name)) ||
+        (off[ETD_PE_DID_STR] &&
+         !fast_bytes(b, t + off[ETD_PE_DID_STR], true, &e->delegate_debug_id_str)) ||
+        (off[ETD_PE_METADATA] && !fast_bytes(b, t + off[ETD_PE_METADATA], false, &e->metadata)))
+        return false;
+    profile_scalars(b, t, off, e);
     return true;
 }
 
@@ -389,29 +406,66 @@ static void cache_layout(vctx *c, const fb_table *ev)
     const fb_buf *b = &c->d->buf;
     fb_table pe;
     if (fb_slot(b, ev, ETD_EVENT_ALLOCATION) || fb_slot(b, ev, ETD_EVENT_DEBUG) ||
-        !fb_get_table(b, ev, ETD_EVENT_PROFILE, &pe))
+        !fb_get_table(b, ev, ETD_EVENT_PROFILE, &pe) || ev->tsize < 4 || pe.tsize < 4)
         return;
-    c->ev_vt = ev->vt;
-    c->ev_tsize = ev->tsize;
-    c->ev_off_p = fb_slot(b, ev, ETD_EVENT_PROFILE);
-    c->pe_vt = pe.vt;
-    c->pe_tsize = pe.tsize;
+    fast_layout *L = &c->fl;
+    L->ev_vt = ev->vt;
+    L->ev_tsize = ev->tsize;
+    L->ev_off_p = fb_slot(b, ev, ETD_EVENT_PROFILE);
+    L->pe_vt = pe.vt;
+    L->pe_tsize = pe.tsize;
     for (unsigned k = 0; k < 8; k++)
-        c->pe_off[k] = fb_slot(b, &pe, k);
+        L->pe_off[k] = fb_slot(b, &pe, k);
+    /* where start_time and end_time are aligned, for a table at 0 or 4 mod 8 */
+    L->align_ok = 0;
+    for (unsigned m = 0; m < 2; m++) {
+        unsigned s0 = L->pe_off[ETD_PE_START], s1 = L->pe_off[ETD_PE_END];
+        if ((!s0 || (4 * m + s0) % 8 == 0) && (!s1 || (4 * m + s1) % 8 == 0))
+            L->align_ok |= (uint8_t)(1u << m);
+    }
 }
+
+/* How many events ahead v_run_events asks for the tables: a run's tables
+ * lie in order, but each new page stops the hardware's prefetcher. */
+#define ET_VERIFY_AHEAD 32
 
 static int v_run_events(vctx *c, const fb_vec *events, et_raw_event *out)
 {
     et_raw_event scratch;
-    for (uint32_t i = 0; i < events->count; i++) {
-        if (fast_profile_event(c, events, i, out ? &out[i] : &scratch))
-            continue;
+    const fb_buf *b = &c->d->buf;
+    uint32_t count = events->count;
+    for (uint32_t i = 0; i < count;) {
+        if (c->fl.ev_vt) {
+            /* the common case in a tight loop: layout, budget and count in
+             * locals (they are written back below) */
+            const fast_layout L = c->fl;
+            uint64_t left = c->fv.tables_left;
+            uint32_t i0 = i;
+            for (; i < count && left >= 2; i++, left -= 2) {
+                if (i + ET_VERIFY_AHEAD < count) {
+                    /* the vector is inside the buffer (verified with the run) */
+                    uint32_t q = events->pos + 4u * (i + ET_VERIFY_AHEAD);
+                    uint64_t t = (uint64_t)q + fb_ld_u32(b->data + q);
+                    if (t + 64 < b->end) {
+                        ET_PREFETCH(b->data + t);
+                        ET_PREFETCH(b->data + t + 64);
+                    }
+                }
+                if (!fast_profile_event(b, &L, events->pos + 4u * i, out ? &out[i] : &scratch))
+                    break;
+            }
+            c->fv.tables_left = left;
+            c->d->num_profile_events += i - i0;
+            if (i >= count)
+                break;
+        }
         fb_table e;
         if (fb_verify_vec_table(&c->fv, events, i, &e, "Event") != 0 || v_event(c, &e) != 0)
             return seg(c, "[%" PRIu32 "]", i), seg(c, "events");
         cache_layout(c, &e);
         if (out)
             decode_event_verified(&c->d->buf, &e, &out[i]);
+        i++;
     }
     return 0;
 }
@@ -429,7 +483,33 @@ static void show4(const uint8_t *p, char out[20])
     *o = '\0';
 }
 
+/* Give back the pages of bytes [lo, hi] of `data` (a file mapping) and
+ * the kernel's fault-around window on either side. */
+static void give_back(const uint8_t *data, size_t size, uint64_t lo, uint64_t hi)
+{
+    const uint64_t around = 64 << 10;
+    uintptr_t base = (uintptr_t)data;
+    uintptr_t a = (base + (lo > around ? lo - around : 0)) & ~(uintptr_t)4095;
+    uintptr_t z = base + (hi + around < size ? hi + around : size);
+    a = a < base ? (base + 4095) & ~(uintptr_t)4095 : a;
+    z &= ~(uintptr_t)4095;
+    if (z > a)
+        madvise((void *)a, z - a, MADV_DONTNEED);
+}
+
+static int open_dump(et_etdump *d, const uint8_t *data, size_t size, bool mapped, et_error *err);
+
 int et_etdump_open(et_etdump *d, const uint8_t *data, size_t size, et_error *err)
+{
+    return open_dump(d, data, size, false, err);
+}
+
+int et_etdump_open_mapped(et_etdump *d, const uint8_t *data, size_t size, et_error *err)
+{
+    return open_dump(d, data, size, true, err);
+}
+
+static int open_dump(et_etdump *d, const uint8_t *data, size_t size, bool mapped, et_error *err)
 {
     memset(d, 0, sizeof *d);
     if (size == 0)
@@ -511,17 +591,34 @@ int et_etdump_open(et_etdump *d, const uint8_t *data, size_t size, et_error *err
         return missing(&c, &t, "ETDump", "run_data");
     if (fb_verify_vector_at(&c.fv, target, 4, &d->run_data, "run_data") != 0)
         return -1;
+    d->run_event_counts = malloc((d->run_data.count ? d->run_data.count : 1) * sizeof(uint32_t));
+    if (!d->run_event_counts)
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    uint64_t lo = UINT64_MAX, hi = 0; /* RunData tables read since the last give_back */
     for (uint32_t i = 0; i < d->run_data.count; i++) {
         fb_table r;
-        if (fb_verify_vec_table(&c.fv, &d->run_data, i, &r, "RunData") != 0 || v_run(&c, &r) != 0) {
+        if (fb_verify_vec_table(&c.fv, &d->run_data, i, &r, "RunData") != 0 ||
+            v_run(&c, &r, &d->run_event_counts[i]) != 0) {
             seg(&c, "run_data[%" PRIu32 "]", i);
-            return et_error_prefix(err, c.path);
+            et_error_prefix(err, c.path);
+            et_etdump_close(d);
+            return -1;
+        }
+        if (mapped) {
+            lo = r.pos < lo ? r.pos : lo;
+            hi = r.pos > hi ? r.pos : hi;
+            if (i % 64 == 63 || i + 1 == d->run_data.count) {
+                give_back(data, size, lo, hi);
+                lo = UINT64_MAX, hi = 0;
+            }
         }
     }
     d->tables_left = c.fv.tables_left;
     d->runs_verified = calloc(d->run_data.count ? d->run_data.count : 1, 1);
-    if (!d->runs_verified)
+    if (!d->runs_verified) {
+        et_etdump_close(d);
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    }
     return 0;
 }
 
@@ -535,7 +632,7 @@ int et_etdump_verify_run(et_etdump *d, uint32_t i, et_raw_event *events, et_erro
     c.d = d;
     c.path[0] = '\0';
     c.pe_ok = 0;
-    c.ev_vt = c.pe_vt = 0;
+    c.fl.ev_vt = 0;
     fb_verifier_init(&c.fv, &d->buf, err);
     c.fv.tables_left = d->tables_left;
     et_run r;
@@ -565,6 +662,7 @@ int et_etdump_verify_all(et_etdump *d, et_error *err)
 void et_etdump_close(et_etdump *d)
 {
     free(d->runs_verified);
+    free(d->run_event_counts);
     memset(d, 0, sizeof *d);
 }
 
@@ -749,13 +847,6 @@ et_value_type et_etdump_value_type(const et_etdump *d, uint32_t pos)
     return (et_value_type)fb_get_u8(&d->buf, &t, ETD_VALUE_VAL, 0);
 }
 
-#define ET_PREFETCH_AHEAD 8
-#if defined(__GNUC__) || defined(__clang__)
-#define ET_PREFETCH(p) __builtin_prefetch(p)
-#else
-#define ET_PREFETCH(p) ((void)(p))
-#endif
-
 void et_etdump_event_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
                               uint32_t i, et_raw_event *e)
 {
@@ -777,6 +868,71 @@ void et_etdump_event_verified(const et_etdump *d, uint32_t run_index, const et_r
     ev.vtsize = fb_ld_u16(b->data + ev.vt);
     ev.tsize = fb_ld_u16(b->data + ev.vt + 2);
     decode_event_verified(b, &ev, e);
+}
+
+/* The string or byte vector whose uoffset is at field offset `o` of the
+ * verified table at t (o 0: absent, {NULL, 0}). */
+static inline et_str bytes_at(const fb_buf *b, uint32_t t, unsigned o)
+{
+    if (!o)
+        return (et_str){NULL, 0};
+    uint32_t at = t + o, s = at + fb_ld_u32(b->data + at);
+    return (et_str){(const char *)b->data + s + 4, fb_ld_u32(b->data + s)};
+}
+
+/* A ProfileEvent's fields at the offsets its vtable gives (a verified
+ * table: every read is inside the buffer). */
+static inline void decode_profile_at(const fb_buf *b, uint32_t t, const uint16_t off[8], et_raw_event *e)
+{
+    e->name = bytes_at(b, t, off[ETD_PE_NAME]);
+    e->delegate_debug_id_str = bytes_at(b, t, off[ETD_PE_DID_STR]);
+    e->metadata = bytes_at(b, t, off[ETD_PE_METADATA]);
+    profile_scalars(b, t, off, e);
+}
+
+void et_etdump_events_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
+                               uint32_t i, uint32_t n, et_raw_event *out)
+{
+    if (run_index >= d->run_data.count || !d->runs_verified[run_index] ||
+        i > r->events.count || n > r->events.count - i) {
+        for (uint32_t k = 0; k < n; k++)
+            et_etdump_event_verified(d, run_index, r, i + k, &out[k]);
+        return;
+    }
+    const fb_buf *b = &d->buf;
+    /* the layout of the last Event vtable with a profile_event, and of the
+     * last ProfileEvent vtable: a writer uses a handful */
+    uint32_t ev_vt = 0, pe_vt = 0;
+    uint16_t off_p = 0, pe_off[8] = {0};
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t p = r->events.pos + 4u * (i + k);
+        if (i + k + ET_PREFETCH_AHEAD < r->events.count) {
+            uint32_t q = p + 4u * ET_PREFETCH_AHEAD;
+            ET_PREFETCH(b->data + q + fb_ld_u32(b->data + q));
+        }
+        fb_table ev;
+        ev.pos = p + fb_ld_u32(b->data + p);
+        ev.vt = (uint32_t)((int64_t)ev.pos - (int32_t)fb_ld_u32(b->data + ev.pos));
+        if (ev.vt == ev_vt && ev_vt) {
+            uint32_t pp = ev.pos + off_p, pt = pp + fb_ld_u32(b->data + pp);
+            uint32_t vt = (uint32_t)((int64_t)pt - (int32_t)fb_ld_u32(b->data + pt));
+            if (vt == pe_vt) {
+                decode_profile_at(b, pt, pe_off, &out[k]);
+                continue;
+            }
+        }
+        ev.vtsize = fb_ld_u16(b->data + ev.vt);
+        ev.tsize = fb_ld_u16(b->data + ev.vt + 2);
+        decode_event_verified(b, &ev, &out[k]);
+        fb_table pe;
+        if (out[k].kind == ET_EV_PROFILE && fb_get_table(b, &ev, ETD_EVENT_PROFILE, &pe)) {
+            ev_vt = ev.vt;
+            off_p = fb_slot(b, &ev, ETD_EVENT_PROFILE);
+            pe_vt = pe.vt;
+            for (unsigned s = 0; s < 8; s++)
+                pe_off[s] = fb_slot(b, &pe, s);
+        }
+    }
 }
 
 const char *et_scalar_type_dtype(int st)

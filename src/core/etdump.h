@@ -66,6 +66,7 @@ typedef struct et_etdump {
     fb_vec run_data;
     /* counts found by the verifier (cover the runs verified so far) */
     uint64_t num_profile_events, num_debug_events, num_allocation_events, num_empty_events;
+    uint32_t *run_event_counts; /* per run: its events (0 without a vector) */
     /* verification state */
     uint8_t *runs_verified; /* one flag per run */
     uint64_t tables_left;   /* remaining table budget (see fb_verifier) */
@@ -146,6 +147,15 @@ typedef struct et_raw_value {
  * et_etdump_close(). */
 int et_etdump_open(et_etdump *d, const uint8_t *data, size_t size, et_error *err);
 
+/* The same for bytes that are a private, read-only mapping of a file
+ * (et_map_file): the pages read while the RunData tables are verified -
+ * a page or so per run, which the kernel maps with its neighbours - are
+ * given back as the walk goes (MADV_DONTNEED, every 64 runs), so opening
+ * leaves little of a large dump resident; what is read again later faults
+ * in from the page cache.  Never for bytes that are not such a mapping
+ * (MADV_DONTNEED would zero anonymous memory). */
+int et_etdump_open_mapped(et_etdump *d, const uint8_t *data, size_t size, et_error *err);
+
 /* Verify the events of run `i` (once; later calls only decode).  When
  * `events` is not NULL it receives every event of the run, decoded as by
  * et_etdump_event() (it must hold the run's events.count entries); the
@@ -176,6 +186,15 @@ void et_etdump_event(const et_etdump *d, const et_run *r, uint32_t i, et_raw_eve
  * verifier's guarantees with only vtable lookups, for bulk iteration. */
 void et_etdump_event_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
                               uint32_t i, et_raw_event *e);
+
+/* Events [i, i + n) of such a run into out[0, n), as
+ * et_etdump_event_verified decodes each; for bulk iteration (the Lua
+ * iterator): the layout of the last Event and ProfileEvent vtables is
+ * kept, so a profile event costs a comparison of each vtable and the
+ * field reads.  Out-of-range indices or a run not verified: each event
+ * through et_etdump_event_verified. */
+void et_etdump_events_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
+                               uint32_t i, uint32_t n, et_raw_event *out);
 
 /* The Value table at `pos` (from et_raw_event.value_pos, or a Tensor of a
  * TensorList: see et_etdump_tensor). */

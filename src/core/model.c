@@ -14,6 +14,7 @@
 
 #include "parallel.h"
 #include "stats.h"
+#include "strbuf.h"
 
 /* ------------------------------------------------------------------ */
 /* Small helpers */
@@ -221,7 +222,9 @@ static long intern_esig(esig_set *set, const esig *s)
  *  pass 1, one worker per contiguous range of runs, in parallel: verify and
  *   decode a run, collate it (spec §3.1), find its EventSignatures (§3.2)
  *   and its group of runs (§3.3) - all in the worker's own tables - and
- *   note per (run, event) where its ProfileEvent is.  A run whose events
+ *   note per (run, event) its ProfileEvent's start and end ticks, read in
+ *   the same visit (run-major, 16 bytes); the pages of the mapped dump
+ *   behind it are given back.  A run whose events
  *   repeat the previous run's one for one (same kinds, names and ids) takes
  *   the previous run's collation as it is.  Errors stop a worker; the first
  *   in run order is reported, exactly as one thread would report it.
@@ -229,9 +232,10 @@ static long intern_esig(esig_set *set, const esig *s)
  *   inspector's, so blocks come out in order of first appearance; every
  *   array of a block is allocated once at its final size, the samples of
  *   all blocks in one arena.
- *  pass 2, in parallel: each worker writes its runs' durations and start
- *   times straight into the event-major sample arrays (no run-major copy),
- *   with their debug entries, outputs and allocations.  With a delegate
+ *  pass 2, in parallel: each worker turns its runs' ticks into durations
+ *   and start times in the event-major sample arrays (a transposition in
+ *   tiles; the dump is not read again), with their debug entries, outputs
+ *   and allocations.  With a delegate
  *   time-scale converter (a host callback) this pass runs on the calling
  *   thread, run by run, as the converter expects.
  *  statistics, in parallel per event; then names, warnings and the debug
@@ -257,6 +261,17 @@ typedef struct rslot {
     int32_t pe; /* index of the profile event in the run, or -1 */
 } rslot;
 
+/* A ProfileEvent's start and end ticks, as pass 1 read them. */
+typedef struct et_ticks {
+    uint64_t start, end;
+} et_ticks;
+
+/* A ProfileEvent's delegate_debug_metadata, when not empty. */
+typedef struct et_meta_at {
+    uint32_t run, event; /* the group's run (local) and event */
+    et_str m;
+} et_meta_at;
+
 /* A group of runs with one RunSignature, as one worker saw it. */
 typedef struct lgroup {
     et_str name;
@@ -267,7 +282,11 @@ typedef struct lgroup {
     size_t n_runs;
     uint32_t *runs; size_t runs_cap;
     /* per (run, event), run-major (r * seq_len + k); freed after pass 2 */
-    uint32_t *pe_pos; size_t pe_pos_cap;    /* the ProfileEvent table, 0: none */
+    const et_ticks *tbase;                   /* the worker's ticks */
+    size_t *row; size_t row_cap;             /* per run: its ProfileEvents' start and
+                                                end ticks at tbase + row[r], in slot order */
+    uint32_t *pos0;                          /* per event: its first run's ProfileEvent */
+    et_meta_at *meta; size_t n_meta, meta_cap; /* non-empty delegate_debug_metadata */
     uint32_t *dbg_first; size_t dbg_first_cap;
     uint32_t *dbg_count; size_t dbg_count_cap;
     uint8_t *any_meta;           /* per event: some run has non-empty metadata */
@@ -285,9 +304,17 @@ typedef struct lgroup {
 
 typedef struct worker {
     const et_inspector *insp;
+    /* the ticks of its runs' ProfileEvents, run after run (16 bytes per
+     * slot; a run has no more slots than events, so the events of its runs
+     * bound them): one allocation, huge pages when large */
+    et_ticks *ticks;
+    size_t ticks_n, ticks_cap, ticks_bytes;
+    bool ticks_mapped;
     et_etdump dump;              /* a copy: its own table budget and counters */
     uint32_t r0, r1;             /* its runs */
     uint64_t *run_cost;          /* shared, one entry per run: tables verified */
+    et_run_ticks *run_ticks;     /* shared, one entry per run (the inspector's) */
+    bool ticks_over_32;
     esig_set es;
     lgroup *groups; size_t n_groups, groups_cap;
     idtable group_tab;
@@ -312,6 +339,8 @@ typedef struct worker {
     et_allocation *allocs; size_t n_allocs, allocs_cap;
     uint32_t run_stamp;
     long last_group;                      /* group of the previous run, or -1 */
+    uint32_t tpl_lo, tpl_hi;              /* bytes of the template's tables */
+    uint32_t rel_lo, rel_hi;              /* bytes read, to give back (release_behind) */
     /* the runs it kept, in order: their group and place in it */
     uint32_t *run_group, *run_local;
     size_t n_done;
@@ -458,6 +487,32 @@ static int collate_run(worker *w, const et_run *run)
         }
     }
     return 0;
+}
+
+/* A large allocation: from 4 MB on mapped, with huge pages (fewer page
+ * faults and TLB misses), else malloc'ed; *mapped says which (big_free). */
+static void *big_alloc(size_t bytes, bool *mapped)
+{
+    *mapped = false;
+#if defined(MADV_HUGEPAGE)
+    if (bytes >= ((size_t)4 << 20)) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+            madvise(p, bytes, MADV_HUGEPAGE);
+            *mapped = true;
+            return p;
+        }
+    }
+#endif
+    return malloc(bytes ? bytes : 1);
+}
+
+static void big_free(void *p, size_t bytes, bool mapped)
+{
+    if (mapped)
+        munmap(p, bytes);
+    else
+        free(p);
 }
 
 /* Make esig_slot / esig_stamp cover every interned EventSignature. */
@@ -611,7 +666,7 @@ static bool same_as_template(const worker *w, const et_run *run, uint32_t n)
             a->name.n != b->name.n || (a->name.p == NULL) != (b->name.p == NULL) ||
             !str_eq(a->delegate_debug_id_str, b->delegate_debug_id_str) ||
             (a->kind == ET_EV_DEBUG && a->is_output != b->is_output) ||
-            (a->name.n && a->name.p != b->name.p && memcmp(a->name.p, b->name.p, a->name.n) != 0))
+            (a->name.p != b->name.p && !et_bytes_equal(a->name.p, b->name.p, a->name.n)))
             return false;
     }
     return true;
@@ -621,10 +676,16 @@ static bool same_as_template(const worker *w, const et_run *run, uint32_t n)
  * profile events are, its debug entries, outputs and allocations.  Checks
  * every duration (the only error of pass 2, found here so that errors come
  * out in run order).  Returns 0, or -1 with w->err set. */
-static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_index)
+static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_index,
+                      bool note)
 {
+    et_run_ticks rt = {UINT64_MAX, UINT64_MAX, 0, false, false, false};
+    uint64_t all = 0;
     size_t E = g->seq_len, r = g->n_runs, need = (r + 1) * E;
-    if (GROW(g->runs, g->runs_cap, r + 1) != 0 || GROW(g->pe_pos, g->pe_pos_cap, need) != 0 ||
+    if (E > w->ticks_cap - w->ticks_n)
+        return et_fail(&w->err, ET_ERR_VALUE, "run_data[%" PRIu32 "]: more slots than events",
+                       run_index); /* cannot happen: every slot holds an event */
+    if (GROW(g->runs, g->runs_cap, r + 1) != 0 || GROW(g->row, g->row_cap, r + 1) != 0 ||
         GROW(g->out_first, g->out_first_cap, r + 1) != 0 ||
         GROW(g->out_count, g->out_count_cap, r + 1) != 0 ||
         GROW(g->alloc_first, g->alloc_first_cap, r + 1) != 0 ||
@@ -633,8 +694,13 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
     if (g->has_debug && (GROW(g->dbg_first, g->dbg_first_cap, need) != 0 ||
                          GROW(g->dbg_count, g->dbg_count_cap, need) != 0))
         return nomem(&w->err);
+    if (r == 0 && !(g->pos0 = calloc(E ? E : 1, sizeof *g->pos0)))
+        return nomem(&w->err);
     g->runs[r] = run_index;
-    uint32_t *pos = E ? g->pe_pos + r * E : NULL; /* no events: pe_pos may be NULL */
+    g->tbase = w->ticks;
+    g->row[r] = w->ticks_n;
+    et_ticks *tk = w->ticks + w->ticks_n;
+    w->ticks_n += E;
     for (size_t k = 0; k < E; k++) {
         const rslot *sl = &w->slots[k];
         if (sl->pe >= 0) {
@@ -652,11 +718,30 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
                                w->insp->etdump_label, run_index, e->pos, e->start_time,
                                e->end_time);
             w->wrapped_events += wrapped;
-            pos[k] = e->pos;
-            if (e->metadata.n > 0)
+            uint64_t s = e->start_time;
+            tk[k] = (et_ticks){s, e->end_time};
+            all |= s | e->end_time;
+            if (e->delegate_debug_id_int != -1 || e->delegate_debug_id_str.n) {
+                if (s && (!rt.has_dlo || s < rt.dlo))
+                    rt.dlo = s, rt.has_dlo = true;
+            } else {
+                rt.has_lo = true;
+                if (s < (UINT64_C(1) << 31))
+                    rt.lo_low = s < rt.lo_low ? s : rt.lo_low;
+                else
+                    rt.lo_high = s < rt.lo_high ? s : rt.lo_high;
+                rt.wrapped |= e->end_time < s;
+            }
+            if (r == 0)
+                g->pos0[k] = e->pos;
+            if (e->metadata.n > 0) {
+                if (GROW(g->meta, g->meta_cap, g->n_meta + 1) != 0)
+                    return nomem(&w->err);
+                g->meta[g->n_meta++] = (et_meta_at){(uint32_t)r, (uint32_t)k, e->metadata};
                 g->any_meta[k] = 1;
+            }
         } else {
-            pos[k] = 0;
+            tk[k] = (et_ticks){0, 0};
         }
         if (g->has_debug) {
             ievent *ie = &w->ies[sl->ie];
@@ -708,7 +793,84 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
         memcpy(g->allocs + g->n_allocs, w->allocs, w->n_allocs * sizeof *w->allocs);
     g->n_allocs += w->n_allocs;
     g->n_runs++;
+    if (note) {
+        w->run_ticks[run_index] = rt;
+        w->ticks_over_32 |= (all >> 32) != 0;
+    }
     return 0;
+}
+
+/* Give back the pages of the mapped ETDump that lie wholly inside bytes
+ * [lo, hi) of its buffer: pass 1 has read them and nothing reads them
+ * again but names and debug values, which simply fault in again from the
+ * page cache.  Never for an ETDump given as bytes (not a mapping). */
+static void release_pages(const worker *w, uint32_t lo, uint32_t hi)
+{
+    const et_inspector *insp = w->insp;
+    if (!insp->etdump_file.data || hi <= lo)
+        return;
+    uintptr_t base = (uintptr_t)insp->dump.buf.data;
+    uintptr_t a = (base + lo + 4095) & ~(uintptr_t)4095, z = (base + hi) & ~(uintptr_t)4095;
+    if (z > a)
+        madvise((void *)a, z - a, MADV_DONTNEED);
+}
+
+/* Runs read are given back in spans of RELEASE_SPAN bytes or more: a run
+ * may be smaller than a page (narrow dumps). */
+#define RELEASE_SPAN (256u << 10)
+
+/* Add bytes [lo, hi), a run read, to the span to give back; give the span
+ * back when it is large, or when [lo, hi) is not next to it (runs lie one
+ * after another, in either direction, in a writer's layout). */
+static void release_behind(worker *w, uint32_t lo, uint32_t hi)
+{
+    if (hi <= lo)
+        return;
+    if (w->rel_hi > w->rel_lo) {
+        if ((uint64_t)lo <= (uint64_t)w->rel_hi + 4096 && (uint64_t)hi + 4096 >= w->rel_lo) {
+            lo = lo < w->rel_lo ? lo : w->rel_lo;
+            hi = hi > w->rel_hi ? hi : w->rel_hi;
+        } else {
+            release_pages(w, w->rel_lo, w->rel_hi);
+        }
+    }
+    w->rel_lo = lo;
+    w->rel_hi = hi;
+    if (hi - lo >= RELEASE_SPAN) {
+        release_pages(w, lo, hi);
+        w->rel_lo = w->rel_hi = 0;
+    }
+}
+
+/* The ticks of run i's profile events (w->ev, n events) for the trace:
+ * insp->run_ticks[i] (model.h).  append_run notes them from the run's
+ * slots when no profile event of the run was replaced by a repetition
+ * (then the slots hold every one); this loop is for the other runs. */
+static void note_ticks(worker *w, uint32_t i, uint32_t n)
+{
+    const uint64_t two31 = UINT64_C(1) << 31;
+    et_run_ticks t = {UINT64_MAX, UINT64_MAX, 0, false, false, false};
+    uint64_t all = 0;
+    for (uint32_t j = 0; j < n; j++) {
+        const et_raw_event *e = &w->ev[j];
+        if (e->kind != ET_EV_PROFILE)
+            continue;
+        uint64_t s = e->start_time;
+        all |= s | e->end_time;
+        if (e->delegate_debug_id_int != -1 || e->delegate_debug_id_str.n) {
+            if (s && (!t.has_dlo || s < t.dlo))
+                t.dlo = s, t.has_dlo = true;
+            continue;
+        }
+        t.has_lo = true;
+        if (s < two31)
+            t.lo_low = s < t.lo_low ? s : t.lo_low;
+        else
+            t.lo_high = s < t.lo_high ? s : t.lo_high;
+        t.wrapped |= e->end_time < s;
+    }
+    w->run_ticks[i] = t;
+    w->ticks_over_32 |= (all >> 32) != 0;
 }
 
 /* Pass 1 for run i of worker w.  Returns 0, or -1 with w->err set. */
@@ -727,9 +889,11 @@ static int pass1_run(worker *w, uint32_t i)
         return et_error_prefix(&w->err, w->insp->etdump_label);
     w->run_cost[i] = before - w->dump.tables_left;
     long gi;
+    uint64_t repeats;
     if (same_as_template(w, &run, n)) {
         gi = w->tpl_group;
         w->repeated_events += w->tpl_repeated;
+        repeats = w->tpl_repeated;
         w->empty_events += w->tpl_empty;
         if (w->groups[gi].has_debug)
             for (size_t k = 0; k < w->n_ies; k++)
@@ -742,6 +906,7 @@ static int pass1_run(worker *w, uint32_t i)
             return nomem(&w->err);
         w->repeated_events += repeated;
         w->tpl_repeated = repeated;
+        repeats = repeated;
         w->tpl_empty = w->empty_events - empty0;
         w->tpl_group = gi;
         w->tpl_name = run.name;
@@ -753,11 +918,28 @@ static int pass1_run(worker *w, uint32_t i)
     lgroup *g = &w->groups[gi];
     w->run_group[w->n_done] = (uint32_t)gi;
     w->run_local[w->n_done] = (uint32_t)g->n_runs;
-    if (append_run(w, g, &run, i) != 0)
+    if (repeats)
+        note_ticks(w, i, n);
+    if (append_run(w, g, &run, i, repeats == 0) != 0)
         return -1;
     w->n_done++;
     w->last_group = gi;
-    /* this run's events are the next run's template */
+    /* this run's events are the next run's template (which reads their
+     * names): the pages of the previous template can go.  A run's tables
+     * lie in order (either way) after its events vector: a writer's layout;
+     * were they not, pages would only be read in again */
+    uint32_t lo = run.events.pos, hi = run.events.pos + 4 * n;
+    if (n) { /* in either order */
+        uint32_t a = w->ev[0].pos, z = w->ev[n - 1].pos;
+        lo = a < lo ? a : lo;
+        lo = z < lo ? z : lo;
+        hi = a > hi ? a : hi;
+        hi = z > hi ? z : hi;
+    }
+    if (w->have_tpl)
+        release_behind(w, w->tpl_lo, w->tpl_hi);
+    w->tpl_lo = lo;
+    w->tpl_hi = hi;
     et_raw_event *t = w->tev;
     size_t tc = w->tev_cap;
     w->tev = w->ev, w->tev_cap = w->ev_cap;
@@ -776,6 +958,9 @@ static void pass1(void *ctx, size_t k)
             w->fail_run = i;
             return;
         }
+    if (w->have_tpl)
+        release_behind(w, w->tpl_lo, w->tpl_hi);
+    release_pages(w, w->rel_lo, w->rel_hi);
 }
 
 /* Text of an integer delegate id, as Python's str(int). */
@@ -961,7 +1146,7 @@ static long merge_group(builder *b, const worker *w, const lgroup *lg)
     for (size_t k = 0; k < E; k++) {
         const esig *s = &b->es.v[b->emap[ls[k]]];
         b->seq[b->n_seq++] = b->emap[ls[k]];
-        b->pe0[b->n_pe0++] = lg->pe_pos[k]; /* its first run is lg's first */
+        b->pe0[b->n_pe0++] = lg->pos0 ? lg->pos0[k] : 0; /* its first run is lg's first */
         g->has_debug |= s->has_d;
         g->delegated[k] = s->has_p && (s->p.has_did || s->p.dstr.p);
     }
@@ -1025,18 +1210,7 @@ static int first_error(builder *b)
 static void *arena_alloc(et_inspector *insp, size_t bytes)
 {
     insp->samples_size = bytes ? bytes : 1;
-#if defined(MADV_HUGEPAGE)
-    if (bytes >= ((size_t)4 << 20)) {
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p != MAP_FAILED) {
-            madvise(p, bytes, MADV_HUGEPAGE);
-            insp->samples_mapped = true;
-            return insp->samples = p;
-        }
-    }
-#endif
-    insp->samples_mapped = false;
-    return insp->samples = malloc(insp->samples_size);
+    return insp->samples = big_alloc(insp->samples_size, &insp->samples_mapped);
 }
 
 /* Allocate block `gi` at its final size (events, runs, pools; samples from
@@ -1097,29 +1271,6 @@ static int alloc_block(builder *b, size_t gi, char **arena)
 /* ------------------------------------------------------------------ */
 /* Pass 2: samples, debug entries, outputs and allocations in place. */
 
-/* A ProfileEvent's start and end ticks, the table verified in pass 1;
- * `cache` remembers the last vtable's field offsets. */
-typedef struct pe_cache {
-    uint32_t vt;
-    uint16_t o_start, o_end;
-} pe_cache;
-
-static inline void pe_times(const fb_buf *fb, pe_cache *c, uint32_t pos, uint64_t *start,
-                            uint64_t *end)
-{
-    const uint8_t *d = fb->data;
-    uint32_t vt = (uint32_t)((int64_t)pos - (int32_t)fb_ld_u32(d + pos));
-    if (vt != c->vt || !c->vt) {
-        fb_table t;
-        fb_table_at(fb, pos, &t);
-        c->vt = vt;
-        c->o_start = fb_slot(fb, &t, ETD_PE_START);
-        c->o_end = fb_slot(fb, &t, ETD_PE_END);
-    }
-    *start = c->o_start ? fb_ld_u64(d + pos + c->o_start) : 0;
-    *end = c->o_end ? fb_ld_u64(d + pos + c->o_end) : 0;
-}
-
 /* Duration of one profile event in target units (spec §3.7-§3.8, with the
  * wrap-around correction); pass 1 has checked that it has one. */
 static inline double duration(const builder *b, const esig *s, bool delegated, uint64_t start,
@@ -1161,39 +1312,38 @@ static inline double duration(const builder *b, const esig *s, bool delegated, u
     return ce - cs;
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define ET_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define ET_PREFETCH(p) ((void)(p))
+#endif
+
 /* Runs [r0, r1) of worker group lg into its block: event by event, so
- * that each event's samples are written contiguously. */
+ * that each event's samples are written contiguously (a transposition of
+ * the ticks in tiles of runs). */
 static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
 {
     const et_inspector *insp = b->insp;
     const ggroup *g = &b->groups[lg->global];
     et_block *blk = &insp->blocks[lg->global];
-    const fb_buf *fb = &insp->dump.buf;
     size_t E = lg->seq_len, off = lg->run_offset;
-    pe_cache pc = {0, 0, 0};
-    static const char empty[1] = "";
     for (size_t k = 0; k < E; k++) {
         et_event *ev = &blk->events[k];
+        /* the tile's rows are read in step, a quarter line per row and
+         * event: ask for the line 16 events on */
+        if ((k & 3) == 0 && k + 16 < E)
+            for (size_t r = r0; r < r1; r++)
+                ET_PREFETCH(lg->tbase + lg->row[r] + k + 16);
         if (ev->perf_data.raw) {
             const esig *s = &b->es.v[b->seq[g->seq_first + k]];
             bool delegated = g->delegated[k];
             double *raw = ev->perf_data.raw + off;
             uint64_t *st = ev->start_time + off;
             for (size_t r = r0; r < r1; r++) {
-                uint32_t pos = lg->pe_pos[r * E + k];
-                uint64_t start = 0, end = 0;
-                if (pos)
-                    pe_times(fb, &pc, pos, &start, &end);
-                raw[r] = pos ? duration(b, s, delegated, start, end) : 0;
-                st[r] = start;
+                et_ticks t = lg->tbase[lg->row[r] + k];
+                raw[r] = duration(b, s, delegated, t.start, t.end);
+                st[r] = t.start;
             }
-            if (ev->raw_delegate_debug_metadatas)
-                for (size_t r = r0; r < r1; r++) {
-                    uint32_t pos = lg->pe_pos[r * E + k];
-                    et_str m = pos ? et_etdump_profile_metadata(&insp->dump, pos)
-                                   : (et_str){NULL, 0};
-                    ev->raw_delegate_debug_metadatas[off + r] = m.p ? m : (et_str){empty, 0};
-                }
         }
         if (ev->debug_first)
             for (size_t r = r0; r < r1; r++) {
@@ -1219,20 +1369,18 @@ static void fill_runs_data(const builder *b, const lgroup *lg)
         memcpy(blk->value_pool + lg->value_shift, lg->values, lg->n_values * sizeof *lg->values);
     if (lg->n_allocs)
         memcpy(blk->allocations + lg->alloc_shift, lg->allocs, lg->n_allocs * sizeof *lg->allocs);
-}
-
-/* Give back the pages of the mapped ETDump that pass 2 has read (the
- * model refers to a few of them - names - which then simply fault in
- * again from the page cache). */
-static void release_pages(const builder *b, uint32_t lo, uint32_t hi)
-{
-    const et_inspector *insp = b->insp;
-    if (!insp->etdump_file.data || hi <= lo)
-        return;
-    uintptr_t base = (uintptr_t)insp->etdump_file.data;
-    uintptr_t a = (base + lo + 4095) & ~(uintptr_t)4095, z = (base + hi) & ~(uintptr_t)4095;
-    if (z > a + ((uintptr_t)1 << 20))
-        madvise((void *)a, z - a, MADV_DONTNEED);
+    /* delegate_debug_metadata: "" where a run has none, then the others */
+    static const char empty[1] = "";
+    for (size_t k = 0; k < lg->seq_len; k++) {
+        et_str *m = blk->events[k].raw_delegate_debug_metadatas;
+        if (m)
+            for (size_t r = 0; r < n; r++)
+                m[off + r] = (et_str){empty, 0};
+    }
+    for (size_t i = 0; i < lg->n_meta; i++) {
+        const et_meta_at *a = &lg->meta[i];
+        blk->events[a->event].raw_delegate_debug_metadatas[off + a->run] = a->m;
+    }
 }
 
 /* Pass 2 of one worker: its groups' runs, in tiles of runs. */
@@ -1245,17 +1393,8 @@ static void pass2(void *ctx, size_t k)
         fill_runs_data(b, lg);
         size_t E = lg->seq_len ? lg->seq_len : 1, tile = 4096 / E;
         tile = tile < 8 ? 8 : tile;
-        for (size_t r0 = 0; r0 < lg->n_runs; r0 += tile) {
-            size_t r1 = r0 + tile < lg->n_runs ? r0 + tile : lg->n_runs;
-            fill_runs(b, lg, r0, r1);
-            uint32_t lo = UINT32_MAX, hi = 0;
-            for (size_t i = r0 * lg->seq_len; i < r1 * lg->seq_len; i++)
-                if (lg->pe_pos[i]) {
-                    lo = lg->pe_pos[i] < lo ? lg->pe_pos[i] : lo;
-                    hi = lg->pe_pos[i] > hi ? lg->pe_pos[i] : hi;
-                }
-            release_pages(b, lo, hi);
-        }
+        for (size_t r0 = 0; r0 < lg->n_runs; r0 += tile)
+            fill_runs(b, lg, r0, r0 + tile < lg->n_runs ? r0 + tile : lg->n_runs);
     }
 }
 
@@ -1386,10 +1525,15 @@ static int finish_block(builder *b, size_t gi)
 
 static void free_worker(worker *w)
 {
+    if (w->ticks)
+        big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
     for (size_t i = 0; i < w->n_groups; i++) {
         lgroup *g = &w->groups[i];
         free(g->runs);
-        free(g->pe_pos);
+        free(g->row);
+        g->row = NULL;
+        free(g->pos0);
+        free(g->meta);
         free(g->dbg_first);
         free(g->dbg_count);
         free(g->any_meta);
@@ -1444,12 +1588,11 @@ static int make_workers(builder *b)
 {
     const et_etdump *d = &b->insp->dump;
     uint32_t nruns = et_etdump_num_runs(d);
+    /* event counts as opening the dump noted them (reading the RunData
+     * tables again would map a page and its neighbours per run) */
     uint64_t total = 0;
-    for (uint32_t i = 0; i < nruns; i++) {
-        et_run run;
-        et_etdump_run(d, i, &run);
-        total += run.events.count;
-    }
+    for (uint32_t i = 0; i < nruns; i++)
+        total += d->run_event_counts[i];
     /* threads pay off from a few tens of thousands of events on */
     unsigned nw = b->threads;
     if ((uint64_t)nw * 16384 > total)
@@ -1461,9 +1604,13 @@ static int make_workers(builder *b)
     b->nw = nw;
     b->w = calloc(nw, sizeof *b->w);
     b->run_cost = calloc(nruns ? nruns : 1, sizeof *b->run_cost);
-    if (!b->w || !b->run_cost)
+    et_inspector *insp = b->insp;
+    insp->run_ticks = malloc((nruns ? nruns : 1) * sizeof *insp->run_ticks);
+    if (!b->w || !b->run_cost || !insp->run_ticks)
         return -1;
-    uint64_t acc = 0;
+    for (uint32_t r = 0; r < nruns; r++)
+        insp->run_ticks[r] = (et_run_ticks){UINT64_MAX, UINT64_MAX, 0, false, false, false};
+    uint64_t acc = 0, w_acc0 = 0;
     uint32_t i = 0;
     for (unsigned k = 0; k < nw; k++) {
         worker *w = &b->w[k];
@@ -1472,16 +1619,21 @@ static int make_workers(builder *b)
         w->dump.num_profile_events = w->dump.num_debug_events = 0;
         w->dump.num_allocation_events = w->dump.num_empty_events = 0;
         w->run_cost = b->run_cost;
+        w->run_ticks = b->insp->run_ticks;
         w->last_group = -1;
         w->r0 = i;
         uint64_t goal = total * (k + 1) / nw;
-        while (i < nruns && (acc < goal || k + 1 == nw)) {
-            et_run run;
-            et_etdump_run(d, i, &run);
-            acc += run.events.count;
-            i++;
-        }
+        while (i < nruns && (acc < goal || k + 1 == nw))
+            acc += d->run_event_counts[i++];
         w->r1 = i;
+        uint64_t events = acc - w_acc0;
+        w_acc0 = acc;
+        if (events > SIZE_MAX / sizeof *w->ticks)
+            return -1;
+        w->ticks_cap = (size_t)events;
+        w->ticks_bytes = w->ticks_cap * sizeof *w->ticks;
+        if (!(w->ticks = big_alloc(w->ticks_bytes, &w->ticks_mapped)))
+            return -1;
         size_t n = w->r1 - w->r0;
         w->run_group = malloc((n ? n : 1) * sizeof *w->run_group);
         w->run_local = malloc((n ? n : 1) * sizeof *w->run_local);
@@ -1532,6 +1684,7 @@ static int merge(builder *b)
         b->bad_allocator_ids += w->bad_allocator_ids;
         b->wrapped_events += w->wrapped_events;
         b->tensor_values |= w->tensor_values;
+        insp->ticks_over_32 |= w->ticks_over_32;
     }
     return 0;
 }
@@ -1545,6 +1698,19 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
     b.converter = o->converter;
     b.converter_ud = o->converter_ud;
     b.threads = et_threads();
+    const char *bad = et_threads_invalid();
+    if (bad) {
+        /* the value as typed, printable and at most 40 bytes */
+        char shown[48];
+        size_t n = 0;
+        for (; bad[n] && n < 40; n++)
+            shown[n] = bad[n] >= 0x20 && bad[n] < 0x7f ? bad[n] : '?';
+        strcpy(shown + n, bad[n] ? "..." : "");
+        if (et_inspector_warn(insp, "ETINSPECT_THREADS='%s' is not a number of threads from 1 "
+                              "to %d; using %u (the processors available)", shown,
+                              ET_MAX_THREADS, b.threads) != 0)
+            return nomem(err);
+    }
     int rc = -1;
     if (idtable_init(&b.es.tab, 1024) != 0 || idtable_init(&b.group_tab, 16) != 0 ||
         make_workers(&b) != 0) {
@@ -1593,9 +1759,14 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
     }
     for (unsigned k = 0; k < b.nw; k++)
         for (size_t gi = 0; gi < b.w[k].n_groups; gi++) {
-            free(b.w[k].groups[gi].pe_pos);
-            b.w[k].groups[gi].pe_pos = NULL;
+            free(b.w[k].groups[gi].row);
+            b.w[k].groups[gi].row = NULL;
         }
+    for (unsigned k = 0; k < b.nw; k++) {
+        worker *w = &b.w[k];
+        big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
+        w->ticks = NULL;
+    }
     if (all_stats(&b) != 0)
         goto out;
     for (size_t gi = 0; gi < b.n_groups; gi++)
@@ -1901,9 +2072,11 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
     size_t size;
     if (o->etdump_path) {
         insp->etdump_label = o->etdump_path;
-        /* refused from its size before mapping; read in full: populated */
+        /* refused from its size before mapping; mapped lazily: pass 1 reads
+         * it in order and gives the pages back behind it, so the peak holds
+         * a window of the dump, not all of it (docs/performance.md) */
         static const et_map_options fb = {(uint64_t)INT32_MAX,
-                                          "larger than a FlatBuffer can be (2 GiB)", true, false};
+                                          "larger than a FlatBuffer can be (2 GiB)", false, false};
         if (et_map_file_ex(&insp->etdump_file, o->etdump_path, &fb, err) != 0)
             goto fail;
         data = insp->etdump_file.data;
@@ -1913,7 +2086,9 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
         data = o->etdump_data;
         size = o->etdump_size;
     }
-    if (et_etdump_open(&insp->dump, data, size, err) != 0) {
+    /* a file's mapping: the pages opening reads are given back behind it */
+    if ((insp->etdump_file.data ? et_etdump_open_mapped(&insp->dump, data, size, err)
+                                : et_etdump_open(&insp->dump, data, size, err)) != 0) {
         et_error_prefix(err, insp->etdump_label);
         goto fail;
     }
@@ -1969,6 +2144,7 @@ void et_inspector_free(et_inspector *insp)
         munmap(insp->samples, insp->samples_size);
     else
         free(insp->samples);
+    free(insp->run_ticks);
     for (size_t i = 0; i < insp->n_warnings; i++)
         free(insp->warnings[i]);
     free(insp->warnings);

@@ -188,6 +188,20 @@ typedef struct et_inspector_options {
 /* Default options: ns -> ms, no converter, no debug buffer. */
 void et_inspector_options_init(et_inspector_options *o);
 
+/* What building the model saw of one RunData's profile events' ticks -
+ * every raw profile event, repeated ones included - for the trace's time
+ * axis (trace.c: origin and 32-bit wrap-arounds, without reading the dump
+ * again).  "Delegated": a delegate_debug_id_int other than -1 or a
+ * non-empty delegate_debug_id_str. */
+typedef struct et_run_ticks {
+    uint64_t lo_low;   /* least start below 2^31 of a non-delegated event (UINT64_MAX: none) */
+    uint64_t lo_high;  /* least start from 2^31 on of one (UINT64_MAX: none) */
+    uint64_t dlo;      /* least non-zero start of a delegated event (has_dlo) */
+    bool has_lo;       /* a non-delegated profile event */
+    bool has_dlo;
+    bool wrapped;      /* a non-delegated event ends before it starts */
+} et_run_ticks;
+
 typedef struct et_inspector {
     et_mapped_file etdump_file;   /* when opened from a path */
     et_mapped_file debug_buffer;  /* size 0 when none */
@@ -205,6 +219,8 @@ typedef struct et_inspector {
     void *samples;
     size_t samples_size;
     bool samples_mapped;          /* mmap()ed (huge pages), else malloc()ed */
+    et_run_ticks *run_ticks;      /* per RunData; NULL for a legacy dump */
+    bool ticks_over_32;           /* a profile event's start or end tick is >= 2^32 */
     /* ETRecord linkage (link.h) */
     et_etrecord *etrecord;        /* NULL without one */
     bool owns_etrecord;           /* opened from options.etrecord_path */

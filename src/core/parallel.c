@@ -5,18 +5,30 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-unsigned et_threads(void)
+/* ETINSPECT_THREADS as a number 1..ET_MAX_THREADS, or 0 when unset,
+ * empty (*set false) or invalid (*set true). */
+static unsigned threads_env(bool *set, const char **val)
 {
     const char *s = getenv("ETINSPECT_THREADS");
-    if (s && *s) {
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (*end == '\0' && v >= 1 && v <= ET_MAX_THREADS)
-            return (unsigned)v;
+    *set = s && *s;
+    *val = s;
+    if (!*set)
+        return 0;
+    unsigned v = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p < '0' || *p > '9' || v > ET_MAX_THREADS)
+            return 0;
+        v = v * 10 + (unsigned)(*p - '0');
     }
+    return v >= 1 && v <= ET_MAX_THREADS ? v : 0;
+}
+
+unsigned et_threads_available(void)
+{
     long n = 0;
 #ifdef CPU_COUNT
     cpu_set_t set;
@@ -28,6 +40,21 @@ unsigned et_threads(void)
     if (n < 1)
         n = 1;
     return n > ET_MAX_THREADS ? ET_MAX_THREADS : (unsigned)n;
+}
+
+unsigned et_threads(void)
+{
+    bool set;
+    const char *val;
+    unsigned v = threads_env(&set, &val);
+    return v ? v : et_threads_available();
+}
+
+const char *et_threads_invalid(void)
+{
+    bool set;
+    const char *val;
+    return threads_env(&set, &val) == 0 && set ? val : NULL;
 }
 
 typedef struct pfor {

@@ -15,10 +15,21 @@
 #define ET_MAX_THREADS 64
 
 /* The number of threads to use: the environment variable ETINSPECT_THREADS
- * when it holds a decimal integer 1..ET_MAX_THREADS, else the processors
- * this process may run on (sched_getaffinity), at most ET_MAX_THREADS.
- * Read once per call (cheap). */
+ * when it holds a decimal integer 1..ET_MAX_THREADS (digits only), else
+ * the processors this process may run on (sched_getaffinity), at most
+ * ET_MAX_THREADS.  Unset or empty: the processors.  Read once per call
+ * (cheap). */
 unsigned et_threads(void);
+
+/* The processors this process may run on, at most ET_MAX_THREADS (what
+ * et_threads gives without ETINSPECT_THREADS). */
+unsigned et_threads_available(void);
+
+/* ETINSPECT_THREADS when it is set, not empty and not a valid number (it
+ * is then not used: et_threads gives the processors), else NULL.  The
+ * inspector turns it into a warning (model.c): a value typed is never
+ * ignored silently. */
+const char *et_threads_invalid(void);
 
 /* Call fn(ctx, i) once for every i in [0, n), on up to `threads` threads,
  * the calling one included; returns when every call has returned.  Which

@@ -2,6 +2,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 double et_percentile_sorted(const double *x, size_t n, double q)
@@ -187,36 +188,105 @@ void et_sort_doubles(double *x, size_t n)
     sort_depth(x, n, depth_budget(n));
 }
 
+/* Selection (et_percentiles): quickselect with branch-free partitions.
+ * Durations are noise around a few values, so each comparison of a
+ * branching partition is a coin toss for the branch predictor (that was a
+ * fifth of building large.etdp's model); here a comparison only adds 0 or
+ * 1 to an index.
+ *
+ * part() moves the values of x[0, n) that are < p (le: <= p) to the front
+ * and returns their count; the others (and anything unordered, NaN) stay
+ * behind them.  x[0] is lifted out and the gap it leaves travels forward:
+ * every value read is written into the gap, and when it belongs to the
+ * front the gap moves one place on, the value found there taking the
+ * place just read. */
+static inline size_t part(double *x, size_t n, double p, int le)
+{
+    double first = x[0];
+    size_t i = 0; /* x[0, i) in front, x[i] the gap, x(i, j) behind */
+    for (size_t j = 1; j < n; j++) {
+        double v = x[j];
+        size_t front = le ? !(p < v) : v < p;
+        x[i] = v;
+        double w = x[i + 1]; /* i < j: inside; v itself when i + 1 == j */
+        x[j] = front ? w : v;
+        i += front;
+    }
+    x[i] = first;
+    return i + (le ? !(p < first) : first < p);
+}
+
+static size_t part_lt(double *x, size_t n, double p)
+{
+    return part(x, n, p, 0);
+}
+
+static size_t part_le(double *x, size_t n, double p)
+{
+    return part(x, n, p, 1);
+}
+
+static inline double med3(double a, double b, double c)
+{
+    double lo = a < b ? a : b, hi = a < b ? b : a;
+    hi = c < hi ? c : hi;
+    return lo < hi ? hi : lo;
+}
+
+/* The pivot of x[0, n) (n > 16): median of three, of nine from 128 on. */
+static double pivot_of(const double *x, size_t n)
+{
+    if (n < 128)
+        return med3(x[0], x[n / 2], x[n - 1]);
+    size_t s = n / 8;
+    return med3(med3(x[0], x[s], x[2 * s]), med3(x[3 * s], x[4 * s], x[5 * s]),
+                med3(x[6 * s], x[7 * s], x[n - 1]));
+}
+
 /* Place the values of every rank in ranks[0, nr) (ascending, all within
- * [lo, hi)) at their sorted positions of x[lo, hi): one quickselect pass
- * that follows only the parts holding a wanted rank; a part that has been
- * partitioned too often is sorted instead (heapsort), so the work stays
- * O(n log n) whatever the input. */
+ * [lo, hi)) at their sorted positions of x[lo, hi).  One quickselect pass
+ * that follows only the parts holding a wanted rank.  `has_lb`: every
+ * value of x[lo, hi) is >= lb (the pivot that split it off); a pivot
+ * equal to lb then splits off all its copies at once (a partition by <=),
+ * so many equal samples cost one pass.  A part that
+ * has been partitioned too often is sorted instead (heapsort): O(n log n)
+ * whatever the input. */
 static void multi_select(double *x, size_t lo, size_t hi, const size_t *ranks, size_t nr,
-                         unsigned budget)
+                         unsigned budget, bool has_lb, double lb)
 {
     while (nr > 0) {
-        if (hi - lo <= 16) {
-            insertion_sort(x + lo, hi - lo);
+        size_t n = hi - lo;
+        if (n <= 16) {
+            insertion_sort(x + lo, n);
             return;
         }
         if (budget-- == 0) {
-            heap_sort(x + lo, hi - lo);
+            heap_sort(x + lo, n);
             return;
         }
-        size_t j = lo + partition(x + lo, hi - lo); /* x[lo, j] <= x[j+1, hi) */
-        size_t m = 0;
-        while (m < nr && ranks[m] <= j)
-            m++;
-        if (m > 0 && m < nr) {
-            multi_select(x, lo, j + 1, ranks, m, budget);
-            ranks += m;
-            nr -= m;
-            lo = j + 1;
-        } else if (m == nr) {
-            hi = j + 1;
+        double p = pivot_of(x + lo, n);
+        if (has_lb && !(lb < p)) {
+            /* p == lb: x[lo, m) are its copies, every rank there is done */
+            size_t m = lo + part_le(x + lo, n, p);
+            while (nr > 0 && ranks[0] < m)
+                ranks++, nr--;
+            lo = m;
+            continue;
+        }
+        size_t m = lo + part_lt(x + lo, n, p); /* x[lo, m) < p <= x[m, hi) */
+        size_t k = 0;
+        while (k < nr && ranks[k] < m)
+            k++;
+        if (k > 0 && k < nr)
+            multi_select(x, lo, m, ranks, k, budget, has_lb, lb);
+        if (k == nr) {
+            hi = m;
         } else {
-            lo = j + 1;
+            ranks += k;
+            nr -= k;
+            lo = m;
+            has_lb = true;
+            lb = p;
         }
     }
 }
@@ -240,7 +310,7 @@ void et_percentiles(double *x, size_t n, const double *q, size_t nq, double *out
         if (i + 1 < n && ranks[nr - 1] < i + 1)
             ranks[nr++] = i + 1;
     }
-    multi_select(x, 0, n, ranks, nr, depth_budget(n));
+    multi_select(x, 0, n, ranks, nr, depth_budget(n), false, 0.0);
     for (size_t k = 0; k < nq; k++) {
         double h = (double)(n - 1) * (q[k] / 100.0);
         if (h >= (double)(n - 1)) {

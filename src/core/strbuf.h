@@ -48,9 +48,54 @@ void et_sb_add_pystr(et_strbuf *sb, const char *s, size_t n);
  * '"', '\\', \n, \t, \r and \u00XX for other bytes below 0x20; a byte
  * that does not start a valid UTF-8 sequence becomes \ufffd. */
 void et_sb_add_json_str(et_strbuf *sb, const char *s, size_t n);
+/* Room for n more bytes (and the NUL) at the end of sb, for a writer that
+ * fills them in place: returns sb->p + sb->n, or NULL when sb has failed
+ * or cannot grow (then marked failed).  The writer then sets the length
+ * with et_sb_setlen.  Inline: the common case is a comparison. */
+static inline char *et_sb_room(et_strbuf *sb, size_t n)
+{
+    /* cap > n whenever cap > 0: the NUL is stored */
+    if (sb->failed || sb->cap == 0 || n >= sb->cap - sb->n) {
+        size_t before = sb->n;
+        et_sb_add(sb, NULL, n);
+        if (sb->failed)
+            return NULL;
+        sb->n = before;
+    }
+    return sb->p + sb->n;
+}
+/* The end of what was written from et_sb_room's pointer: sets sb->n and
+ * the NUL. */
+static inline void et_sb_setlen(et_strbuf *sb, const char *end)
+{
+    sb->n = (size_t)(end - sb->p);
+    sb->p[sb->n] = '\0';
+}
 /* Empty the buffer, keeping its storage. */
 void et_sb_reset(et_strbuf *sb);
 void et_sb_free(et_strbuf *sb);
+
+/* a[0, n) == b[0, n), 8 bytes at a time inline: names are short, and a
+ * call to memcmp costs more than comparing them. */
+static inline bool et_bytes_equal(const char *a, const char *b, size_t n)
+{
+    if (n >= 8) {
+        uint64_t x, y;
+        for (size_t i = 0; i + 8 < n; i += 8) {
+            memcpy(&x, a + i, 8);
+            memcpy(&y, b + i, 8);
+            if (x != y)
+                return false;
+        }
+        memcpy(&x, a + n - 8, 8); /* the last 8, overlapping */
+        memcpy(&y, b + n - 8, 8);
+        return x == y;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
 
 /* ---- integers to decimal text, inline: every writer's hot path ---- */
 

@@ -1,24 +1,29 @@
 /* trace.c - Chrome Trace Event JSON of an inspector; see trace.h.
  *
- * One pass over the raw runs first (every run, whatever the selection, so
- * that times do not depend on it): the time origin and the 32-bit
- * wrap-around offsets.  Then, block by block and run by run, the run's
+ * First the time origin and the 32-bit wrap-around offsets, from what the
+ * model noted of every run's raw ticks (insp->run_ticks: every run,
+ * whatever the selection, so that times do not depend on it).  Then, block by block and run by run, the run's
  * slices are computed into one array (reused: nothing is allocated per
  * event), sorted by (track, ts, -dur), given their level (nesting or
  * overlap track) by one stack per track and level, and written; then the
  * run's counter samples.  The text goes through a strbuf flushed to the
- * FILE every megabyte; each event's constant parts (name, category, static
- * args) are rendered once per block. */
+ * FILE every megabyte - by a writer thread when there are several, so
+ * that the kernel's copying of one megabyte overlaps the formatting of the
+ * next; each event's constant parts (name, category, static args) are
+ * rendered once per block. */
 #include "trace.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "etdump.h"
 #include "link.h"
+#include "parallel.h"
 #include "strbuf.h"
 #include "timescale.h"
 
@@ -68,7 +73,25 @@ typedef struct level_stack {
     size_t n, cap;
     int64_t last_ts;  /* start of the last slice placed here */
     bool named;       /* its thread_name has been written */
+    /* ',"pid":P,"tid":T,"args":{"run":R' of run `mid_gen` (tw.gen) */
+    uint64_t mid_gen;
+    uint8_t mid_n;
+    char mid[96];
 } level_stack;
+
+/* The writer thread: it writes `full` while the next buffer is filled. */
+typedef struct twriter {
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool started;
+    bool busy;        /* `full` holds text not yet written */
+    bool quit;
+    bool failed;      /* a write failed */
+    int err_no;       /* its errno (errno is the thread's own) */
+    et_strbuf full;
+    FILE *out;
+} twriter;
 
 typedef struct tw {
     const et_inspector *insp;
@@ -76,6 +99,7 @@ typedef struct tw {
     FILE *out;
     et_error *err;
     et_strbuf sb;
+    twriter wr;
     bool any_event;
     double ns_per_tick, ns_per_unit;
     uint64_t origin;            /* raw (unwrapped) tick of ts 0 */
@@ -118,6 +142,7 @@ typedef struct tw {
     uint32_t pname_n;
     int64_t prun;               /* runs_apart: its RunData index, else -1 */
     bool pnamed;
+    uint64_t gen;               /* the run being written (do_run calls) */
     /* counts for otherData */
     uint64_t n_slices, n_counters, n_synth, n_clamped, n_overlap, n_dropped;
 } tw;
@@ -221,6 +246,8 @@ static uint64_t unwrap(const run_info *ri, uint64_t t)
 static int64_t tick_ns(const tw *w, const run_info *ri, uint64_t t)
 {
     uint64_t d = unwrap(ri, t) - w->origin;
+    if (w->ns_per_tick == 1.0 && d < (UINT64_C(1) << 52))
+        return (int64_t)d; /* what to_ns((double)d) gives, without the doubles */
     if (d < (UINT64_C(1) << 62))
         return to_ns((double)d * w->ns_per_tick);
     if ((int64_t)d < 0 && (int64_t)d > -(INT64_C(1) << 62))
@@ -251,7 +278,8 @@ static char *put_i64(char *o, int64_t v)
     return put_u64(o, (uint64_t)v);
 }
 
-/* ns as microseconds: "12", "12.5", "0.001" (exact, no trailing zeros). */
+/* ns as microseconds: "12", "12.5", "0.001" (exact, no trailing zeros).
+ * o has room for 26 bytes (4 may be written past the text). */
 static char *put_us(char *o, int64_t ns)
 {
     uint64_t v = (uint64_t)ns;
@@ -259,16 +287,17 @@ static char *put_us(char *o, int64_t ns)
         *o++ = '-';
         v = (uint64_t)0 - v;
     }
-    o = put_u64(o, v / 1000);
-    unsigned f = (unsigned)(v % 1000);
+    uint64_t q = v / 1000;
+    unsigned f = (unsigned)(v - q * 1000);
+    o = put_u64(o, q);
     if (f) {
-        *o++ = '.';
-        *o++ = (char)('0' + f / 100);
-        if (f % 100) {
-            *o++ = (char)('0' + f / 10 % 10);
-            if (f % 10)
-                *o++ = (char)('0' + f % 10);
-        }
+        unsigned d1 = f * 41 >> 12, r = f - 100 * d1; /* f / 100 for f < 1000 */
+        unsigned d2 = r * 103 >> 10, d3 = r - 10 * d2; /* r / 10 for r < 100 */
+        o[0] = '.';
+        o[1] = (char)('0' + d1);
+        o[2] = (char)('0' + d2);
+        o[3] = (char)('0' + d3);
+        o += 4 - (d3 == 0) - (d3 == 0 && d2 == 0);
     }
     return o;
 }
@@ -304,14 +333,107 @@ static void begin_event(tw *w)
     w->any_event = true;
 }
 
+static void *writer_main(void *arg)
+{
+    twriter *t = arg;
+    pthread_mutex_lock(&t->mu);
+    for (;;) {
+        while (!t->busy && !t->quit)
+            pthread_cond_wait(&t->cv, &t->mu);
+        if (!t->busy)
+            break;
+        pthread_mutex_unlock(&t->mu);
+        bool ok = fwrite(t->full.p, 1, t->full.n, t->out) == t->full.n;
+        int e = errno;
+        pthread_mutex_lock(&t->mu);
+        if (!ok && !t->failed)
+            t->err_no = e;
+        t->failed |= !ok;
+        t->busy = false;
+        pthread_cond_broadcast(&t->cv);
+    }
+    pthread_mutex_unlock(&t->mu);
+    return NULL;
+}
+
+/* Start the writer thread when there are several threads (else the text
+ * is written on the calling thread). */
+static void writer_start(tw *w)
+{
+    twriter *t = &w->wr;
+    t->out = w->out;
+    if (et_threads() < 2 || pthread_mutex_init(&t->mu, NULL) != 0)
+        return;
+    if (pthread_cond_init(&t->cv, NULL) != 0) {
+        pthread_mutex_destroy(&t->mu);
+        return;
+    }
+    if (pthread_create(&t->th, NULL, writer_main, t) != 0) {
+        pthread_cond_destroy(&t->cv);
+        pthread_mutex_destroy(&t->mu);
+        return;
+    }
+    t->started = true;
+}
+
+/* Wait until the writer has written what it holds; -1 if a write failed.
+ * Called with t->mu held. */
+static int writer_wait(twriter *t)
+{
+    while (t->busy)
+        pthread_cond_wait(&t->cv, &t->mu);
+    return t->failed ? -1 : 0;
+}
+
+/* Stop and join the writer (after its last buffer). */
+static void writer_stop(twriter *t)
+{
+    if (!t->started)
+        return;
+    pthread_mutex_lock(&t->mu);
+    t->quit = true;
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    pthread_join(t->th, NULL);
+    pthread_cond_destroy(&t->cv);
+    pthread_mutex_destroy(&t->mu);
+    t->started = false;
+}
+
+/* Write the text so far when it reaches FLUSH_BYTES, or now (`force`: and
+ * wait until it is written). */
 static int flush(tw *w, bool force)
 {
     if (w->sb.failed)
         return et_fail(w->err, ET_ERR_NOMEM, "out of memory while writing the trace");
-    if (force || w->sb.n >= FLUSH_BYTES) {
+    if (!force && w->sb.n < FLUSH_BYTES)
+        return 0;
+    twriter *t = &w->wr;
+    if (!t->started) {
         if (w->sb.n && fwrite(w->sb.p, 1, w->sb.n, w->out) != w->sb.n)
             return et_fail(w->err, ET_ERR_IO, "cannot write the trace");
         et_sb_reset(&w->sb);
+        return 0;
+    }
+    pthread_mutex_lock(&t->mu);
+    int rc = writer_wait(t);
+    if (rc == 0 && w->sb.n) {
+        /* hand the text over; fill the buffer just written next */
+        et_strbuf full = w->sb;
+        w->sb = t->full;
+        t->full = full;
+        et_sb_reset(&w->sb);
+        t->busy = true;
+        pthread_cond_broadcast(&t->cv);
+        if (force)
+            rc = writer_wait(t);
+    }
+    int e = t->err_no;
+    pthread_mutex_unlock(&t->mu);
+    if (rc != 0) {
+        et_fail(w->err, ET_ERR_IO, "cannot write the trace");
+        errno = e; /* the reason, for the caller, as on one thread */
+        return -1;
     }
     return 0;
 }
@@ -423,38 +545,18 @@ static bool raw_delegated(const et_raw_event *e)
 
 static int first_pass(tw *w)
 {
-    const et_etdump *d = &w->insp->dump;
+    const et_inspector *insp = w->insp;
     size_t N = w->n_rundata;
-    bool all32 = true;
+    bool all32 = !insp->ticks_over_32;
     for (size_t i = 0; i < N; i++) {
         run_info *ri = &w->runs[i];
-        ri->lo_low = ri->lo_high = UINT64_MAX;
-        et_run run;
-        et_etdump_run(d, (uint32_t)i, &run);
-        if (!run.has_events)
-            continue;
-        for (uint32_t j = 0; j < run.events.count; j++) {
-            et_raw_event e;
-            et_etdump_event_verified(d, (uint32_t)i, &run, j, &e);
-            if (e.kind != ET_EV_PROFILE)
-                continue;
-            if (e.start_time >= TWO32 || e.end_time >= TWO32)
-                all32 = false;
-            if (raw_delegated(&e)) {
-                if (e.start_time && (!ri->has_dlo || e.start_time < ri->dlo))
-                    ri->dlo = e.start_time, ri->has_dlo = true;
-                continue;
-            }
-            ri->has_lo = true;
-            if (e.start_time < TWO31) {
-                if (e.start_time < ri->lo_low)
-                    ri->lo_low = e.start_time;
-            } else if (e.start_time < ri->lo_high) {
-                ri->lo_high = e.start_time;
-            }
-            if (e.end_time < e.start_time)
-                ri->wrapped = true;
-        }
+        const et_run_ticks *t = &insp->run_ticks[i];
+        ri->lo_low = t->lo_low;
+        ri->lo_high = t->lo_high;
+        ri->has_lo = t->has_lo;
+        ri->dlo = t->dlo;
+        ri->has_dlo = t->has_dlo;
+        ri->wrapped = t->wrapped;
     }
     /* offsets, in RunData order; then the origin */
     uint64_t prev_off = 0, prev_abs = 0;
@@ -933,24 +1035,34 @@ static int emit_slice(tw *w, size_t bi, size_t r, uint32_t rd, const slice *s)
     const et_block *blk = &w->insp->blocks[bi];
     const ev_info *ei = &w->ev[s->ev];
     name_thread(w, s->track, s->level);
-    begin_event(w);
+    level_stack *v = &w->lv[s->track * LEVELS + s->level];
+    if (v->mid_gen != w->gen) { /* the same for the run's slices of the track */
+        char *m = v->mid;
+        memcpy(m, ",\"pid\":", 7), m += 7;
+        m = put_i64(m, w->pid);
+        memcpy(m, ",\"tid\":", 7), m += 7;
+        m = put_i64(m, w->pid * 1000 + track_index(s->track, s->level));
+        memcpy(m, ",\"args\":{\"run\":", 15), m += 15;
+        m = put_u64(m, rd);
+        v->mid_n = (uint8_t)(m - v->mid);
+        v->mid_gen = w->gen;
+    }
     et_strbuf *sb = &w->sb;
-    size_t before = sb->n;
-    et_sb_add(sb, NULL, ei->head_n + 300);
-    if (sb->failed)
+    /* separator, head, two times (<= 26 bytes each), mid, flags, tail */
+    char *o = et_sb_room(sb, 2 + ei->head_n + 60 + sizeof v->mid + 90 + ei->tail_n);
+    if (!o)
         return nomem(w);
-    char *o = sb->p + before;
+    if (w->any_event)
+        *o++ = ',';
+    *o++ = '\n';
+    w->any_event = true;
     memcpy(o, w->fixed.p + ei->head, ei->head_n);
     o += ei->head_n;
     o = put_us(o, s->ts);
     memcpy(o, ",\"dur\":", 7), o += 7;
     o = put_us(o, s->dur);
-    memcpy(o, ",\"pid\":", 7), o += 7;
-    o = put_i64(o, w->pid);
-    memcpy(o, ",\"tid\":", 7), o += 7;
-    o = put_i64(o, w->pid * 1000 + track_index(s->track, s->level));
-    memcpy(o, ",\"args\":{\"run\":", 15), o += 15;
-    o = put_u64(o, rd);
+    memcpy(o, v->mid, sizeof v->mid); /* the whole array: one fixed-size copy */
+    o += v->mid_n;
     if (s->flags & SL_SYNTH)
         memcpy(o, ",\"synthetic_start\":true", 23), o += 23;
     if (s->flags & SL_CUT) {
@@ -959,17 +1071,19 @@ static int emit_slice(tw *w, size_t bi, size_t r, uint32_t rd, const slice *s)
     }
     if (s->flags & SL_CLAMPED)
         memcpy(o, ",\"clamped\":true", 15), o += 15;
-    sb->n = (size_t)(o - sb->p);
-    sb->p[sb->n] = '\0';
     if (w->o->metadata && blk->events[s->ev].is_delegated_op) {
+        et_sb_setlen(sb, o);
         char *m = w->o->metadata(w->o->metadata_ud, bi, s->ev, r);
         if (m) {
             et_sb_adds(sb, ",\"delegate_metadata\":");
             et_sb_adds(sb, m);
             free(m);
         }
+        et_sb_add(sb, w->fixed.p + ei->tail, ei->tail_n);
+    } else {
+        memcpy(o, w->fixed.p + ei->tail, ei->tail_n);
+        et_sb_setlen(sb, o + ei->tail_n);
     }
-    et_sb_add(sb, w->fixed.p + ei->tail, ei->tail_n);
     w->n_slices++;
     return 0;
 }
@@ -1121,6 +1235,7 @@ static void sort_slices(tw *w, size_t n)
 
 static int do_run(tw *w, size_t bi, size_t r)
 {
+    w->gen++;
     const et_block *blk = &w->insp->blocks[bi];
     uint32_t rd = blk->runs[r];
     const run_info *ri = &w->runs[rd];
@@ -1257,6 +1372,8 @@ static void write_other_data(tw *w)
 
 static void tw_free(tw *w)
 {
+    writer_stop(&w->wr);
+    et_sb_free(&w->wr.full);
     et_sb_free(&w->sb);
     et_sb_free(&w->fixed);
     et_sb_free(&w->keys);
@@ -1362,6 +1479,7 @@ int et_trace_write(const et_inspector *insp, const et_trace_options *o, FILE *ou
         w.win_s = to_ns(o->window_start_us * 1000);
         w.win_e = to_ns(o->window_end_us * 1000);
     }
+    writer_start(&w);
     int rc = write_all(&w);
     tw_free(&w);
     return rc;

@@ -112,8 +112,12 @@ void et_trace_options_init(et_trace_options *o);
  * not in the dump (its runs are 0-M)". */
 int et_trace_parse_runs(const char *spec, size_t n_runs, unsigned char *selected, et_error *err);
 
-/* Write the trace of `insp` to `out` (not closed, not flushed).  Returns
- * 0, or -1 with `err` set:
+/* Write the trace of `insp` to `out` (not closed, not flushed).  With
+ * more than one thread (et_threads()), `out` is written by a helper
+ * thread, one megabyte at a time, while the next megabyte is formatted:
+ * `out` must be a plain stdio stream (no fopencookie() callbacks into a
+ * host); the metadata callback always runs on the calling thread.  The
+ * bytes are the same either way.  Returns 0, or -1 with `err` set:
  *   ET_ERR_USAGE  cycles without cycles_hz ("the source time scale is
  *                 cycles: give the clock frequency (cycles_hz /
  *                 --cycles_hz) to place events in time"), or a cycles_hz

@@ -444,31 +444,60 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
     return 0;
 }
 
-/* The outputs the Lua library writes, on an Inspector it opens with the
- * same options: --compare_results (insp:compare_results(), printed after
- * the table) and --html_path (insp:write_html). */
-static int lua_outputs(const char *const *val, const bool *flag, const char *const *inputs)
+/* l_inspector.c: an inspector opened in C handed to Lua (lua_CFunction). */
+int et_lua_adopt_inspector(lua_State *L);
+
+/* Hand `insp` to Lua (it owns it from then on) under a protected call:
+ * pushes the Inspector userdata and returns LUA_OK, or pushes the error
+ * and returns its code - freeing `insp` when Lua did not take it. */
+static int adopt_inspector(lua_State *L, et_inspector *insp, const char *const *val)
+{
+    bool owned = false;
+    lua_pushcfunction(L, et_lua_adopt_inspector);
+    lua_pushlightuserdata(L, insp);
+    lua_createtable(L, 0, 4);
+    static const struct {
+        int opt;
+        const char *key;
+    } paths[] = {{OPT_ETDUMP, "etdump_path"},
+                 {OPT_DEBUG_BUFFER, "debug_buffer_path"},
+                 {OPT_BUNDLED, "bundled_program_path"},
+                 {OPT_METHOD, "etrecord_method"}};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+        if (val[paths[i].opt]) {
+            lua_pushstring(L, val[paths[i].opt]);
+            lua_setfield(L, -2, paths[i].key);
+        }
+    lua_pushlightuserdata(L, &owned);
+    int rc = lua_pcall(L, 3, 1, 0);
+    if (rc != LUA_OK && !owned)
+        et_inspector_free(insp);
+    return rc;
+}
+
+/* The outputs the Lua library writes, on the inspector the command line
+ * built (one model for every output; `insp` is taken over and freed):
+ * --compare_results (insp:compare_results(), printed after the table) and
+ * --html_path (insp:write_html). */
+static int lua_outputs(const char *const *val, const bool *flag, const char *const *inputs,
+                       et_inspector *insp)
 {
     et_error gerr; /* any spelling of an input: the core's output guard */
     if (val[OPT_HTML] && et_outfile_guard(val[OPT_HTML], inputs, &gerr) != 0) {
+        et_inspector_free(insp);
         fprintf(stderr, "etinspect: error: %s\n", gerr.msg);
         return 2;
     }
     lua_State *L = et_host_new_state();
     if (!L) {
+        et_inspector_free(insp);
         fprintf(stderr, "etinspect: error: out of memory\n");
         return 1;
     }
     static const char chunk[] =
-        "local html, etdump, etrecord, method, debug_buffer, source, target, bundled,\n"
-        "      test_case, compare, budget = ...\n"
+        "local insp <close>, html, compare = ...\n"
         "local etinspect = require('etinspect')\n"
         "etinspect.on_warning(function() end)\n"
-        "local insp <close> = etinspect.Inspector{etdump_path = etdump, etrecord = etrecord,\n"
-        "  etrecord_method = method, debug_buffer_path = debug_buffer,\n"
-        "  source_time_scale = source, target_time_scale = target,\n"
-        "  bundled_program_path = bundled, bundled_test_case = math.tointeger(test_case),\n"
-        "  etrecord_json_budget = math.tointeger(budget)}\n"
         "if compare then\n"
         "  local f = insp:compare_results()\n"
         "  if #f == 0 then\n"
@@ -484,20 +513,13 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
         "  if not ok then error(e, 0) end\n"                   /* a user error */
         "end\n";
     int rc = luaL_loadbuffer(L, chunk, sizeof chunk - 1, "=[etinspect]");
-    if (rc == LUA_OK) {
-        const int args[] = {OPT_HTML,         OPT_ETDUMP, OPT_ETRECORD, OPT_METHOD,
-                            OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,   OPT_BUNDLED,
-                            OPT_TEST_CASE};
-        for (size_t i = 0; i < sizeof args / sizeof *args; i++) {
-            if (val[args[i]])
-                lua_pushstring(L, val[args[i]]);
-            else
-                lua_pushnil(L);
-        }
+    if (rc != LUA_OK)
+        et_inspector_free(insp);
+    else if ((rc = adopt_inspector(L, insp, val)) == LUA_OK) {
+        lua_pushstring(L, val[OPT_HTML]); /* NULL: nil */
         lua_pushboolean(L, flag[OPT_COMPARE]);
-        lua_pushstring(L, val[OPT_JSON_BUDGET]); /* NULL: nil */
         /* the error alone, no traceback: these are the user's errors */
-        rc = lua_pcall(L, (int)(sizeof args / sizeof *args) + 2, 0, 0);
+        rc = lua_pcall(L, 3, 0, 0);
     }
     if (rc != LUA_OK)
         fprintf(stderr, "etinspect: error: %s\n", lua_tostring(L, -1));
@@ -1025,8 +1047,9 @@ static int cli_main(int argc, char **argv, cli_multi *m)
         }
     }
     et_frame_free(f);
-    et_inspector_free(insp);
     if (rc == 0 && (val[OPT_HTML] || flag[OPT_COMPARE]))
-        rc = lua_outputs(val, flag, inputs);
+        rc = lua_outputs(val, flag, inputs, insp);
+    else
+        et_inspector_free(insp);
     return rc;
 }

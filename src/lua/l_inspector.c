@@ -53,6 +53,7 @@
  * get_op_list.  insp:runs() is in l_runs.c.
  */
 #include <stdint.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "binding.h"
@@ -527,6 +528,71 @@ void et_lua_register_inspector(lua_State *L)
     lua_pushliteral(L, "Inspector");
     lua_setfield(L, -2, "__name");
     lua_pop(L, 1);
+}
+
+/* An inspector opened in C handed to Lua (the command line's --html_path
+ * and --compare_results: one model for every output), as a lua_CFunction
+ * for lua_pcall.  Arguments: 1 the et_inspector * (light userdata, from
+ * et_inspector_open), 2 a table of the options it was opened with that an
+ * Inspector reports and guards (etdump_path, profile_results_path,
+ * debug_buffer_path, bundled_program_path, etrecord_method,
+ * reference_graph_name; strings or nil), 3 a bool * (light userdata).
+ * Loads the etinspect module (which registers the types) and returns an
+ * Inspector userdata that owns the inspector from then on (closed with
+ * it); *owned is set once it does - if the call fails before
+ * (out of memory), the caller still owns it.  An ETRecord the inspector
+ * opened itself becomes insp.etrecord, an ETRecord userdata owning it,
+ * made first so that it is collected after the Inspector. */
+int et_lua_adopt_inspector(lua_State *L);
+int et_lua_adopt_inspector(lua_State *L)
+{
+    et_inspector *insp = lua_touserdata(L, 1);
+    luaL_checktype(L, 2, LUA_TTABLE);
+    bool *owned = lua_touserdata(L, 3);
+    luaL_argcheck(L, insp && owned, 1, "an inspector and an ownership flag");
+    lua_settop(L, 3);
+    /* the types are registered when the module is loaded */
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "etinspect");
+    lua_call(L, 1, 0);
+    if (luaL_getmetatable(L, ET_MT_INSPECTOR) != LUA_TTABLE)
+        return luaL_error(L, "the etinspect module did not register its types");
+    lua_settop(L, 3);
+    lua_etr_box *rb = NULL;
+    if (insp->etrecord && insp->owns_etrecord) {
+        rb = lua_newuserdatauv(L, sizeof *rb, 1);
+        rb->r = NULL;
+        rb->users = 0;
+        luaL_setmetatable(L, ET_MT_ETRECORD);
+    } else {
+        lua_pushnil(L);
+    }
+    lua_insp_box *box = lua_newuserdatauv(L, sizeof *box, 1);
+    memset(box, 0, sizeof *box);
+    box->parser_ref = LUA_NOREF;
+    luaL_setmetatable(L, ET_MT_INSPECTOR);
+    /* nothing raises from here until the box owns the inspector */
+    box->insp = insp;
+    if (rb) {
+        rb->r = insp->etrecord;
+        rb->users = 1;
+        insp->owns_etrecord = false;
+        box->etrecord = rb;
+    }
+    *owned = true;
+    lua_newtable(L); /* user value, as insp_new fills it */
+    static const char *const keys[] = {"etdump_path", "profile_results_path",
+                                       "debug_buffer_path", "bundled_program_path",
+                                       "etrecord_method", "reference_graph_name", NULL};
+    for (int i = 0; keys[i]; i++) {
+        if (lua_getfield(L, 2, keys[i]) != LUA_TNIL && !lua_isstring(L, -1))
+            return luaL_error(L, "%s: expected a string", keys[i]);
+        lua_setfield(L, -2, keys[i]);
+    }
+    lua_pushvalue(L, 4);
+    lua_setfield(L, -2, "etrecord");
+    lua_setiuservalue(L, 5, 1);
+    return 1;
 }
 
 /* etinspect.Inspector, exported to l_module.c */

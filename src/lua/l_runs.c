@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "strbuf.h"
 
 static const char *const kind_names[] = {"empty", "profile", "debug", "allocation"};
 
@@ -38,6 +39,7 @@ static run_ref *check_run(lua_State *L, int arg, et_run *out)
  * small direct-mapped cache: a hit costs a memcmp and a table read instead
  * of Lua's interning (hashing every byte, then a bucket walk). */
 #define NAME_CACHE_SLOTS 64
+#define NAME_UV 7 /* the events() closure's first upvalue holding a cached string */
 _Static_assert(NAME_CACHE_SLOTS == 64, "push_name takes the top 6 bits of its hash");
 
 typedef struct name_slot {
@@ -45,18 +47,25 @@ typedef struct name_slot {
     size_t n;
 } name_slot;
 
+/* Events are decoded a batch at a time (et_etdump_events_verified keeps
+ * the vtables' layout across the batch). */
+#define EVENT_BATCH 32
+
 /* State of one events() iteration. */
 typedef struct events_iter {
     run_ref *run_ud;
     et_run run;    /* decoded once */
     uint32_t next; /* index of the next event */
-    name_slot names[NAME_CACHE_SLOTS]; /* slot k's string: upvalue 7 [k + 1] */
+    uint32_t b0, bn; /* batch[k] is event b0 + k, k < bn */
+    name_slot names[NAME_CACHE_SLOTS]; /* slot k's string: upvalue NAME_UV + k */
+    et_raw_event batch[EVENT_BATCH];
 } events_iter;
 
-/* Pushes name s (nil when absent) through the iterator's cache; `cache` is
- * the stack index of the table holding the cached strings.  The bytes stay
+/* Pushes name s (nil when absent) through the iterator's cache, whose
+ * strings are the events() closure's upvalues NAME_UV.. (an upvalue is
+ * read faster than a table slot).  The bytes stay
  * valid while the inspector is open, which events_next checks first. */
-static void push_name(lua_State *L, events_iter *it, int cache, et_str s)
+static inline void push_name(lua_State *L, events_iter *it, et_str s)
 {
     if (!s.p) {
         lua_pushnil(L);
@@ -70,19 +79,19 @@ static void push_name(lua_State *L, events_iter *it, int cache, et_str s)
     uint64_t h = (tail ^ (uint64_t)s.n * 0x9E3779B97F4A7C15u) * 0x9E3779B97F4A7C15u;
     size_t k = (size_t)(h >> 58); /* top 6 bits: NAME_CACHE_SLOTS == 64 */
     name_slot *slot = &it->names[k];
-    if (slot->p && slot->n == s.n && memcmp(slot->p, s.p, s.n) == 0) {
-        lua_rawgeti(L, cache, (lua_Integer)k + 1);
+    if (slot->p && slot->n == s.n && (slot->p == s.p || et_bytes_equal(slot->p, s.p, s.n))) {
+        lua_pushvalue(L, lua_upvalueindex(NAME_UV + (int)k));
         return;
     }
     lua_pushlstring(L, s.p, s.n);
     lua_pushvalue(L, -1);
-    lua_rawseti(L, cache, (lua_Integer)k + 1);
+    lua_replace(L, lua_upvalueindex(NAME_UV + (int)k));
     slot->p = s.p;
     slot->n = s.n;
 }
 
 /* The events() iterator.  Upvalues: 1 the Run userdata (anchor), 2 the
- * events_iter, 3..6 the kind names, 7 the name cache's strings. */
+ * events_iter, 3..6 the kind names, NAME_UV.. the name cache's strings. */
 static int events_next(lua_State *L)
 {
     events_iter *it = lua_touserdata(L, lua_upvalueindex(2));
@@ -93,10 +102,16 @@ static int events_next(lua_State *L)
     if (i >= run->events.count)
         return 0;
     it->next = i + 1;
-    et_raw_event e;
-    et_etdump_event_verified(&insp->dump, r->run, run, i, &e);
+    if (i - it->b0 >= it->bn) {
+        uint32_t left = run->events.count - i;
+        it->b0 = i;
+        it->bn = left < EVENT_BATCH ? left : EVENT_BATCH;
+        et_etdump_events_verified(&insp->dump, r->run, run, i, it->bn, it->batch);
+    }
+    const et_raw_event *ep = &it->batch[i - it->b0];
+#define e (*ep)
     lua_pushinteger(L, (lua_Integer)i + 1);
-    push_name(L, it, lua_upvalueindex(7), e.kind == ET_EV_ALLOCATION ? (et_str){NULL, 0} : e.name);
+    push_name(L, it, e.kind == ET_EV_ALLOCATION ? (et_str){NULL, 0} : e.name);
     switch (e.kind) {
     case ET_EV_PROFILE:
         lua_pushinteger(L, (lua_Integer)e.start_time);
@@ -120,10 +135,11 @@ static int events_next(lua_State *L)
         if (e.delegate_debug_id_int != -1)
             lua_pushinteger(L, e.delegate_debug_id_int);
         else
-            push_name(L, it, lua_upvalueindex(7), e.delegate_debug_id_str);
+            push_name(L, it, e.delegate_debug_id_str);
         return 8;
     }
     return 5;
+#undef e
 }
 
 static int run_events(lua_State *L)
@@ -135,11 +151,14 @@ static int run_events(lua_State *L)
     it->run_ud = r;
     it->run = run;
     it->next = 0;
+    it->b0 = it->bn = 0;
     memset(it->names, 0, sizeof it->names);
     for (int k = 0; k < 4; k++)
         lua_pushstring(L, kind_names[k]);
-    lua_createtable(L, NAME_CACHE_SLOTS, 0);
-    lua_pushcclosure(L, events_next, 7);
+    luaL_checkstack(L, NAME_CACHE_SLOTS, "events()");
+    for (int k = 0; k < NAME_CACHE_SLOTS; k++)
+        lua_pushnil(L);
+    lua_pushcclosure(L, events_next, NAME_UV - 1 + NAME_CACHE_SLOTS);
     return 1;
 }
 

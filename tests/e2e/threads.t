@@ -40,6 +40,32 @@ for f in "$ET_BUILD"/fixtures/*.etdp; do
     same_for_threads "$f" "fixture $(basename "$f")"
 done
 
+# ETINSPECT_THREADS that is not a number 1..64: a warning naming it, then
+# the processors available (nproc, at most 64); the outputs are the same
+avail=$(nproc)
+[ "$avail" -gt 64 ] && avail=64
+S="$ET_BUILD/fixtures/sample.etdp"
+ETINSPECT_THREADS= "$ETINSPECT" --etdump_path "$S" --tsv_path "$T/tsv.ref" >"$T/out.ref" 2>"$T/err.ref"
+for v in 0 -1 abc 1000; do
+    ETINSPECT_THREADS=$v "$ETINSPECT" --etdump_path "$S" --tsv_path "$T/tsv.$v" >"$T/out.$v" \
+        2>"$T/err.$v"
+    rc=$?
+    want="etinspect: warning: ETINSPECT_THREADS='$v' is not a number of threads from 1 to 64; using $avail (the processors available)"
+    if [ "$rc" -eq 0 ] && [ "$(head -n 1 "$T/err.$v")" = "$want" ] &&
+        [ "$(tail -n +2 "$T/err.$v")" = "$(cat "$T/err.ref")" ] &&
+        cmp -s "$T/out.$v" "$T/out.ref" && cmp -s "$T/tsv.$v" "$T/tsv.ref"; then
+        pass "ETINSPECT_THREADS=$v: warned ('$want'), same outputs"
+    else
+        fail "ETINSPECT_THREADS=$v: expected the warning '$want' and the same outputs" \
+            "$(cat "$T/err.$v")"
+    fi
+done
+if [ ! -s "$T/err.ref" ]; then
+    pass "ETINSPECT_THREADS empty: as unset, no warning"
+else
+    fail "ETINSPECT_THREADS empty: no warning expected" "$(cat "$T/err.ref")"
+fi
+
 if [ ! -f "$ETD/medium.etdp" ]; then
     skip "corpus not found at $ETD: corpus dumps not compared"
     done_testing

@@ -3,15 +3,17 @@
  * its peak resident memory; or, with --vs, pair every run with a run of a
  * floor program and print the median of the ratios.
  *
- *   benchrun N COMMAND [ARG...]
- *   benchrun N --vs FLOOR FLOOR_ARG COMMAND [ARG...]
+ *   benchrun N [--per COUNT] COMMAND [ARG...]
+ *   benchrun N [--per COUNT] --vs FLOOR FLOOR_ARG COMMAND [ARG...]
  *
  * Output, one line:
- *   "best 0.231 s  median 0.262 s  peak_rss 103.2 MB  (N runs)"
- *   "median 0.052 s  floor 0.040 s  ratio 1.31x  peak_rss 80.1 MB  (N pairs)"
+ *   "best 0.231 s  median 0.262 s  peak_rss 103.2 MiB  (N runs)"
+ *   "median 0.052 s  floor 0.040 s  ratio 1.31x  peak_rss 80.1 MiB  (N pairs)"
  * where ratio is the median over the pairs of COMMAND's time / FLOOR's (the
  * two run in turn, so a drift of the machine's speed affects both), and
- * peak_rss is COMMAND's largest.  The commands' stdout and stderr are
+ * peak_rss is COMMAND's largest.  With --per COUNT (the events of the
+ * input, say) the line ends with the median time and the peak RSS per
+ * item: "  52 ns, 84 B per item".  The commands' stdout and stderr are
  * discarded; a run that fails stops the benchmark with exit 1.
  */
 #define _DEFAULT_SOURCE /* wait4 */
@@ -68,14 +70,20 @@ static double run_once(char **argv, long *rss)
 
 int main(int argc, char **argv)
 {
-    int vs = argc >= 3 && strcmp(argv[2], "--vs") == 0;
-    if (argc < 3 || atoi(argv[1]) < 1 || (vs && argc < 6)) {
-        fprintf(stderr, "usage: benchrun N [--vs FLOOR FLOOR_ARG] COMMAND [ARG...]\n");
+    int a = 2;
+    double per = 0;
+    if (argc >= 4 && strcmp(argv[2], "--per") == 0) {
+        per = strtod(argv[3], NULL);
+        a = 4;
+    }
+    int vs = argc > a && strcmp(argv[a], "--vs") == 0;
+    if (argc <= a || atoi(argv[1]) < 1 || (vs && argc < a + 4) || (a == 4 && !(per > 0))) {
+        fprintf(stderr, "usage: benchrun N [--per COUNT] [--vs FLOOR FLOOR_ARG] COMMAND [ARG...]\n");
         return 2;
     }
     int n = atoi(argv[1]);
-    char **cmd = argv + (vs ? 5 : 2);
-    char *floor_argv[3] = {vs ? argv[3] : NULL, vs ? argv[4] : NULL, NULL};
+    char **cmd = argv + (vs ? a + 3 : a);
+    char *floor_argv[3] = {vs ? argv[a + 1] : NULL, vs ? argv[a + 2] : NULL, NULL};
     double *t = calloc((size_t)n, sizeof *t), *f = calloc((size_t)n, sizeof *f),
            *q = calloc((size_t)n, sizeof *q);
     long peak_kb = 0, rss;
@@ -95,12 +103,15 @@ int main(int argc, char **argv)
     if (vs) {
         qsort(f, (size_t)n, sizeof *f, cmp);
         qsort(q, (size_t)n, sizeof *q, cmp);
-        printf("median %.3f s  floor %.3f s  ratio %.2fx  peak_rss %.1f MB  (%d pairs)\n",
+        printf("median %.3f s  floor %.3f s  ratio %.2fx  peak_rss %.1f MiB  (%d pairs)",
                t[n / 2], f[n / 2], q[n / 2], (double)peak_kb / 1024.0, n);
     } else {
-        printf("best %.3f s  median %.3f s  peak_rss %.1f MB  (%d runs)\n", t[0], t[n / 2],
+        printf("best %.3f s  median %.3f s  peak_rss %.1f MiB  (%d runs)", t[0], t[n / 2],
                (double)peak_kb / 1024.0, n);
     }
+    if (per > 0)
+        printf("  %.0f ns, %.0f B per item", t[n / 2] / per * 1e9, (double)peak_kb * 1024.0 / per);
+    printf("\n");
     free(t);
     free(f);
     free(q);

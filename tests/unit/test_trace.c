@@ -8,6 +8,7 @@
  * Environment: ET_BUILD (fixtures in ET_BUILD/fixtures), ET_SRC (the
  * checkout: tests/legacy/main.bin).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -153,11 +154,20 @@ static void test_sample(void)
        "a window after everything: no events at all, not even names");
     free(t);
     et_trace_options_init(&o);
-    FILE *ro = fopen("/dev/null", "r");
-    ok(ro && et_trace_write(insp, &o, ro, &err) == -1 && err.kind == ET_ERR_IO,
-       "a write error is ET_ERR_IO");
-    if (ro)
-        fclose(ro);
+    /* on the calling thread, and through the writer thread */
+    static const char *const threads[2] = {"1", "2"};
+    for (int k = 0; k < 2; k++) {
+        setenv("ETINSPECT_THREADS", threads[k], 1);
+        FILE *ro = fopen("/dev/null", "r");
+        errno = 0;
+        ok(ro && et_trace_write(insp, &o, ro, &err) == -1 && err.kind == ET_ERR_IO &&
+               strcmp(err.msg, "cannot write the trace") == 0 && errno == EBADF,
+           "a write error is ET_ERR_IO 'cannot write the trace', errno the write's (EBADF) "
+           "(%s thread(s))", threads[k]);
+        if (ro)
+            fclose(ro);
+    }
+    unsetenv("ETINSPECT_THREADS");
     et_inspector_free(insp);
 
     et_inspector_options_init(&io);
