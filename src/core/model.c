@@ -1904,7 +1904,13 @@ static et_inspector *open_legacy(const et_inspector_options *o, et_error *err)
     size_t size;
     if (o->profile_results_path) {
         insp->etdump_label = o->profile_results_path;
-        if (et_map_file(&insp->etdump_file, o->profile_results_path, err) != 0)
+        /* read in full, and what is built grows with it (a few words per
+         * entry): refused from its size beyond the format's limit */
+        static const et_map_options legacy_limit = {
+            (uint64_t)UINT32_MAX,
+            "larger than a legacy profiler dump can be (4 GiB: prof_result_t's num_bytes is 32-bit)",
+            true, false};
+        if (et_map_file_ex(&insp->etdump_file, o->profile_results_path, &legacy_limit, err) != 0)
             goto fail;
         data = insp->etdump_file.data;
         size = insp->etdump_file.size;

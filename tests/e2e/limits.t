@@ -69,7 +69,12 @@ rss_run --etdump_path "$SAMPLE" --bundled_program_path "$T/big3g.bpte" --quiet
 ok "a 3 GB sparse BundledProgram: refused before mapping" \
     err_has "big3g.bpte: file is 3221225472 bytes, larger than a FlatBuffer can be (2 GiB)"
 [ -n "$ASAN" ] || ok "... peak RSS $(rss_kb) KiB < 20 MiB" test "$(rss_kb)" -lt 20480
-rm -f "$T/big3g.etdp" "$T/big3g.bpte"
+truncate -s 5G "$T/big5g.prof"
+rss_run --profile_results_path "$T/big5g.prof"
+ok "a 5 GB sparse legacy dump: refused before mapping" \
+    err_has "big5g.prof: file is 5368709120 bytes, larger than a legacy profiler dump can be (4 GiB: prof_result_t's num_bytes is 32-bit)"
+[ -n "$ASAN" ] || ok "... peak RSS $(rss_kb) KiB < 20 MiB" test "$(rss_kb)" -lt 20480
+rm -f "$T/big3g.etdp" "$T/big3g.bpte" "$T/big5g.prof"
 
 # a 5 GB sparse debug buffer whose first bytes hold the tensors: only the
 # pages read are paged in

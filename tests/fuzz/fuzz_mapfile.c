@@ -6,8 +6,8 @@
  * Input: u8 mode, u8 growth, u64le limit, then the file's content.  The
  * content is written to a scratch file; growth 1..127 appends that many
  * 4 KiB pages of zeros, 128..255 makes the file sparse, (growth - 127) x
- * 256 MiB long (up to 32 GiB; for an ETDump, which is read in full, the
- * sparse sizes start above its 2 GiB limit).  Then, by mode % 7:
+ * 256 MiB long (up to 32 GiB; for an ETDump and a legacy dump, which are
+ * read in full, the sparse sizes start above their 2 GiB and 4 GiB limits).  Then, by mode % 7:
  *   0  et_map_file_ex with max_size = limit >> 1 (0: none), populate =
  *      limit & 1 (for files up to 64 MiB: populating reads the whole file);
  *   1  an Inspector over it as etdump_path;
@@ -148,6 +148,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint64_t big = (uint64_t)(growth - 127) << 28;
         if (mode == 1) /* read in full when accepted: only sizes it refuses */
             big += (uint64_t)2 << 30;
+        if (mode == 5) /* a legacy dump, read in full too: beyond its 4 GiB */
+            big += (uint64_t)4 << 30;
         len = (off_t)big;
     } else {
         len += (off_t)growth * 4096;
