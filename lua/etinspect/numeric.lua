@@ -1227,7 +1227,7 @@ function M.calculate_numeric_gap(insp, reference, distance, opts)
     end
     aot = M.load_aot_outputs(reference)
     if #aot.outputs == 0 then error(reference .. ": " .. MISSING_AOT .. " (no outputs)", 0) end
-  elseif getmetatable(reference) == debug.getregistry()["etinspect.Inspector"] then
+  elseif type(reference) == "userdata" and (getmetatable(reference) or {}).__name == "Inspector" then
     aot = M.aot_from_inspector(reference, { block = opts.reference_block })
     if #aot.outputs == 0 then
       error(MISSING_AOT .. " (the reference Inspector has no intermediate outputs linked to "

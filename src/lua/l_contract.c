@@ -16,7 +16,7 @@
 /* An io file, or a table or userdata with a `write` method found without
  * running user code: a raw field, or a field of its metatable's __index
  * table (a userdata whose __index is a function is taken on trust). */
-static int is_sink(lua_State *L, int idx)
+int et_lua_is_sink(lua_State *L, int idx)
 {
     if (luaL_testudata(L, idx, LUA_FILEHANDLE))
         return 1;
@@ -66,7 +66,7 @@ static int has_type(lua_State *L, int idx, const char *t, size_t n)
         return c;
     }
     if (IS("file"))
-        return is_sink(L, idx);
+        return et_lua_is_sink(L, idx);
     for (int i = 0; i < LUA_NUMTYPES; i++) {
         const char *tn = lua_typename(L, i);
         if (strlen(tn) == n && memcmp(tn, t, n) == 0)
@@ -183,6 +183,26 @@ void et_lua_check_options(lua_State *L, int arg, const char *where, const et_lua
         }
         lua_pop(L, 1);
     }
+}
+
+void et_lua_check_sink(lua_State *L, int arg, const char *where, int argn, int optional)
+{
+    if (optional && lua_isnoneornil(L, arg))
+        return;
+    if (!et_lua_is_sink(L, arg))
+        luaL_error(L, "%s: bad argument #%d (file expected, got %s)", where, argn,
+                   lua_isnone(L, arg) ? "no value" : value_type(L, arg));
+}
+
+int et_lua_opt_get(lua_State *L, int idx, const char *key)
+{
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        lua_pushnil(L);
+        return LUA_TNIL;
+    }
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, key);
+    return lua_rawget(L, idx);
 }
 
 static int cmp_opt(const void *a, const void *b)

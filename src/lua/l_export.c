@@ -38,34 +38,45 @@ typedef struct trace_md {
     int json; /* index of the JSON encoder (etinspect.Frame.json) */
 } trace_md;
 
-/* json(ev.delegate_debug_metadatas): arguments the Event and the encoder. */
+/* json(ev.delegate_debug_metadatas) of event (block, event): arguments the
+ * Inspector, the block and event (0-based) and the encoder.  Runs
+ * protected: nothing may unwind through the C trace writer. */
 static int metadata_json(lua_State *L)
 {
-    lua_getfield(L, 1, "delegate_debug_metadatas"); /* parsed once, cached */
+    size_t block = (size_t)lua_tointeger(L, 2), event = (size_t)lua_tointeger(L, 3);
+    et_lua_push_child(L, 1, ET_MT_EVENT, block, event);
+    lua_getfield(L, -1, "delegate_debug_metadatas"); /* parsed once, cached */
+    lua_pushvalue(L, 4);
+    lua_insert(L, -2);
     lua_call(L, 1, 1);
     return 1;
 }
 
 /* JSON of an event's parsed delegate metadata, or NULL (not delegated, no
- * parser, the parser failed, or nothing to say). */
+ * parser, the parser failed, or nothing to say).  The Inspector is pinned
+ * by write_trace: the parser cannot close it. */
 static char *trace_metadata(void *ud, size_t block, size_t event, size_t run)
 {
     (void)run;
     trace_md *m = ud;
     lua_State *L = m->L;
     lua_insp_box *box = lua_touserdata(L, m->insp);
+    if (!box->insp)
+        return NULL;
     const et_event *ev = &box->insp->blocks[block].events[event];
     if (!ev->is_delegated_op || box->parser_ref == LUA_NOREF || !ev->raw_delegate_debug_metadatas)
         return NULL;
     int top = lua_gettop(L);
     if (!lua_checkstack(L, 8))
         return NULL;
+    /* nothing allocates before the protected call */
     lua_pushcfunction(L, metadata_json);
-    et_lua_push_child(L, m->insp, ET_MT_EVENT, block, event);
+    lua_pushvalue(L, m->insp);
+    lua_pushinteger(L, (lua_Integer)block);
+    lua_pushinteger(L, (lua_Integer)event);
     lua_pushvalue(L, m->json);
     char *out = NULL;
-    /* protected: nothing may unwind through the C trace writer */
-    if (lua_pcall(L, 2, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
+    if (lua_pcall(L, 4, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
         size_t n;
         const char *s = lua_tolstring(L, -1, &n);
         if ((out = malloc(n + 1)))
@@ -78,7 +89,7 @@ static char *trace_metadata(void *ud, size_t block, size_t event, size_t run)
 /* The runs option: a string as is, or a sequence of integers joined. */
 static const char *runs_option(lua_State *L, int opts, luaL_Buffer *b)
 {
-    int t = lua_getfield(L, opts, "runs");
+    int t = et_lua_opt_get(L, opts, "runs");
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         return NULL;
@@ -86,15 +97,15 @@ static const char *runs_option(lua_State *L, int opts, luaL_Buffer *b)
     if (t == LUA_TSTRING)
         return lua_tostring(L, -1); /* left on the stack */
     if (t != LUA_TTABLE)
-        luaL_error(L, "write_trace: runs: expected a string like \"0-3,7\" or a sequence of "
-                      "run indices, got %s", luaL_typename(L, -1));
+        luaL_error(L, "Inspector:write_trace: runs: expected a string like \"0-3,7\" or a "
+                      "sequence of run indices, got %s", luaL_typename(L, -1));
     int tbl = lua_gettop(L);
     luaL_buffinit(L, b);
     lua_Integer n = (lua_Integer)lua_rawlen(L, tbl);
     for (lua_Integer i = 1; i <= n; i++) {
         lua_rawgeti(L, tbl, i);
         if (!lua_isinteger(L, -1))
-            luaL_error(L, "write_trace: runs[%d]: expected an integer", (int)i);
+            luaL_error(L, "Inspector:write_trace: runs[%I]: expected an integer", i);
         lua_Integer v = lua_tointeger(L, -1);
         lua_pop(L, 1);
         lua_pushfstring(L, "%s%I", i > 1 ? "," : "", v);
@@ -121,31 +132,31 @@ static void inputs_of(lua_State *L, const char *inputs[3])
 
 static int insp_write_trace(lua_State *L)
 {
+    static const et_lua_opt spec[] = {{"cycles_hz", "number"},
+                                      {"runs", "string|table"},
+                                      {"runs_apart", "boolean"},
+                                      {"window", "table"},
+                                      {NULL, NULL}};
     lua_insp_box *box = luaL_checkudata(L, 1, ET_MT_INSPECTOR);
     et_inspector *insp = et_lua_insp(L, box);
     const char *path = luaL_checkstring(L, 2);
+    et_lua_check_options(L, 3, "Inspector:write_trace", spec, 2);
     lua_settop(L, 3);
-    if (lua_isnil(L, 3)) {
-        lua_newtable(L);
-        lua_replace(L, 3);
-    }
-    luaL_checktype(L, 3, LUA_TTABLE);
     et_trace_options o;
     et_trace_options_init(&o);
-    if (lua_getfield(L, 3, "cycles_hz") != LUA_TNIL)
-        o.cycles_hz = luaL_checknumber(L, -1);
+    if (et_lua_opt_get(L, 3, "cycles_hz") != LUA_TNIL)
+        o.cycles_hz = lua_tonumber(L, -1);
     lua_pop(L, 1);
-    lua_getfield(L, 3, "runs_apart");
+    et_lua_opt_get(L, 3, "runs_apart");
     o.runs_apart = lua_toboolean(L, -1);
     lua_pop(L, 1);
-    if (lua_getfield(L, 3, "window") != LUA_TNIL) {
-        luaL_checktype(L, -1, LUA_TTABLE);
+    if (et_lua_opt_get(L, 3, "window") != LUA_TNIL) {
         lua_rawgeti(L, -1, 1);
         lua_rawgeti(L, -2, 2);
         if (!lua_isnumber(L, -2) || !lua_isnumber(L, -1) ||
             !(lua_tonumber(L, -1) > lua_tonumber(L, -2)))
-            return luaL_error(L, "write_trace: window: expected {start_us, end_us} with start "
-                                 "below end");
+            return luaL_error(L, "Inspector:write_trace: window: expected {start_us, end_us} with "
+                                 "start below end");
         o.window_start_us = lua_tonumber(L, -2);
         o.window_end_us = lua_tonumber(L, -1);
         lua_pop(L, 2);
@@ -153,9 +164,7 @@ static int insp_write_trace(lua_State *L)
     lua_pop(L, 1);
     luaL_Buffer b;
     o.runs = runs_option(L, 3, &b);
-    lua_getglobal(L, "require");
-    lua_pushliteral(L, "etinspect");
-    lua_call(L, 1, 1);
+    et_lua_require(L, "etinspect");
     lua_getfield(L, -1, "Frame");
     lua_getfield(L, -1, "json");
     trace_md md = {L, 1, lua_gettop(L)};
@@ -165,6 +174,8 @@ static int insp_write_trace(lua_State *L)
     inputs_of(L, inputs);
     et_error err;
     et_outfile of;
+    /* from here to the commit only C and protected calls run: no Lua error
+     * can leave the temporary file behind */
     if (et_outfile_open(&of, path, inputs, &err) != 0)
         return luaL_error(L, "%s", err.msg);
     if (et_trace_write(insp, &o, of.fp, &err) != 0) {
@@ -178,15 +189,14 @@ static int insp_write_trace(lua_State *L)
 
 static int insp_to_sqlite(lua_State *L)
 {
+    static const et_lua_opt spec[] = {{"dump", "string"}, {NULL, NULL}};
     lua_insp_box *box = luaL_checkudata(L, 1, ET_MT_INSPECTOR);
     et_inspector *insp = et_lua_insp(L, box);
     const char *path = luaL_checkstring(L, 2);
+    et_lua_check_options(L, 3, "Inspector:to_sqlite", spec, 2);
     const char *dump = NULL;
-    if (!lua_isnoneornil(L, 3)) {
-        luaL_checktype(L, 3, LUA_TTABLE);
-        if (lua_getfield(L, 3, "dump") != LUA_TNIL)
-            dump = luaL_checkstring(L, -1);
-    }
+    if (et_lua_opt_get(L, 3, "dump") != LUA_TNIL)
+        dump = lua_tostring(L, -1);
     const char *inputs[3];
     inputs_of(L, inputs);
     for (int i = 0; inputs[i]; i++)
@@ -203,9 +213,11 @@ static int blk_memory_summary(lua_State *L)
     lua_child *c = et_lua_check_child(L, 1, ET_MT_BLOCK);
     const et_block *blk = &c->box->insp->blocks[c->block];
     et_memory_row *rows;
+    void **keep = et_lua_push_cbuffer(L, 1); /* frees the rows on any exit */
     long n = et_block_memory_summary(blk, &rows);
     if (n < 0)
         return luaL_error(L, "out of memory");
+    *keep = rows;
     lua_createtable(L, (int)n, 0);
     for (long i = 0; i < n; i++) {
         lua_createtable(L, 0, 6);
@@ -223,23 +235,15 @@ static int blk_memory_summary(lua_State *L)
         lua_setfield(L, -2, "largest");
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
-    free(rows);
     return 1;
-}
-
-/* Add `fn` as method `name` of the type `mt` (its __methods table). */
-static void add_method(lua_State *L, const char *mt, const char *name, lua_CFunction fn)
-{
-    luaL_getmetatable(L, mt);
-    lua_getfield(L, -1, "__methods");
-    lua_pushcfunction(L, fn);
-    lua_setfield(L, -2, name);
-    lua_pop(L, 2);
 }
 
 void et_lua_register_export(lua_State *L)
 {
-    add_method(L, ET_MT_INSPECTOR, "write_trace", insp_write_trace);
-    add_method(L, ET_MT_INSPECTOR, "to_sqlite", insp_to_sqlite);
-    add_method(L, ET_MT_BLOCK, "memory_summary", blk_memory_summary);
+    static const et_lua_method trace = {"write_trace", insp_write_trace, 2, 0};
+    static const et_lua_method sqlite = {"to_sqlite", insp_to_sqlite, 2, 0};
+    static const et_lua_method memory = {"memory_summary", blk_memory_summary, 0, 0};
+    et_lua_add_method(L, ET_MT_INSPECTOR, &trace);
+    et_lua_add_method(L, ET_MT_INSPECTOR, &sqlite);
+    et_lua_add_method(L, ET_MT_BLOCK, &memory);
 }

@@ -57,6 +57,7 @@ static int load_embedded(lua_State *L)
 
 int luaopen_etinspect(lua_State *L)
 {
+    et_lua_capture_stdlib(L); /* before any script can replace require or io */
     et_lua_register_inspector(L);
     et_lua_register_block(L);
     et_lua_register_event(L);

@@ -126,21 +126,31 @@ static int l_max_abs_diff(lua_State *L)
 }
 
 /* The owner of a parsed .npy: an et_npy (followed, for npy_parse, by a
- * copy of the bytes).  Closed by the garbage collector once no Tensor
- * anchors it. */
-static int npy_gc(lua_State *L)
+ * copy of the bytes).  Released by the garbage collector once no Tensor
+ * anchors it (its Tensors pin it while they run; one used after a
+ * finalizer called by hand raises "Tensor used after its owner was
+ * closed"). */
+typedef struct npy_owner {
+    et_lua_owner own;
+    et_npy npy;
+} npy_owner;
+
+static void npy_release(lua_State *L, et_lua_owner *o)
 {
-    et_npy *n = luaL_checkudata(L, 1, ET_MT_NPY);
-    et_npy_close(n);
-    return 0;
+    (void)L;
+    et_npy_close(&((npy_owner *)o)->npy);
 }
+
+static const et_lua_owner_class npy_class = {"NpyFile", "owner", "NpyFile used after it was closed",
+                                             "NpyFile is in use", npy_release};
 
 static et_npy *new_owner(lua_State *L, size_t extra)
 {
-    et_npy *n = lua_newuserdatauv(L, sizeof *n + extra, 0);
+    npy_owner *n = lua_newuserdatauv(L, sizeof *n + extra, 0);
     memset(n, 0, sizeof *n);
+    et_lua_owner_init(&n->own, &npy_class);
     luaL_setmetatable(L, ET_MT_NPY);
-    return n;
+    return &n->npy;
 }
 
 static int l_npy_load(lua_State *L)
@@ -160,7 +170,7 @@ static int l_npy_parse(lua_State *L)
     const char *bytes = luaL_checklstring(L, 1, &len);
     const char *name = luaL_optstring(L, 2, ".npy data");
     et_npy *n = new_owner(L, len);
-    uint8_t *copy = (uint8_t *)(n + 1);
+    uint8_t *copy = (uint8_t *)((npy_owner *)lua_touserdata(L, -1) + 1);
     if (len)
         memcpy(copy, bytes, len);
     et_error err;
@@ -210,11 +220,7 @@ void et_lua_open_numeric(lua_State *L)
                                    {NULL, NULL}};
     luaL_checktype(L, -1, LUA_TTABLE);
     luaL_setfuncs(L, fns, 0);
-    if (luaL_newmetatable(L, ET_MT_NPY)) {
-        lua_pushcfunction(L, npy_gc);
-        lua_setfield(L, -2, "__gc");
-        lua_pushliteral(L, "NpyFile");
-        lua_setfield(L, -2, "__name");
-    }
-    lua_pop(L, 1);
+    static const et_lua_type npy_type = {ET_MT_NPY, "NpyFile", NULL, NULL, NULL, NULL,
+                                         NULL, NULL, &npy_class};
+    et_lua_define_type(L, &npy_type);
 }

@@ -78,7 +78,7 @@ t.raises(function() plain:to_sqlite(notes) end, "notes%.txt: not an etinspect da
 t.is(t.read(notes), "not a database\n", "... the file is untouched")
 t.raises(function() plain:to_sqlite(db, {dump = ""}) end, "the dump name is empty",
          "an empty dump name: an error")
-t.raises(function() plain:to_sqlite(db, {dump = {}}) end, "string expected",
+t.raises(function() plain:to_sqlite(db, {dump = {}}) end, "option .dump. must be a string",
          "a dump name that is not a string: an error")
 t.raises(function() plain:to_sqlite(stats10) end, "is an input",
          "the ETDump as the database: an error")
