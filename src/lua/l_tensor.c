@@ -736,15 +736,15 @@ static int t_tostring(lua_State *L)
 static uint32_t read_dims(lua_State *L, int idx, const char *field, int64_t *out)
 {
     lua_Integer n = (lua_Integer)luaL_len(L, idx);
-    if (n > ET_TENSOR_MAX_DIM)
-        luaL_error(L, "Tensor.new: %s has %d entries (at most %d dimensions)", field, (int)n,
+    if (n < 0 || n > ET_TENSOR_MAX_DIM)
+        luaL_error(L, "Tensor.new: %s has %I entries (at most %d dimensions)", field, n,
                    ET_TENSOR_MAX_DIM);
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, idx, i);
         int ok;
         lua_Integer v = lua_tointegerx(L, -1, &ok);
         if (!ok || v < 0)
-            luaL_error(L, "Tensor.new: %s[%d] must be a non-negative integer", field, (int)i);
+            luaL_error(L, "Tensor.new: %s[%I] must be a non-negative integer", field, i);
         out[i - 1] = v;
         lua_pop(L, 1);
     }
@@ -760,6 +760,8 @@ static uint32_t infer_shape(lua_State *L, int idx, int64_t *out)
         if (nd == ET_TENSOR_MAX_DIM)
             luaL_error(L, "Tensor.new: values nest deeper than %d levels", ET_TENSOR_MAX_DIM);
         out[nd++] = (int64_t)luaL_len(L, -1);
+        if (out[nd - 1] < 0)
+            luaL_error(L, "Tensor.new: values have a negative length");
         if (out[nd - 1] == 0)
             break;
         lua_geti(L, -1, 1);
@@ -790,7 +792,7 @@ static void encode_top(lua_State *L, const et_tensor *t, uint8_t *dst, uint64_t 
     if (rc) {
         char lbl[24];
         const char *v = luaL_tolstring(L, -1, NULL);
-        luaL_error(L, "Tensor.new: value %d (%s) %s %s", (int)*k, v,
+        luaL_error(L, "Tensor.new: value %I (%s) %s %s", (lua_Integer)*k, v,
                    rc == -2 ? "is not a number or boolean for" : "does not fit",
                    et_scalar_type_label(t->scalar_type, lbl));
     }
@@ -805,8 +807,8 @@ static void encode_values(lua_State *L, int idx, const et_tensor *t, uint32_t d,
     if (flat) {
         lua_Integer n = (lua_Integer)luaL_len(L, idx);
         if ((uint64_t)n != t->numel)
-            luaL_error(L, "Tensor.new: %d values for a shape of %d elements", (int)n,
-                       (int)t->numel);
+            luaL_error(L, "Tensor.new: %I values for a shape of %I elements", n,
+                       (lua_Integer)t->numel);
         for (lua_Integer i = 1; i <= n; i++) {
             lua_geti(L, idx, i);
             encode_top(L, t, dst, k);
@@ -846,14 +848,19 @@ static void encode_values(lua_State *L, int idx, const et_tensor *t, uint32_t d,
  * offset running past the bytes. */
 static int tensor_new(lua_State *L)
 {
+    static const et_lua_opt spec[] = {{"bytes", "string"},   {"dtype", "string"},
+                                      {"offset", "integer"}, {"shape", "table"},
+                                      {"strides", "table"},  {"values", NULL},
+                                      {NULL, NULL}};
     luaL_checktype(L, 1, LUA_TTABLE);
     lua_settop(L, 1);
-    lua_getfield(L, 1, "dtype");  /* 2 */
-    lua_getfield(L, 1, "shape");  /* 3 */
-    lua_getfield(L, 1, "values"); /* 4 */
-    lua_getfield(L, 1, "bytes");  /* 5 */
-    lua_getfield(L, 1, "strides"); /* 6 */
-    lua_getfield(L, 1, "offset"); /* 7 */
+    et_lua_check_options(L, 1, "Tensor.new", spec, 1);
+    et_lua_opt_get(L, 1, "dtype");   /* 2 */
+    et_lua_opt_get(L, 1, "shape");   /* 3 */
+    et_lua_opt_get(L, 1, "values");  /* 4 */
+    et_lua_opt_get(L, 1, "bytes");   /* 5 */
+    et_lua_opt_get(L, 1, "strides"); /* 6 */
+    et_lua_opt_get(L, 1, "offset");  /* 7 */
     const char *dtype = lua_tostring(L, 2);
     if (!dtype)
         return luaL_error(L, "Tensor.new: dtype (a string) is required");
