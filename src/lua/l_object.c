@@ -174,6 +174,38 @@ static int owner_gc(lua_State *L)
     return 0;
 }
 
+/* Does message `m` start with a source position ("chunk:12: ")? */
+static int has_position(const char *m)
+{
+    const char *c = m;
+    while (*c && *c != '\n') {
+        if (c[0] == ':' && c[1] >= '0' && c[1] <= '9') {
+            const char *d = c + 1;
+            while (*d >= '0' && *d <= '9')
+                d++;
+            if (d[0] == ':' && d[1] == ' ')
+                return 1;
+        }
+        c++;
+    }
+    return 0;
+}
+
+/* Raise the error on top of the stack again from the running C function
+ * (a method wrapper or the field dispatch), with the position of the
+ * line that called it when the message has none: errors of the binding
+ * read as those of Lua's own C functions ("script.lua:12: field 'name' of
+ * Event is read-only").  Errors from the user's code keep theirs. */
+static int rethrow(lua_State *L)
+{
+    if (lua_type(L, -1) == LUA_TSTRING && !has_position(lua_tostring(L, -1))) {
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+    }
+    return lua_error(L);
+}
+
 /* ---- methods --------------------------------------------------------------- */
 
 /* The wrapper of every C method.  Upvalues: 1 the function, 2 its name as
@@ -229,7 +261,7 @@ static int method_tramp(lua_State *L)
             lua_concat(L, 3);
         }
     }
-    return lua_error(L);
+    return rethrow(L);
 }
 
 /* Push the wrapper of the function at `fn` (absolute index), method `name`
@@ -298,7 +330,7 @@ int et_lua_record_index(lua_State *L)
         if (o)
             et_lua_unpin(L, o);
         if (rc != LUA_OK)
-            return lua_error(L);
+            return rethrow(L);
         if (slot && !lua_isnil(L, -1)) {
             lua_pushvalue(L, -1);
             lua_setiuservalue(L, 1, slot);
