@@ -118,7 +118,10 @@ static int insp_new(lua_State *L)
                                       {"target_time_scale", "string"},
                                       {"time_scale", "string"},
                                       {NULL, NULL}};
-    luaL_checktype(L, 1, LUA_TTABLE);
+    if (!lua_istable(L, 1))
+        return luaL_error(L, "etinspect.Inspector: bad argument #1 (options table expected, got "
+                             "%s)",
+                          lua_isnone(L, 1) ? "no value" : luaL_typename(L, 1));
     lua_settop(L, 1);
     et_lua_check_options(L, 1, "etinspect.Inspector", spec, 1);
     et_inspector_options o;

@@ -586,11 +586,6 @@ static int t_index(lua_State *L)
     return et_lua_record_index(L); /* same upvalues */
 }
 
-static int t_newindex(lua_State *L)
-{
-    return luaL_error(L, "%s: a Tensor is read-only", check_lt(L, 1)->what);
-}
-
 /* ---- tostring ----------------------------------------------------------- */
 
 /* Shortest decimal text of `v` that reads back as the same element of
@@ -852,7 +847,9 @@ static int tensor_new(lua_State *L)
                                       {"offset", "integer"}, {"shape", "table"},
                                       {"strides", "table"},  {"values", NULL},
                                       {NULL, NULL}};
-    luaL_checktype(L, 1, LUA_TTABLE);
+    if (!lua_istable(L, 1))
+        return luaL_error(L, "Tensor.new: bad argument #1 (options table expected, got %s)",
+                          lua_isnone(L, 1) ? "no value" : luaL_typename(L, 1));
     lua_settop(L, 1);
     et_lua_check_options(L, 1, "Tensor.new", spec, 1);
     et_lua_opt_get(L, 1, "dtype");   /* 2 */
@@ -980,6 +977,6 @@ void et_lua_register_tensor(lua_State *L)
         {"itemsize", t_itemsize, 0}, {"nbytes", t_nbytes, 0},         {"readable", t_readable, 0},
         {"is_contiguous", t_is_contiguous, 0}, {"error", t_error, 0}, {NULL, NULL, 0}};
     static const et_lua_type type = {ET_MT_TENSOR, "Tensor", methods, getters, t_len,
-                                     t_tostring, t_index, t_newindex, NULL};
+                                     t_tostring, t_index, NULL, NULL};
     et_lua_define_type(L, &type);
 }
