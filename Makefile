@@ -184,13 +184,21 @@ $(B)/fuzz/%: tests/fuzz/%.c $(CORE_SRC)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) $< $(CORE_SRC) $(LDLIBS) -o $@
 
-fuzz: $(B)/fuzz/fuzz_etdump $(B)/fuzz/fuzz_legacy $(B)/fuzz/fuzz_etrecord $(B)/fuzz/fuzz_graph $(B)/fuzz/fuzz_npy $(B)/fuzz/fuzz_bundled
+# the API harness: the Lua API driven by tests/fuzz/api_driver.lua (needs the
+# fixtures; a short fixed-seed slice runs in make check: tests/lua/api_harness.t)
+$(B)/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(CORE_SRC) $(LUA_SRC) $(B)/gen/lua_embed.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) -DET_SRC_DEFAULT='"$(CURDIR)"' $< $(CORE_SRC) \
+	    $(LUA_SRC) $(B)/gen/lua_embed.c $(LUA_LIBS) $(LDLIBS) -o $@
+
+fuzz: $(B)/fuzz/fuzz_etdump $(B)/fuzz/fuzz_legacy $(B)/fuzz/fuzz_etrecord $(B)/fuzz/fuzz_graph $(B)/fuzz/fuzz_npy $(B)/fuzz/fuzz_bundled $(B)/fuzz/fuzz_api $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
 	sh scripts/fuzz.sh $(B)/fuzz/fuzz_etdump $(FUZZ_SECONDS)
 	sh scripts/fuzz.sh $(B)/fuzz/fuzz_legacy $(FUZZ_SECONDS)
 	sh scripts/fuzz.sh $(B)/fuzz/fuzz_etrecord $(FUZZ_SECONDS)
 	sh scripts/fuzz.sh $(B)/fuzz/fuzz_graph $(FUZZ_SECONDS)
 	sh scripts/fuzz.sh $(B)/fuzz/fuzz_npy $(FUZZ_SECONDS)
 	sh scripts/fuzz.sh $(B)/fuzz/fuzz_bundled $(FUZZ_SECONDS)
+	sh scripts/fuzz.sh $(B)/fuzz/fuzz_api $(FUZZ_SECONDS)
 
 install: $(B)/etinspect $(B)/etinspect.so
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/etinspect/schema \

@@ -369,11 +369,11 @@ const char *et_tensor_unreadable(const et_tensor *t, char *buf, size_t cap)
 
 bool et_tensor_is_contiguous(const et_tensor *t)
 {
-    int64_t acc = 1;
+    uint64_t acc = 1; /* unsigned: a hostile shape (a 0 among huge sizes) may overflow it */
     for (uint32_t d = t->ndim; d-- > 0;) {
-        if (t->sizes[d] != 1 && t->strides[d] != acc)
+        if (t->sizes[d] != 1 && (uint64_t)t->strides[d] != acc)
             return false;
-        acc *= t->sizes[d];
+        acc *= (uint64_t)t->sizes[d];
     }
     return true;
 }

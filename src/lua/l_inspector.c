@@ -71,7 +71,7 @@ static et_time_scale opt_time_scale(lua_State *L, int opts, const char *key, et_
         return def;
     }
     const char *s = lua_tostring(L, -1);
-    et_time_scale ts;
+    et_time_scale ts = def;
     et_error err;
     if (!s || et_time_scale_parse(s, &ts, &err) != 0)
         luaL_error(L, "%s: %s", key, s ? err.msg : "expected a time scale name");
