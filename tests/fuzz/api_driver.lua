@@ -281,7 +281,9 @@ function M.run(src, opts)
         local _ = tostring(v)
         if type_of(v) or saved.type(v) == "table" then
           local n = 0
-          for _, y in saved.pairs(v) do n = n + 1; if n > 3 then break end; keep(y) end
+          -- pairs order of a plain table depends on addresses: keep only
+          -- what an object's own (sorted) __pairs gives
+          for _, y in saved.pairs(v) do n = n + 1; if n > 3 then break end; if type_of(v) then keep(y) end end
           local ok = saved.pcall(function() return #v end)
         end
       end
