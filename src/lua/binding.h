@@ -157,7 +157,13 @@ typedef struct et_lua_getter {
     lua_CFunction fn;
     int cache; /* user value slot keeping the value once read (same value on
                 * every read), or 0: computed on each read */
+    unsigned flags; /* ET_LUA_LEAF or 0 */
 } et_lua_getter;
+
+/* A getter that runs no Lua code and uses its pointers only before its
+ * one allocation (it pushes one number, boolean or string it copies):
+ * called directly, without a protected call or a pin. */
+#define ET_LUA_LEAF 1u
 
 /* A userdata type. */
 typedef struct et_lua_type {

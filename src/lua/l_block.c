@@ -163,17 +163,17 @@ void et_lua_register_block(lua_State *L)
     static const et_lua_method methods[] = {{"run_output_of_run", blk_run_output_of_run, 1, 0},
                                             {"run_output_raw", blk_run_output_raw, 1, 0},
                                             {NULL, NULL, 0, 0}};
-    static const et_lua_getter getters[] = {{"name", blk_name, 0},
-                                            {"events", blk_events, 2},
-                                            {"bundled_input_index", blk_bii, 0},
-                                            {"run_output", blk_run_output, 0},
-                                            {"reference_output", blk_nil, 0},
-                                            {"source_time_scale", blk_source, 0},
-                                            {"target_time_scale", blk_target, 0},
-                                            {"allocators", blk_allocators, 0},
-                                            {"num_runs", blk_num_runs, 0},
-                                            {"etrecord_method", blk_method, 0},
-                                            {NULL, NULL, 0}};
+    static const et_lua_getter getters[] = {{"name", blk_name, 0, ET_LUA_LEAF},
+                                            {"events", blk_events, 2, 0},
+                                            {"bundled_input_index", blk_bii, 0, ET_LUA_LEAF},
+                                            {"run_output", blk_run_output, 0, 0},
+                                            {"reference_output", blk_nil, 0, 0},
+                                            {"source_time_scale", blk_source, 0, ET_LUA_LEAF},
+                                            {"target_time_scale", blk_target, 0, ET_LUA_LEAF},
+                                            {"allocators", blk_allocators, 0, 0},
+                                            {"num_runs", blk_num_runs, 0, ET_LUA_LEAF},
+                                            {"etrecord_method", blk_method, 0, ET_LUA_LEAF},
+                                            {NULL, NULL, 0, 0}};
     static const et_lua_type type = {ET_MT_BLOCK, "EventBlock", methods, getters, blk_len,
                                      blk_tostring, NULL, NULL, NULL};
     et_lua_define_type(L, &type);

@@ -142,8 +142,8 @@ static int insp_bundled_program(lua_State *L)
 
 void et_lua_register_bundled(lua_State *L)
 {
-    static const et_lua_getter ref = {"reference_output", blk_reference_output, 0};
-    static const et_lua_getter bp = {"bundled_program", insp_bundled_program, 0};
+    static const et_lua_getter ref = {"reference_output", blk_reference_output, 0, 0};
+    static const et_lua_getter bp = {"bundled_program", insp_bundled_program, 0, 0};
     et_lua_add_getter(L, ET_MT_BLOCK, &ref);
     et_lua_add_getter(L, ET_MT_INSPECTOR, &bp);
 }

@@ -299,16 +299,16 @@ void et_lua_register_etrecord(lua_State *L)
 {
     static const et_lua_method methods[] = {
         {"get_exported_program", rec_get_exported_program, 2, 0}, {NULL, NULL, 0, 0}};
-    static const et_lua_getter getters[] = {{"path", rec_path, 0},
-                                            {"entries", rec_entries, 0},
-                                            {"methods", rec_methods, 0},
-                                            {"graphs", rec_graphs, 0},
-                                            {"export_graph_id", rec_export_graph_id, 0},
-                                            {"debug_handle_map", rec_debug_handle_map, 0},
-                                            {"delegate_map", rec_delegate_map, 0},
+    static const et_lua_getter getters[] = {{"path", rec_path, 0, 0},
+                                            {"entries", rec_entries, 0, 0},
+                                            {"methods", rec_methods, 0, 0},
+                                            {"graphs", rec_graphs, 0, 0},
+                                            {"export_graph_id", rec_export_graph_id, 0, 0},
+                                            {"debug_handle_map", rec_debug_handle_map, 0, 0},
+                                            {"delegate_map", rec_delegate_map, 0, 0},
                                             {"instruction_id_to_num_outs_map",
-                                             rec_num_outs_map, 0},
-                                            {NULL, NULL, 0}};
+                                             rec_num_outs_map, 0, 0},
+                                            {NULL, NULL, 0, 0}};
     static const et_lua_type type = {ET_MT_ETRECORD, "ETRecord", methods, getters, NULL,
                                      rec_tostring, NULL, NULL, &rec_class};
     et_lua_define_type(L, &type);

@@ -430,28 +430,28 @@ void et_lua_register_graph(lua_State *L)
                                              {"nodes_by_debug_handle", g_by_handle, 1, 0},
                                              {"print", g_print, 1, 0},
                                              {NULL, NULL, 0, 0}};
-    static const et_lua_getter ggetters[] = {{"name", g_name, 0},
-                                             {"schema_version", g_schema, 0},
-                                             {"nodes", g_nodes, 0},
-                                             {"inputs", g_inputs, 0},
-                                             {"outputs", g_outputs, 0},
-                                             {NULL, NULL, 0}};
+    static const et_lua_getter ggetters[] = {{"name", g_name, 0, ET_LUA_LEAF},
+                                             {"schema_version", g_schema, 0, ET_LUA_LEAF},
+                                             {"nodes", g_nodes, 0, 0},
+                                             {"inputs", g_inputs, 0, 0},
+                                             {"outputs", g_outputs, 0, 0},
+                                             {NULL, NULL, 0, 0}};
     static const et_lua_type gtype = {ET_MT_GRAPH, "Graph", gmethods, ggetters, g_len,
                                       g_tostring, NULL, NULL, NULL};
     et_lua_define_type(L, &gtype);
 
-    static const et_lua_getter ngetters[] = {{"name", n_name, 0},
-                                             {"target", n_target, 0},
-                                             {"op", n_op, 0},
-                                             {"debug_handle", n_handle, 0},
-                                             {"stack_trace", n_stack_trace, 0},
-                                             {"module_hierarchy", n_module_hierarchy, 0},
-                                             {"nn_module_stack", n_nn_module_stack, 0},
-                                             {"source_fn_stack", n_source_fn_stack, 0},
-                                             {"from_node", n_from_node, 0},
-                                             {"inputs", n_inputs, 0},
-                                             {"outputs", n_outputs, 0},
-                                             {NULL, NULL, 0}};
+    static const et_lua_getter ngetters[] = {{"name", n_name, 0, ET_LUA_LEAF},
+                                             {"target", n_target, 0, ET_LUA_LEAF},
+                                             {"op", n_op, 0, ET_LUA_LEAF},
+                                             {"debug_handle", n_handle, 0, ET_LUA_LEAF},
+                                             {"stack_trace", n_stack_trace, 0, ET_LUA_LEAF},
+                                             {"module_hierarchy", n_module_hierarchy, 0, 0},
+                                             {"nn_module_stack", n_nn_module_stack, 0, ET_LUA_LEAF},
+                                             {"source_fn_stack", n_source_fn_stack, 0, ET_LUA_LEAF},
+                                             {"from_node", n_from_node, 0, ET_LUA_LEAF},
+                                             {"inputs", n_inputs, 0, 0},
+                                             {"outputs", n_outputs, 0, 0},
+                                             {NULL, NULL, 0, 0}};
     static const et_lua_type ntype = {ET_MT_NODE, "Node", NULL, ngetters, NULL, n_tostring,
                                       NULL, NULL, NULL};
     et_lua_define_type(L, &ntype);

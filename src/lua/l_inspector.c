@@ -492,17 +492,18 @@ void et_lua_register_inspector(lua_State *L)
 {
     static const et_lua_method methods[] = {
         {"get_exported_program", insp_get_exported_program, 2, 0}, {NULL, NULL, 0, 0}};
-    static const et_lua_getter getters[] = {{"event_blocks", insp_event_blocks, 2},
-                                            {"source_time_scale", insp_source, 0},
-                                            {"target_time_scale", insp_target, 0},
-                                            {"warnings", insp_warnings, 0},
-                                            {"etdump_path", insp_path, 0},
-                                            {"profile_results_path", insp_results_path, 0},
-                                            {"format", insp_format, 0},
-                                            {"framework_tax", insp_framework_tax, 0},
-                                            {"memory_allocations", insp_memory_allocations, 0},
-                                            {"etrecord", insp_etrecord, 0},
-                                            {NULL, NULL, 0}};
+    static const et_lua_getter getters[] = {{"event_blocks", insp_event_blocks, 2, 0},
+                                            {"source_time_scale", insp_source, 0, ET_LUA_LEAF},
+                                            {"target_time_scale", insp_target, 0, ET_LUA_LEAF},
+                                            {"warnings", insp_warnings, 0, 0},
+                                            {"etdump_path", insp_path, 0, ET_LUA_LEAF},
+                                            {"profile_results_path", insp_results_path, 0,
+                                             ET_LUA_LEAF},
+                                            {"format", insp_format, 0, ET_LUA_LEAF},
+                                            {"framework_tax", insp_framework_tax, 0, 0},
+                                            {"memory_allocations", insp_memory_allocations, 0, 0},
+                                            {"etrecord", insp_etrecord, 0, ET_LUA_LEAF},
+                                            {NULL, NULL, 0, 0}};
     static const et_lua_type type = {ET_MT_INSPECTOR, "Inspector", methods, getters,
                                      insp_len, insp_tostring, NULL, NULL, &insp_class};
     et_lua_define_type(L, &type);

@@ -208,9 +208,19 @@ static int rethrow(lua_State *L)
 
 /* ---- methods --------------------------------------------------------------- */
 
+/* Is argument 1 a userdata whose metatable is the one at upvalue 3? */
+static int self_ok(lua_State *L)
+{
+    if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1))
+        return 0;
+    int ok = lua_rawequal(L, -1, lua_upvalueindex(3));
+    lua_pop(L, 1);
+    return ok;
+}
+
 /* The wrapper of every C method.  Upvalues: 1 the function, 2 its name as
- * users write it ("Inspector:write_trace"), 3 the metatable name (self's
- * type; nil: not checked), 4 max_args + 1 (0: not checked) * 256 + flags. */
+ * users write it ("Inspector:write_trace"), 3 the metatable of self's type
+ * (nil: self not checked), 4 max_args + 1 (0: not checked) * 256 + flags. */
 static int method_tramp(lua_State *L)
 {
     const char *qname = lua_tostring(L, lua_upvalueindex(2));
@@ -218,14 +228,13 @@ static int method_tramp(lua_State *L)
     int max_args = (int)(spec >> 8) - 1;
     unsigned flags = (unsigned)(spec & 0xff);
     int nargs = lua_gettop(L) - 1;
-    if (lua_type(L, lua_upvalueindex(3)) == LUA_TSTRING &&
-        !luaL_testudata(L, 1, lua_tostring(L, lua_upvalueindex(3)))) {
-        const char *type = strchr(lua_tostring(L, lua_upvalueindex(3)), '.');
+    if (!lua_isnil(L, lua_upvalueindex(3)) && !self_ok(L)) {
         const char *got = luaL_getmetafield(L, 1, "__name") == LUA_TSTRING ? lua_tostring(L, -1)
                                                                             : luaL_typename(L, 1);
         if (lua_isnone(L, 1))
             got = "no value";
-        return luaL_error(L, "%s: bad self (%s expected, got %s)", qname, type ? type + 1 : "?",
+        lua_pushlstring(L, qname, strcspn(qname, ":")); /* the type's name */
+        return luaL_error(L, "%s: bad self (%s expected, got %s)", qname, lua_tostring(L, -1),
                           got);
     }
     if (max_args >= 0 && nargs > max_args)
@@ -272,7 +281,7 @@ static void push_wrapped(lua_State *L, int fn, const char *type, const char *mt,
     lua_pushvalue(L, fn);
     lua_pushfstring(L, "%s:%s", type, name);
     if (mt)
-        lua_pushstring(L, mt);
+        luaL_getmetatable(L, mt);
     else
         lua_pushnil(L);
     lua_pushinteger(L, (lua_Integer)(max_args + 1) * 256 + (lua_Integer)flags);
@@ -307,8 +316,17 @@ int et_lua_record_index(lua_State *L)
     lua_pop(L, 1);
     lua_pushvalue(L, 2);
     int slot = 0;
-    if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNUMBER) { /* a cached field */
+    if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNUMBER) { /* cached, or a leaf */
         slot = (int)lua_tointeger(L, -1);
+        if (slot < 0) { /* ET_LUA_LEAF: call it in place */
+            lua_settop(L, 2);
+            lua_pushvalue(L, 2);
+            if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TFUNCTION)
+                return 0;
+            lua_CFunction f = lua_tocfunction(L, -1);
+            lua_settop(L, 1);
+            return f ? f(L) : 0;
+        }
         if (lua_getiuservalue(L, 1, slot) > LUA_TNIL) {
             et_lua_owner *o = et_lua_owner_of(L, 1);
             if (o && o->closed)
@@ -474,12 +492,14 @@ static void put_method(lua_State *L, int methods, const char *type, const char *
     lua_pop(L, 1);
 }
 
+/* Store getter `g`: the function in the getters table; in the cache
+ * table its user value slot, or -1 for a leaf. */
 static void put_getter(lua_State *L, int getters, int cache, const et_lua_getter *g)
 {
     lua_pushcfunction(L, g->fn);
     lua_setfield(L, getters, g->name);
-    if (g->cache) {
-        lua_pushinteger(L, g->cache);
+    if (g->cache || (g->flags & ET_LUA_LEAF)) {
+        lua_pushinteger(L, g->cache ? g->cache : -1);
         lua_setfield(L, cache, g->name);
     }
 }
@@ -538,7 +558,7 @@ static void setup(lua_State *L, int mt, const char *mtname, const et_lua_method 
     for (int i = 0; getters && getters[i].name; i++)
         put_getter(L, g, c, &getters[i]);
     for (int i = 0; reg_getters && reg_getters[i].name; i++) {
-        et_lua_getter ge = {reg_getters[i].name, reg_getters[i].func, 0};
+        et_lua_getter ge = {reg_getters[i].name, reg_getters[i].func, 0, 0};
         put_getter(L, g, c, &ge);
     }
     lua_pushvalue(L, m);

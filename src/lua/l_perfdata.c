@@ -94,11 +94,12 @@ void et_lua_register_perfdata(lua_State *L)
 {
     static const et_lua_method methods[] = {{"percentile", pd_percentile, 1, 0},
                                             {NULL, NULL, 0, 0}};
-    static const et_lua_getter getters[] = {{"raw", pd_raw, 0}, {"p10", pd_p10, 0},
-                                            {"p50", pd_p50, 0},  {"p90", pd_p90, 0},
-                                            {"avg", pd_avg, 0},  {"min", pd_min, 0},
-                                            {"max", pd_max, 0},  {"stddev", pd_stddev, 0},
-                                            {NULL, NULL, 0}};
+    static const et_lua_getter getters[] = {
+        {"raw", pd_raw, 0, 0},         {"p10", pd_p10, 0, ET_LUA_LEAF},
+        {"p50", pd_p50, 0, ET_LUA_LEAF}, {"p90", pd_p90, 0, ET_LUA_LEAF},
+        {"avg", pd_avg, 0, ET_LUA_LEAF}, {"min", pd_min, 0, ET_LUA_LEAF},
+        {"max", pd_max, 0, ET_LUA_LEAF}, {"stddev", pd_stddev, 0, ET_LUA_LEAF},
+        {NULL, NULL, 0, 0}};
     static const et_lua_type type = {ET_MT_PERFDATA, "PerfData", methods, getters, pd_len,
                                      pd_tostring, NULL, NULL, NULL};
     et_lua_define_type(L, &type);

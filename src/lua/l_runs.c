@@ -248,12 +248,12 @@ static int insp_runs(lua_State *L)
 void et_lua_register_runs(lua_State *L)
 {
     static const et_lua_method methods[] = {{"events", run_events, 0, 0}, {NULL, NULL, 0, 0}};
-    static const et_lua_getter getters[] = {{"name", run_name, 0},
-                                            {"bundled_input_index", run_bii, 0},
-                                            {"num_events", run_num_events, 0},
-                                            {"allocators", run_allocators, 0},
-                                            {"index", run_index, 0},
-                                            {NULL, NULL, 0}};
+    static const et_lua_getter getters[] = {{"name", run_name, 0, ET_LUA_LEAF},
+                                            {"bundled_input_index", run_bii, 0, ET_LUA_LEAF},
+                                            {"num_events", run_num_events, 0, ET_LUA_LEAF},
+                                            {"allocators", run_allocators, 0, 0},
+                                            {"index", run_index, 0, ET_LUA_LEAF},
+                                            {NULL, NULL, 0, 0}};
     static const et_lua_type type = {ET_MT_RUN, "Run", methods, getters, NULL, run_tostring,
                                      NULL, NULL, NULL};
     et_lua_define_type(L, &type);

@@ -972,10 +972,18 @@ void et_lua_register_tensor(lua_State *L)
         {"nan_count", t_nan_count, 0, 0}, {"inf_count", t_inf_count, 0, 0},
         {"stats", t_stats, 0, 0},      {NULL, NULL, 0, 0}};
     static const et_lua_getter getters[] = {
-        {"dtype", t_dtype, 0},     {"scalar_type", t_scalar_type, 0}, {"shape", t_shape, 0},
-        {"strides", t_strides, 0}, {"ndim", t_ndim, 0},               {"numel", t_numel, 0},
-        {"itemsize", t_itemsize, 0}, {"nbytes", t_nbytes, 0},         {"readable", t_readable, 0},
-        {"is_contiguous", t_is_contiguous, 0}, {"error", t_error, 0}, {NULL, NULL, 0}};
+        {"dtype", t_dtype, 0, ET_LUA_LEAF},
+        {"scalar_type", t_scalar_type, 0, ET_LUA_LEAF},
+        {"shape", t_shape, 0, 0},
+        {"strides", t_strides, 0, 0},
+        {"ndim", t_ndim, 0, ET_LUA_LEAF},
+        {"numel", t_numel, 0, ET_LUA_LEAF},
+        {"itemsize", t_itemsize, 0, ET_LUA_LEAF},
+        {"nbytes", t_nbytes, 0, ET_LUA_LEAF},
+        {"readable", t_readable, 0, ET_LUA_LEAF},
+        {"is_contiguous", t_is_contiguous, 0, ET_LUA_LEAF},
+        {"error", t_error, 0, ET_LUA_LEAF},
+        {NULL, NULL, 0, 0}};
     static const et_lua_type type = {ET_MT_TENSOR, "Tensor", methods, getters, t_len,
                                      t_tostring, t_index, NULL, NULL};
     et_lua_define_type(L, &type);

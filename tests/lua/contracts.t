@@ -247,5 +247,6 @@ for _, m in ipairs(LUA_METHODS) do
   end
 end
 
-for _, suffix in ipairs{"", ".db", ".tsv", ".html", ".d"} do os.remove(tmp .. suffix) end
+for _, suffix in ipairs{"", ".db", ".tsv", ".html"} do os.remove(tmp .. suffix) end
+os.execute("rm -rf '" .. tmp .. ".d'")
 t.done()
