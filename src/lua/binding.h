@@ -329,12 +329,12 @@ void et_lua_set_index(lua_State *L, const luaL_Reg *methods, const luaL_Reg *get
 int et_lua_pairs_in_order(lua_State *L, int self, int keys);
 
 /* The __index body et_lua_define_type installs (upvalues: 1 methods,
- * 2 getters, 3 {name = cache slot}, 4 the type's name): a method (C
- * functions are wrapped on first use), else a cached value, else the
- * getter called pinned; "<Type> has no field or method 'k'" for other
- * strings, nil for other keys.  A type with its own __index closure over
- * the same upvalues (Tensor: integer keys are elements) calls it for the
- * rest. */
+ * 2 getters, 3 {name = leaf getter | cache slot}, 4 the type's name): a
+ * leaf getter, called in place; else a cached value; else a method (C
+ * functions are wrapped on first use); else the getter called pinned;
+ * "<Type> has no field or method 'k'" for other strings, nil for other
+ * keys.  A type with its own __index closure over the same upvalues
+ * (Tensor: integer keys are elements) calls it for the rest. */
 int et_lua_record_index(lua_State *L);
 
 /* __pairs for record-like userdata: iterates the getter names (sorted) and

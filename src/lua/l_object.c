@@ -294,7 +294,27 @@ int et_lua_record_index(lua_State *L)
 {
     lua_settop(L, 2);
     lua_pushvalue(L, 2);
-    int t = lua_rawget(L, lua_upvalueindex(1)); /* 3: a method? */
+    int slot = 0, t = lua_rawget(L, lua_upvalueindex(3)); /* 3: a leaf, or a cached field */
+    if (t == LUA_TFUNCTION) { /* ET_LUA_LEAF: called in place */
+        lua_CFunction f = lua_tocfunction(L, 3);
+        lua_settop(L, 1);
+        return f ? f(L) : 0;
+    }
+    if (t == LUA_TNUMBER) {
+        slot = (int)lua_tointeger(L, 3);
+        if (lua_getiuservalue(L, 1, slot) > LUA_TNIL) {
+            et_lua_owner *o = et_lua_owner_of(L, 1);
+            if (o && o->closed)
+                return et_lua_closed_error(L, o == lua_touserdata(L, 1)
+                                                  ? NULL
+                                                  : lua_tostring(L, lua_upvalueindex(4)),
+                                           o);
+            return 1;
+        }
+    }
+    lua_settop(L, 2);
+    lua_pushvalue(L, 2);
+    t = lua_rawget(L, lua_upvalueindex(1)); /* 3: a method? */
     if (t != LUA_TNIL) {
         if (t == LUA_TFUNCTION && lua_iscfunction(L, 3) && lua_tocfunction(L, 3) != method_tramp &&
             lua_type(L, 2) == LUA_TSTRING) {
@@ -312,30 +332,6 @@ int et_lua_record_index(lua_State *L)
             lua_rawset(L, lua_upvalueindex(1));
         }
         return 1;
-    }
-    lua_pop(L, 1);
-    lua_pushvalue(L, 2);
-    int slot = 0;
-    if (lua_rawget(L, lua_upvalueindex(3)) == LUA_TNUMBER) { /* cached, or a leaf */
-        slot = (int)lua_tointeger(L, -1);
-        if (slot < 0) { /* ET_LUA_LEAF: call it in place */
-            lua_settop(L, 2);
-            lua_pushvalue(L, 2);
-            if (lua_rawget(L, lua_upvalueindex(2)) != LUA_TFUNCTION)
-                return 0;
-            lua_CFunction f = lua_tocfunction(L, -1);
-            lua_settop(L, 1);
-            return f ? f(L) : 0;
-        }
-        if (lua_getiuservalue(L, 1, slot) > LUA_TNIL) {
-            et_lua_owner *o = et_lua_owner_of(L, 1);
-            if (o && o->closed)
-                return et_lua_closed_error(L, o == lua_touserdata(L, 1)
-                                                  ? NULL
-                                                  : lua_tostring(L, lua_upvalueindex(4)),
-                                           o);
-            return 1;
-        }
     }
     lua_settop(L, 2);
     lua_pushvalue(L, 2);
@@ -493,13 +489,17 @@ static void put_method(lua_State *L, int methods, const char *type, const char *
 }
 
 /* Store getter `g`: the function in the getters table; in the cache
- * table its user value slot, or -1 for a leaf. */
+ * table its user value slot, or for a leaf the function itself (the
+ * dispatch looks there first). */
 static void put_getter(lua_State *L, int getters, int cache, const et_lua_getter *g)
 {
     lua_pushcfunction(L, g->fn);
     lua_setfield(L, getters, g->name);
-    if (g->cache || (g->flags & ET_LUA_LEAF)) {
-        lua_pushinteger(L, g->cache ? g->cache : -1);
+    if (g->flags & ET_LUA_LEAF) {
+        lua_pushcfunction(L, g->fn);
+        lua_setfield(L, cache, g->name);
+    } else if (g->cache) {
+        lua_pushinteger(L, g->cache);
         lua_setfield(L, cache, g->name);
     }
 }
