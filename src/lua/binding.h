@@ -32,7 +32,9 @@
  *  - while C code of the binding runs on an object (any method, field
  *    read or __tostring: a loop over events, a writer, a print, a value
  *    decode, a call of the user's parser), the object's owner is *pinned*;
- *    owner:close() on a pinned owner is refused:
+ *    owner:close() on a pinned owner is refused (a getter marked
+ *    ET_LUA_LEAF, which copies one value and runs no Lua code, needs no
+ *    pin and is called in place):
  *      "Inspector is busy (Inspector:write_trace is running); close it
  *       after Inspector:write_trace returns"
  *    The pin is taken and released around a protected call, so an error or
@@ -44,7 +46,7 @@
  *    ETRecord finalized while an open Inspector is linked to it is freed
  *    when that Inspector closes; a finalizer called by hand (through the
  *    debug library) is a close();
- *  - every metatable of the binding sets __metatable, so getmetatable()
+ *  - every userdata metatable of the binding sets __metatable, so getmetatable()
  *    reaches no finalizer; fields are read-only ("field 'name' of Event is
  *    read-only").
  *
