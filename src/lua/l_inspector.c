@@ -213,11 +213,10 @@ static int insp_new(lua_State *L)
                              "(etinspect.parse_etrecord), got %s",
                           luaL_typename(L, -1));
     }
-    lua_etr_box *rb = NULL;
-    if (t != LUA_TNIL) {
-        rb = et_lua_check_etrecord(L, -1);
-        o.etrecord = rb->r;
-    }
+    /* only its box is kept here: Lua code runs below (require, a user's
+     * finalizer at any allocation) and may close the record; its pointer
+     * is read just before the open, with the record pinned */
+    lua_etr_box *rb = t != LUA_TNIL ? et_lua_check_etrecord(L, -1) : NULL;
     lua_setfield(L, uv, "etrecord");
     if (et_lua_opt_get(L, 1, "enable_module_hierarchy") != LUA_TNIL)
         o.enable_module_hierarchy = lua_toboolean(L, -1);
@@ -258,9 +257,14 @@ static int insp_new(lua_State *L)
     }
 
     /* the converter runs inside: it must not close the ETRecord the model
-     * is being linked to (nothing between pin and unpin can raise) */
-    if (rb)
+     * is being linked to (nothing between the check and the unpin
+     * allocates or raises) */
+    if (rb) {
+        if (!rb->r)
+            return et_lua_closed_error(L, NULL, &rb->own);
+        o.etrecord = rb->r;
         et_lua_pin(&rb->own, "etinspect.Inspector");
+    }
     box->insp = et_inspector_open(&o, &err);
     if (rb)
         et_lua_unpin(L, &rb->own);

@@ -255,6 +255,23 @@ do
      .. "later reads raise (%d)"):format(busy, closes, errors))
 end
 
+-- a finalizer of the user's closes the ETRecord while an Inspector is being built --------
+do
+  collectgarbage("incremental", 100, 400)
+  local closed, opened = 0, 0
+  for i = 1, 30 do
+    local rec = etinspect.parse_etrecord(RECORD)
+    for k = 1, 20 do setmetatable({}, {__gc = function() if pcall(rec.close, rec) then closed = closed + 1 end end}) end
+    package.loaded["etinspect.parsers"] = nil -- loaded again: Lua code runs inside the constructor
+    local ok, insp = pcall(etinspect.Inspector, {etdump_path = SAMPLE, etrecord = rec, delegate_metadata_parser = "json",
+      delegate_time_scale_converter = function(n, ticks) return ticks end})
+    if ok then opened = opened + 1; assert(#insp.event_blocks[2].events[1].op_types >= 0) end
+  end
+  collectgarbage("incremental", 200, 100)
+  t.ok(closed > 0, ("finalizers closing the ETRecord during the construction: %d closed it, %d Inspectors "
+    .. "opened, none read a freed record"):format(closed, opened))
+end
+
 -- read-only fields and sequences ----------------------------------------------------------------
 do
   local insp = etinspect.Inspector{etdump_path = SAMPLE}
