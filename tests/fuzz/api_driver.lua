@@ -274,6 +274,12 @@ function M.run(src, opts)
       end
     end,
     function() saved.collectgarbage(int(2) == 1 and "collect" or "step") end,
+    function() -- the collector's pace: short cycles run finalizers inside C code
+      local k = int(3)
+      if k == 1 then saved.collectgarbage("incremental", 100, 400)
+      elseif k == 2 then saved.collectgarbage("generational", 10, 50)
+      else saved.collectgarbage("incremental", 200, 100) end
+    end,
     function() note("on_warning"); etinspect.on_warning(int(3) == 1 and quiet or callback(function() end)) end,
     function() -- tostring, #, pairs
       local v = pick(pool)
@@ -368,6 +374,7 @@ function M.run(src, opts)
   -- close what is left (some may be busy or linked: errors are fine)
   for i = #owners, 1, -1 do saved.pcall(owners[i].close, owners[i]) end
   pool, owners, objs = nil, nil, nil
+  saved.collectgarbage("incremental", 200, 100)
   saved.collectgarbage()
   return stats
 end
