@@ -2,11 +2,21 @@
 #
 #   make               build build/etinspect
 #   make demo          build the sample ETDump and run etinspect on it
-#   make check         unit and end-to-end tests, then again under ASan+UBSan
-#   make bench         load + aggregate + TSV of the large corpus dumps; a
-#                      20,000-node ETRecord loaded and linked
+#   make check         unit and end-to-end tests, then again under ASan+UBSan,
+#                      then a short slice of every fuzz target
+#   make bench         issue 15's table on large.etdp as ratios to the floor
+#                      (tests/tools/floor), the scaling over the corpus, a
+#                      legacy dump, a 20,000-node ETRecord loaded and linked
 #   make fuzz          run the libFuzzer targets (FUZZ_SECONDS each, default 600)
-#   make install       install into $(DESTDIR)$(PREFIX) (default /usr/local)
+#                      and print executions and coverage per target
+#   make fuzz-check    a FUZZ_SLICE-second slice (default 20) of each target
+#   make man           the man pages etinspect(1), etinspect-lua(3) (scdoc)
+#   make html          the Markdown docs as HTML (cmark-gfm)
+#   make install       install into $(DESTDIR)$(PREFIX) (default /usr/local):
+#                      program, Lua module, man pages, bash completion, docs
+#   make deb           the Debian packages etinspect and lua-etinspect, built
+#                      in a temporary copy (dpkg-buildpackage), into build/deb,
+#                      checked by lintian and run from a scratch root
 #   make clean
 #
 # Tests and benchmarks look for the shared corpus in SHARED (default
@@ -32,27 +42,34 @@ EDIT_LIBS   := $(shell $(PKG_CONFIG) --libs libedit 2>/dev/null)
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 CPPFLAGS += -Isrc/core -Isrc/lua -Isrc/host -D_POSIX_C_SOURCE=200809L $(LUA_CFLAGS) $(EDIT_CFLAGS)
 CFLAGS  ?= -O2 -g
-# the core reads ETRecords (ZIP archives of JSON) with libzip and jansson
+# the core reads ETRecords (ZIP archives of JSON) with libzip and yajl; the Lua
+# binding decodes JSON for scripts with jansson
 ZIP_LIBS := $(or $(shell $(PKG_CONFIG) --libs libzip 2>/dev/null),-lzip)
-LDLIBS  += $(ZIP_LIBS) -ljansson -lsqlite3 -lm
+# shortest float digits from libdouble-conversion, behind one C++ shim
+# (src/core/dtoa.cc, the only C++ file); threads for the model's builder
+CXX     ?= c++
+CXXFLAGS_SHIM = -std=c++17 -Wall -Wextra -Werror -fno-exceptions -fno-rtti
+CORE_LIBS = $(ZIP_LIBS) -lyajl -ljansson -lsqlite3 -ldouble-conversion -lm -pthread
+LDLIBS  += $(CORE_LIBS)
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
 B = build
 CORE_SRC = $(wildcard src/core/*.c)
+CORE_CXX = $(wildcard src/core/*.cc)
 LUA_SRC  = $(wildcard src/lua/*.c)
 LUA_LIB_FILES = $(sort $(wildcard lua/etinspect/*.lua lua/etinspect/scripts/*.lua))
 HOST_SRC = $(wildcard src/host/*.c)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 TOOL_SRC = $(wildcard tests/tools/*.c)
 
-CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o)
+CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o) $(CORE_CXX:%.cc=$(B)/%.o)
 LUA_OBJ  = $(LUA_SRC:%.c=$(B)/%.o) $(B)/gen/lua_embed.o
 HOST_OBJ = $(HOST_SRC:%.c=$(B)/%.o)
-PIC_OBJ  = $(CORE_SRC:%.c=$(B)/pic/%.o) $(LUA_SRC:%.c=$(B)/pic/%.o) $(B)/pic/gen/lua_embed.o
+PIC_OBJ  = $(CORE_SRC:%.c=$(B)/pic/%.o) $(CORE_CXX:%.cc=$(B)/pic/%.o) $(LUA_SRC:%.c=$(B)/pic/%.o) $(B)/pic/gen/lua_embed.o
 UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/tests/%)
 TOOL_BIN = $(TOOL_SRC:tests/tools/%.c=$(B)/tools/%)
 
-ASAN_CORE_OBJ = $(CORE_SRC:%.c=$(B)/asan/%.o)
+ASAN_CORE_OBJ = $(CORE_SRC:%.c=$(B)/asan/%.o) $(CORE_CXX:%.cc=$(B)/asan/%.o)
 ASAN_LUA_OBJ  = $(LUA_SRC:%.c=$(B)/asan/%.o) $(B)/asan/gen/lua_embed.o
 ASAN_HOST_OBJ = $(HOST_SRC:%.c=$(B)/asan/%.o)
 ASAN_UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/asan/tests/%)
@@ -60,7 +77,12 @@ ASAN_UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/asan/tests/%)
 FIXTURES = $(wildcard tests/fixtures/*.json)
 FIXTURE_BIN = $(FIXTURES:tests/fixtures/%.json=$(B)/fixtures/%.etdp)
 
-.PHONY: all demo check test test-asan bench fuzz install clean fixtures
+.PHONY: all demo check test test-asan bench fuzz fuzz-check install install-lua man html deb clean fixtures
+
+# the version, written in one place: src/core/version.h (the man pages take
+# it from here; the rockspec's name and debian/changelog are checked against
+# it by tests/e2e/rockspec.t and tests/e2e/deb.t)
+VERSION := $(shell sed -n 's/^\#define ETINSPECT_VERSION "\(.*\)"$$/\1/p' src/core/version.h)
 
 all: $(B)/etinspect $(B)/etinspect.so
 
@@ -75,6 +97,18 @@ $(B)/asan/%.o: %.c
 $(B)/pic/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(B)/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_SHIM) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/asan/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_SHIM) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+
+$(B)/pic/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS_SHIM) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
 # the Lua library (lua/etinspect/*.lua), compiled into the binding
 $(B)/gen/lua_embed.c: $(LUA_LIB_FILES) scripts/embed-lua.sh
@@ -100,7 +134,7 @@ $(B)/asan/libetlua.a: $(ASAN_LUA_OBJ)
 
 # require "etinspect" from a stock lua5.4 (package.cpath)
 $(B)/etinspect.so: $(PIC_OBJ)
-	$(CC) -shared $(CFLAGS) $^ $(ZIP_LIBS) -ljansson -lsqlite3 -lm -o $@
+	$(CC) -shared $(CFLAGS) $^ $(CORE_LIBS) -o $@
 
 $(B)/libetcore.a: $(CORE_OBJ)
 	$(AR) rcs $@ $^
@@ -109,10 +143,10 @@ $(B)/asan/libetcore.a: $(ASAN_CORE_OBJ)
 	$(AR) rcs $@ $^
 
 $(B)/etinspect: $(HOST_OBJ) $(B)/libetlua.a $(B)/libetcore.a
-	$(CC) $(CFLAGS) -Wl,-E $^ $(HOST_LUA_LIBS) $(EDIT_LIBS) -ljansson $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) -Wl,-E $^ $(HOST_LUA_LIBS) $(EDIT_LIBS) $(LDLIBS) -o $@
 
 $(B)/asan/etinspect: $(ASAN_HOST_OBJ) $(B)/asan/libetlua.a $(B)/asan/libetcore.a
-	$(CC) $(SAN_FLAGS) -Wl,-E $^ $(HOST_LUA_LIBS) $(EDIT_LIBS) -ljansson $(LDLIBS) -o $@
+	$(CC) $(SAN_FLAGS) -Wl,-E $^ $(HOST_LUA_LIBS) $(EDIT_LIBS) $(LDLIBS) -o $@
 
 $(B)/tests/%: tests/unit/%.c $(B)/libetcore.a tests/unit/tap.h
 	@mkdir -p $(dir $@)
@@ -125,7 +159,7 @@ $(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libetcore.a tests/unit/tap.h
 # test tools: the JSON comparator uses jansson; the others only the core
 $(B)/tools/cmp_ref_json: tests/tools/cmp_ref_json.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $< -ljansson $(LDLIBS) -o $@
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $< $(LDLIBS) -o $@
 
 $(B)/tools/%: tests/tools/%.c $(B)/libetcore.a
 	@mkdir -p $(dir $@)
@@ -168,50 +202,134 @@ test-asan: $(B)/asan/etinspect $(ASAN_UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN) $(SAM
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    prove $(PROVE_FLAGS) $(ASAN_UNIT_BIN) tests/e2e/*.t tests/lua/*.t
 
-# the two suites one after the other (their builds may still run in parallel)
+# the two suites, then the fuzz slices, one after the other (their builds may
+# still run in parallel)
 check:
 	@$(MAKE) --no-print-directory test
 	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory fuzz-check
 
-bench: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/mkzip
+bench: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/mkzip $(B)/tools/floor
 	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
-	    FLATC=$(FLATC) sh scripts/bench.sh
+	    FLOOR=$(abspath $(B)/tools/floor) FLATC=$(FLATC) sh scripts/bench.sh
 
-# libFuzzer targets (clang)
+# libFuzzer targets (clang): every tests/fuzz/fuzz_NAME.c is a target,
+# linked against the core, the Lua binding and the host compiled once with
+# the fuzzer's instrumentation and ASan+UBSan (an archive member is linked
+# only when the target uses it).  Per target, tests/fuzz/fuzz_NAME.seeds,
+# .dict and .options feed scripts/fuzz.sh.
+#   make fuzz                 every target for FUZZ_SECONDS (default 600) each,
+#                             then executions and coverage per target
+#   make fuzz FUZZ_TARGETS="fuzz_cli fuzz_html" FUZZ_SECONDS=60
+#   make fuzz-check           a FUZZ_SLICE-second slice of each (part of check)
 FUZZ_CC ?= clang
-FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-$(B)/fuzz/%: tests/fuzz/%.c $(CORE_SRC)
+FUZZ_CXX ?= clang++
+FUZZ_SLICE ?= 20
+FUZZ_SAN = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_FLAGS = $(FUZZ_SAN) -fsanitize=fuzzer
+FUZZ_OBJ_FLAGS = $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+FUZZ_TARGETS ?= $(sort $(basename $(notdir $(wildcard tests/fuzz/fuzz_*.c))))
+FUZZ_BINS = $(addprefix $(B)/fuzz/,$(FUZZ_TARGETS))
+FUZZ_LIB_SRC = $(CORE_SRC) $(LUA_SRC) $(filter-out src/host/main.c,$(HOST_SRC))
+# per-target link flags: fuzz_cli sees every Lua state the CLI makes
+FUZZ_LDFLAGS_fuzz_cli = -Wl,--wrap=luaL_newstate
+
+# the product's sources: gcc's -Werror build is the gate; clang's own
+# warnings are shown, not fatal, here
+$(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) $< $(CORE_SRC) $(LDLIBS) -o $@
+	$(FUZZ_CC) $(CPPFLAGS) $(filter-out -Werror,$(WARN)) $(FUZZ_OBJ_FLAGS) -MMD -MP -c $< -o $@
 
-# the API harness: the Lua API driven by tests/fuzz/api_driver.lua (needs the
-# fixtures; a short fixed-seed slice runs in make check: tests/lua/api_harness.t)
-$(B)/fuzz/fuzz_api: tests/fuzz/fuzz_api.c $(CORE_SRC) $(LUA_SRC) $(B)/gen/lua_embed.c
+# the float shim, the one C++ file
+$(B)/fuzz/obj/%.o: %.cc
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) -DET_SRC_DEFAULT='"$(CURDIR)"' $< $(CORE_SRC) \
-	    $(LUA_SRC) $(B)/gen/lua_embed.c $(LUA_LIBS) $(LDLIBS) -o $@
+	$(FUZZ_CXX) $(CXXFLAGS_SHIM) $(FUZZ_OBJ_FLAGS) -MMD -MP -c $< -o $@
 
-fuzz: $(B)/fuzz/fuzz_etdump $(B)/fuzz/fuzz_legacy $(B)/fuzz/fuzz_etrecord $(B)/fuzz/fuzz_graph $(B)/fuzz/fuzz_npy $(B)/fuzz/fuzz_bundled $(B)/fuzz/fuzz_api $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
-	sh scripts/fuzz.sh $(B)/fuzz/fuzz_etdump $(FUZZ_SECONDS)
-	sh scripts/fuzz.sh $(B)/fuzz/fuzz_legacy $(FUZZ_SECONDS)
-	sh scripts/fuzz.sh $(B)/fuzz/fuzz_etrecord $(FUZZ_SECONDS)
-	sh scripts/fuzz.sh $(B)/fuzz/fuzz_graph $(FUZZ_SECONDS)
-	sh scripts/fuzz.sh $(B)/fuzz/fuzz_npy $(FUZZ_SECONDS)
-	sh scripts/fuzz.sh $(B)/fuzz/fuzz_bundled $(FUZZ_SECONDS)
-	sh scripts/fuzz.sh $(B)/fuzz/fuzz_api $(FUZZ_SECONDS)
+$(B)/fuzz/obj/gen/lua_embed.o: $(B)/gen/lua_embed.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_OBJ_FLAGS) -c $< -o $@
 
-install: $(B)/etinspect $(B)/etinspect.so
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/etinspect/schema \
-	    $(DESTDIR)$(PREFIX)/share/doc/etinspect
-	install -m 755 $(B)/etinspect $(DESTDIR)$(PREFIX)/bin/etinspect
-	install -m 644 schema/*.fbs $(DESTDIR)$(PREFIX)/share/etinspect/schema/
-	install -m 644 README.md docs/*.md $(DESTDIR)$(PREFIX)/share/doc/etinspect/
-	install -d $(DESTDIR)$(PREFIX)/lib/lua/5.4
-	install -m 644 $(B)/etinspect.so $(DESTDIR)$(PREFIX)/lib/lua/5.4/etinspect.so
+$(B)/fuzz/libfuzzet.a: $(FUZZ_LIB_SRC:%.c=$(B)/fuzz/obj/%.o) $(CORE_CXX:%.cc=$(B)/fuzz/obj/%.o) \
+    $(B)/fuzz/obj/gen/lua_embed.o
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/fuzz/%: tests/fuzz/%.c $(wildcard tests/fuzz/*.h tests/tools/*.h) $(B)/fuzz/libfuzzet.a
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(FUZZ_FLAGS) $< $(B)/fuzz/libfuzzet.a $(FUZZ_LDFLAGS_$*) \
+	    $(HOST_LUA_LIBS) $(EDIT_LIBS) $(LDLIBS) -o $@
+
+# the targets read fixtures (build/fixtures) and seeds from the checkout
+fuzz: $(FUZZ_BINS) $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
+	@ET_SHARED=$(SHARED) ET_BUILD=$(abspath $(B)) sh scripts/fuzz.sh --summary $(FUZZ_SECONDS) $(FUZZ_BINS)
+
+fuzz-check: $(addprefix fuzz-slice-,$(FUZZ_TARGETS))
+
+fuzz-slice-%: $(B)/fuzz/% $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
+	@ET_SHARED=$(SHARED) ET_BUILD=$(abspath $(B)) sh scripts/fuzz.sh --slice $(FUZZ_SLICE) $(B)/fuzz/$*
+
+-include $(FUZZ_LIB_SRC:%.c=$(B)/fuzz/obj/%.d)
+
+# man pages: scdoc sources in man/, @VERSION@ filled in
+MAN_PAGES = $(B)/man/etinspect.1 $(B)/man/etinspect-lua.3
+$(B)/man/%: man/%.scd src/core/version.h
+	@mkdir -p $(dir $@)
+	sed 's/@VERSION@/$(VERSION)/g' $< | scdoc >$@.tmp && mv $@.tmp $@
+
+man: $(MAN_PAGES)
+
+# the Markdown docs as HTML, flat (README.html beside user-guide.html ...)
+DOC_MD   = README.md $(wildcard docs/*.md)
+DOC_HTML = $(patsubst %.md,$(B)/html/%.html,$(notdir $(DOC_MD)))
+$(B)/html/README.html: README.md scripts/md2html.sh
+	@mkdir -p $(dir $@)
+	sh scripts/md2html.sh $< $@
+$(B)/html/%.html: docs/%.md scripts/md2html.sh
+	@mkdir -p $(dir $@)
+	sh scripts/md2html.sh $< $@
+
+html: $(DOC_HTML)
+
+# man.t renders the pages; deb.t runs make install, which needs them all
+test test-asan: $(MAN_PAGES) $(DOC_HTML)
+
+# Installation directories (the Debian package sets LUA_LIBDIR to its
+# multiarch path; luarocks uses install-lua with INST_LIBDIR)
+BINDIR     ?= $(PREFIX)/bin
+DATADIR    ?= $(PREFIX)/share
+MANDIR     ?= $(DATADIR)/man
+DOCDIR     ?= $(DATADIR)/doc/etinspect
+LUA_LIBDIR ?= $(PREFIX)/lib/lua/5.4
+BASH_COMPLETION_DIR ?= $(DATADIR)/bash-completion/completions
+
+install: $(B)/etinspect $(B)/etinspect.so $(MAN_PAGES) $(DOC_HTML) $(B)/fixtures/sample.etdp $(SAMPLE_ETRECORD)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/etinspect/schema $(DESTDIR)$(DOCDIR)/examples \
+	    $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(BASH_COMPLETION_DIR)
+	install -m 755 $(B)/etinspect $(DESTDIR)$(BINDIR)/etinspect
+	install -m 644 schema/*.fbs $(DESTDIR)$(DATADIR)/etinspect/schema/
+	install -m 644 README.md docs/*.md $(DOC_HTML) $(DESTDIR)$(DOCDIR)/
+	install -m 644 $(B)/fixtures/sample.etdp $(SAMPLE_ETRECORD) $(DESTDIR)$(DOCDIR)/examples/
+	install -m 644 $(B)/man/etinspect.1 $(DESTDIR)$(MANDIR)/man1/etinspect.1
+	install -m 644 $(B)/man/etinspect-lua.3 $(DESTDIR)$(MANDIR)/man3/etinspect-lua.3
+	install -m 644 completion/etinspect.bash $(DESTDIR)$(BASH_COMPLETION_DIR)/etinspect
+	install -d $(DESTDIR)$(LUA_LIBDIR)
+	install -m 644 $(B)/etinspect.so $(DESTDIR)$(LUA_LIBDIR)/etinspect.so
+
+# the Lua module alone, into INST_LIBDIR (luarocks' build.install_target)
+INST_LIBDIR ?= $(DESTDIR)$(LUA_LIBDIR)
+install-lua: $(B)/etinspect.so
+	install -d $(INST_LIBDIR)
+	install -m 644 $(B)/etinspect.so $(INST_LIBDIR)/etinspect.so
+
+# The Debian packages (scripts/mkdeb.sh): dpkg-buildpackage -us -uc -b in a
+# temporary copy of the checkout (its parent directory gets the .debs, so
+# not the shared parent of this one), then lintian and a run of the
+# installed files from a scratch root (dpkg -x).  Output in $(B)/deb.
+deb:
+	sh scripts/mkdeb.sh $(abspath $(B)/deb) $(VERSION)
 
 clean:
 	rm -rf $(B)
 
--include $(CORE_OBJ:.o=.d) $(HOST_OBJ:.o=.d) $(ASAN_CORE_OBJ:.o=.d) $(ASAN_HOST_OBJ:.o=.d) \
+-include $(CORE_OBJ:.o=.d) $(CORE_CXX:%.cc=$(B)/pic/%.d) $(HOST_OBJ:.o=.d) $(ASAN_CORE_OBJ:.o=.d) $(ASAN_HOST_OBJ:.o=.d) \
     $(LUA_SRC:%.c=$(B)/%.d) $(LUA_SRC:%.c=$(B)/asan/%.d) \
     $(CORE_SRC:%.c=$(B)/pic/%.d) $(LUA_SRC:%.c=$(B)/pic/%.d)

@@ -1,53 +1,60 @@
 #!/bin/sh
-# make bench: time etinspect's main job (load + aggregate + TSV, no table
-# printing) on the large corpus dumps, and report wall time and peak RSS.
-# Needs ETINSPECT, BENCHRUN and ET_SHARED (set by the Makefile).
+# make bench: the rows of issue 15's table (docs/performance.md), each as
+# a ratio to the physical floor measured in the same run - tests/tools/floor
+# maps large.etdp (MAP_POPULATE) and copies it once - with the command's
+# peak RSS; medians of BENCH_RUNS (default 7, at least 5) pairs, floor and
+# command in turn.  Then the scaling over the corpus dumps, the legacy
+# profiler dump and a 20,000-node ETRecord.
+# Needs ETINSPECT, BENCHRUN, FLOOR and ET_SHARED (set by the Makefile).
 set -eu
 corpus="$ET_SHARED/corpus/etdump"
-runs="${BENCH_RUNS:-15}"
+runs="${BENCH_RUNS:-7}"
+[ "$runs" -ge 5 ] || runs=5
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+src=$(cd "$(dirname "$0")/.." && pwd)
 if [ ! -d "$corpus" ]; then
     echo "bench: $corpus not found; nothing to measure"
     exit 0
 fi
-echo "etinspect $("$ETINSPECT" --version | cut -d' ' -f2) on $(uname -m), $(nproc) cores; $runs runs each"
-for name in medium large; do
+echo "etinspect $("$ETINSPECT" --version | cut -d' ' -f2) on $(uname -m), $(nproc) cores," \
+    "ETINSPECT_THREADS=${ETINSPECT_THREADS:-default}; $runs pairs each"
+
+L="$corpus/large.etdp"
+if [ -f "$L" ]; then
+    echo "large.etdp ($(wc -c < "$L") bytes), ratio to the floor (map + copy the file once):"
+    row() { # label, then the command
+        printf '  %-44s ' "$1"
+        shift
+        "$BENCHRUN" "$runs" --vs "$FLOOR" "$L" "$@"
+    }
+    row "load + aggregate + TSV" "$ETINSPECT" --etdump_path "$L" --quiet --tsv_path "$out/l.tsv"
+    row "--json" "$ETINSPECT" --etdump_path "$L" --quiet --json "$out/l.json"
+    row "--trace_path" "$ETINSPECT" --etdump_path "$L" --quiet --trace_path "$out/l.trace.json"
+    row "--sqlite_path (new database)" sh -c \
+        "rm -f '$out/l.db' && exec '$ETINSPECT' --etdump_path '$L' --quiet --sqlite_path '$out/l.db'"
+    row "--html_path" "$ETINSPECT" --etdump_path "$L" --quiet --html_path "$out/l.html"
+    row "Lua: build + iterate every raw event" "$ETINSPECT" "$src/scripts/bench/iterate.lua" "$L"
+    row "Lua: the same through insp:run_columns" "$ETINSPECT" "$src/scripts/bench/columns.lua" "$L"
+    printf '  outputs: TSV %d, JSON %d, trace %d, SQLite %d bytes\n' "$(wc -c < "$out/l.tsv")" \
+        "$(wc -c < "$out/l.json")" "$(wc -c < "$out/l.trace.json")" "$(wc -c < "$out/l.db")"
+    echo "  reference Inspector: not runnable here (no PyTorch/ExecuTorch); documented: 57.7 s" \
+        "on large.etdp (docs/performance.md)"
+    rm -f "$out"/l.*
+fi
+
+# scaling: load + aggregate + TSV per event, for each corpus size
+echo "scaling (load + aggregate + TSV):"
+for name in small medium large; do
     f="$corpus/$name.etdp"
     [ -f "$f" ] || continue
-    size=$(wc -c < "$f")
-    printf '%-8s %9d bytes  load+aggregate+TSV  ' "$name" "$size"
+    printf '  %-8s %9d bytes  ' "$name" "$(wc -c < "$f")"
     "$BENCHRUN" "$runs" "$ETINSPECT" --etdump_path "$f" --quiet --tsv_path "$out/$name.tsv"
-    printf '%-8s %9d bytes  + JSON export        ' "$name" "$size"
-    "$BENCHRUN" 3 "$ETINSPECT" --etdump_path "$f" --quiet --json "$out/$name.json"
-    printf '%-8s %9d bytes  + trace export       ' "$name" "$size"
-    "$BENCHRUN" 3 "$ETINSPECT" --etdump_path "$f" --quiet --trace_path "$out/$name.trace.json"
-    printf '%-8s %9d bytes  + SQLite export      ' "$name" "$size"
-    "$BENCHRUN" 3 sh -c "rm -f '$out/$name.db' && '$ETINSPECT' --etdump_path '$f' --quiet --sqlite_path '$out/$name.db'"
-    printf '%-8s   outputs: trace %d bytes, SQLite %d bytes\n' "$name" \
-        "$(wc -c < "$out/$name.trace.json")" "$(wc -c < "$out/$name.db")"
-    rm -f "$out/$name.json" "$out/$name.trace.json" "$out/$name.db"
 done
-
-# From Lua: building the Inspector, then iterating every raw event and
-# summing durations per name (CPU time of each part, best of 5).
-if [ -f "$corpus/large.etdp" ]; then
-    best_build=9; best_iter=9
-    for i in 1 2 3 4 5; do
-        line=$("$ETINSPECT" "$(dirname "$0")/bench/iterate.lua" "$corpus/large.etdp")
-        b=$(echo "$line" | sed -n 's/^build \([0-9.]*\) s.*/\1/p')
-        it=$(echo "$line" | sed -n 's/.*iterate \([0-9.]*\) s.*/\1/p')
-        best_build=$(awk -v a="$b" -v b="$best_build" 'BEGIN { print (a < b) ? a : b }')
-        best_iter=$(awk -v a="$it" -v b="$best_iter" 'BEGIN { print (a < b) ? a : b }')
-    done
-    printf 'large    from Lua: Inspector built in %s s (CPU), every raw event iterated in %s s (CPU), best of 5\n' \
-        "$best_build" "$best_iter"
-fi
 
 # Legacy profiler dump: 500 iterations of a block at the runtime's default
 # maximum counts (1024 events, 32 allocators, 1024 allocations; 33 MB),
 # written by the tests' writer (tests/lua/profwriter.lua).
-src=$(cd "$(dirname "$0")/.." && pwd)
 if "$ETINSPECT" -e "package.path = '$src/tests/lua/?.lua;' .. package.path
     local one = require('legacy_cases').bytes('full')
     local f = assert(io.open('$out/legacy.bin', 'wb'))

@@ -4,16 +4,24 @@
 #
 #   build:     gcc, make, pkg-config
 #   fixtures:  flatbuffers-compiler (flatc builds test ETDumps from JSON)
-#   libraries: liblua5.4-dev, libjansson-dev, libzip-dev, libedit-dev,
-#              libsqlite3-dev (--sqlite_path)
+#   libraries: liblua5.4-dev, libjansson-dev, libzip-dev, libyajl-dev
+#              (ETRecord JSON), libedit-dev, libsqlite3-dev (--sqlite_path),
+#              libdouble-conversion-dev (shortest float digits; g++ builds
+#              its one-file shim), lua-argparse (report scripts' arguments;
+#              found on Debian's standard Lua path)
 #   tests:     perl (prove), lua5.4, valgrind, sqlite3 (queries on exported
 #              databases), chromium (the HTML report rendered headless)
 #   fuzzing:   clang, libclang-rt-14-dev (libFuzzer, sanitizers)
+#   install:   scdoc (man pages), cmark-gfm (the docs as HTML), groff and
+#              man-db (man --warnings), bash-completion (the completion's
+#              test), luarocks (the rockspec's test), debhelper and lintian
+#              (make deb; debian/control's Build-Depends are all here)
 set -eu
 
 PACKAGES="build-essential pkg-config flatbuffers-compiler liblua5.4-dev lua5.4
-libjansson-dev libzip-dev libedit-dev libsqlite3-dev sqlite3 perl valgrind clang
-libclang-rt-14-dev chromium"
+lua-argparse libjansson-dev libzip-dev libyajl-dev libedit-dev libsqlite3-dev libdouble-conversion-dev sqlite3 perl valgrind clang
+libclang-rt-14-dev chromium
+scdoc cmark-gfm groff man-db bash-completion luarocks debhelper lintian"
 
 if [ "$(id -u)" -eq 0 ]; then
     SUDO=

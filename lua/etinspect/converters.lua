@@ -4,6 +4,7 @@
 -- (spec §3.8); the Inspector subtracts the converted start from the
 -- converted end.  Pass one as
 -- `etinspect.Inspector{..., delegate_time_scale_converter = conv}`.
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local M = {}
 
 local PER_SECOND = { ns = 1e9, us = 1e6, ms = 1e3, s = 1 }
@@ -35,6 +36,8 @@ end
 -- and otherwise left as cycles; " (bytes)" and " (count)" values are not
 -- times and are left as they are.
 function M.qnn(opts)
+  require("etinspect")._core.check_options("converters.qnn", opts,
+    { cycles_hz = "number", target = "string" }, 1)
   opts = opts or {}
   local target = opts.target or "ms"
   local us = per_second("us", "qnn") / per_second(target, "qnn")

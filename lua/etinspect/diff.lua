@@ -1,11 +1,15 @@
 --- etinspect.diff: run-to-run (A/B) comparison of two dumps.
 --
 -- `etinspect.diff(a, b [, opts])` matches the events of two Inspectors and
--- says, per event, how its time changed and whether the change is more than
--- run-to-run noise (a two-sided Mann-Whitney U test on the per-run
--- durations).  The statistics are in this module too: `erfc`, `normal_sf`
--- and `mann_whitney_u`.  See docs/diff.md.
+-- says, per event, how its time changed, with a confidence interval of the
+-- ratio, and whether the change is more than run-to-run noise (a two-sided
+-- Mann-Whitney U test on the per-run durations, Benjamini-Hochberg
+-- q-values over all the events tested).  The statistics are in this module
+-- too: `erfc`, `normal_sf`, `normal_isf`, `mann_whitney_u`, `shift_ci`,
+-- `ratio_ci`, `bh_qvalues`.  See docs/diff.md.
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local Frame = require("etinspect.frame")
+local core = require("etinspect")._core
 
 local D = {}
 
@@ -62,14 +66,15 @@ end
 --- A sorted copy of a sample.
 -- @tparam {number,...} t the sample
 -- @tparam string name "x" or "y", for the error message
+-- @tparam[opt="mann_whitney_u"] string fn the function, for the message
 -- @treturn {number,...}|nil the sorted values; nil when one is NaN
 -- @raise "mann_whitney_u: x[i] is not a number"
-local function sorted_copy(t, name)
+local function sorted_copy(t, name, fn)
   local out = {}
   for i = 1, #t do
     local v = t[i]
     if type(v) ~= "number" then
-      error("mann_whitney_u: " .. name .. "[" .. i .. "] is not a number", 3)
+      error((fn or "mann_whitney_u") .. ": " .. name .. "[" .. i .. "] is not a number", 3)
     end
     if v ~= v then return nil end
     out[i] = v
@@ -103,6 +108,12 @@ function D.mann_whitney_u(x, y)
   if n1 < 1 or n2 < 1 then error("mann_whitney_u: both samples need at least one value", 2) end
   local a, b = sorted_copy(x, "x"), sorted_copy(y, "y")
   if not a or not b then return nil, NAN, NAN end
+  return D._mwu_sorted(a, b)
+end
+
+--- mann_whitney_u of two sorted samples without NaN (no checks).
+function D._mwu_sorted(a, b)
+  local n1, n2 = #a, #b
   -- merge the two sorted samples: each group of equal values takes ranks
   -- pos+1 .. pos+t, whose average is pos + (t+1)/2
   local i, j, pos, r1, ties = 1, 1, 0, 0.0, 0.0
@@ -127,6 +138,274 @@ function D.mann_whitney_u(x, y)
   local p = 2 * D.normal_sf(z)
   if p > 1 then p = 1.0 end
   return u1, p, z
+end
+
+--- The standard normal quantile of an upper tail: the z with P(Z > z) = p,
+-- by bisection on normal_sf to the last bit.
+-- @tparam number p in (0, 1)
+-- @treturn number z (NaN for p outside (0, 1))
+function D.normal_isf(p)
+  if not (p > 0 and p < 1) then return NAN end
+  local lo, hi = -40.0, 40.0
+  while true do
+    local mid = (lo + hi) / 2
+    if mid <= lo or mid >= hi then return mid end
+    if D.normal_sf(mid) > p then lo = mid else hi = mid end
+  end
+end
+
+--- The order key of a finite double: keys are integers in the doubles'
+-- order (-0.0 and 0.0 share 0), so bisecting keys bisects the doubles.
+local function key_of(x)
+  local i = string.unpack("<i8", string.pack("<d", x))
+  if i < 0 then i = math.mininteger - i end
+  return i
+end
+
+local function double_of(k)
+  if k < 0 then k = math.mininteger - k end
+  return (string.unpack("<d", string.pack("<i8", k)))
+end
+
+--- A sorted sample as distinct values and their counts.
+local function runs_of(sorted)
+  local v, c = {}, {}
+  for i = 1, #sorted do
+    local x = sorted[i]
+    if v[#v] == x then c[#c] = c[#c] + 1 else v[#v + 1], c[#c + 1] = x, 1 end
+  end
+  return v, c
+end
+
+--- #{(i, j): y_j - x_i <= t} for samples as distinct values and counts
+-- (xv ascending, n1 values in all): for ascending y the x with y - x <= t
+-- are a suffix of x that only shrinks, so one pass of two pointers.  Also
+-- the largest difference <= t and the smallest > t (nil when none).
+local function count_le(xv, xc, n1, yv, yc, t)
+  local c, i, before = 0, 1, 0 -- before: x values left of the suffix
+  local nx = #xv
+  local below, above
+  for j = 1, #yv do
+    local y = yv[j]
+    while i <= nx and y - xv[i] > t do before = before + xc[i]; i = i + 1 end
+    c = c + yc[j] * (n1 - before)
+    if i <= nx then
+      local d = y - xv[i]
+      if not below or d > below then below = d end
+    end
+    if i > 1 then
+      local d = y - xv[i - 1]
+      if not above or d < above then above = d end
+    end
+  end
+  return c, below, above
+end
+
+--- The k-th smallest of the pairwise differences y_j - x_i (1 <= k <=
+-- n1 n2), exactly (as the double the subtraction gives), without forming
+-- the n1 n2 differences.  A bracket (lo, hi] with count(lo) < k <=
+-- count(hi), hi a difference, is narrowed by counting passes: in turn an
+-- interpolation step, a halving step and a step to the next difference
+-- above lo, then (after 96 passes, for extreme ranges) bisection of the
+-- doubles' order keys, so at most 160 passes, usually about ten; each
+-- pass moves hi to the nearest difference below the probe.  It ends when no difference lies strictly
+-- between the ends (the answer is hi), or when at most `limit` differences
+-- lie in the bracket: those are listed, sorted and counted off.
+local function kth_difference(xv, xc, n1, yv, yc, n2, k)
+  local lo = yv[1] - xv[#xv] -- the smallest difference
+  local c_lo, _, lo_above = count_le(xv, xc, n1, yv, yc, lo)
+  if c_lo >= k then return lo end
+  local hi, c_hi = yv[#yv] - xv[1], n1 * n2
+  local limit = math.max(256, (#xv + #yv) // 2)
+  local step = 0
+  while lo_above ~= hi and c_hi - c_lo > limit do
+    step = step + 1
+    local t
+    if step <= 96 then
+      if step % 3 == 1 then -- interpolate where the k-th should be
+        local f = (k - c_lo) / (c_hi - c_lo)
+        t = lo * (1 - f) + hi * f
+      elseif step % 3 == 2 then -- halve the values
+        t = lo / 2 + hi / 2
+      else -- the next difference above lo: differences equal but for float
+        t = lo_above -- noise (0.000485 - 0.000476, 0.000515 - 0.000506) are
+      end            -- distinct doubles that halving would take long to part
+    end
+    if not (t and t > lo and t < hi) then -- bisect the order keys (64 at most)
+      local kl, kh = key_of(lo), key_of(hi)
+      if kl + 1 >= kh then return hi end -- adjacent doubles: only hi is left
+      local mid = kl // 2 + kh // 2
+      if mid <= kl then mid = kl + 1 elseif mid >= kh then mid = kh - 1 end
+      t = double_of(mid)
+    end
+    local c, below, above = count_le(xv, xc, n1, yv, yc, t)
+    if c >= k then hi, c_hi = below, c else lo, c_lo, lo_above = t, c, above end
+  end
+  if lo_above == hi then return hi end
+  -- the differences in (lo, hi], with their multiplicities
+  local cand, nx, s, e = {}, #xv, 1, 0
+  for j = 1, #yv do
+    local y = yv[j]
+    while s <= nx and y - xv[s] > hi do s = s + 1 end
+    if e < s - 1 then e = s - 1 end
+    while e < nx and y - xv[e + 1] > lo do e = e + 1 end
+    for i = s, e do
+      local d = y - xv[i]
+      for _ = 1, xc[i] * yc[j] do cand[#cand + 1] = d end -- c_hi - c_lo in all
+    end
+  end
+  table.sort(cand)
+  return cand[k - c_lo] or hi
+end
+
+--- Confidence interval of the shift between two samples (y - x), the one
+-- that goes with the Mann-Whitney U test (Moses' interval around the
+-- Hodges-Lehmann estimate): the C-th smallest and the C-th largest of the
+-- n1 n2 differences y_j - x_i, with
+--   C = floor(n1 n2 / 2 - z sigma),  z = normal_isf((1 - confidence) / 2),
+-- sigma the tie-corrected standard deviation of U (as mann_whitney_u).
+-- The floor makes the interval conservative.  When C < 1 (too few samples for that
+-- confidence), or a sample is all ties with the other, the bounds are NaN.
+-- @tparam {number,...} x first sample
+-- @tparam {number,...} y second sample
+-- @tparam[opt=0.95] number confidence in (0, 1)
+-- @treturn number lower bound (NaN when not available)
+-- @treturn number upper bound
+-- @raise as mann_whitney_u for empty samples or non-numbers
+function D.shift_ci(x, y, confidence)
+  confidence = confidence or 0.95
+  local n1, n2 = #x, #y
+  if n1 < 1 or n2 < 1 then error("shift_ci: both samples need at least one value", 2) end
+  local a, b = sorted_copy(x, "x", "shift_ci"), sorted_copy(y, "y", "shift_ci")
+  if not a or not b or a[1] == -math.huge or b[1] == -math.huge or a[n1] == math.huge
+     or b[n2] == math.huge then
+    return NAN, NAN
+  end
+  for i = 1, n1 do a[i] = a[i] + 0.0 end -- differences as floats, even of integers
+  for j = 1, n2 do b[j] = b[j] + 0.0 end
+  return D._shift_ci_sorted(a, b, confidence)
+end
+
+--- shift_ci of two sorted samples of finite floats (no checks).
+function D._shift_ci_sorted(a, b, confidence)
+  local n1, n2 = #a, #b
+  local xv, xc = runs_of(a)
+  local yv, yc = runs_of(b)
+  -- tie correction over the pooled sample: merge the distinct values
+  local ties, i, j = 0, 1, 1
+  while i <= #xv or j <= #yv do
+    local t
+    if j > #yv or (i <= #xv and xv[i] < yv[j]) then
+      t = xc[i]; i = i + 1
+    elseif i > #xv or yv[j] < xv[i] then
+      t = yc[j]; j = j + 1
+    else
+      t = xc[i] + yc[j]; i = i + 1; j = j + 1
+    end
+    if t > 1 then ties = ties + (t * t * t - t) end
+  end
+  local n = n1 + n2
+  local var = n1 * n2 / 12 * ((n + 1) - (n > 1 and ties / (n * (n - 1)) or 0))
+  if not (var > 0) then return NAN, NAN end
+  local z = D.normal_isf((1 - (confidence or 0.95)) / 2)
+  local c = math.floor(n1 * n2 / 2 - z * math.sqrt(var))
+  if c < 1 then return NAN, NAN end
+  return kth_difference(xv, xc, n1, yv, yc, n2, c),
+         kth_difference(xv, xc, n1, yv, yc, n2, n1 * n2 + 1 - c)
+end
+
+--- Confidence interval of the ratio of two samples' scales (y / x): the
+-- shift_ci of their logarithms, exponentiated (a change that multiplies
+-- every duration by r shifts the log durations by log r).
+-- @tparam {number,...} x first sample, every value > 0
+-- @tparam {number,...} y second sample, every value > 0
+-- @tparam[opt=0.95] number confidence in (0, 1)
+-- @treturn number lower bound (NaN when not available, or a value <= 0)
+-- @treturn number upper bound
+function D.ratio_ci(x, y, confidence)
+  for i = 1, #x do
+    if type(x[i]) ~= "number" then error("ratio_ci: x[" .. i .. "] is not a number", 2) end
+  end
+  for j = 1, #y do
+    if type(y[j]) ~= "number" then error("ratio_ci: y[" .. j .. "] is not a number", 2) end
+  end
+  if #x < 1 or #y < 1 then error("ratio_ci: both samples need at least one value", 2) end
+  local a, b = sorted_copy(x, "x", "ratio_ci"), sorted_copy(y, "y", "ratio_ci")
+  if not a or not b then return NAN, NAN end
+  return D._ratio_ci_sorted(a, b, confidence)
+end
+
+--- ratio_ci of two sorted samples without NaN (no checks); takes them
+-- over (their values become logarithms).
+function D._ratio_ci_sorted(a, b, confidence)
+  if not (a[1] > 0 and b[1] > 0 and a[#a] < math.huge and b[#b] < math.huge) then return NAN, NAN end
+  for i = 1, #a do a[i] = math.log(a[i]) end -- the log keeps the order
+  for j = 1, #b do b[j] = math.log(b[j]) end
+  local lo, hi = D._shift_ci_sorted(a, b, confidence)
+  return math.exp(lo), math.exp(hi)
+end
+
+--- Benjamini-Hochberg q-values (adjusted p-values) of a list of p-values:
+-- with the m p-values that are numbers sorted ascending,
+-- q_(i) = min over j >= i of m p_(j) / j, at most 1; rejecting q < alpha
+-- keeps the expected share of false discoveries below alpha.
+-- @tparam {number,...} p p-values; NaN entries (untested) are left out
+-- @treturn {number,...} q-values in the same positions (NaN where p is)
+function D.bh_qvalues(p)
+  local idx, q = {}, {}
+  for i = 1, #p do
+    q[i] = NAN
+    if p[i] == p[i] then idx[#idx + 1] = i end
+  end
+  table.sort(idx, function(i, j)
+    if p[i] ~= p[j] then return p[i] < p[j] end
+    return i < j
+  end)
+  local m, run = #idx, 1.0
+  for r = m, 1, -1 do
+    local v = p[idx[r]] * m / r
+    if v < run then run = v end
+    q[idx[r]] = run
+  end
+  return q
+end
+
+--- A difference or ratio without float noise: `x` rounded to 12
+-- significant digits of `scale` (the larger operand), and 0 below that:
+-- b - a of two timings equal in ticks gives 0, not 2.27e-14.
+-- @tparam number x the difference
+-- @tparam number scale the magnitude of its operands
+-- @treturn number
+local function clean(x, scale)
+  if x ~= x or x == 0 or scale ~= scale or scale == 0 or math.abs(x) == math.huge then return x end
+  local e_scale = math.floor(math.log(math.abs(scale), 10))
+  local e_x = math.floor(math.log(math.abs(x), 10))
+  local digits = e_x - e_scale + 12
+  if digits < 1 then return 0.0 end
+  return tonumber(string.format("%." .. math.min(digits, 17) .. "g", x)) + 0.0 -- a float, even "1"
+end
+D.clean = clean
+
+--- A sorted copy of a sample of durations, every value rounded to 12
+-- significant digits when `round` (delegated events: their durations are
+-- end/f - start/f, so equal tick counts give values that differ in the
+-- last bits, which a rank test would count as different; the others are
+-- ticks/f, equal for equal ticks).
+-- @tparam {number,...} raw
+-- @tparam boolean round
+-- @treturn {number,...}|nil floats, ascending; nil when one is NaN
+local function sorted_samples(raw, round)
+  local out = {}
+  for i = 1, #raw do
+    local v = raw[i]
+    if v ~= v then return nil end
+    if round and v ~= math.huge and v ~= -math.huge and v ~= 0 then
+      v = tonumber(string.format("%.12g", v))
+    end
+    out[i] = v + 0.0
+  end
+  table.sort(out)
+  return out
 end
 
 --- Is `v` an Inspector (ETDump or legacy profiler dump)?
@@ -175,7 +454,8 @@ local function collect(insp)
   return list
 end
 
-local OPTIONS = { alpha = true, min_runs = true, include_units = true }
+local OPTION_TYPES = { alpha = "number", min_runs = "integer", include_units = "boolean",
+                       confidence = "number" }
 
 --- Compare two dumps, event by event.
 --
@@ -194,42 +474,56 @@ local OPTIONS = { alpha = true, min_runs = true, include_units = true }
 --   status      "matched", "only in A" or "only in B",
 --   runs_a, runs_b   number of samples (0 on the side the event is not),
 --   p50_a, p50_b     medians,
---   delta       p50_b - p50_a,
+--   delta       p50_b - p50_a; -p50_a for an event only in A, p50_b for
+--               one only in B,
 --   ratio       p50_b / p50_a (NaN when p50_a is 0),
+--   ratio_low, ratio_high  the `confidence` interval of the ratio of B's
+--               durations to A's (ratio_ci: Hodges-Lehmann / Moses on the
+--               log durations), when the event is tested and every
+--               duration is > 0,
 --   avg_a, avg_b     means,
---   avg_delta   avg_b - avg_a: the change of the time the event adds to one
---               run; -avg_a for an event only in A, avg_b for one only in B,
+--   avg_delta   avg_b - avg_a (-avg_a only in A, avg_b only in B),
 --   p_value     two-sided Mann-Whitney U test of the raw samples
---               (`perf_data.raw`), when both sides have at least
---               `min_runs` samples,
---   significant p_value < alpha; nil when p_value was not computed.
--- A missing number (a statistic of the side the event is not in, an
--- untested p-value) is NaN, as in the other frames.  Rows are sorted by
--- |avg_delta|, largest first; equal ones keep the order matched events of
--- A, then events only in B.
+--               (`perf_data.raw`; a delegated event's rounded to 12
+--               significant digits, as for the interval), when both
+--               sides have at least `min_runs` samples,
+--   q_value     Benjamini-Hochberg q-value of p_value over every tested
+--               event,
+--   significant q_value < alpha; nil when not tested.
+-- Differences and ratios are rounded to 12 significant digits of their
+-- operands (no float noise: equal timings give 0).  A missing number is
+-- NaN, as in the other frames.  Rows are sorted by |delta|, largest
+-- first; equal ones keep the order matched events of A, then events only
+-- in B.  When fewer than half the events of A or of B match, a warning
+-- (through etinspect.on_warning) says the dumps may be of different
+-- models.
 -- @tparam Inspector a the baseline ("A")
 -- @tparam Inspector b the dump compared to it ("B")
--- @tparam[opt] table opts `alpha` (significance level, default 0.01,
---   0 < alpha < 1), `min_runs` (fewest samples on each side for a test,
---   default 5, an integer >= 1), `include_units` (default false)
+-- @tparam[opt] table opts `alpha` (false discovery rate for
+--   `significant`, default 0.05, 0 < alpha < 1), `min_runs` (fewest
+--   samples on each side for a test, default 5, an integer >= 1),
+--   `confidence` (of the ratio interval, default 0.95, in (0, 1)),
+--   `include_units` (default false); checked by the options contract
 -- @treturn Frame
 -- @raise "diff: argument 1 (A) is not an Inspector" (or 2, B);
 --   "diff: the Inspectors have different target time scales (A: ms, B: us)";
---   "diff: unknown option 'x'", an alpha or min_runs out of range
+--   "etinspect.diff: unknown option 'x' (accepted: ...)", a wrong type;
+--   an alpha, confidence or min_runs out of range
 function D.diff(a, b, opts)
   if not is_inspector(a) then error("diff: argument 1 (A) is not an Inspector", 2) end
   if not is_inspector(b) then error("diff: argument 2 (B) is not an Inspector", 2) end
+  core.check_options("etinspect.diff", opts, OPTION_TYPES, 3)
   opts = opts or {}
-  if type(opts) ~= "table" then error("diff: options must be a table", 2) end
-  for k in pairs(opts) do
-    if not OPTIONS[k] then error("diff: unknown option '" .. tostring(k) .. "'", 2) end
-  end
-  local alpha = opts.alpha == nil and 0.01 or opts.alpha
-  if type(alpha) ~= "number" or not (alpha > 0 and alpha < 1) then
+  local alpha = opts.alpha == nil and 0.05 or opts.alpha
+  if not (alpha > 0 and alpha < 1) then
     error("diff: alpha must be a number between 0 and 1, got " .. tostring(opts.alpha), 2)
   end
-  local min_runs = opts.min_runs == nil and 5 or opts.min_runs
-  if type(min_runs) ~= "number" or math.tointeger(min_runs) == nil or min_runs < 1 then
+  local confidence = opts.confidence == nil and 0.95 or opts.confidence
+  if not (confidence > 0 and confidence < 1) then
+    error("diff: confidence must be a number between 0 and 1, got " .. tostring(opts.confidence), 2)
+  end
+  local min_runs = opts.min_runs == nil and 5 or math.tointeger(opts.min_runs)
+  if min_runs < 1 then
     error("diff: min_runs must be an integer >= 1, got " .. tostring(opts.min_runs), 2)
   end
   local unit_a, unit_b = a.target_time_scale, b.target_time_scale
@@ -241,7 +535,7 @@ function D.diff(a, b, opts)
   local la, lb = collect(a), collect(b)
   local by_key = {}
   for _, e in ipairs(lb) do by_key[e.key] = e end
-  local rows, matched = {}, {}
+  local rows, matched, n_matched = {}, {}, 0
   --- Append the row of an event: ea and eb its entries in A and B (one
   -- may be nil).
   local function row(ea, eb)
@@ -252,41 +546,63 @@ function D.diff(a, b, opts)
       runs_a = ea and ea.runs or 0, runs_b = eb and eb.runs or 0,
       p50_a = ea and ea.p50 or NAN, p50_b = eb and eb.p50 or NAN,
       avg_a = ea and ea.avg or NAN, avg_b = eb and eb.avg or NAN,
-      delta = NAN, ratio = NAN, p_value = NAN,
+      delta = NAN, ratio = NAN, ratio_low = NAN, ratio_high = NAN, p_value = NAN, q_value = NAN,
     }
     if ea and eb then
       r.status = "matched"
-      r.delta = eb.p50 - ea.p50
-      if ea.p50 ~= 0 then r.ratio = eb.p50 / ea.p50 end
-      r.avg_delta = eb.avg - ea.avg
+      r.delta = clean(eb.p50 - ea.p50, math.max(math.abs(ea.p50), math.abs(eb.p50)))
+      if ea.p50 ~= 0 then r.ratio = clean(eb.p50 / ea.p50, eb.p50 / ea.p50) end
+      r.avg_delta = clean(eb.avg - ea.avg, math.max(math.abs(ea.avg), math.abs(eb.avg)))
       if ea.runs >= min_runs and eb.runs >= min_runs then
-        local _, p = D.mann_whitney_u(ea.raw, eb.raw)
-        r.p_value = p
-        if p == p then r.significant = p < alpha end
+        local delegated = ea.ddi ~= nil
+        local xa, xb = sorted_samples(ea.raw, delegated), sorted_samples(eb.raw, delegated)
+        if xa and xb then
+          local _, p = D._mwu_sorted(xa, xb)
+          r.p_value = p
+          local lo, hi = D._ratio_ci_sorted(xa, xb, confidence)
+          r.ratio_low, r.ratio_high = clean(lo, lo), clean(hi, hi)
+        end
       end
     elseif ea then
       r.status = "only in A"
-      r.avg_delta = -ea.avg
+      r.delta, r.avg_delta = -ea.p50, -ea.avg
     else
       r.status = "only in B"
-      r.avg_delta = eb.avg
+      r.delta, r.avg_delta = eb.p50, eb.avg
     end
     rows[#rows + 1] = r
   end
   for _, ea in ipairs(la) do
     local eb = by_key[ea.key]
-    if eb then matched[eb] = true end
+    if eb then matched[eb] = true; n_matched = n_matched + 1 end
     row(ea, eb)
   end
   for _, eb in ipairs(lb) do
     if not matched[eb] then row(nil, eb) end
   end
 
-  -- sort by |avg_delta|, largest first (NaN last), stable
+  -- Benjamini-Hochberg over the tested events
+  local ps = {}
+  for i, r in ipairs(rows) do ps[i] = r.p_value end
+  local qs = D.bh_qvalues(ps)
+  for i, r in ipairs(rows) do
+    if qs[i] == qs[i] then
+      r.q_value = qs[i]
+      r.significant = qs[i] < alpha
+    end
+  end
+
+  if 2 * n_matched < math.max(#la, #lb) then
+    core.warn(string.format("diff: only %d of A's %d and B's %d events match (by block, event name, "
+      .. "instruction id and delegate debug identifier): the dumps may be of different models",
+      n_matched, #la, #lb))
+  end
+
+  -- sort by |delta|, largest first (NaN last), stable
   local order = {}
   for i = 1, #rows do order[i] = i end
-  --- The sort key of a row: |avg_delta|, -1 for NaN.
-  local function mag(r) local d = math.abs(r.avg_delta); return d == d and d or -1 end
+  --- The sort key of a row: |delta|, -1 for NaN.
+  local function mag(r) local d = math.abs(r.delta); return d == d and d or -1 end
   table.sort(order, function(i, j)
     local mi, mj = mag(rows[i]), mag(rows[j])
     if mi ~= mj then return mi > mj end
@@ -305,7 +621,19 @@ function D.diff(a, b, opts)
   end
   return Frame.new({ "block", "event", "instruction_id", "delegate_debug_identifier",
     "occurrence", "status", "runs_a", "runs_b", names.p50_a, names.p50_b, names.delta,
-    "ratio", names.avg_a, names.avg_b, names.avg_delta, "p_value", "significant" }, sorted)
+    "ratio", "ratio_low", "ratio_high", names.avg_a, names.avg_b, names.avg_delta, "p_value",
+    "q_value", "significant" }, sorted)
+end
+
+--- The columns the command line shows in its box, plain and markdown
+-- formats (tsv, csv and json show every column of diff, in its order);
+-- q_value comes last, so that no line of the plain format ends in padding.
+-- @tparam string unit the target time scale
+-- @treturn {string,...}
+function D.display_columns(unit)
+  local u = " (" .. unit .. ")"
+  return { "block", "event", "instruction_id", "status", "p50_a" .. u, "p50_b" .. u,
+           "delta" .. u, "ratio", "ratio_low", "ratio_high", "significant", "q_value" }
 end
 
 return D

@@ -3,21 +3,29 @@
 --   insp:write_html(path [, opts])                    write it (temporary file + rename)
 --   require("etinspect.html").render(insp [, opts])   -> the HTML text
 --
--- One file that loads nothing: inline CSS, inline SVG, a few lines of inline
--- JavaScript (click a column heading of the events table to sort it), and a
--- Content-Security-Policy that forbids every external load.  Every text that
--- comes from the dump or the ETRecord is escaped.  See docs/html-report.md.
+-- One file that loads nothing: inline CSS, inline SVG, an inline script
+-- (lua/etinspect/html_assets.lua) and the dump's samples inline as base64
+-- (src/core/htmldata.h), under a Content-Security-Policy that forbids every
+-- external load.  Every text that comes from the dump or the ETRecord is
+-- escaped.  In page order: header, warnings, the run-over-run chart, top
+-- operators per block (time per run and its spread over the runs), the
+-- timeline (canvas: zoom, pan, every block and run), the events table,
+-- memory.  See docs/html-report.md.
 --
--- Options (all optional):
+-- Options (all optional; checked with the options contract):
 --   run        {block = NAME or INDEX, index = K}: the run the timeline shows
---              (default: run 1 of the first "Execute" block, else of block 1)
---   top        number of node types in the bar chart (default 20; 0 for all)
+--              first (default: run 1 of the first "Execute" block, else of
+--              block 1)
+--   top        node types per block in the top-operators chart (default 20;
+--              0 for all)
 --   max_rows   events-table rows at most (default 5000; the rest are counted)
---   max_slices timeline slices at most (default 20000; the earliest are kept)
+--   max_slices samples (event x run) the page holds for its charts at most
+--              (default 2,000,000; the first runs of every block are kept;
+--              0: no limit)
 --   title      the page title (default "etinspect report: FILE")
-local Frame = require("etinspect.frame")
-local report = require("etinspect.report")
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local pyrepr = require("etinspect.pyrepr")
+local assets = require("etinspect.html_assets")
 local etinspect = require("etinspect")
 local core = etinspect._core
 
@@ -29,14 +37,20 @@ M.CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inlin
   .. "img-src data:; base-uri 'none'; form-action 'none'"
 
 --- Default values of the numeric options.
-M.DEFAULTS = { top = 20, max_rows = 5000, max_slices = 20000 }
+M.DEFAULTS = { top = 20, max_rows = 5000, max_slices = 2000000 }
 
-local PER_SECOND = { ns = 1e9, us = 1e6, ms = 1e3, s = 1 }
-local TRACKS = { "framework", "operators", "delegate" }
-local MAX_LANES = 16
+--- The options contract of write_html and render.
+local OPTIONS = { run = "table", top = "integer", max_rows = "integer", max_slices = "integer",
+                  title = "string" }
+
+--- Events-table cells listing more items than this collapse (<details>).
+local LIST_OPEN = 3
+--- Start ticks listed in a start_time cell's tooltip.
+local TICKS_SHOWN = 20
+--- Blocks with a top-operators chart at most (the rest are counted).
+local MAX_OP_BLOCKS = 12
 
 -- text ---------------------------------------------------------------------
-
 --- Make `s` printable, valid UTF-8: control characters and bytes that are
 -- not UTF-8 become visible escapes ("\n", "\t", "\x01"), as the text tables
 -- show them.
@@ -68,6 +82,8 @@ local ESCAPES = { ["&"] = "&amp;", ["<"] = "&lt;", [">"] = "&gt;", ['"'] = "&quo
 -- @treturn string
 function M.escape(v)
   if v == nil then return "" end
+  v = tostring(v)
+  if not v:find("[%c&<>\"'\128-\255]") then return v end -- the common case: nothing to do
   return (printable(tostring(v)):gsub("[&<>\"']", ESCAPES))
 end
 local esc = M.escape
@@ -123,6 +139,30 @@ end
 --- The last component of a path.
 local function basename(p) return (tostring(p):match("([^/]+)/*$") or tostring(p)) end
 
+--- A "nice" axis step (1, 2 or 5 times a power of ten) near span/target.
+-- @tparam number span (> 0)
+-- @tparam integer target number of intervals wanted
+-- @treturn number
+local function nice_step(span, target)
+  local raw = span / target
+  local p = 10 ^ math.floor(math.log(raw, 10))
+  for _, m in ipairs { 1, 2, 5, 10 } do
+    if raw <= m * p then return m * p end
+  end
+  return 10 * p
+end
+
+
+--- A string as a JSON string literal safe inside a <script> element:
+-- printable (valid UTF-8, no control characters), with `"` `\` escaped and
+-- `<` `>` `&` as \u escapes, so no "</script" or "<!--" can appear.
+-- @tparam string s
+-- @treturn string
+local JSON_ESCAPES = { ['"'] = '\\"', ["\\"] = "\\\\", ["<"] = "\\u003c", [">"] = "\\u003e", ["&"] = "\\u0026" }
+local function json_str(s)
+  return '"' .. printable(tostring(s)):gsub('[\\"<>&]', JSON_ESCAPES) .. '"'
+end
+
 -- the model ----------------------------------------------------------------
 
 --- The timeline track of an event: "delegate" for a delegated event,
@@ -177,50 +217,36 @@ local function choose_run(insp, spec)
   return bi, k
 end
 
---- The slices of one run: every event of the block with perf data and a
--- start time in that run, placed on its track.  Start times are the run's
--- raw ticks relative to its earliest event, converted with the source time
--- scale (cycles stay ticks); a 32-bit clock that wrapped inside the run is
--- unwrapped.  Durations are perf_data.raw[index] (target unit).
+--- The slices of one run as the page's timeline places them: every event
+-- of the block with a duration and a start in that run, on its track.
+-- Starts are relative to the run's origin - its earliest start tick among
+-- non-delegated events (among all when it has none) - converted with the
+-- source time scale (cycles stay ticks); a 32-bit clock that wrapped inside
+-- the run is unwrapped; a delegated event logged with start tick 0 (a
+-- backend that logs durations only) has no place.  Durations are
+-- perf_data.raw[index] (target unit).  (src/core/htmldata.h)
 -- @tparam Inspector insp
 -- @tparam[opt] table run {block = name or index, index = K} (see opts.run)
 -- @treturn table {block = EventBlock, block_index =, index =, unit =,
---   span = run length (target unit), origin = first raw tick, slices =
---   sequence of {name, track, start, duration, event} in start order}, or
---   nil when the dump has no blocks
+--   span = run length (target unit), origin = the origin's raw tick,
+--   slices = sequence of {name, track, start, duration, event} in start
+--   order (longer first at equal starts)}, or nil when the dump has no
+--   blocks
+-- @raise the opts.run errors of write_html
 function M.timeline(insp, run)
   local bi, k = choose_run(insp, run)
   if not bi then return nil end
   local blk = insp.event_blocks[bi]
-  local src, dst = insp.source_time_scale, insp.target_time_scale
-  local factor = 1
-  if PER_SECOND[src] and PER_SECOND[dst] then factor = PER_SECOND[src] / PER_SECOND[dst] end
-  local raw = {}
-  local lo, hi
-  for _, ev in ipairs(blk.events) do
-    local pd, st = ev.perf_data, ev.start_time
-    local t = st and st[k]
-    local d = pd and pd.raw[k]
-    if t and d and d == d then
-      raw[#raw + 1] = { ev = ev, t = t, d = d }
-      if not lo or t < lo then lo = t end
-      if not hi or t > hi then hi = t end
-    end
-  end
-  -- a 32-bit device clock that wrapped during the run: small values come after large ones
-  if lo and lo >= 0 and hi < 1 << 32 and hi - lo > 1 << 31 then
-    lo = nil
-    for _, s in ipairs(raw) do
-      if s.t < 1 << 31 then s.t = s.t + (1 << 32) end
-      if not lo or s.t < lo then lo = s.t end
-    end
-  end
+  local starts, origin = core.html_run(blk, k)
   local slices, span = {}, 0
-  for i, s in ipairs(raw) do
-    local start = (s.t - lo) / factor
-    slices[i] = { name = s.ev.name, track = M.track(s.ev), start = start, duration = s.d,
-                  event = s.ev, order = i }
-    if start + s.d > span then span = start + s.d end
+  for e, ev in ipairs(blk.events) do
+    local pd, start = ev.perf_data, starts[e]
+    local d = pd and pd.raw[k]
+    if start == start and d and d == d then
+      slices[#slices + 1] = { name = ev.name, track = M.track(ev), start = start, duration = d,
+                              event = ev, order = e }
+      if start + d > span then span = start + d end
+    end
   end
   table.sort(slices, function(a, b)
     if a.start ~= b.start then return a.start < b.start end
@@ -228,34 +254,18 @@ function M.timeline(insp, run)
     return a.order < b.order
   end)
   for _, s in ipairs(slices) do s.order = nil end
-  return { block = blk, block_index = bi, index = k, unit = dst, span = span,
-           origin = lo, slices = slices }
-end
-
---- The events behind the rows of the display frame (report.display_frame):
--- every event but OPERATOR_CALL, block by block, with its block index.
--- @tparam Inspector insp
--- @treturn {{event = Event, block = integer}, ...}
-local function display_events(insp)
-  local out = {}
-  for bi, blk in ipairs(insp.event_blocks) do
-    for _, ev in ipairs(blk.events) do
-      if not tostring(ev.name):find("OPERATOR_CALL", 1, true) then
-        out[#out + 1] = { event = ev, block = bi }
-      end
-    end
-  end
-  return out
+  return { block = blk, block_index = bi, index = k, unit = insp.target_time_scale, span = span,
+           origin = origin, slices = slices }
 end
 
 --- The modules of an event, from its ETRecord module hierarchy: for each
--- linked graph node the innermost module, "path (Type)", distinct ones
--- joined by ", ".
+-- linked graph node the innermost module, "path (Type)", distinct ones in
+-- order.
 -- @tparam Event ev
--- @treturn string
+-- @treturn {string,...}
 local function event_modules(ev)
   local ok, mh = pcall(function() return ev.module_hierarchy end)
-  if not ok or type(mh) ~= "table" then return "" end
+  if not ok or type(mh) ~= "table" then return {} end
   local seen, out = {}, {}
   for _, stack in pairs(mh) do
     if type(stack) == "table" then
@@ -269,81 +279,10 @@ local function event_modules(ev)
       end
     end
   end
-  return table.concat(out, ", ")
+  return out
 end
 
 -- page parts ---------------------------------------------------------------
-
-local STYLE = [[
-:root{--fg:#1d232a;--muted:#5b6672;--line:#d9dee4;--bg:#fff;--alt:#f5f7f9;
---framework:#8c9aab;--operators:#3d74b6;--delegate:#e0832b;--bar:#3d74b6}
-*{box-sizing:border-box}
-body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:var(--fg);background:var(--bg)}
-main{max-width:1320px;margin:0 auto;padding:16px 20px 40px}
-h1{font-size:22px;margin:0 0 8px;word-break:break-all}
-h2{font-size:17px;margin:28px 0 6px;padding-bottom:4px;border-bottom:1px solid var(--line)}
-p.note,.muted{color:var(--muted);font-size:13px;margin:4px 0 8px}
-nav{font-size:13px;margin:4px 0 0}nav a{margin-right:14px;color:var(--operators)}
-dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:8px 0 0;font-size:13px}
-dl.meta dt{color:var(--muted)}dl.meta dd{margin:0;word-break:break-all}
-code,.mono,td.name{font-family:ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;font-size:12px}
-.scroll{overflow-x:auto;max-width:100%}
-table{border-collapse:collapse;font-size:12.5px;width:100%}
-th,td{padding:3px 6px;border-bottom:1px solid var(--line);text-align:left;vertical-align:top}
-th{position:sticky;top:0;background:#eef1f4;font-weight:600}
-#summary th{cursor:pointer}#summary th[aria-sort]::after{content:" \25B4"}#summary th[aria-sort=descending]::after{content:" \25BE"}
-tbody tr:nth-child(even){background:var(--alt)}tbody tr:hover{background:#e6eef8}
-td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}td.num{white-space:nowrap}
-td.name{min-width:18em;max-width:32em;overflow-wrap:anywhere}
-td.ticks{text-align:right;font-size:11.5px}
-svg{display:block;width:100%;height:auto;font-family:system-ui,sans-serif}
-svg text{font-size:11px;fill:var(--fg)}
-svg .axis line,svg line.grid{stroke:var(--line)}svg .axis text,svg text.tick{fill:var(--muted);font-size:10px}
-rect.bar{fill:var(--bar)}rect.bar[data-kind=delegate]{fill:var(--delegate)}rect.bar:hover{opacity:.8}
-rect.slice{stroke:#fff;stroke-width:.5}rect.slice:hover{stroke:var(--fg);stroke-width:1}
-rect.slice[data-track=framework]{fill:var(--framework)}rect.slice[data-track=operators]{fill:var(--operators)}
-rect.slice[data-track=delegate]{fill:var(--delegate)}
-text.slice-label{font-size:9.5px;fill:#fff;pointer-events:none}
-text.track-label{font-weight:600}
-.legend span{display:inline-block;width:10px;height:10px;margin:0 4px 0 12px;vertical-align:-1px}
-footer{margin-top:32px;color:var(--muted);font-size:12px}
-]]
-
-local SCRIPT = [[
-(function () {
-  "use strict";
-  document.documentElement.setAttribute("data-js", "ready");
-  var table = document.getElementById("summary");
-  if (!table || !table.tHead) return;
-  var heads = table.tHead.rows[0].cells;
-  function key(cell) {
-    var v = cell.getAttribute("data-v");
-    if (v !== null) { var n = parseFloat(v); return isNaN(n) ? -Infinity : n; }
-    return cell.textContent;
-  }
-  function sortBy(col) {
-    var th = heads[col];
-    var desc = th.getAttribute("aria-sort") === "ascending";
-    for (var i = 0; i < heads.length; i++) heads[i].removeAttribute("aria-sort");
-    th.setAttribute("aria-sort", desc ? "descending" : "ascending");
-    var body = table.tBodies[0];
-    var rows = Array.prototype.slice.call(body.rows);
-    rows.forEach(function (r, i) { r._i = i; });
-    rows.sort(function (a, b) {
-      var x = key(a.cells[col]), y = key(b.cells[col]);
-      var c = (typeof x === "number" && typeof y === "number") ? x - y
-            : String(x).localeCompare(String(y));
-      if (desc) c = -c;
-      return c || a._i - b._i;
-    });
-    rows.forEach(function (r) { body.appendChild(r); });
-  }
-  Array.prototype.forEach.call(heads, function (th, i) {
-    th.title = "sort by this column";
-    th.addEventListener("click", function () { sortBy(i); });
-  });
-})();
-]]
 
 --- The header: file, format, blocks, runs, events, time unit, ETRecord.
 -- @treturn string HTML
@@ -359,6 +298,11 @@ local function header_html(insp, view)
     events = events + #blk.events
     names[#names + 1] = string.format("%s (%d run%s, %d events)", esc(blk.name), blk.num_runs,
       blk.num_runs == 1 and "" or "s", #blk.events)
+  end
+  if #names > 12 then
+    local n = #names
+    for i = n, 13, -1 do names[i] = nil end
+    names[13] = string.format("… %d more", n - 12)
   end
   out[#out + 1] = '<header id="header"><h1>' .. esc(view.title) .. "</h1>"
   out[#out + 1] = '<dl class="meta">'
@@ -384,8 +328,8 @@ local function header_html(insp, view)
   local w = insp.warnings or {}
   if #w > 0 then item("Warnings", '<a href="#warnings">' .. #w .. "</a>") end
   out[#out + 1] = "</dl>"
-  out[#out + 1] = '<nav><a href="#top-ops-section">Top operators</a><a href="#timeline-section">Timeline</a>'
-    .. '<a href="#summary-section">Events</a>'
+  out[#out + 1] = '<nav><a href="#runs-section">Run over run</a><a href="#top-ops-section">Top operators</a>'
+    .. '<a href="#timeline-section">Timeline</a><a href="#summary-section">Events</a>'
     .. (view.has_memory and '<a href="#memory-section">Memory</a>' or "") .. "</nav></header>"
   return table.concat(out, "\n")
 end
@@ -401,246 +345,325 @@ local function warnings_html(insp)
   return table.concat(out, "\n")
 end
 
---- The bar chart: the top node types of the top_ops script by total time.
+--- A note saying which runs the page's data holds, when max_slices cut it.
+-- @treturn string HTML ("" when every run is there)
+local function kept_note(insp, plan, id)
+  local cut = {}
+  for bi, blk in ipairs(insp.event_blocks) do
+    if plan[bi].runs < blk.num_runs then
+      cut[#cut + 1] = string.format("block %d: the first %d of %d runs", bi, plan[bi].runs, blk.num_runs)
+    end
+  end
+  if #cut == 0 then return "" end
+  return string.format('<p class="note truncated" id="%s">The page holds %s samples (opts.max_slices): %s.</p>',
+    id, grouped(plan.samples), esc(table.concat(cut, "; ")))
+end
+
+--- The run-over-run chart: canvas and controls, drawn by the page's script.
+-- @treturn string HTML
+local function runs_html(insp, plan)
+  return table.concat({
+    '<section id="runs-section"><h2>Run over run</h2>',
+    string.format('<p class="note">The duration of one event in every run, in dump order (x: the RunData index), '
+      .. "in %s: warm-up shows as first runs above the rest (the first run is ringed), drift as a trend "
+      .. "(the dark line: medians of about 50 buckets of runs; more runs than pixels are drawn as one "
+      .. "min–max line per pixel). By default <code>Method::execute</code> of every block; pick another "
+      .. "event below or click a row of the events table.</p>", esc(insp.target_time_scale)),
+    kept_note(insp, plan, "runs-truncated"),
+    '<div class="controls"><label>event <select id="runs-event"></select></label></div>',
+    '<div class="chart"><canvas id="runs-chart" height="280" role="img" '
+      .. 'aria-label="Duration of an event per run"></canvas><div class="tip" id="runs-tip"></div></div>',
+    '<ul class="stats" id="runs-stats"></ul></section>',
+  }, "\n")
+end
+
+--- The top node types of each block (top_ops' node types, blocks other
+-- than "Default"): per node type its time per run of the block - the sum
+-- of its events' durations in a run - as the mean over the runs (bars) and
+-- its spread over them (box: min, p25, median, p75, max).
+-- @treturn {{block=, index=, rows = {{name=, kind=, events=, spread}, ...}, types=}, ...}
+local function top_ops_by_block(insp, top)
+  local top_ops = require("etinspect.scripts.top_ops")
+  local out = {}
+  for bi, blk in ipairs(insp.event_blocks) do
+    if blk.name ~= "Default" then
+      local groups, ids, names, counts = {}, {}, {}, {}
+      for e, ev in ipairs(blk.events) do
+        local nt = ev.perf_data and top_ops.node_type(ev)
+        if nt then
+          local g = ids[nt]
+          if not g then g = #names + 1; ids[nt] = g; names[g] = nt; counts[g] = 0 end
+          groups[e] = g
+          counts[g] = counts[g] + 1
+        end
+      end
+      if #names > 0 then
+        local spread = core.html_spread(blk, groups)
+        local rows = {}
+        for g, nt in ipairs(names) do
+          rows[g] = { name = nt, kind = nt:find("^delegate:") and "delegate" or "operator", events = counts[g],
+                      s = spread[g] }
+        end
+        table.sort(rows, function(a, b)
+          local x, y = a.s.mean, b.s.mean
+          if x ~= y then
+            if x ~= x then return false end
+            if y ~= y then return true end
+            return x > y
+          end
+          return a.name < b.name
+        end)
+        local total = 0
+        for _, r in ipairs(rows) do if r.s.mean == r.s.mean then total = total + r.s.mean end end
+        local n = #rows
+        if top > 0 and top < n then for i = n, top + 1, -1 do rows[i] = nil end end
+        out[#out + 1] = { block = blk, index = bi, rows = rows, types = n, total = total }
+      end
+    end
+  end
+  return out
+end
+
+--- A number for a chart label: cycles in full, times with 4 digits.
+local function label_num(v, unit)
+  if unit == "cycles" then return num(v) end
+  return string.format("%.4g", v)
+end
+
+--- The top-operators section: one chart per block (at most MAX_OP_BLOCKS).
 -- @treturn string HTML
 local function top_ops_html(insp, opts)
-  local summary = require("etinspect.scripts.top_ops").summary(insp)
   local unit = insp.target_time_scale
-  local avg_col = "avg (" .. unit .. ")"
-  local n = #summary
-  local top = opts.top
-  if top > 0 and top < n then n = top end
-  local out = { '<section id="top-ops-section"><h2>Top operators by total time</h2>' }
-  out[#out + 1] = string.format('<p class="note">Per node type: the sum over its events of the '
-    .. "mean time per run (%s), as the <code>top_ops</code> script computes it; showing %d of %d "
-    .. "node types.</p>", esc(unit), n, #summary)
-  if n == 0 then
+  local charts = top_ops_by_block(insp, opts.top)
+  local out = { '<section id="top-ops-section"><h2>Top operators: time per run of each block</h2>' }
+  out[#out + 1] = string.format('<p class="note">Per block and node type (operators as <code>top_ops</code> '
+    .. "names them, delegated events as <code>delegate:NAME</code>): its time in a run of the block - the "
+    .. "sum of its events' durations in that run - as the mean over the block's runs (bars) and how it "
+    .. "spreads over them (box: p25–p75 with the median, whiskers: min and max), in %s. Blocks are "
+    .. "different runs (branches, methods): their times are not added up.</p>", esc(unit))
+  if #charts == 0 then
     out[#out + 1] = '<p class="note" id="top-ops-empty">No operator or delegate events with timings.</p></section>'
     return table.concat(out, "\n")
   end
-  local W, LW, ROW, VW = 1280, 300, 22, 200
-  local BW = W - LW - VW
-  local max = 0
-  for i = 1, n do max = math.max(max, summary[i][avg_col]) end
-  local H = n * ROW + 8
-  out[#out + 1] = string.format('<svg id="top-ops" viewBox="0 0 %d %d" role="img" '
-    .. 'aria-label="Top operators by total time">', W, H)
-  for i = 1, n do
-    local r = summary[i]
-    local nt, v = tostring(r["node type"]), r[avg_col]
-    local y = 4 + (i - 1) * ROW
-    local w = max > 0 and v > 0 and v / max * BW or 0
-    if w < 1 and v > 0 then w = 1 end
-    local kind = nt:find("^delegate:") and "delegate" or "operator"
-    local tip = string.format("%s\n%s events, %s %s per run in total, %.1f%% of all", esc(nt),
-      num(r.count), esc(num(v)), esc(unit), r["avg %"])
-    local label = unit == "cycles" and num(v) or string.format("%.4g", v)
-    out[#out + 1] = string.format('<g class="bar-row"><text x="%d" y="%.1f" text-anchor="end">%s</text>'
-      .. '<rect class="bar" data-name="%s" data-kind="%s" data-value="%s" x="%d" y="%d" width="%.2f" height="%d">'
-      .. "<title>%s</title></rect>"
-      .. '<text x="%.2f" y="%.1f" class="value">%s %s (%.1f%%)</text></g>',
-      LW - 8, y + 12.5, esc(shorten(nt, 44)),
-      esc(nt), kind, core.repr(v + 0.0), LW, y + 1, w, ROW - 6, tip,
-      LW + w + 6, y + 12.5, esc(label), esc(unit), r["avg %"])
+  local W, LW, BW, VW, GAP = 1280, 250, 330, 150, 30
+  local BX0 = LW + BW + VW + GAP
+  local PW = W - BX0 - 16
+  local ROW, HEAD, FOOT = 22, 20, 24
+  for ci, c in ipairs(charts) do
+    if ci > MAX_OP_BLOCKS then
+      out[#out + 1] = string.format('<p class="note truncated" id="top-ops-truncated">%d more blocks have '
+        .. "operators; they are not charted.</p>", #charts - MAX_OP_BLOCKS)
+      break
+    end
+    local blk, rows = c.block, c.rows
+    out[#out + 1] = string.format('<h3>Block %d “%s”: %s run%s, showing %d of %d node types</h3>', c.index,
+      esc(blk.name), grouped(blk.num_runs), blk.num_runs == 1 and "" or "s", #rows, c.types)
+    local max_mean, max_max = 0, 0
+    for _, r in ipairs(rows) do
+      if r.s.mean == r.s.mean then max_mean = math.max(max_mean, r.s.mean) end
+      if r.s.max == r.s.max then max_max = math.max(max_max, r.s.max) end
+    end
+    local H = HEAD + #rows * ROW + FOOT
+    out[#out + 1] = string.format('<svg class="top-ops" id="top-ops-%d" data-block="%d" viewBox="0 0 %d %d" '
+      .. 'role="img" aria-label="Top operators of block %d">', c.index, c.index, W, H, c.index)
+    out[#out + 1] = string.format('<text class="panel" x="%d" y="13">mean time per run (%s)</text>'
+      .. '<text class="panel" x="%d" y="13">spread over the %s runs</text>', LW, esc(unit), BX0,
+      grouped(blk.num_runs))
+    for i, r in ipairs(rows) do
+      local s = r.s
+      local y = HEAD + (i - 1) * ROW
+      local v = s.mean
+      local w = max_mean > 0 and v > 0 and v / max_mean * BW or 0
+      if w < 1 and v > 0 then w = 1 end
+      local share = c.total > 0 and v / c.total * 100 or 0
+      local tip = string.format("%s\nblock %d: %d event%s, %s %s per run on average (%.1f%% of the block's "
+        .. "operator time); per run min %s, median %s, max %s", esc(r.name), c.index, r.events,
+        r.events == 1 and "" or "s", esc(num(v)), esc(unit), share, esc(num(s.min)), esc(num(s.p50)),
+        esc(num(s.max)))
+      out[#out + 1] = string.format('<g class="bar-row"><text x="%d" y="%.1f" text-anchor="end">%s</text>'
+        .. '<rect class="bar" data-name="%s" data-kind="%s" data-block="%d" data-value="%s" data-runs="%d" '
+        .. 'x="%d" y="%d" width="%.2f" height="%d"><title>%s</title></rect>'
+        .. '<text x="%.2f" y="%.1f" class="value">%s %s (%.1f%%)</text></g>',
+        LW - 8, y + 12.5, esc(shorten(r.name, 40)), esc(r.name), r.kind, c.index, core.repr(v + 0.0), s.runs,
+        LW, y + 1, w, ROW - 6, tip, LW + w + 6, y + 12.5, esc(label_num(v, unit)), esc(unit), share)
+      if max_max > 0 and s.min == s.min then
+        --- x of a value in the box panel
+        local function bx(t) return BX0 + t / max_max * PW end
+        local mid = y + (ROW - 4) / 2 + 1
+        out[#out + 1] = string.format('<g class="box" data-name="%s" data-block="%d" data-min="%s" data-p25="%s" '
+          .. 'data-median="%s" data-p75="%s" data-max="%s"><title>%s</title>'
+          .. '<line x1="%.2f" y1="%.1f" x2="%.2f" y2="%.1f"/>'
+          .. '<line x1="%.2f" y1="%.1f" x2="%.2f" y2="%.1f"/><line x1="%.2f" y1="%.1f" x2="%.2f" y2="%.1f"/>'
+          .. '<rect x="%.2f" y="%d" width="%.2f" height="%d"/>'
+          .. '<line class="median" x1="%.2f" y1="%d" x2="%.2f" y2="%d"/></g>',
+          esc(r.name), c.index, core.repr(s.min + 0.0), core.repr(s.p25 + 0.0), core.repr(s.p50 + 0.0),
+          core.repr(s.p75 + 0.0), core.repr(s.max + 0.0), tip,
+          bx(s.min), mid, bx(s.max), mid,
+          bx(s.min), mid - 4, bx(s.min), mid + 4, bx(s.max), mid - 4, bx(s.max), mid + 4,
+          bx(s.p25), y + 3, math.max(1, bx(s.p75) - bx(s.p25)), ROW - 8,
+          bx(s.p50), y + 2, bx(s.p50), y + ROW - 4)
+      end
+    end
+    -- the box panel's axis
+    if max_max > 0 then
+      local step = nice_step(max_max, 5)
+      local ay = HEAD + #rows * ROW + 2
+      local ticks = { '<g class="axis">' }
+      local t = 0
+      while t <= max_max * (1 + 1e-9) do
+        local x = BX0 + t / max_max * PW
+        ticks[#ticks + 1] = string.format('<line x1="%.2f" y1="%d" x2="%.2f" y2="%d"/>'
+          .. '<text x="%.2f" y="%d" text-anchor="middle">%s</text>', x, HEAD - 4, x, ay + 4, x, ay + 16,
+          esc(label_num(t, unit)))
+        t = t + step
+      end
+      ticks[#ticks + 1] = "</g>"
+      out[#out + 1] = table.concat(ticks)
+    end
+    out[#out + 1] = "</svg>"
   end
-  out[#out + 1] = "</svg></section>"
+  out[#out + 1] = "</section>"
   return table.concat(out, "\n")
 end
 
---- A "nice" axis step (1, 2 or 5 times a power of ten) near span/target.
--- @tparam number span
--- @tparam integer target number of intervals wanted
--- @treturn number
-local function nice_step(span, target)
-  local raw = span / target
-  local p = 10 ^ math.floor(math.log(raw, 10))
-  for _, m in ipairs { 1, 2, 5, 10 } do
-    if raw <= m * p then return m * p end
-  end
-  return 10 * p
-end
-
---- The timeline: one run, one row per track, nested slices in lanes.
+--- The timeline: canvas and controls, drawn by the page's script.
 -- @treturn string HTML
-local function timeline_html(insp, opts)
-  local out = { '<section id="timeline-section">' }
-  local tl = M.timeline(insp, opts.run)
-  if not tl then
-    out[#out + 1] = '<h2>Timeline</h2><p class="note">The dump has no event blocks.</p></section>'
-    return table.concat(out, "\n")
-  end
-  local blk = tl.block
-  out[#out + 1] = string.format('<h2>Timeline: block %d “%s”, run %d of %d</h2>', tl.block_index,
-    esc(blk.name), tl.index, blk.num_runs)
-  local slices = tl.slices
-  local total = #slices
-  if total > opts.max_slices then
-    local kept = {}
-    for i = 1, opts.max_slices do kept[i] = slices[i] end
-    slices = kept
-  end
-  local unit = tl.unit
-  local src = insp.source_time_scale
-  out[#out + 1] = string.format('<p class="note">Every event of the run with a duration, placed at its '
-    .. "start (raw %s ticks, relative to the run's first event%s) and as long as its duration (%s). "
-    .. "Other runs of the block and other blocks are not shown. "
+local function timeline_html(insp, plan)
+  local out = { '<section id="timeline-section"><h2>Timeline</h2>' }
+  local src, unit = insp.source_time_scale, insp.target_time_scale
+  out[#out + 1] = string.format('<p class="note">Every event with a duration in one run of a block (or in '
+    .. "all its runs), placed at its start (raw %s ticks from the run's first event%s) and as long as its "
+    .. "duration (%s). Pick a block and a run; zoom with the wheel, the buttons, a double click or + and "
+    .. "− (shift: out), pan by dragging or with the arrow keys. Slices narrower than a pixel are drawn "
+    .. "merged, lighter; zoom in to tell them apart. Overlapping events stack in lanes."
     .. '<span class="legend"><span style="background:var(--framework)"></span>framework'
     .. '<span style="background:var(--operators)"></span>operators'
     .. '<span style="background:var(--delegate)"></span>delegate</span></p>',
     esc(src), src == unit and "" or (", converted to " .. esc(unit)), esc(unit))
-  if total > #slices then
-    out[#out + 1] = string.format('<p class="note truncated" id="timeline-truncated">Showing the first '
-      .. "%d of %d slices (opts.max_slices).</p>", #slices, total)
-  end
-  if total == 0 then
-    out[#out + 1] = '<p class="note" id="timeline-empty">No event of this run has a start time and a duration.</p></section>'
-    return table.concat(out, "\n")
-  end
-  local span = 0
-  for _, s in ipairs(slices) do span = math.max(span, s.start + s.duration) end
-  if not (span > 0) then span = 1 end
-  -- lanes per track: a slice goes to the first lane free at its start
-  local eps = span * 1e-9
-  local lanes, by_track = {}, {}
-  for _, tr in ipairs(TRACKS) do lanes[tr] = {}; by_track[tr] = 0 end
-  for _, s in ipairs(slices) do
-    local ends = lanes[s.track]
-    local lane
-    for l = 1, #ends do
-      if ends[l] <= s.start + eps then lane = l; break end
-    end
-    if not lane then
-      lane = #ends < MAX_LANES and #ends + 1 or #ends
-    end
-    ends[lane] = math.max(ends[lane] or 0, s.start + s.duration)
-    s.lane = lane
-    by_track[s.track] = by_track[s.track] + 1
-  end
-  local W, X0, RIGHT, AXIS, LANE, GAP = 1280, 120, 16, 26, 18, 10
-  local PW = W - X0 - RIGHT
-  local top = {}
-  local y = AXIS
-  for _, tr in ipairs(TRACKS) do
-    top[tr] = y
-    y = y + math.max(1, #lanes[tr]) * LANE + GAP
-  end
-  local H = y
-  --- The x coordinate of time t (target unit, from the run's start).
-  local function x(t) return X0 + t / span * PW end
-  out[#out + 1] = string.format('<svg id="timeline" viewBox="0 0 %d %d" role="img" aria-label="Timeline of one run" '
-    .. 'data-block="%d" data-run="%d" data-span="%s" data-unit="%s">', W, H, tl.block_index, tl.index,
-    core.repr(span + 0.0), esc(unit))
-  -- axis and grid
-  local step = nice_step(span, 10)
-  out[#out + 1] = '<g class="axis">'
-  local t = 0
-  while t <= span + step * 1e-9 do
-    local xt = x(t)
-    out[#out + 1] = string.format('<line x1="%.2f" y1="%d" x2="%.2f" y2="%d"/>'
-      .. '<text x="%.2f" y="%d" text-anchor="%s">%s</text>', xt, AXIS - 6, xt, H - GAP,
-      xt, AXIS - 10, t == 0 and "start" or "middle", esc(num(t) .. (t == 0 and (" " .. unit) or "")))
-    t = t + step
-  end
-  out[#out + 1] = "</g>"
-  -- track labels
-  for _, tr in ipairs(TRACKS) do
-    local h = math.max(1, #lanes[tr]) * LANE
-    out[#out + 1] = string.format('<g class="track" data-track="%s" data-slices="%d">'
-      .. '<text class="track-label" x="8" y="%.1f">%s</text>'
-      .. '<line class="grid" x1="0" y1="%.1f" x2="%d" y2="%.1f"/></g>',
-      tr, by_track[tr], top[tr] + h / 2 + 4, tr, top[tr] + h + GAP / 2, W, top[tr] + h + GAP / 2)
-  end
-  -- slices
-  for _, s in ipairs(slices) do
-    local sx = x(s.start)
-    local w = s.duration / span * PW
-    if w < 1 then w = 1 end
-    local sy = top[s.track] + (s.lane - 1) * LANE + 1
-    local tip = string.format("%s\n%s track; starts at %s %s, lasts %s %s", esc(s.name), s.track,
-      esc(num(s.start)), esc(unit), esc(num(s.duration)), esc(unit))
-    out[#out + 1] = string.format('<rect class="slice" data-name="%s" data-track="%s" data-start="%s" '
-      .. 'data-duration="%s" x="%.2f" y="%d" width="%.2f" height="%d"><title>%s</title></rect>',
-      esc(s.name), s.track, core.repr(s.start + 0.0), core.repr(s.duration + 0.0), sx, sy, w, LANE - 2, tip)
-    if w >= 40 then
-      local chars = math.floor((w - 6) / 6.2)
-      out[#out + 1] = string.format('<text class="slice-label" x="%.2f" y="%d">%s</text>', sx + 3,
-        sy + 12, esc(shorten(s.name, chars)))
-    end
-  end
-  out[#out + 1] = "</svg></section>"
+  out[#out + 1] = kept_note(insp, plan, "timeline-truncated")
+  out[#out + 1] = '<div class="controls"><label>block <select id="tl-block"></select></label>'
+    .. '<label>run <input type="number" id="tl-run" min="1" value="1"></label><span id="tl-run-of"></span>'
+    .. '<span><button type="button" id="tl-prev" title="previous run">◀</button>'
+    .. '<button type="button" id="tl-next" title="next run">▶</button></span>'
+    .. '<label><input type="checkbox" id="tl-all"> all runs of the block</label>'
+    .. '<span>zoom <button type="button" id="tl-zoom-in" title="zoom in">+</button>'
+    .. '<button type="button" id="tl-zoom-out" title="zoom out">−</button>'
+    .. '<button type="button" id="tl-reset" title="the whole run">fit</button></span></div>'
+  out[#out + 1] = '<div class="chart"><canvas id="timeline" tabindex="0" height="120" role="img" '
+    .. 'aria-label="Timeline of a run"></canvas><div class="tip" id="tl-tip"></div></div>'
+  out[#out + 1] = '<p class="note" id="tl-window"></p></section>'
   return table.concat(out, "\n")
 end
 
---- One cell of the events table.
--- @tparam string col column name
--- @param v the cell's value
+--- A list cell of the events table: every item the same way, wrapping
+-- between items; more than LIST_OPEN items collapse behind a <details>.
+-- @tparam {string,...} items
 -- @treturn string HTML (<td>)
-local function summary_cell(col, v)
-  if type(v) == "number" then
-    return string.format('<td class="num" data-v="%s">%s</td>',
-      is_nan(v) and "" or (math.type(v) == "integer" and string.format("%d", v) or core.repr(v)), esc(num(v)))
+local function list_cell(items)
+  local n = #items
+  if n == 0 then return '<td class="list"></td>' end
+  local shown = n > LIST_OPEN and LIST_OPEN - 1 or n
+  local out = { '<td class="list">' }
+  for i = 1, shown do out[#out + 1] = '<span class="item">' .. esc(items[i]) .. "</span>" end
+  if shown < n then
+    out[#out + 1] = string.format("<details><summary> +%d more</summary>", n - shown)
+    for i = shown + 1, n do out[#out + 1] = '<span class="item">' .. esc(items[i]) .. "</span>" end
+    out[#out + 1] = "</details>"
   end
-  if type(v) == "boolean" then return "<td>" .. (v and "True" or "False") .. "</td>" end
-  if v == nil then return "<td></td>" end
-  if type(v) == "table" then
-    local items = {}
-    local n = #v
-    if col == "start_time" then
-      -- the first run's start; all of them (up to 100) in the tooltip
-      local text = (n > 0 and num(v[1]) or "") .. (n > 1 and string.format(" … (%d\u{a0}runs)", n) or "")
-      local full = {}
-      for i = 1, math.min(n, 100) do full[i] = num(v[i]) end
-      return string.format('<td class="ticks mono" data-v="%s" title="%s">%s</td>', n > 0 and num(v[1]) or "",
-        esc(table.concat(full, ", ") .. (n > 100 and ", …" or "")), esc(text))
-    end
-    for i = 1, n do items[i] = pyrepr.str(v[i]) end
-    return "<td>" .. esc(table.concat(items, ", ")) .. "</td>"
-  end
-  local cls = (col == "event_name") and ' class="name"' or ""
-  return "<td" .. cls .. ">" .. esc(pyrepr.str(v)) .. "</td>"
+  out[#out + 1] = "</td>"
+  return table.concat(out)
 end
 
---- The events table: the rows of print_data_tabular (report.display_frame).
--- Without an ETRecord the op_types and delegate_backend_name columns (empty
--- then) are left out; with one, a module column follows op_types.
+--- A number cell of the events table (data-v: the value to 17 significant
+-- digits, exact, for sorting).
+local function num_cell(v)
+  if v == nil then return "<td></td>" end
+  if v ~= v then return '<td class="num" data-v=""></td>' end
+  return string.format('<td class="num" data-v="%.17g">%s</td>', v, num(v))
+end
+
+--- The start_time cell: the first run's start tick and the number of runs;
+-- the first TICKS_SHOWN ticks in the tooltip.
+local function ticks_cell(ev)
+  local ticks, n = core.html_starts(ev, TICKS_SHOWN)
+  if not ticks or n == 0 then return '<td class="ticks mono"></td>' end
+  -- integers: nothing to escape
+  local first = ticks[1]
+  local text = n > 1 and string.format("%d<small>%s\u{a0}runs</small>", first, grouped(n)) or string.format("%d", first)
+  return string.format('<td class="ticks mono" data-v="%d" title="%s%s">%s</td>', first,
+    table.concat(ticks, ", "), n > #ticks and ", …" or "", text)
+end
+
+local STATS = { "p10", "p50", "p90", "avg", "min", "max" }
+
+--- The events table: the rows of print_data_tabular (report.display_frame:
+-- every event of every block but OPERATOR_CALL, in block order), built
+-- straight from the events.  Without an ETRecord the op_types and
+-- delegate_backend_name columns (empty then) are left out; with one, a
+-- module column follows op_types.
 -- @treturn string HTML
 local function summary_html(insp, opts)
-  local f = report.display_frame(insp)
+  local unit = insp.target_time_scale
   local linked = insp.etrecord ~= nil
-  local evs = display_events(insp)
-  local cols = {}
-  for _, c in ipairs(f.columns) do
-    if linked or (c ~= "op_types" and c ~= "delegate_backend_name") then cols[#cols + 1] = c end
-    if linked and c == "op_types" and #evs == #f then cols[#cols + 1] = "module" end
+  local cols = { "event_block_name", "event_name" }
+  for _, s in ipairs(STATS) do cols[#cols + 1] = s .. " (" .. unit .. ")" end
+  if linked then cols[#cols + 1] = "op_types"; cols[#cols + 1] = "module" end
+  cols[#cols + 1] = "is_delegated_op"
+  if linked then cols[#cols + 1] = "delegate_backend_name" end
+  cols[#cols + 1] = "start_time"
+  local total = 0
+  for _, blk in ipairs(insp.event_blocks) do
+    for _, ev in ipairs(blk.events) do
+      if not tostring(ev.name):find("OPERATOR_CALL", 1, true) then total = total + 1 end
+    end
   end
   local out = { '<section id="summary-section"><h2>Events</h2>' }
-  local n = math.min(#f, opts.max_rows)
+  local n = math.min(total, opts.max_rows)
   out[#out + 1] = string.format('<p class="note">The rows of <code>print_data_tabular</code>: every event '
-    .. "of every block but OPERATOR_CALL, times in %s. Click a heading to sort.</p>", esc(insp.target_time_scale))
-  if n < #f then
+    .. "of every block but OPERATOR_CALL, times in %s. Click a heading to sort, a row to chart its runs."
+    .. "</p>", esc(unit))
+  if n < total then
     out[#out + 1] = string.format('<p class="note truncated" id="summary-truncated">Showing the first %d of '
-      .. "%d rows (opts.max_rows); <code>--tsv_path</code> writes them all.</p>", n, #f)
+      .. "%d rows (opts.max_rows); <code>--tsv_path</code> writes them all.</p>", n, total)
   end
-  out[#out + 1] = '<div class="scroll"><table id="summary"><thead><tr><th class="num">#</th>'
+  local head = { '<div class="scroll"><table id="summary"><thead><tr><th class="num">#</th>' }
   for _, c in ipairs(cols) do
     local numeric = c:find("^p%d") or c:find("^avg") or c:find("^min") or c:find("^max")
     -- long names may break after their underscores
-    out[#out + 1] = "<th" .. (numeric and ' class="num"' or "") .. ">" .. esc(c):gsub("_", "_<wbr>") .. "</th>"
+    head[#head + 1] = "<th" .. (numeric and ' class="num"' or "") .. ">" .. esc(c):gsub("_", "_<wbr>") .. "</th>"
   end
-  out[#out + 1] = "</tr></thead><tbody>"
-  for i = 1, n do
-    local row = f[i]
-    local cells = { string.format('<tr class="event" id="event-%d"%s><td class="num" data-v="%d">%d</td>', i - 1,
-      #evs == #f and string.format(' data-block="%d"', evs[i].block) or "", i - 1, i - 1) }
-    for _, c in ipairs(cols) do
-      if c == "module" then
-        cells[#cells + 1] = "<td>" .. esc(event_modules(evs[i].event)) .. "</td>"
-      else
-        cells[#cells + 1] = summary_cell(c, row[c])
+  head[#head + 1] = "</tr></thead><tbody>"
+  out[#out + 1] = table.concat(head)
+  local row = 0
+  for bi, blk in ipairs(insp.event_blocks) do
+    if row >= n then break end
+    local bname = '<td>' .. esc(blk.name) .. "</td>"
+    for e, ev in ipairs(blk.events) do
+      local name = ev.name
+      if not tostring(name):find("OPERATOR_CALL", 1, true) then
+        if row >= n then break end
+        local pd = ev.perf_data
+        local cells = { string.format('<tr class="event" id="event-%d" data-block="%d" data-event="%d">'
+          .. '<td class="num" data-v="%d">%d</td>', row, bi, e, row, row), bname,
+          '<td class="name">' .. esc(name) .. "</td>" }
+        for _, s in ipairs(STATS) do cells[#cells + 1] = num_cell(pd and pd[s]) end
+        if linked then
+          local ops = {}
+          for i, op in ipairs(ev.op_types) do ops[i] = pyrepr.str(op) end
+          cells[#cells + 1] = list_cell(ops)
+          cells[#cells + 1] = list_cell(event_modules(ev))
+        end
+        cells[#cells + 1] = "<td>" .. (ev.is_delegated_op and "True" or "False") .. "</td>"
+        if linked then
+          local backend = ev.delegate_backend_name
+          cells[#cells + 1] = "<td>" .. (backend ~= nil and esc(backend) or "") .. "</td>"
+        end
+        cells[#cells + 1] = ticks_cell(ev)
+        cells[#cells + 1] = "</tr>"
+        out[#out + 1] = table.concat(cells)
+        row = row + 1
       end
     end
-    cells[#cells + 1] = "</tr>"
-    out[#out + 1] = table.concat(cells)
   end
   out[#out + 1] = "</tbody></table></div></section>"
   return table.concat(out, "\n")
@@ -686,19 +709,50 @@ local function memory_html(rows)
   return table.concat(out, "\n")
 end
 
---- Check and complete the options (defaults of M.DEFAULTS).
+--- The page's metadata for its script (JSON, safe inside <script>): the
+-- time unit, the distinct event names, per block its name, runs, the runs
+-- and byte offset of its samples (plan), per event its name's index
+-- (0-based) and track (one letter: f, o, d), and the run the timeline
+-- shows first.
+-- @treturn string JSON
+local function meta_json(insp, plan, opts)
+  local names, ids = {}, {}
+  local blocks = {}
+  local letter = { framework = "f", operators = "o", delegate = "d" }
+  for bi, blk in ipairs(insp.event_blocks) do
+    local ev_ids, tracks = {}, {}
+    for e, ev in ipairs(blk.events) do
+      local name = ev.name
+      local id = ids[name]
+      if not id then
+        id = #names
+        names[id + 1] = json_str(name)
+        ids[name] = id
+      end
+      ev_ids[e] = id
+      tracks[e] = letter[M.track(ev)]
+    end
+    blocks[bi] = string.format('{"name":%s,"runs":%d,"kept":%d,"offset":%d,"ev":[%s],"track":"%s"}',
+      json_str(blk.name), blk.num_runs, plan[bi].runs, plan[bi].offset, table.concat(ev_ids, ","),
+      table.concat(tracks))
+  end
+  local bi, k = choose_run(insp, opts.run)
+  return string.format('{"unit":%s,"names":[%s],"blocks":[%s],"timeline":{"block":%d,"run":%d}}',
+    json_str(insp.target_time_scale), table.concat(names, ","), table.concat(blocks, ","), bi or 0, k or 1)
+end
+
+--- Complete the options (checked with the contract by the caller) with
+-- M.DEFAULTS.
 -- @tparam[opt] table opts
 -- @treturn table
 local function options(opts)
-  if opts ~= nil and type(opts) ~= "table" then error("write_html: opts must be a table", 0) end
   opts = opts or {}
   local o = {}
   for k, v in pairs(M.DEFAULTS) do
     local given = opts[k]
     if given ~= nil then
-      if math.type(given) ~= "integer" or given < 0 then
-        error("write_html: opts." .. k .. " must be a non-negative integer", 0)
-      end
+      given = math.tointeger(given)
+      if given < 0 then error("write_html: opts." .. k .. " must be a non-negative integer", 0) end
       v = given
     end
     o[k] = v
@@ -707,20 +761,18 @@ local function options(opts)
   return o
 end
 
---- Render the report of an Inspector as one HTML document.
--- @tparam Inspector insp
--- @tparam[opt] table opts run, top, max_rows, max_slices, title (see the
---   module's comment)
--- @treturn string the HTML text (UTF-8)
-function M.render(insp, opts)
-  local o = options(opts)
+--- Write the page to `sink` (a function taking strings) and its data
+-- through `data(max_slices)` (writing the base64 text).
+local function write_page(insp, o, put, data)
   local path = insp.etdump_path or insp.profile_results_path
+  choose_run(insp, o.run) -- option errors before anything is written
+  local plan = core.html_plan(insp, o.max_slices)
   local mem = memory_rows(insp)
   local view = {
     title = o.title or ("etinspect report: " .. (path and basename(path) or "ETDump")),
     has_memory = #mem > 0,
   }
-  local parts = {
+  put(table.concat({
     "<!DOCTYPE html>",
     '<html lang="en">',
     "<head>",
@@ -730,24 +782,40 @@ function M.render(insp, opts)
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="generator" content="etinspect ' .. esc(etinspect.version) .. '">',
     "<title>" .. esc(view.title) .. "</title>",
-    "<style>" .. STYLE .. "</style>",
+    "<style>" .. assets.STYLE .. "</style>",
     "</head>",
     "<body><main>",
     header_html(insp, view),
     warnings_html(insp),
-    top_ops_html(insp, o),
-    timeline_html(insp, o),
-    summary_html(insp, o),
-    memory_html(mem),
-    '<footer>Written by etinspect ' .. esc(etinspect.version) .. ". This page loads nothing: "
-      .. "its styles, charts and script are inline.</footer>",
-    "</main>",
-    "<script>" .. SCRIPT .. "</script>",
-    "</body>",
-    "</html>",
+    runs_html(insp, plan),
     "",
-  }
-  return table.concat(parts, "\n")
+  }, "\n"))
+  put(top_ops_html(insp, o) .. "\n")
+  put(timeline_html(insp, plan) .. "\n")
+  put(summary_html(insp, o) .. "\n")
+  put(memory_html(mem) .. "\n")
+  put('<footer>Written by etinspect ' .. esc(etinspect.version) .. ". This page loads nothing: "
+      .. "its styles, charts, script and data are inline.</footer>\n</main>\n")
+  put('<script type="application/json" id="et-meta">' .. meta_json(insp, plan, o) .. "</script>\n")
+  put('<script type="application/octet-stream" id="et-data">')
+  data(o.max_slices)
+  put("</script>\n<script>" .. assets.SCRIPT .. "</script>\n</body>\n</html>\n")
+end
+
+--- Render the report of an Inspector as one HTML document.
+-- @tparam Inspector insp
+-- @tparam[opt] table opts run, top, max_rows, max_slices, title (see the
+--   module's comment)
+-- @treturn string the HTML text (UTF-8)
+-- @raise the options contract's errors ("html.render: unknown option ..."),
+--   the opts.run errors
+function M.render(insp, opts)
+  core.check_options("html.render", opts, OPTIONS, 1)
+  local o = options(opts)
+  local parts = {}
+  write_page(insp, o, function(s) parts[#parts + 1] = s end,
+    function(max) parts[#parts + 1] = core.html_data(insp, max) end)
+  return table.concat(parts)
 end
 
 --- Are two paths the same file?  The same string, or an existing file
@@ -773,26 +841,47 @@ local function same_file(a, b)
   return same
 end
 
---- Inspector:write_html(path [, opts]): write the report to `path` through a
--- temporary file renamed into place (or to an open file).  Refuses to
--- overwrite the ETDump (or legacy dump) and the ETRecord it was read from.
+--- Inspector:write_html(path [, opts]): write the report to `path` through
+-- the core's output file (a temporary file renamed into place; outfile.h),
+-- or to an open file.  The page's data goes from the model to the file
+-- without a copy in Lua.  Refuses to overwrite the ETDump (or legacy dump)
+-- and the ETRecord it was read from.
 -- @tparam Inspector insp
 -- @tparam string|file path
 -- @tparam[opt] table opts as for render
+-- @raise "write_html: a path (or an open file) is required", "write_html:
+--   refusing to overwrite the input 'PATH'", the options contract's errors
+--   ("Inspector:write_html: unknown option ..."), the opts.run errors, the
+--   file's I/O errors
 function M.write_html(insp, path, opts)
   if type(path) ~= "string" and io.type(path) ~= "file" then
     error("write_html: a path (or an open file) is required", 2)
   end
-  if type(path) == "string" then
-    local rec = insp.etrecord
-    for _, input in ipairs { insp.etdump_path or false, insp.profile_results_path or false,
-                             rec and rec.path or false } do
-      if input and same_file(path, input) then
+  core.check_options("Inspector:write_html", opts, OPTIONS, 2)
+  local o = options(opts)
+  if io.type(path) == "file" then
+    write_page(insp, o, function(s) assert(path:write(s)) end,
+      function(max) core.html_data(insp, max, path) end)
+    return
+  end
+  local rec = insp.etrecord
+  local inputs = {}
+  for _, input in ipairs { insp.etdump_path or false, insp.profile_results_path or false,
+                           rec and rec.path or false } do
+    if input then
+      if same_file(path, input) then
         error("write_html: refusing to overwrite the input '" .. input .. "'", 2)
       end
+      inputs[#inputs + 1] = input
     end
   end
-  Frame.emit(M.render(insp, opts), path)
+  local ok, err = pcall(function()
+    local of <close> = core.outfile(path, inputs)
+    write_page(insp, o, function(s) of:write(s) end, function(max) core.html_data(insp, max, of) end)
+    of:commit()
+  end)
+  -- the message without this file's position (the error is the caller's)
+  if not ok then error((tostring(err):gsub("^%[etinspect%] etinspect%.html:%d+: ", "")), 2) end
 end
 
 --- Add write_html to the Inspector's methods (called by etinspect.init).

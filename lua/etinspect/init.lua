@@ -4,10 +4,12 @@
 -- (the tabular views of etinspect.report, write_html of etinspect.html).
 local M = require("etinspect")
 M.Frame = require("etinspect.frame")
+require("etinspect.options").install(M)
 M.parsers = require("etinspect.parsers")
 M.converters = require("etinspect.converters")
 M.pyrepr = require("etinspect.pyrepr")
 M.diff = require("etinspect.diff").diff
+M.open_many = require("etinspect.many").open_many
 require("etinspect.report").install()
 require("etinspect.html").install()
 require("etinspect.numeric").install()

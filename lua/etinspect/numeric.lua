@@ -25,6 +25,7 @@
 --   stack traces     {debug_handle = {h, ...}, names = {...}, traces = {name = trace}}
 --   mapping (§7.4)   {aot = {debug_handle = tuple, output = v},
 --                     runtime = {debug_handle = tuple, output = v}}
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local etinspect = require("etinspect")
 local core = etinspect._core
 local Frame = require("etinspect.frame")
@@ -128,6 +129,13 @@ end
 
 local METRICS = { "snr", "mse", "cosine_similarity" }
 
+-- The options contract (docs/lua-api.md, "Contracts"): unknown keys and
+-- wrong types raise, naming them.
+local function check_opts(opts, spec, where, argn)
+  core.check_options(where, opts, spec, argn or 1)
+  return opts or {}
+end
+
 --- compare_results (spec §1.7): for each metric ("snr", "mse",
 -- "cosine_similarity", in that order) that `metrics` names (nil: all; a
 -- sequence of names, or a string -- then, as in Python's `in`, every
@@ -144,6 +152,7 @@ local METRICS = { "snr", "mse", "cosine_similarity" }
 -- @raise "Input tensors must have the same shape" (cosine), PyTorch's
 --   broadcasting message (snr, mse), a tensor that cannot be read
 function M.compare_results(reference_output, run_output, metrics, opts)
+  core.check_options("compare_results", opts, { print = "boolean", file = "file", style = "string" }, 4)
   if type(reference_output) ~= "table" or type(run_output) ~= "table" then
     error("compare_results: reference_output and run_output must be sequences of values", 2)
   end
@@ -165,7 +174,7 @@ function M.compare_results(reference_output, run_output, metrics, opts)
       dict_set(results, name, list)
     end
   end
-  if opts and opts.print then M.print_compare_results(results, opts) end
+  if opts and opts.print then M.print_compare_results(results, { file = opts.file, style = opts.style }) end
   return results
 end
 
@@ -205,7 +214,10 @@ end
 -- @param results what compare_results returned
 -- @param[opt] opts {file = io.stdout, style = nil}
 function M.print_compare_results(results, opts)
-  opts = opts or {}
+  if type(results) ~= "table" then
+    error("print_compare_results: bad argument #1 (results table expected, got " .. type(results) .. ")", 2)
+  end
+  opts = check_opts(opts, { file = "file", style = "string" }, "print_compare_results", 2)
   local out = opts.file or io.stdout
   if opts.style then
     out:write(M.results_frame(results):render(opts.style))
@@ -232,15 +244,6 @@ local function select_blocks(insp, sel, what)
   return out
 end
 
-local function check_opts(opts, known, what)
-  if opts == nil then return {} end
-  if type(opts) ~= "table" then error(what .. ": options must be a table", 3) end
-  for k in pairs(opts) do
-    if not known[k] then error(string.format("%s: unknown option '%s'", what, tostring(k)), 3) end
-  end
-  return opts
-end
-
 --- insp:compare_results([opts]) -> Frame: every block that has both
 -- run_output and reference_output (a BundledProgram's expected outputs),
 -- one row per output.  Columns: block, block_index (1-based, as
@@ -257,7 +260,8 @@ end
 -- @raise "compare_results: unknown metric 'x' ...", "... no event block 'x'",
 --   "compare_results: unknown option 'x'"
 function M.inspector_compare_results(insp, opts)
-  opts = check_opts(opts, { block = true, metrics = true }, "compare_results")
+  opts = check_opts(opts, { block = "integer|string", metrics = "table|string" },
+                    "Inspector:compare_results")
   local want, known = {}, {}
   for _, m in ipairs(METRICS) do known[m] = true end
   for _, m in ipairs(opts.metrics or METRICS) do
@@ -822,7 +826,7 @@ end
 --   num_outputs}), op_names (sequence of {debug_handle, names = {event
 --   name}}, keyed by the handles before merging)
 function M.runtime_intermediate_outputs(insp, opts)
-  opts = opts or {}
+  opts = check_opts(opts, { block = "integer|string" }, "runtime_intermediate_outputs")
   local blocks = select_blocks(insp, opts.block, "calculate_numeric_gap")
   local NOBACKEND = {}
   local inner = {}
@@ -892,7 +896,7 @@ local MISSING_AOT = "Missing etrecord or missing representative inputs within et
 -- handle, getitem nodes left out), else its event names.
 -- @return {outputs, op_names, stack_traces}
 function M.aot_from_inspector(ref, opts)
-  opts = opts or {}
+  opts = check_opts(opts, { block = "integer|string" }, "aot_from_inspector")
   if ref.etrecord == nil then
     error("calculate_numeric_gap: the reference Inspector is not linked to an ETRecord: "
           .. "its events have no debug handles", 3)
@@ -953,6 +957,9 @@ local FORMAT = "etinspect-aot-outputs"
 -- @return Tensor
 -- @raise "PATH: not a .npy file ...", "PATH: No such file or directory", ...
 function M.read_npy(path)
+  if type(path) ~= "string" then
+    error("read_npy: bad argument #1 (path string expected, got " .. type(path) .. ")", 2)
+  end
   return core.npy_load(path)
 end
 
@@ -1024,16 +1031,18 @@ local function load_value(v, dir, where)
     return t
   end
   if type(v) == "number" or type(v) == "boolean" then return v end
-  if type(v) == "table" and math.type(v.n) == "integer" then
+  local mt = type(v) == "table" and getmetatable(v)
+  if type(v) == "table" and not (mt and mt.__pydict) then -- a JSON array
     local out, holes = {}, false
-    for i = 1, v.n do
+    local n = #v
+    for i = 1, n do
       if v[i] ~= nil then
         out[i] = load_value(v[i], dir, string.format("%s[%d]", where, i - 1))
       else
         holes = true
       end
     end
-    if holes then out.n = v.n end -- None inside: the length in field n
+    if holes then out.n = n end -- None inside: the length in field n
     return out
   end
   error(where .. ": expected a .npy file name, a number, a boolean, null or a list of these", 0)
@@ -1067,21 +1076,26 @@ function M.load_aot_outputs(dir)
   if doc.version > 1 then
     fail(string.format("version %d is not supported (this etinspect reads version 1)", doc.version))
   end
-  if type(doc.outputs) ~= "table" or math.type(doc.outputs.n) ~= "integer" then
+  local function is_object(v)
+    local mt = type(v) == "table" and getmetatable(v)
+    return mt and mt.__pydict == true or false
+  end
+  local function is_array(v) return type(v) == "table" and not is_object(v) end
+  if not is_array(doc.outputs) then
     fail('"outputs" must be a list')
   end
   local outputs, op_names, stack_traces, seen = {}, {}, {}, {}
-  for i = 1, doc.outputs.n do
+  for i = 1, #doc.outputs do
     local e = doc.outputs[i]
     local where = string.format("outputs[%d]", i - 1)
-    if type(e) ~= "table" or e.n ~= nil then fail(where .. ": expected an object") end
+    if not is_object(e) then fail(where .. ": expected an object") end
     local dh = e.debug_handle
     local h
     if math.type(dh) == "integer" then
       h = { dh }
-    elseif type(dh) == "table" and math.type(dh.n) == "integer" and dh.n > 0 then
+    elseif is_array(dh) and #dh > 0 then
       h = {}
-      for k = 1, dh.n do
+      for k = 1, #dh do
         if math.type(dh[k]) ~= "integer" then h = nil; break end
         h[k] = dh[k]
       end
@@ -1098,24 +1112,24 @@ function M.load_aot_outputs(dir)
     outputs[#outputs + 1] = { debug_handle = tuple(h), output = v }
     local names = {}
     if e.op_names ~= nil then
-      if type(e.op_names) ~= "table" or math.type(e.op_names.n) ~= "integer" then
+      if not is_array(e.op_names) then
         fail(where .. ".op_names: expected a list of strings")
       end
-      for k = 1, e.op_names.n do
+      for k = 1, #e.op_names do
         if type(e.op_names[k]) ~= "string" then fail(where .. ".op_names: expected a list of strings") end
         names[k] = e.op_names[k]
       end
       op_names[#op_names + 1] = { debug_handle = tuple(h), names = names }
     end
     if e.stack_traces ~= nil then
-      if type(e.stack_traces) ~= "table" or e.stack_traces.n ~= nil then
+      if not is_object(e.stack_traces) then
         fail(where .. ".stack_traces: expected an object of op name -> stack trace or null")
       end
       local st = { debug_handle = tuple(h), names = {}, traces = {} }
       for _, nm in ipairs(names) do st.names[#st.names + 1] = nm end
       local extra = {}
       for nm, tr in pairs(e.stack_traces) do
-        if type(tr) ~= "string" then fail(where .. ".stack_traces['" .. nm .. "']: expected a string or null") end
+        if tr ~= nil and type(tr) ~= "string" then fail(where .. ".stack_traces['" .. nm .. "']: expected a string or null") end
         st.traces[nm] = tr
         extra[#extra + 1] = nm
       end
@@ -1141,7 +1155,11 @@ end
 -- @param[opt] opts {block = index or name}
 -- @return the number of outputs written
 function M.save_intermediate_outputs(insp, dir, opts)
-  opts = check_opts(opts, { block = true }, "save_intermediate_outputs")
+  if type(dir) ~= "string" then
+    error("Inspector:save_intermediate_outputs: bad argument #1 (directory path expected, got "
+          .. type(dir) .. ")", 2)
+  end
+  opts = check_opts(opts, { block = "integer|string" }, "Inspector:save_intermediate_outputs", 2)
   local aot = M.aot_from_inspector(insp, opts)
   core.mkdir(dir)
   local names_of, traces_of = {}, {}
@@ -1196,10 +1214,14 @@ end
 
 -- ---------------------------------------------------------------- the entry point
 
---- insp:calculate_numeric_gap(reference, distance [, opts]) -> Frame
--- (spec §7.1): compare this Inspector's intermediate outputs (its debug
--- events, linked to debug handles by an ETRecord; §7.2) with a
--- reference's, mapped by debug handle (§7.3, §7.4).
+--- insp:calculate_numeric_gap(reference, distance [, opts]) -> Frame, or
+-- in the Python Inspector's order insp:calculate_numeric_gap(distance,
+-- reference [, opts]) (spec §7.1): compare this Inspector's intermediate
+-- outputs (its debug events, linked to debug handles by an ETRecord;
+-- §7.2) with a reference's, mapped by debug handle (§7.3, §7.4).  The
+-- Python Inspector computes the AOT side itself by running the ETRecord's
+-- graph in PyTorch; etinspect takes it from `reference`, so the Python
+-- call insp:calculate_numeric_gap("MSE") raises, saying so.
 -- @param reference an Inspector (the same model run another way: its
 --   runtime outputs play the AOT side, see aot_from_inspector) or the
 --   path of an AOT outputs directory (load_aot_outputs)
@@ -1217,8 +1239,24 @@ end
 -- @raise "Unsupported distance metric 'x'", "Missing etrecord or missing
 --   representative inputs ..." (the reference has no outputs), an
 --   Inspector without an ETRecord, the mapping's and comparator's errors
+local function is_distance(v)
+  if type(v) == "string" then return M.comparators[v:match("^%s*(.-)%s*$"):upper()] ~= nil end
+  return type(v) == "table" and type(v.element_compare) == "function"
+end
+
 function M.calculate_numeric_gap(insp, reference, distance, opts)
-  opts = check_opts(opts, { block = true, reference_block = true }, "calculate_numeric_gap")
+  if is_distance(reference) and not is_distance(distance) then
+    if distance == nil or type(distance) == "boolean" then
+      error("Inspector:calculate_numeric_gap: no reference for the AOT side: the Python Inspector "
+            .. "runs the ETRecord's graph in PyTorch to get it, etinspect takes it from another "
+            .. "Inspector (the same model run another way) or an AOT outputs directory: "
+            .. "insp:calculate_numeric_gap(" .. pyrepr.repr(reference) .. ", reference [, opts]) "
+            .. "(docs/numerical-debugging.md)", 2)
+    end
+    reference, distance = distance, reference -- the Python order: distance first
+  end
+  opts = check_opts(opts, { block = "integer|string", reference_block = "integer|string" },
+                    "Inspector:calculate_numeric_gap", 3)
   resolve_comparator(distance, insp)
   local aot
   if type(reference) == "string" then

@@ -8,9 +8,18 @@
 -- for some backends).  A table of fields becomes one column per key with
 -- print_data_tabular{include_delegate_debug_data=true}.  A parser raises
 -- on malformed input; the Inspector then warns and keeps the raw metadata.
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local core = require("etinspect")._core
 
 local M = {}
+
+--- Is `v` a JSON object as _core.json_decode gives it (an ordered dict,
+-- whose metatable has __pydict) rather than an array or a scalar?
+local function is_object(v)
+  local mt = type(v) == "table" and getmetatable(v)
+  return mt and mt.__pydict == true or false
+end
+M.is_object = is_object
 
 local function first_nonempty(list)
   for _, m in ipairs(list) do
@@ -20,14 +29,17 @@ local function first_nonempty(list)
 end
 
 --- "json": the first run's metadata decoded as JSON.  An object gives its
--- fields; any other JSON value is returned as {value = v}.  All runs
--- empty: {}.  Errors on invalid JSON (message with line and column).
+-- fields, in the text's order (an ordered dict: its columns come in that
+-- order with include_delegate_debug_data); arrays inside are sequences
+-- ("tile": [4, 4] renders [4, 4]); any other JSON value is returned as
+-- {value = v}.  All runs empty: {}.  Errors on invalid JSON (message with
+-- line and column).
 function M.json(list)
   local m = first_nonempty(list)
   if not m then return {} end
   local v, err = core.json_decode(m)
   if v == nil and err then error("invalid JSON metadata: " .. err, 2) end
-  if type(v) == "table" and v.n == nil then return v end
+  if is_object(v) then return v end
   return { value = v }
 end
 
@@ -139,7 +151,7 @@ function M.vulkan(list, event)
   local out
   if name:sub(1, 1) == "{" then
     local v = core.json_decode(name)
-    if type(v) == "table" and v.n == nil and math.type(v.dispatch_id) == "integer" then
+    if is_object(v) and math.type(v.dispatch_id) == "integer" then
       local op = type(v.operator) == "table" and v.operator or {}
       out = {
         vulkan_kernel = v.kernel_name,

@@ -5,6 +5,7 @@
 -- with repr() (`0.0009305000000000001`) and booleans as True/False. This
 -- module reproduces that for Lua values, so frames print as the reference's
 -- DataFrames do.
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local core = require("etinspect")._core
 
 local M = {}
@@ -28,6 +29,38 @@ function M.repr_string(s)
     return string.format("\\x%02x", c:byte())
   end)
   return q .. out .. q
+end
+
+--- Python repr() of bytes: b'...' with the quote chosen as for str,
+-- \\, the quote, \t, \n and \r escaped and every other byte outside
+-- 0x20..0x7e as \xNN (so no raw non-UTF-8 byte is ever printed).
+-- @tparam string s
+-- @treturn string
+function M.repr_bytes(s)
+  local q = "'"
+  if s:find("'", 1, true) and not s:find('"', 1, true) then q = '"' end
+  local out = s:gsub("[\0-\31\\\127-\255" .. q .. "]", function(c)
+    if c == "\\" or c == q then return "\\" .. c end
+    if c == "\n" then return "\\n" end
+    if c == "\r" then return "\\r" end
+    if c == "\t" then return "\\t" end
+    return string.format("\\x%02x", c:byte())
+  end)
+  return "b" .. q .. out .. q
+end
+
+local BYTES_LIST = { __pybytes = true, __name = "bytes list" }
+
+--- A copy of a sequence of byte strings that renders as the reference's
+-- raw delegate metadata list: each non-empty string as bytes
+-- (b'{"op": 1}'), an empty one as '' (the reference's "" for a run
+-- without metadata).
+-- @tparam {string,...} list
+-- @treturn table
+function M.bytes_list(list)
+  local out = {}
+  for i, v in ipairs(list) do out[i] = v end
+  return setmetatable(out, BYTES_LIST)
 end
 
 local function is_sequence(t)
@@ -57,6 +90,14 @@ function M.repr(v)
   if t == "string" then return M.repr_string(v) end
   if t == "table" then
     local mt = getmetatable(v)
+    if mt and mt.__pybytes then
+      local parts = {}
+      for i = 1, #v do
+        local x = v[i]
+        parts[i] = (type(x) == "string" and x ~= "") and M.repr_bytes(x) or M.repr(x)
+      end
+      return "[" .. table.concat(parts, ", ") .. "]"
+    end
     if mt and mt.__pytuple then
       local parts = {}
       for i = 1, #v do parts[i] = M.repr(v[i]) end
@@ -97,6 +138,45 @@ function M.cell(v)
   if t == "table" then return M.str(v) end
   if t == "userdata" or t == "function" then return tostring(v) end
   return v
+end
+
+local function dict_pairs(t)
+  local order = getmetatable(t).__order
+  local i = 0
+  return function()
+    i = i + 1
+    local k = order[i]
+    if k ~= nil then return k, t[k] end
+  end, t, nil
+end
+
+local function dict_newindex(t, k, v)
+  if v ~= nil then
+    local order = getmetatable(t).__order
+    local known = false
+    for _, x in ipairs(order) do if x == k then known = true; break end end
+    if not known then order[#order + 1] = k end
+  end
+  rawset(t, k, v)
+end
+
+--- A Python dict: a table that keeps its keys in insertion order (for
+-- pairs, printing, and the columns a delegate-metadata parser's result
+-- becomes), from a sequence of {key, value} pairs; keys added later go to
+-- the end.
+--   pyrepr.dict{ {"size", 33}, {"runs", 10} }   -> {'size': 33, 'runs': 10}
+-- @tparam[opt] {{key, value},...} items
+-- @treturn table
+function M.dict(items)
+  local t = setmetatable({}, { __pydict = true, __order = {}, __pairs = dict_pairs,
+                               __newindex = dict_newindex, __name = "dict" })
+  for i, kv in ipairs(items or {}) do
+    if type(kv) ~= "table" or kv[1] == nil then
+      error(string.format("pyrepr.dict: item %d must be a {key, value} pair", i), 2)
+    end
+    t[kv[1]] = kv[2]
+  end
+  return t
 end
 
 M.is_nan = is_nan

@@ -1,167 +1,295 @@
---- etinspect.report: the Inspector's tabular views (spec §6.1-§6.6), added
+--- etinspect.report: the Inspector's tabular views (spec §6.1-§6.7), added
 -- as methods of the Inspector, EventBlock and Event userdata.
 --
 --   insp:to_dataframe{include_units=true, include_delegate_debug_data=false} -> Frame
---   insp:print_data_tabular{file=io.stdout, include_units=true,
---                           include_delegate_debug_data=false}
---   insp:save_data_to_tsv(path_or_file, {include_units=true, include_delegate_debug_data=false})
+--   insp:print_data_tabular([file] [, {file=io.stdout, include_units=true,
+--                           include_delegate_debug_data=false}])
+--   insp:save_data_to_tsv(path_or_file [, {include_units=true, include_delegate_debug_data=false}])
 --   insp:find_total_for_module(name) -> number (target time unit)
 --   insp:get_op_list(block_name, show_delegated_ops=true) -> {op_type = {Event, ...}}
+--   insp:get_vgf_neural_statistics() -> sequence of VGF records (spec §6.7)
 --   blk:to_dataframe{include_units=false, include_delegate_debug_data=false} -> Frame
+--   ev:to_dataframe([units]) -> Frame (one row, spec §6.1)
 --   ev:asdict([units]) -> row table (spec §6.1)
+--
+-- The rows -- which events, which columns in which order, None and NaN,
+-- op_types' abbreviation, the delegate metadata columns and their pandas
+-- dtypes -- are built once, in C (src/core/report.c et_report_rows, the
+-- command line's too) and reach Lua through _core.report_rows.  Here the
+-- Lua frames get the events' own values in the list-valued cells (raw,
+-- op_types, stack_traces, module_hierarchy, debug_data, start_time,
+-- metadata tables) and print_data_tabular / save_data_to_tsv write the C
+-- rendering as it is.
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
+local etinspect = require("etinspect")
+local core = etinspect._core
 local Frame = require("etinspect.frame")
+local pyrepr = require("etinspect.pyrepr")
+local parsers = require("etinspect.parsers")
 
 local M = {}
 
-local EXCLUDED_COLUMNS = { raw = true, delegate_debug_identifier = true, stack_traces = true,
-                           module_hierarchy = true, debug_data = true }
 local EXCLUDED_EVENT = "OPERATOR_CALL"
-local STATS = { "p10", "p50", "p90", "avg", "min", "max" }
 
---- The columns of an event row, in order, for a units suffix ("" or " (ms)").
-local function event_columns(units)
-  local cols = { "event_name", "raw" }
-  for _, s in ipairs(STATS) do cols[#cols + 1] = s .. units end
-  for _, c in ipairs { "op_types", "delegate_debug_identifier", "stack_traces", "module_hierarchy",
-                       "is_delegated_op", "delegate_backend_name", "debug_data", "start_time" } do
-    cols[#cols + 1] = c
+local function is_sequence(t)
+  local n = #t
+  for k in pairs(t) do
+    if math.type(k) ~= "integer" or k < 1 or k > n then return false end
   end
-  return cols
+  return true
 end
 
---- Event.asdict(units): one row of spec §6.1.  A missing statistic is nil
--- (the reference's None); op_types with 5 or more entries are abbreviated.
-function M.event_asdict(ev, units)
-  units = units or ""
-  local pd = ev.perf_data
-  local ops = ev.op_types
-  if #ops >= 5 then
-    ops = string.format("['%s', '%s' ... '%s'] (%d total)", ops[1], ops[2], ops[#ops], #ops)
+--- A function (block, event) -> Event (1-based indices, as
+-- _core.report_rows gives them) for rows of `target` (an Inspector,
+-- EventBlock or Event); the blocks' event sequences are fetched once.
+local debug_getmetatable, registry = debug.getmetatable, debug.getregistry()
+
+local function event_resolver(target)
+  local reg = registry
+  local mt = debug_getmetatable(target) -- getmetatable() gives the types' __metatable
+  if mt == reg["etinspect.Event"] then return function() return target end end
+  if mt == reg["etinspect.EventBlock"] then
+    local evs
+    return function(_, e)
+      evs = evs or target.events
+      return evs[e]
+    end
   end
-  local row = {
-    event_name = ev.name,
-    raw = pd and pd.raw or nil,
-    op_types = ops,
-    delegate_debug_identifier = ev.delegate_debug_identifier,
-    stack_traces = ev.stack_traces,
-    module_hierarchy = ev.module_hierarchy,
-    is_delegated_op = ev.is_delegated_op,
-    delegate_backend_name = ev.delegate_backend_name,
-    debug_data = ev.debug_data,
-    start_time = ev.start_time,
-  }
-  if pd then
-    for _, s in ipairs(STATS) do row[s .. units] = pd[s] end
+  local blocks, cache = nil, {}
+  return function(b, e)
+    blocks = blocks or target.event_blocks
+    local evs = cache[b]
+    if not evs then
+      evs = blocks[b].events
+      cache[b] = evs
+    end
+    return evs[e]
   end
-  return row
 end
 
-local NaN = 0 / 0
+--- The metadata function _core.report_rows calls for each delegated
+-- event: nil when the event shows its raw metadata (no parser, or the
+-- parser failed and the raw list is used), else the keys and the cells of
+-- its parsed metadata (a list: one key "delegate_debug_metadata"; a dict:
+-- its keys, in the dict's order when it has one, else sorted).  Tables
+-- met are kept in `rich[b][e][key]` for the Lua frame's cells.
+local function parsed_metadata(event_at, rich)
+  return function(b, e)
+    local ev = event_at(b, e)
+    local md = ev.delegate_debug_metadatas
+    if type(md) ~= "table" then
+      error("Unexpected type for delegate_debug_metadata: " .. type(md), 0)
+    end
+    local raw = ev.raw_delegate_debug_metadatas
+    if #md == #raw and #raw > 0 and is_sequence(md) then
+      local same = true
+      for i = 1, #raw do if md[i] ~= raw[i] then same = false; break end end
+      if same then return nil end -- the raw bytes, as for events without a parser
+    end
+    local keys, cells, keep = {}, {}, {}
+    rich[b] = rich[b] or {}
+    rich[b][e] = keep
+    local mt = getmetatable(md)
+    if next(md) == nil then return keys, cells end
+    if not (mt and (mt.__pydict or mt.__order)) and is_sequence(md) then
+      keys[1], cells[1] = "delegate_debug_metadata", pyrepr.str(md)
+      keep.delegate_debug_metadata = md
+    else
+      local order = mt and mt.__order
+      if not order then
+        order = {}
+        for k in pairs(md) do order[#order + 1] = k end
+        table.sort(order, function(x, y) return tostring(x) < tostring(y) end)
+      end
+      for _, k in ipairs(order) do
+        local v = md[k]
+        if v ~= nil then
+          local name = type(k) == "string" and k or pyrepr.str(k)
+          keys[#keys + 1] = name
+          cells[#cells + 1] = pyrepr.cell(v)
+          if type(v) == "table" then keep[name] = v end
+        end
+      end
+    end
+    return keys, cells
+  end
+end
+
+--- The raw metadata list as a cell of a Lua frame: the byte strings,
+-- rendered as the reference's bytes reprs ([b'...', '']).
+local function raw_metadata_cell(ev)
+  return pyrepr.bytes_list(ev.raw_delegate_debug_metadatas)
+end
+
+--- Rows of _core.report_rows as a Frame, with the events' own values in
+-- the list-valued cells.
+-- @param target Inspector, EventBlock or Event
+-- @tparam table o options of _core.report_rows
+local function frame_of(target, o)
+  local event_at = event_resolver(target)
+  local rich = {}
+  if o.metadata then o.parsed = parsed_metadata(event_at, rich) end
+  o.values = true -- the list-valued cells are filled below, from the events
+  local cols, rows, blocks, events, n_md = core.report_rows(target, o)
+  local base = #cols - n_md
+  local has = {}
+  for j = 1, base do has[cols[j]] = true end
+  for i, row in ipairs(rows) do
+    local ev = event_at(blocks[i], events[i])
+    if has.raw then
+      local pd = ev.perf_data
+      row.raw = pd and pd.raw -- None for an event without perf data
+    end
+    local ops = ev.op_types
+    if #ops < 5 then row.op_types = ops end
+    if has.stack_traces then row.stack_traces = ev.stack_traces end
+    if has.module_hierarchy then row.module_hierarchy = ev.module_hierarchy end
+    if has.debug_data then row.debug_data = ev.debug_data end
+    row.start_time = ev.start_time
+    if n_md > 0 then
+      local keep = rich[blocks[i]] and rich[blocks[i]][events[i]]
+      for j = base + 1, #cols do
+        local k = cols[j]
+        if keep then
+          if keep[k] ~= nil then row[k] = keep[k] end
+        elseif k == "delegate_debug_metadata" and type(row[k]) == "string" then
+          row[k] = raw_metadata_cell(ev)
+        end
+      end
+    end
+  end
+  return Frame.new(cols, rows)
+end
+
+local function units_of(insp_or_blk, include_units)
+  if include_units then return " (" .. insp_or_blk.target_time_scale .. ")" end
+  return ""
+end
+
+local INSP_OPTS = { include_units = "boolean", include_delegate_debug_data = "boolean" }
+
+--- Inspector.to_dataframe (spec §6.2): every block's rows, concatenated;
+-- the metadata columns are the union over the blocks (NaN where a block
+-- or an event has none).
+-- @tparam[opt] {include_units=true, include_delegate_debug_data=false} opts
+-- @treturn Frame
+-- @raise unknown options and wrong types (named), the metadata's errors
+function M.inspector_to_dataframe(insp, opts)
+  core.check_options("Inspector:to_dataframe", opts, INSP_OPTS, 1)
+  opts = opts or {}
+  return frame_of(insp, { units = units_of(insp, opts.include_units ~= false),
+                          metadata = opts.include_delegate_debug_data, op = "Inspector:to_dataframe" })
+end
 
 --- EventBlock.to_dataframe (spec §6.2): event_block_name first, then the
--- event columns; with include_delegate_debug_data, the parsed (or raw)
--- delegate metadata as extra columns: a list as one column
--- "delegate_debug_metadata", a table of fields as one column per key
--- (keys sorted), missing cells NaN as pandas fills them.
+-- event columns; units off by default (as the reference's).
+-- @tparam[opt] {include_units=false, include_delegate_debug_data=false} opts
+-- @treturn Frame
 function M.block_to_dataframe(blk, opts)
+  core.check_options("EventBlock:to_dataframe", opts, INSP_OPTS, 1)
   opts = opts or {}
-  local units = opts.include_units and (" (" .. blk.target_time_scale .. ")") or ""
-  local cols = { "event_block_name" }
-  for _, c in ipairs(event_columns(units)) do cols[#cols + 1] = c end
-  local rows, extra, seen = {}, {}, {}
-  for i, ev in ipairs(blk.events) do
-    local row = M.event_asdict(ev, units)
-    row.event_block_name = blk.name
-    rows[i] = row
-    if opts.include_delegate_debug_data then
-      local md = ev.delegate_debug_metadatas
-      if type(md) == "table" and next(md) ~= nil then
-        local fields
-        if md[1] ~= nil then
-          fields = { delegate_debug_metadata = md }
-        else
-          fields = md
-        end
-        local keys = {}
-        for k in pairs(fields) do keys[#keys + 1] = tostring(k) end
-        table.sort(keys)
-        for _, k in ipairs(keys) do
-          if not seen[k] then seen[k] = true; extra[#extra + 1] = k end
-          row[k] = fields[k]
-        end
-      elseif md ~= nil and type(md) ~= "table" then
-        error("Unexpected type for delegate_debug_metadata: " .. type(md))
-      end
-    end
-  end
-  for _, k in ipairs(extra) do
-    cols[#cols + 1] = k
-    for _, row in ipairs(rows) do
-      if row[k] == nil then row[k] = NaN end
-    end
-  end
-  return Frame.new(cols, rows)
+  return frame_of(blk, { units = units_of(blk, opts.include_units),
+                         metadata = opts.include_delegate_debug_data, op = "EventBlock:to_dataframe" })
 end
 
---- Inspector.to_dataframe (spec §6.2): every block's frame, concatenated;
--- columns are the union (a block without a metadata column gets NaN there).
-function M.inspector_to_dataframe(insp, opts)
-  opts = opts or {}
-  local o = { include_units = opts.include_units ~= false,
-              include_delegate_debug_data = opts.include_delegate_debug_data }
-  local cols, seen, rows = {}, {}, {}
-  for _, blk in ipairs(insp.event_blocks) do
-    local f = M.block_to_dataframe(blk, o)
-    for _, c in ipairs(f.columns) do
-      if not seen[c] then seen[c] = true; cols[#cols + 1] = c end
-    end
-    for _, r in f:rows() do rows[#rows + 1] = r end
+local function check_units(where, units)
+  if units ~= nil and type(units) ~= "string" then
+    error(where .. ": bad argument #1 (units suffix string expected, got " .. type(units) .. ")", 3)
   end
-  -- a metadata column that some block lacks: NaN there, as pd.concat fills it
-  local base = { event_block_name = true }
-  local units = o.include_units and (" (" .. insp.target_time_scale .. ")") or ""
-  for _, c in ipairs(event_columns(units)) do base[c] = true end
-  for _, c in ipairs(cols) do
-    if not base[c] then
-      for _, r in ipairs(rows) do
-        if r[c] == nil then r[c] = NaN end
-      end
-    end
-  end
-  return Frame.new(cols, rows)
+  return units or ""
 end
 
---- The frame print_data_tabular and save_data_to_tsv show (spec §6.3).
+--- Event.to_dataframe(units) (spec §6.1): the event's row as a one-row
+-- Frame, without event_block_name; `units` is the statistics columns'
+-- suffix (the reference's `_units`, e.g. " (ms)"; default "").
+-- @tparam[opt] string units
+-- @treturn Frame
+function M.event_to_dataframe(ev, units)
+  units = check_units("Event:to_dataframe", units)
+  return frame_of(ev, { units = units, op = "Event:to_dataframe" })
+end
+
+--- Event.asdict(units): the event's row (spec §6.1) as a table keyed by
+-- column name.  A missing statistic is nil (the reference's None); op_types
+-- with 5 or more entries are abbreviated.
+-- @tparam[opt] string units
+-- @treturn table
+function M.event_asdict(ev, units)
+  units = check_units("Event:asdict", units)
+  return frame_of(ev, { units = units, op = "Event:asdict" })[1]
+end
+
+--- The frame print_data_tabular and save_data_to_tsv show (spec §6.3),
+-- as a Lua Frame.
+-- @tparam Inspector insp
+-- @tparam[opt] table opts as for to_dataframe
+-- @treturn Frame
 function M.display_frame(insp, opts)
-  local f = M.inspector_to_dataframe(insp, opts)
-  local keep = {}
-  for _, c in ipairs(f.columns) do
-    if not EXCLUDED_COLUMNS[c] then keep[#keep + 1] = c end
-  end
-  return f:filter(function(r)
-    return not tostring(r.event_name):find(EXCLUDED_EVENT, 1, true)
-  end):select(keep)
-end
-
-function M.print_data_tabular(insp, opts)
   opts = opts or {}
-  local f = M.display_frame(insp, opts)
-  local out = opts.file or io.stdout
-  out:write(f:render("box"))
+  return frame_of(insp, { units = units_of(insp, opts.include_units ~= false), display = true,
+                          metadata = opts.include_delegate_debug_data })
 end
 
+--- The display frame rendered by C ("grid" or "tsv"), as the command line
+-- renders it.
+local function display_text(insp, opts, render, op)
+  local o = { units = units_of(insp, opts.include_units ~= false), display = true,
+              metadata = opts.include_delegate_debug_data, render = render, op = op }
+  if o.metadata then o.parsed = parsed_metadata(event_resolver(insp), {}) end
+  return core.report_rows(insp, o)
+end
+
+local PRINT_OPTS = { file = "file", include_units = "boolean", include_delegate_debug_data = "boolean" }
+
+--- insp:print_data_tabular([file] [, opts]) (spec §6.3): the reference's
+-- table (tabulate's fancy_grid) of the display frame, never truncated.
+-- `file` (an open file, or anything with a write method) may come first,
+-- as in Python's print_data_tabular(sys.stderr), or as opts.file.
+-- @raise unknown options and wrong types, named ("option 'file' must be a
+--   file, got string")
+function M.print_data_tabular(insp, file, opts)
+  if type(file) == "table" and io.type(file) == nil and type(file.write) ~= "function" then
+    opts, file = file, nil
+  end
+  if file ~= nil then
+    core.check_options("Inspector:print_data_tabular", { file = file }, PRINT_OPTS, 1)
+  end
+  core.check_options("Inspector:print_data_tabular", opts, PRINT_OPTS, file ~= nil and 2 or 1)
+  opts = opts or {}
+  local out = file or opts.file or io.stdout
+  out:write(display_text(insp, opts, "grid", "Inspector:print_data_tabular"))
+end
+
+local TSV_OPTS = { include_units = "boolean", include_delegate_debug_data = "boolean" }
+
+--- insp:save_data_to_tsv(path_or_file [, opts]) (spec §6.4): the display
+-- frame as pandas' to_csv(sep="\t") writes it; a path is written through a
+-- temporary file.
 function M.save_data_to_tsv(insp, dest, opts)
-  if dest == nil then error("save_data_to_tsv: a path or an open file is required", 2) end
-  return Frame.emit(M.display_frame(insp, opts):render("tsv"), dest)
+  if dest == nil then error("Inspector:save_data_to_tsv: a path or an open file is required", 2) end
+  if type(dest) ~= "string" and io.type(dest) ~= "file"
+     and not (type(dest) == "table" and type(dest.write) == "function") then
+    error("Inspector:save_data_to_tsv: bad argument #1 (a path or an open file expected, got "
+          .. type(dest) .. ")", 2)
+  end
+  core.check_options("Inspector:save_data_to_tsv", opts, TSV_OPTS, 2)
+  return Frame.emit(display_text(insp, opts or {}, "tsv", "Inspector:save_data_to_tsv"), dest, nil,
+                    "Inspector:save_data_to_tsv")
 end
 
 --- Sum of perf_data.avg over events (not OPERATOR_CALL) whose module
 -- hierarchy names a module containing `name` (spec §6.5).  Target units.
+-- @tparam string name
+-- @treturn number
 function M.find_total_for_module(insp, name)
+  if type(name) ~= "string" then
+    error("Inspector:find_total_for_module: bad argument #1 (module name string expected, got "
+          .. type(name) .. ")", 2)
+  end
   local total = 0.0
   for _, blk in ipairs(insp.event_blocks) do
     for _, ev in ipairs(blk.events) do
-      if ev.name ~= "OPERATOR_CALL" then
+      if ev.name ~= EXCLUDED_EVENT then
         for _, hierarchy in pairs(ev.module_hierarchy) do
           local found = false
           if type(hierarchy) == "table" then
@@ -185,6 +313,12 @@ end
 -- reference's is an empty stub).  Events without op types are left out;
 -- delegated events only when show_delegated_ops (default true).
 function M.get_op_list(insp, block_name, show_delegated_ops)
+  if type(block_name) ~= "string" then
+    error("Inspector:get_op_list: bad argument #1 (block name string expected, got " .. type(block_name) .. ")", 2)
+  end
+  if show_delegated_ops ~= nil and type(show_delegated_ops) ~= "boolean" then
+    error("Inspector:get_op_list: bad argument #2 (boolean expected, got " .. type(show_delegated_ops) .. ")", 2)
+  end
   if show_delegated_ops == nil then show_delegated_ops = true end
   local out = {}
   for _, blk in ipairs(insp.event_blocks) do
@@ -202,6 +336,30 @@ function M.get_op_list(insp, block_name, show_delegated_ops)
   return out
 end
 
+--- insp:get_vgf_neural_statistics() (spec §6.7): the VGF neural statistics
+-- records in the raw delegate metadata of every event of every block, in
+-- order (etinspect.parsers.vgf on each event's raw list): JSON objects of
+-- schema "executorch.vgf.neural_statistics", version 1, whose segments'
+-- blobs carry raw_data (base64-decoded).
+-- @treturn {table,...}
+-- @raise "Malformed VGF neural statistics delegate metadata", "Unsupported
+--   VGF neural statistics metadata schema version: 2", "Malformed base64
+--   data in VGF neural statistics blob" ...
+function M.get_vgf_neural_statistics(insp)
+  local out = {}
+  for _, blk in ipairs(insp.event_blocks) do
+    for _, ev in ipairs(blk.events) do
+      local raw = ev.raw_delegate_debug_metadatas
+      if #raw > 0 then
+        local ok, recs = pcall(parsers.vgf, raw)
+        if not ok then error(recs, 2) end
+        for _, r in ipairs(recs) do out[#out + 1] = r end
+      end
+    end
+  end
+  return out
+end
+
 --- Install the methods on the userdata types.
 function M.install()
   local reg = debug.getregistry()
@@ -211,7 +369,9 @@ function M.install()
   add("etinspect.Inspector", "save_data_to_tsv", M.save_data_to_tsv)
   add("etinspect.Inspector", "find_total_for_module", M.find_total_for_module)
   add("etinspect.Inspector", "get_op_list", M.get_op_list)
+  add("etinspect.Inspector", "get_vgf_neural_statistics", M.get_vgf_neural_statistics)
   add("etinspect.EventBlock", "to_dataframe", M.block_to_dataframe)
+  add("etinspect.Event", "to_dataframe", M.event_to_dataframe)
   add("etinspect.Event", "asdict", M.event_asdict)
 end
 

@@ -369,8 +369,12 @@ et_bundled *et_bundled_open_path(const char *path, et_error *err)
         et_fail(err, ET_ERR_NOMEM, "out of memory");
         return NULL;
     }
+    /* refused from its size before mapping; mapped lazily: only the
+     * tensors read are paged in */
+    static const et_map_options fb = {(uint64_t)INT32_MAX,
+                                      "larger than a FlatBuffer can be (2 GiB)", false, false};
     et_mapped_file mf;
-    if (et_map_file(&mf, path, err) != 0) {
+    if (et_map_file_ex(&mf, path, &fb, err) != 0) {
         free(bp);
         free(p);
         return NULL;

@@ -8,92 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
 #include <zip.h>
 
 #include "graph.h"
+#include "jarena.h"
+#include "jsondoc.h"
 #include "mapfile.h"
-
-/* ------------------------------------------------------------------ */
-/* storage: a bump arena owned by the record                           */
-
-typedef struct chunk {
-    struct chunk *next;
-    size_t used, cap;
-    _Alignas(max_align_t) unsigned char mem[];
-} chunk;
-
-typedef struct arena {
-    chunk *head;
-    bool failed;
-} arena;
-
-#define ARENA_CHUNK 16384u
-
-/* n bytes aligned for any object, or NULL (and a->failed) on out of
- * memory or overflow.  Small requests share chunks of ARENA_CHUNK bytes;
- * a big one gets a chunk of its own, linked below the current one. */
-static void *arena_alloc(arena *a, size_t n)
-{
-    size_t need = (n + 15u) & ~(size_t)15u;
-    if (need < n || need > SIZE_MAX - sizeof(chunk)) {
-        a->failed = true;
-        return NULL;
-    }
-    if (a->head && a->head->cap - a->head->used >= need) {
-        void *p = a->head->mem + a->head->used;
-        a->head->used += need;
-        return p;
-    }
-    bool big = need > ARENA_CHUNK / 4;
-    size_t cap = big ? need : ARENA_CHUNK;
-    chunk *c = malloc(sizeof(chunk) + cap);
-    if (!c) {
-        a->failed = true;
-        return NULL;
-    }
-    c->cap = cap;
-    c->used = need;
-    if (big && a->head) {
-        c->next = a->head->next;
-        a->head->next = c;
-    } else {
-        c->next = a->head;
-        a->head = c;
-    }
-    return c->mem;
-}
-
-/* An array of n elements of size sz (n may be 0: a valid non-NULL
- * pointer is still returned). */
-static void *arena_array(arena *a, size_t n, size_t sz)
-{
-    if (sz && n > SIZE_MAX / sz) {
-        a->failed = true;
-        return NULL;
-    }
-    return arena_alloc(a, n && sz ? n * sz : 1);
-}
-
-static char *arena_strdup(arena *a, const char *s)
-{
-    size_t n = strlen(s);
-    char *p = arena_alloc(a, n + 1);
-    if (p)
-        memcpy(p, s, n + 1);
-    return p;
-}
-
-static void arena_free(arena *a)
-{
-    chunk *c = a->head;
-    while (c) {
-        chunk *next = c->next;
-        free(c);
-        c = next;
-    }
-    a->head = NULL;
-}
 
 /* An entry name and its index, for the sorted name index. */
 struct named {
@@ -104,7 +24,7 @@ struct named {
 struct et_etr_impl {
     et_mapped_file mf; /* when opened from a path */
     zip_t *zip;
-    arena ar;
+    et_jarena ar;          /* entries, programs, maps */
     struct named *by_name; /* the entries sorted by name */
     char *label;
     et_graph **graphs;     /* per program: its parsed graph, NULL until asked */
@@ -368,10 +288,19 @@ static et_etr_kind classify(const char *name, et_etr_companion *comp, const char
 /* ------------------------------------------------------------------ */
 /* reading entries                                                     */
 
-int et_etrecord_read(et_etrecord *r, size_t entry, uint8_t **out, size_t *size, et_error *err)
+/* Where an entry's bytes go as they are inflated: sink(ctx, bytes, n, err)
+ * returns 0, or with err set -1 (the bytes are wrong: the rest is still
+ * inflated, so that a CRC error, the likelier cause, is told instead) or
+ * -2 (over a budget: the reading stops). */
+typedef int (*entry_sink)(void *ctx, const uint8_t *p, size_t n, et_error *err);
+
+#define READ_CHUNK ((size_t)256 << 10)
+
+/* Inflate entry `entry` (checked first: cap, method, encryption) into
+ * `sink`, in chunks, never beyond its declared size plus one byte (which
+ * tells a lying or bombing entry).  Returns 0 or -1 with err set. */
+static int read_entry(et_etrecord *r, size_t entry, entry_sink sink, void *ctx, et_error *err)
 {
-    *out = NULL;
-    *size = 0;
     if (entry >= r->n_entries)
         return et_fail(err, ET_ERR_USAGE, "%s: no entry %zu (the archive has %zu)", r->label,
                        entry, r->n_entries);
@@ -379,8 +308,8 @@ int et_etrecord_read(et_etrecord *r, size_t entry, uint8_t **out, size_t *size, 
     if (e->size > r->max_entry_size || e->size >= SIZE_MAX)
         return entry_fail(r, e->name, err, ET_ERR_FORMAT,
                           "declares %" PRIu64 " bytes uncompressed, above the cap of %" PRIu64
-                          " bytes per entry",
-                          e->size, r->max_entry_size);
+                          " bytes per entry (%s)",
+                          e->size, r->max_entry_size, ET_ETRECORD_BUDGET_HINT);
     if (e->compression != ZIP_CM_STORE && e->compression != ZIP_CM_DEFLATE)
         return entry_fail(r, e->name, err, ET_ERR_FORMAT,
                           "compression method %u (%s) is not supported (stored and deflated are)",
@@ -397,51 +326,127 @@ int et_etrecord_read(et_etrecord *r, size_t entry, uint8_t **out, size_t *size, 
         zip_error_clear(r->impl->zip);
         return -1;
     }
-    size_t want = (size_t)e->size;
-    uint8_t *buf = malloc(want + 1);
+    size_t want = (size_t)e->size, cap = want < READ_CHUNK ? want + 1 : READ_CHUNK;
+    uint8_t *buf = malloc(cap);
     if (!buf) {
         zip_fclose(f);
-        return entry_fail(r, e->name, err, ET_ERR_NOMEM, "out of memory for %zu bytes", want);
+        return entry_fail(r, e->name, err, ET_ERR_NOMEM, "out of memory");
     }
     size_t got = 0;
     int rc = 0;
-    while (got < want) {
-        zip_int64_t k = zip_fread(f, buf + got, want - got);
+    for (;;) {
+        /* at most one byte beyond the declared size: the end of the data
+         * (and libzip's CRC check), or data that should not be there */
+        size_t ask = want - got + 1 < cap ? want - got + 1 : cap;
+        zip_int64_t k = zip_fread(f, buf, ask);
         if (k < 0) {
             rc = entry_fail(r, e->name, err, ET_ERR_FORMAT, "cannot read: libzip: %s",
                             zip_error_strerror(zip_file_get_error(f)));
             break;
         }
         if (k == 0) {
-            rc = entry_fail(r, e->name, err, ET_ERR_FORMAT,
-                            "ends after %zu of its declared %zu bytes", got, want);
+            if (got < want)
+                rc = entry_fail(r, e->name, err, ET_ERR_FORMAT,
+                                "ends after %zu of its declared %zu bytes", got, want);
             break;
         }
-        got += (size_t)k;
-    }
-    if (rc == 0) {
-        /* one more byte: the end of the data (and libzip's CRC check), or
-         * data beyond the declared size (a lying header, a bomb) */
-        uint8_t extra;
-        zip_int64_t k = zip_fread(f, &extra, 1);
-        if (k > 0)
+        if ((size_t)k > want - got) {
             rc = entry_fail(r, e->name, err, ET_ERR_FORMAT,
                             "inflates to more than its declared %zu bytes (a ZIP bomb or a "
                             "corrupt entry)",
                             want);
-        else if (k < 0)
-            rc = entry_fail(r, e->name, err, ET_ERR_FORMAT, "cannot read: libzip: %s",
-                            zip_error_strerror(zip_file_get_error(f)));
+            break;
+        }
+        got += (size_t)k;
+        if ((rc = sink(ctx, buf, (size_t)k, err)) == -2)
+            rc = -1;
+        else if (rc != 0) {
+            /* never beyond the declared size, like the reading itself */
+            for (size_t left = want - got + 1; left > 0 && (k = zip_fread(f, buf, left < cap ? left : cap)) > 0;)
+                left -= (size_t)k;
+            if (k < 0)
+                entry_fail(r, e->name, err, ET_ERR_FORMAT, "cannot read: libzip: %s",
+                           zip_error_strerror(zip_file_get_error(f)));
+        }
+        if (rc != 0)
+            break;
     }
+    free(buf);
     zip_fclose(f);
-    if (rc != 0) {
-        free(buf);
-        return -1;
-    }
-    buf[want] = '\0';
-    *out = buf;
-    *size = want;
+    return rc;
+}
+
+/* A sink into one buffer of the declared size. */
+typedef struct buf_sink {
+    uint8_t *p;
+    size_t n;
+} buf_sink;
+
+static int to_buffer(void *ctx, const uint8_t *p, size_t n, et_error *err)
+{
+    (void)err;
+    buf_sink *b = ctx;
+    memcpy(b->p + b->n, p, n); /* read_entry never passes the declared size */
+    b->n += n;
     return 0;
+}
+
+int et_etrecord_read(et_etrecord *r, size_t entry, uint8_t **out, size_t *size, et_error *err)
+{
+    *out = NULL;
+    *size = 0;
+    if (entry < r->n_entries && r->entries[entry].size <= r->max_entry_size &&
+        r->entries[entry].size < SIZE_MAX) {
+        buf_sink b = {malloc((size_t)r->entries[entry].size + 1), 0};
+        if (!b.p)
+            return entry_fail(r, r->entries[entry].name, err, ET_ERR_NOMEM,
+                              "out of memory for %" PRIu64 " bytes", r->entries[entry].size);
+        if (read_entry(r, entry, to_buffer, &b, err) != 0) {
+            free(b.p);
+            return -1;
+        }
+        b.p[b.n] = 0;
+        *out = b.p;
+        *size = b.n;
+        return 0;
+    }
+    return read_entry(r, entry, to_buffer, NULL, err); /* fails before reading */
+}
+
+/* An entry's label in messages: "LABEL: entry 'NAME'". */
+static void entry_label(const et_etrecord *r, const char *entry, char *dst, size_t cap)
+{
+    char q[200];
+    quoted(q, sizeof q, entry, '\'');
+    snprintf(dst, cap, "%s: entry %s", r->label, q);
+}
+
+static int to_json(void *ctx, const uint8_t *p, size_t n, et_error *err)
+{
+    if (et_jsondoc_feed(ctx, (const char *)p, n, err) == 0)
+        return 0;
+    return et_jsondoc_over_budget(ctx) ? -2 : -1;
+}
+
+/* Parse JSON entry `entry` as it is inflated, under the record's budget.
+ * Returns the document, or NULL with err set (scrubbed). */
+static et_jsondoc *read_json(et_etrecord *r, size_t entry, bool scalar_root, et_error *err)
+{
+    char label[400];
+    entry_label(r, r->entries[entry].name, label, sizeof label);
+    et_json_limits lim = {.max_nodes = r->json_budget,
+                          .max_bytes = r->max_entry_size,
+                          .hint = ET_ETRECORD_BUDGET_HINT,
+                          .scalar_root = scalar_root,
+                          .size_hint = r->entries[entry].size};
+    et_jsondoc *d = et_jsondoc_new(label, &lim, err);
+    if (d && (read_entry(r, entry, to_json, d, err) != 0 || et_jsondoc_finish(d, err) != 0)) {
+        et_jsondoc_free(d);
+        d = NULL;
+    }
+    if (!d)
+        scrub(err);
+    return d;
 }
 
 /* ------------------------------------------------------------------ */
@@ -479,34 +484,20 @@ static void kp_pop(kpath *kp, size_t old)
     kp->s[old] = '\0';
 }
 
-static const char *json_kind(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "a list";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a real number";
-    case JSON_TRUE: return "true";
-    case JSON_FALSE: return "false";
-    case JSON_NULL: return "null";
-    }
-    return "an unknown value";
-}
-
 /* What the map walkers share. */
 typedef struct walker {
     et_etrecord *r;
     const char *entry;
     et_error *err;
-    arena *ar;
+    et_jarena *ar;
+    const et_jsondoc *d;
     kpath kp;
 } walker;
 
-static int shape_fail(walker *w, const char *expected, const json_t *found)
+static int shape_fail(walker *w, const char *expected, et_jref found)
 {
     return entry_fail(w->r, w->entry, w->err, ET_ERR_FORMAT, "%s: expected %s, found %s",
-                      w->kp.s, expected, json_kind(found));
+                      w->kp.s, expected, et_json_kind(w->d, found));
 }
 
 static int nomem(walker *w)
@@ -551,36 +542,97 @@ static int iid_key(walker *w, const char *key, int64_t *iid)
                       w->kp.s, q);
 }
 
-/* Handles: an int, or a list of ints.  Sets *v (arena), *n, *is_list. */
-static int handles_value(walker *w, const json_t *val, const int64_t **v, size_t *n,
-                         bool *is_list)
+/* A key of an object while its duplicates are sorted out. */
+typedef struct keyed {
+    const char *key;
+    uint32_t pos; /* among the object's members */
+    et_jref ref;  /* the key in the tape */
+} keyed;
+
+static int cmp_keyed(const void *a, const void *b)
 {
-    if (json_is_integer(val)) {
-        int64_t *p = arena_array(w->ar, 1, sizeof *p);
+    const keyed *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* The members of object `obj` as Python's dict (and jansson) see them: one
+ * per distinct key, at the place of its first occurrence, with the value
+ * of its last.  *keys gets the key refs (malloc'd; the value of key k is
+ * et_json_value(k)), *n their number.  O(m log m).  Returns 0, or -1 out
+ * of memory (err set). */
+static int members(walker *w, et_jref obj, et_jref **keys, size_t *n)
+{
+    size_t m = et_json_count(w->d, obj), k = 0;
+    *keys = malloc((m ? m : 1) * sizeof **keys);
+    keyed *ks = m > 1 ? malloc(m * sizeof *ks) : NULL;
+    if (!*keys || (m > 1 && !ks)) {
+        free(*keys);
+        free(ks);
+        *keys = NULL;
+        return nomem(w);
+    }
+    for (et_jref x = et_json_first(w->d, obj); x != ET_JNONE && k < m;
+         x = et_json_next(w->d, obj, x), k++) {
+        (*keys)[k] = x;
+        if (ks)
+            ks[k] = (keyed){et_json_str(w->d, x), (uint32_t)k, x};
+    }
+    *n = k;
+    if (!ks)
+        return 0;
+    qsort(ks, k, sizeof *ks, cmp_keyed);
+    bool dup = false;
+    for (size_t a = 0, b; a < k; a = b) {
+        for (b = a + 1; b < k && strcmp(ks[a].key, ks[b].key) == 0;)
+            b++;
+        if (b - a > 1) { /* first place, last value */
+            dup = true;
+            (*keys)[ks[a].pos] = ks[b - 1].ref;
+            for (size_t c = a + 1; c < b; c++)
+                (*keys)[ks[c].pos] = ET_JNONE;
+        }
+    }
+    free(ks);
+    if (dup) {
+        size_t j = 0;
+        for (size_t i = 0; i < k; i++)
+            if ((*keys)[i] != ET_JNONE)
+                (*keys)[j++] = (*keys)[i];
+        *n = j;
+    }
+    return 0;
+}
+
+/* Handles: an int, or a list of ints.  Sets *v (arena), *n, *is_list. */
+static int handles_value(walker *w, et_jref val, const int64_t **v, size_t *n, bool *is_list)
+{
+    if (et_json_type(w->d, val) == ET_JINT) {
+        int64_t *p = et_jarena_array(w->ar, 1, sizeof *p);
         if (!p)
             return nomem(w);
-        *p = json_integer_value(val);
+        *p = et_json_int(w->d, val);
         *v = p;
         *n = 1;
         *is_list = false;
         return 0;
     }
-    if (!json_is_array(val))
+    if (et_json_type(w->d, val) != ET_JARRAY)
         return shape_fail(w, "an integer or a list of integers", val);
-    size_t k = json_array_size(val);
-    int64_t *p = arena_array(w->ar, k, sizeof *p);
+    size_t k = et_json_count(w->d, val), i = 0;
+    int64_t *p = et_jarena_array(w->ar, k, sizeof *p);
     if (!p)
         return nomem(w);
-    for (size_t i = 0; i < k; i++) {
-        const json_t *x = json_array_get(val, i);
-        if (!json_is_integer(x)) {
+    for (et_jref x = et_json_first(w->d, val); x != ET_JNONE && i < k;
+         x = et_json_next(w->d, val, x), i++) {
+        if (et_json_type(w->d, x) != ET_JINT) {
             kp_idx(&w->kp, i);
             return shape_fail(w, "an integer", x);
         }
-        p[i] = json_integer_value(x);
+        p[i] = et_json_int(w->d, x);
     }
     *v = p;
-    *n = k;
+    *n = i;
     *is_list = true;
     return 0;
 }
@@ -600,155 +652,167 @@ static int cmp_iid(const void *a, const void *b)
 }
 
 /* One delegate entry: {"name": str, "delegate_map": {did: handles}}. */
-static int delegate_value(walker *w, const json_t *val, et_etr_delegate *d)
+static int delegate_value(walker *w, et_jref val, et_etr_delegate *d)
 {
-    if (!json_is_object(val))
+    if (et_json_type(w->d, val) != ET_JOBJECT)
         return shape_fail(w, "an object {\"name\": backend, \"delegate_map\": {identifier: "
                              "handles}}",
                           val);
-    const json_t *name = json_object_get(val, "name");
-    if (name && !json_is_null(name)) {
-        if (!json_is_string(name)) {
+    et_jref name = et_json_get(w->d, val, "name");
+    if (name != ET_JNONE && et_json_type(w->d, name) != ET_JNULL) {
+        if (et_json_type(w->d, name) != ET_JSTRING) {
             kp_key(&w->kp, "name");
             return shape_fail(w, "a string", name);
         }
-        if (!(d->name = arena_strdup(w->ar, json_string_value(name))))
+        if (!(d->name = et_jarena_strdup(w->ar, et_json_str(w->d, name))))
             return nomem(w);
     }
-    const json_t *inner = json_object_get(val, "delegate_map");
-    if (!inner || json_is_null(inner))
+    et_jref inner = et_json_get(w->d, val, "delegate_map");
+    if (inner == ET_JNONE || et_json_type(w->d, inner) == ET_JNULL)
         return 0;
     size_t old = kp_key(&w->kp, "delegate_map");
-    if (!json_is_object(inner))
+    if (et_json_type(w->d, inner) != ET_JOBJECT)
         return shape_fail(w, "an object {delegate identifier: handles}", inner);
-    size_t k = json_object_size(inner);
-    et_etr_delegate_id *ids = arena_array(w->ar, k, sizeof *ids);
-    if (!ids)
+    et_jref *keys;
+    size_t k;
+    if (members(w, inner, &keys, &k) != 0)
+        return -1;
+    et_etr_delegate_id *ids = et_jarena_array(w->ar, k, sizeof *ids);
+    if (!ids) {
+        free(keys);
         return nomem(w);
-    size_t i = 0;
-    const char *key;
-    json_t *x;
-    json_object_foreach((json_t *)inner, key, x) {
-        if (i >= k)
-            break;
+    }
+    for (size_t i = 0; i < k; i++) {
+        const char *key = et_json_str(w->d, keys[i]);
         et_etr_delegate_id *id = &ids[i];
         memset(id, 0, sizeof *id);
-        if (!(id->key = arena_strdup(w->ar, key)))
+        if (!(id->key = et_jarena_strdup(w->ar, key))) {
+            free(keys);
             return nomem(w);
+        }
         id->is_int = parse_decimal(key, true, &id->int_id);
         size_t o2 = kp_key(&w->kp, key);
-        if (handles_value(w, x, &id->handles, &id->n, &id->is_list) != 0)
+        if (handles_value(w, et_json_value(keys[i]), &id->handles, &id->n, &id->is_list) != 0) {
+            free(keys);
             return -1;
+        }
         kp_pop(&w->kp, o2);
-        i++;
     }
+    free(keys);
     kp_pop(&w->kp, old);
-    d->n_ids = i;
+    d->n_ids = k;
     d->ids = ids;
     return 0;
 }
 
 /* The value parser of one map: `x`, the value under an instruction id,
  * into `elem` (the walker's path names the id). */
-typedef int (*entry_fn)(walker *w, json_t *x, void *elem);
+typedef int (*entry_fn)(walker *w, et_jref x, void *elem);
 
 /* debug_handle_map: an int or a list of ints. */
-static int handles_entry(walker *w, json_t *x, void *elem)
+static int handles_entry(walker *w, et_jref x, void *elem)
 {
     et_etr_handles *h = elem;
     return handles_value(w, x, &h->v, &h->n, &h->is_list);
 }
 
 /* delegate_map: {"name", "delegate_map"}. */
-static int delegate_entry(walker *w, json_t *x, void *elem)
+static int delegate_entry(walker *w, et_jref x, void *elem)
 {
     return delegate_value(w, x, elem);
 }
 
 /* instruction_id_to_num_outs_map: an integer. */
-static int num_outs_entry(walker *w, json_t *x, void *elem)
+static int num_outs_entry(walker *w, et_jref x, void *elem)
 {
-    if (!json_is_integer(x))
+    if (et_json_type(w->d, x) != ET_JINT)
         return shape_fail(w, "an integer (the number of outputs)", x);
-    ((et_etr_num_outs *)elem)->num_outs = json_integer_value(x);
+    ((et_etr_num_outs *)elem)->num_outs = et_json_int(w->d, x);
     return 0;
 }
 
 /* map[method]: {iid: value} into a new array of entries of `size` bytes,
  * each parsed by `fn`, sorted by instruction id; *out and *n get it (the
  * walker's path names the method). */
-static int method_entries(walker *w, json_t *obj, size_t size, entry_fn fn, const void **out,
+static int method_entries(walker *w, et_jref obj, size_t size, entry_fn fn, const void **out,
                           size_t *n)
 {
-    size_t k = json_object_size(obj), i = 0;
-    char *v = arena_array(w->ar, k, size);
-    if (!v)
+    et_jref *keys;
+    size_t k;
+    if (members(w, obj, &keys, &k) != 0)
+        return -1;
+    char *v = et_jarena_array(w->ar, k, size);
+    if (!v) {
+        free(keys);
         return nomem(w);
-    const char *key;
-    json_t *x;
-    json_object_foreach(obj, key, x) {
-        if (i >= k)
-            break;
+    }
+    bool sorted = true;
+    int64_t prev = 0;
+    for (size_t i = 0; i < k; i++) {
+        const char *key = et_json_str(w->d, keys[i]);
         char *elem = v + i * size;
         memset(elem, 0, size);
         int64_t iid;
-        if (iid_key(w, key, &iid) != 0)
+        if (iid_key(w, key, &iid) != 0) {
+            free(keys);
             return -1;
-        memcpy(elem, &iid, sizeof iid);
+        }
         size_t old = kp_key(&w->kp, key);
-        if (fn(w, x, elem) != 0)
+        if (fn(w, et_json_value(keys[i]), elem) != 0) {
+            free(keys);
             return -1;
+        }
+        memcpy(elem, &iid, sizeof iid);
         kp_pop(&w->kp, old);
-        i++;
+        sorted = sorted && (i == 0 || iid > prev);
+        prev = iid;
     }
-    qsort(v, i, size, cmp_iid);
+    free(keys);
+    if (!sorted) /* distinct keys that are decimal integers: distinct iids */
+        qsort(v, k, size, cmp_iid);
     *out = v;
-    *n = i;
+    *n = k;
     return 0;
 }
 
-/* Parse map entry `e` (index ei, already read into text/n) into `m`:
+/* Parse map entry `e` (index ei, parsed into `d`) into `m`:
  * {method: {iid: value}}, methods in JSON order. */
-static int parse_map(et_etrecord *r, const et_etr_entry *e, ptrdiff_t ei, const char *text,
-                     size_t n, et_etr_map *m, et_error *err)
+static int parse_map(et_etrecord *r, const et_etr_entry *e, ptrdiff_t ei, const et_jsondoc *d,
+                     et_etr_map *m, et_error *err)
 {
-    json_error_t je;
-    json_t *root = json_loadb(text, n, JSON_DECODE_ANY, &je);
-    if (!root)
-        return entry_fail(r, e->name, err, ET_ERR_FORMAT, "invalid JSON at line %d, column %d: %s",
-                          je.line, je.column, je.text);
-    walker w = {.r = r, .entry = e->name, .err = err, .ar = &r->impl->ar};
+    walker w = {.r = r, .entry = e->name, .err = err, .ar = &r->impl->ar, .d = d};
     snprintf(w.kp.s, sizeof w.kp.s, "%s", e->name);
     w.kp.n = strlen(w.kp.s);
     const char *value = e->kind == ET_ETR_DEBUG_HANDLE_MAP ? "handles"
                         : e->kind == ET_ETR_DELEGATE_MAP   ? "delegate"
                                                            : "number of outputs";
     char expected[128];
-    int rc = -1;
-    if (!json_is_object(root)) {
+    et_jref root = et_json_root(d);
+    if (et_json_type(d, root) != ET_JOBJECT) {
         snprintf(expected, sizeof expected, "an object {method: {instruction id: %s}}", value);
-        shape_fail(&w, expected, root);
-        goto out;
+        return shape_fail(&w, expected, root);
     }
-    size_t nm = json_object_size(root), mi = 0;
-    et_etr_method *methods = arena_array(w.ar, nm, sizeof *methods);
+    et_jref *keys;
+    size_t nm;
+    if (members(&w, root, &keys, &nm) != 0)
+        return -1;
+    et_etr_method *methods = et_jarena_array(w.ar, nm, sizeof *methods);
+    int rc = -1;
     if (!methods) {
         nomem(&w);
         goto out;
     }
-    const char *key;
-    json_t *x;
-    json_object_foreach(root, key, x) {
-        if (mi >= nm)
-            break;
+    for (size_t mi = 0; mi < nm; mi++) {
+        const char *key = et_json_str(d, keys[mi]);
+        et_jref x = et_json_value(keys[mi]);
         et_etr_method *mt = &methods[mi];
         memset(mt, 0, sizeof *mt);
-        if (!(mt->name = arena_strdup(w.ar, key))) {
+        if (!(mt->name = et_jarena_strdup(w.ar, key))) {
             nomem(&w);
             goto out;
         }
         size_t old = kp_key(&w.kp, key);
-        if (!json_is_object(x)) {
+        if (et_json_type(d, x) != ET_JOBJECT) {
             snprintf(expected, sizeof expected, "an object {instruction id: %s}", value);
             shape_fail(&w, expected, x);
             goto out;
@@ -771,36 +835,27 @@ static int parse_map(et_etrecord *r, const et_etr_entry *e, ptrdiff_t ei, const 
         else
             mt->num_outs = entries;
         kp_pop(&w.kp, old);
-        mi++;
     }
     m->present = true;
     m->entry = ei;
-    m->n_methods = mi;
+    m->n_methods = nm;
     m->methods = methods;
     rc = 0;
 out:
-    json_decref(root);
+    free(keys);
     return rc;
 }
 
-static int parse_graph_id(et_etrecord *r, const et_etr_entry *e, const char *text, size_t n,
+static int parse_graph_id(et_etrecord *r, const et_etr_entry *e, const et_jsondoc *d,
                           et_error *err)
 {
-    json_error_t je;
-    json_t *root = json_loadb(text, n, JSON_DECODE_ANY, &je);
-    if (!root)
-        return entry_fail(r, e->name, err, ET_ERR_FORMAT, "invalid JSON at line %d, column %d: %s",
-                          je.line, je.column, je.text);
-    int rc = 0;
-    if (json_is_integer(root)) {
-        r->has_export_graph_id = true;
-        r->export_graph_id = json_integer_value(root);
-    } else {
-        rc = entry_fail(r, e->name, err, ET_ERR_FORMAT, "expected a JSON integer, found %s",
-                        json_kind(root));
-    }
-    json_decref(root);
-    return rc;
+    et_jref root = et_json_root(d);
+    if (et_json_type(d, root) != ET_JINT)
+        return entry_fail(r, e->name, err, ET_ERR_FORMAT, "expected a JSON integer, found %s",
+                          et_json_kind(d, root));
+    r->has_export_graph_id = true;
+    r->export_graph_id = et_json_int(d, root);
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -873,7 +928,7 @@ static int list_entries(et_etrecord *r, et_error *err)
         return et_fail(err, ET_ERR_FORMAT, "%s: invalid ETRecord file: cannot count entries",
                        r->label);
     size_t n = (size_t)ne;
-    et_etr_entry *es = arena_array(&im->ar, n, sizeof *es);
+    et_etr_entry *es = et_jarena_array(&im->ar, n, sizeof *es);
     im->by_name = calloc(n ? n : 1, sizeof *im->by_name);
     if (!es || !im->by_name)
         return et_fail(err, ET_ERR_NOMEM, "%s: out of memory listing %zu entries", r->label, n);
@@ -890,7 +945,7 @@ static int list_entries(et_etrecord *r, et_error *err)
         }
         et_etr_entry *e = &es[i];
         memset(e, 0, sizeof *e);
-        if (!(e->name = arena_strdup(&im->ar, st.name)))
+        if (!(e->name = et_jarena_strdup(&im->ar, st.name)))
             return et_fail(err, ET_ERR_NOMEM, "%s: out of memory", r->label);
         e->index = (uint64_t)i;
         e->size = (st.valid & ZIP_STAT_SIZE) ? st.size : 0;
@@ -932,7 +987,7 @@ static int list_entries(et_etrecord *r, et_error *err)
                        "' entry (an invalid file was passed in, or the file is corrupt)",
                        r->label);
 
-    et_etr_program *ps = arena_array(&im->ar, n_programs, sizeof *ps);
+    et_etr_program *ps = et_jarena_array(&im->ar, n_programs, sizeof *ps);
     if (!ps)
         return et_fail(err, ET_ERR_NOMEM, "%s: out of memory", r->label);
     size_t np = 0;
@@ -1001,13 +1056,13 @@ static int check_caps(et_etrecord *r, et_error *err)
         if (e->size > r->max_entry_size)
             return entry_fail(r, e->name, err, ET_ERR_FORMAT,
                               "declares %" PRIu64 " bytes uncompressed, above the cap of %" PRIu64
-                              " bytes per entry",
-                              e->size, r->max_entry_size);
+                              " bytes per entry (%s)",
+                              e->size, r->max_entry_size, ET_ETRECORD_BUDGET_HINT);
         if (e->size > r->max_total_size - total)
             return entry_fail(r, e->name, err, ET_ERR_FORMAT,
                               "with it, the JSON entries (maps, export_graph_id, programs) "
-                              "declare more than the cap of %" PRIu64 " bytes together",
-                              r->max_total_size);
+                              "declare more than the cap of %" PRIu64 " bytes together (%s)",
+                              r->max_total_size, ET_ETRECORD_BUDGET_HINT);
         total += e->size; /* <= max_total_size: no overflow */
     }
     return 0;
@@ -1026,13 +1081,11 @@ static int read_maps(et_etrecord *r, et_error *err)
         case ET_ETR_EXPORT_GRAPH_ID: m = NULL; break;
         default: continue;
         }
-        uint8_t *text;
-        size_t n;
-        if (et_etrecord_read(r, i, &text, &n, err) != 0)
+        et_jsondoc *d = read_json(r, i, true, err);
+        if (!d)
             return -1;
-        int rc = m ? parse_map(r, e, (ptrdiff_t)i, (const char *)text, n, m, err)
-                   : parse_graph_id(r, e, (const char *)text, n, err);
-        free(text);
+        int rc = m ? parse_map(r, e, (ptrdiff_t)i, d, m, err) : parse_graph_id(r, e, d, err);
+        et_jsondoc_free(d);
         if (rc != 0)
             return -1;
         if (r->impl->ar.failed)
@@ -1061,8 +1114,16 @@ et_etrecord *et_etrecord_open(const et_etrecord_options *o, et_error *err)
     }
     r->impl = im;
     r->label = im->label;
-    r->max_entry_size = o->max_entry_size ? o->max_entry_size : ET_ETRECORD_MAX_ENTRY_SIZE;
-    r->max_total_size = o->max_total_size ? o->max_total_size : ET_ETRECORD_MAX_TOTAL_SIZE;
+    /* the budget, and the caps on inflated sizes that follow from it */
+    r->json_budget = o->json_budget ? o->json_budget : ET_ETRECORD_JSON_BUDGET;
+    if (r->json_budget > ET_JSON_MAX_NODES)
+        r->json_budget = ET_JSON_MAX_NODES;
+    r->max_entry_size = o->max_entry_size ? o->max_entry_size
+                                          : ET_ETRECORD_BYTES_PER_NODE * r->json_budget;
+    if (r->max_entry_size > ET_JSON_MAX_BYTES)
+        r->max_entry_size = ET_JSON_MAX_BYTES;
+    r->max_total_size = o->max_total_size ? o->max_total_size
+                                          : ET_ETRECORD_TOTAL_ENTRIES * r->max_entry_size;
     r->exported_program = r->reference_outputs = r->representative_inputs = -1;
     r->debug_handle_map.entry = r->delegate_map.entry = r->num_outs_map.entry = -1;
 
@@ -1137,7 +1198,7 @@ void et_etrecord_free(et_etrecord *r)
         if (im->zip)
             zip_discard(im->zip);
         et_unmap_file(&im->mf);
-        arena_free(&im->ar);
+        et_jarena_free(&im->ar);
         free(im->by_name);
         free(im->label);
         if (im->graphs)
@@ -1253,13 +1314,12 @@ const et_graph *et_etrecord_graph(et_etrecord *r, const et_etr_program *p, et_er
     }
     if (im->graphs[k])
         return im->graphs[k];
-    uint8_t *json;
-    size_t len;
-    if (et_etrecord_read(r, p->entry, &json, &len, err) != 0)
+    et_jsondoc *d = read_json(r, p->entry, false, err);
+    if (!d)
         return NULL;
-    char label[600];
-    snprintf(label, sizeof label, "%s: entry '%s'", r->label, r->entries[p->entry].name);
-    im->graphs[k] = et_graph_parse((const char *)json, len, label, err);
-    free(json);
+    char label[400];
+    entry_label(r, r->entries[p->entry].name, label, sizeof label);
+    im->graphs[k] = et_graph_from_doc(d, label, err);
+    et_jsondoc_free(d);
     return im->graphs[k];
 }

@@ -23,23 +23,34 @@
  *    the programs' JSON is not read (et_etrecord_read reads any entry on
  *    demand), the torch.save payloads are listed, never decoded.
  *
- * Limits (zip bombs): an entry is only ever inflated into a buffer of its
- * declared uncompressed size, and that size is capped:
- *  - ET_ETRECORD_MAX_ENTRY_SIZE (256 MiB) per entry read;
- *  - ET_ETRECORD_MAX_TOTAL_SIZE (1 GiB) for the JSON entries together (the
- *    maps, export_graph_id and every program's JSON: what the reader and its
- *    next layer read), checked on their declared sizes when opening.
+ * Budgets (zip bombs, hostile JSON; docs/etrecord.md "Budgets"): one
+ * number, the JSON budget N (default ET_ETRECORD_JSON_BUDGET, 8,000,000),
+ * sets every limit:
+ *  - a JSON entry is parsed while it is inflated (jsondoc.h: never held
+ *    whole) into at most N values and keys, else "LABEL: entry 'NAME':
+ *    JSON larger than the 8,000,000-node budget (raise it with ...)";
+ *  - an entry read declares at most 16 x N bytes uncompressed (the cap per
+ *    entry, 128,000,000 bytes by default: real programs take 14 bytes of
+ *    text per value), checked on the declared size before inflating;
+ *  - the JSON entries together declare at most 4 x that (checked when
+ *    opening: programs are parsed on demand and kept).
  * An entry that inflates to more or fewer bytes than it declares is an
- * error, found before anything beyond the declared size is stored.  Entries
- * that are only listed (state dicts, constants, example inputs, torch.save
- * payloads) may be of any size; reading one is subject to the per-entry
- * cap.  Both caps can be lowered (or raised) per record through
- * et_etrecord_options, for tests and fuzzing.
+ * error, found before anything beyond the declared size is used.  What is
+ * built from a JSON entry is a small constant times its text: the parse
+ * takes 8 bytes per value and key plus the strings (at most about 5x the
+ * text; at most 8 x N + the text), a map keeps 8 bytes per handle and ~40
+ * per instruction, a graph its strings plus ~180 bytes per node; so at the
+ * defaults no entry, valid or not, takes more than about 250 MB at its
+ * peak.  Entries that are only listed (state dicts, constants, example
+ * inputs, torch.save payloads) may be of any size; reading one is subject
+ * to the per-entry cap.  The caps can also be set apart from the budget
+ * (et_etrecord_options), for tests and fuzzing.
  *
- * JSON: parsed with jansson, which refuses nesting deeper than 2048 levels
- * ("maximum parsing depth reached"), so a deeply nested entry is an error,
- * never a stack overflow; the map walkers below follow the fixed shape of
- * each map (at most five levels) and never recurse on the input.
+ * JSON (jsondoc.h): nesting deeper than 2048 levels is refused ("maximum
+ * parsing depth reached"), so a deeply nested entry is an error, never a
+ * stack overflow; the map walkers follow the fixed shape of each map (at
+ * most five levels) and never recurse on the input.  Duplicate keys: the
+ * last value wins, at the place of the first (as Python's json).
  *
  * Differences from the reference (parse_etrecord):
  *  - missing companions are not an error (the reference fails on records
@@ -50,7 +61,7 @@
  *    them as strings and compares them with str(instruction_id));
  *  - only stored and deflated entries can be read (Python's zipfile can
  *    also read bzip2 and lzma ones); others are listed;
- *  - JSON that Python accepts but jansson does not (NaN, integers beyond
+ *  - JSON that Python accepts but jansson did not (NaN, integers beyond
  *    64 bits, "\u0000") is an error; no map of a real record has them.
  *
  * Every error names the input (a path, or the label given for bytes in
@@ -68,9 +79,14 @@
 
 /* The marker entry every ETRecord has (spec §5.1). */
 #define ET_ETRECORD_MARKER "ETRECORD_V0"
-/* Default caps (bytes), see the top of the file. */
-#define ET_ETRECORD_MAX_ENTRY_SIZE ((uint64_t)256 << 20)
-#define ET_ETRECORD_MAX_TOTAL_SIZE ((uint64_t)1 << 30)
+/* The default JSON budget (values and keys per JSON entry) and the caps
+ * that follow from it, see the top of the file. */
+#define ET_ETRECORD_JSON_BUDGET ((uint64_t)8000000)
+#define ET_ETRECORD_BYTES_PER_NODE 16u /* per-entry cap = this x the budget */
+#define ET_ETRECORD_TOTAL_ENTRIES 4u   /* total cap = this x the per-entry cap */
+/* How every budget message says to raise it. */
+#define ET_ETRECORD_BUDGET_HINT \
+    "raise it with --etrecord_json_budget or the Lua option etrecord_json_budget"
 
 /* Classification of an entry name (spec §5.4, rules 1-8, first match). */
 typedef enum et_etr_kind {
@@ -207,8 +223,11 @@ typedef struct et_etrecord_options {
     size_t size;
     const char *label;         /* names `data` in messages; default
                                   "<etrecord_data>" (a path names itself) */
-    uint64_t max_entry_size;   /* 0: ET_ETRECORD_MAX_ENTRY_SIZE */
-    uint64_t max_total_size;   /* 0: ET_ETRECORD_MAX_TOTAL_SIZE */
+    uint64_t json_budget;      /* values and keys per JSON entry; 0:
+                                  ET_ETRECORD_JSON_BUDGET (at most
+                                  ET_JSON_MAX_NODES) */
+    uint64_t max_entry_size;   /* bytes per entry; 0: 16 x json_budget */
+    uint64_t max_total_size;   /* JSON entries together; 0: 4 x max_entry_size */
 } et_etrecord_options;
 
 struct et_etr_impl;
@@ -231,7 +250,8 @@ typedef struct et_etrecord {
                                         in records before 2025-09 */
     bool has_export_graph_id;
     int64_t export_graph_id;         /* 0 when absent (the reference's default) */
-    uint64_t max_entry_size;         /* the caps in force */
+    uint64_t json_budget;            /* the budget and caps in force */
+    uint64_t max_entry_size;
     uint64_t max_total_size;
     struct et_etr_impl *impl;        /* the archive, the mapping, storage */
 } et_etrecord;
@@ -260,7 +280,11 @@ void et_etrecord_options_init(et_etrecord_options *o);
  *                  a JSON entry declaring more than the per-entry cap, or
  *                  the JSON entries together more than the total cap
  *                  ("LABEL: entry 'NAME': with it, the JSON entries ...
- *                  declare more than the cap of N bytes together"); a map
+ *                  declare more than the cap of N bytes together (raise
+ *                  it with ...)"); a map over the JSON budget ("LABEL:
+ *                  entry 'NAME': JSON larger than the 8,000,000-node
+ *                  budget (raise it with ...)", "... a JSON string longer
+ *                  than N bytes (...)"); a map
  *                  inflating to a size other than the one declared, or
  *                  unreadable (CRC, compression method, encryption; see
  *                  et_etrecord_read); a map that is not JSON ("LABEL: entry
@@ -345,7 +369,9 @@ const et_etr_program *et_etrecord_program(const et_etrecord *r, et_etr_program_k
 /* The graph of program `p` (one of r->programs): its JSON entry read and
  * parsed (graph.h, spec §5.3, §5.9) on first use, then kept by the record
  * and freed with it.  Returns the graph, or NULL with `err` set: the errors
- * of et_etrecord_read, or of et_graph_parse with messages labelled "LABEL:
+ * of et_etrecord_read, of the JSON budget (the entry is parsed while it is
+ * inflated, jsondoc.h: "LABEL: entry 'NAME': JSON larger than the N-node
+ * budget (raise it with ...)"), or of et_graph_from_doc, labelled "LABEL:
  * entry 'NAME': ..." (JSON syntax with line and column, wrong shape);
  * ET_ERR_USAGE when `p` is not a program of `r`.  A failed parse is not
  * cached: asking again reads the entry again. */

@@ -65,6 +65,10 @@ struct et_frame {
     const char **names; /* ncols names, in the arena */
     cell *cells;        /* caprows * ncols */
     chunk *arena;       /* head is the chunk being filled */
+    int64_t *labels;    /* et_frame_set_view: index labels (nlabels), or NULL */
+    size_t nlabels;
+    bool has_ellipsis;  /* et_frame_set_view: row `ellipsis` is shown as "..." */
+    size_t ellipsis;
 };
 
 /* Copy n bytes plus a NUL into the arena; NULL when out of memory. */
@@ -136,7 +140,40 @@ void et_frame_free(et_frame *f)
     }
     free(f->names);
     free(f->cells);
+    free(f->labels);
     free(f);
+}
+
+int et_frame_set_view(et_frame *f, const int64_t *labels, long ellipsis_row)
+{
+    free(f->labels);
+    f->labels = NULL;
+    f->nlabels = 0;
+    if (labels && f->nrows) {
+        if (!(f->labels = malloc(f->nrows * sizeof *f->labels)))
+            return -1;
+        memcpy(f->labels, labels, f->nrows * sizeof *f->labels);
+        f->nlabels = f->nrows;
+    }
+    f->has_ellipsis = ellipsis_row >= 0 && (size_t)ellipsis_row < f->nrows;
+    f->ellipsis = f->has_ellipsis ? (size_t)ellipsis_row : 0;
+    return 0;
+}
+
+/* Is row r the "..." row of a truncated view? */
+static bool is_ellipsis(const et_frame *f, size_t r)
+{
+    return f->has_ellipsis && r == f->ellipsis;
+}
+
+/* Index label of row r in the grid (its number unless a view sets one). */
+static size_t row_label(const et_frame *f, size_t r, char *buf, size_t cap)
+{
+    if (is_ellipsis(f, r))
+        return (size_t)snprintf(buf, cap, "...");
+    if (f->labels && r < f->nlabels)
+        return (size_t)snprintf(buf, cap, "%" PRId64, f->labels[r]);
+    return (size_t)snprintf(buf, cap, "%zu", r);
 }
 
 /* Number of columns / rows. */
@@ -769,8 +806,13 @@ int et_frame_write_grid(const et_frame *f, FILE *out)
     gc[0].decimal = true;
     gc[0].maxdec = -1;
     gc[0].width = f->ncols ? 2 : 0; /* min width: len(header "") + 2 */
-    if (f->nrows) {
+    if (f->nrows && !f->labels && !f->has_ellipsis) {
         k = (size_t)snprintf(ibuf, sizeof ibuf, "%zu", f->nrows - 1);
+        if (k > gc[0].width)
+            gc[0].width = k;
+    }
+    for (r = 0; (f->labels || f->has_ellipsis) && r < f->nrows; r++) {
+        k = row_label(f, r, ibuf, sizeof ibuf);
         if (k > gc[0].width)
             gc[0].width = k;
     }
@@ -781,6 +823,8 @@ int et_frame_write_grid(const et_frame *f, FILE *out)
 
         gc[g].type = T_BOOL; /* tabulate reduces the types from bool */
         for (r = 0; r < f->nrows && gc[g].type < T_TEXT; r++) {
+            if (is_ellipsis(f, r))
+                continue;
             int t = cell_type(at(f, r, g - 1));
             if (t > gc[g].type)
                 gc[g].type = t;
@@ -789,6 +833,11 @@ int et_frame_write_grid(const et_frame *f, FILE *out)
         gc[g].maxdec = -1;
         for (r = 0; r < f->nrows; r++) {
             long dec = 0;
+            if (is_ellipsis(f, r)) {
+                if (lead < 3)
+                    lead = 3;
+                continue;
+            }
             grid_cell(f, &gc[g], r, g, &sh);
             if (gc[g].decimal && (dec = afterpoint(sh.s, sh.n)) > gc[g].maxdec)
                 gc[g].maxdec = dec;
@@ -797,6 +846,8 @@ int et_frame_write_grid(const et_frame *f, FILE *out)
         }
         if (gc[g].decimal)
             lead += gc[g].maxdec;
+        if (f->has_ellipsis && lead < 3)
+            lead = 3;
         w = shown_width(name, strlen(name)) + 2;
         gc[g].width = lead > (long long)w ? (size_t)lead : w;
     }
@@ -818,8 +869,14 @@ int et_frame_write_grid(const et_frame *f, FILE *out)
         if (r)
             fwrite(rule[2], 1, rlen[2], out);
         fputs("\xe2\x94\x82", out);
-        k = (size_t)snprintf(ibuf, sizeof ibuf, "%zu", r);
+        k = row_label(f, r, ibuf, sizeof ibuf);
         put_cell(out, gc[0].width, ibuf, k, true, 0);
+        if (is_ellipsis(f, r)) {
+            for (g = 1; g < ng; g++)
+                put_cell(out, gc[g].width, "...", 3, gc[g].decimal, 0);
+            putc('\n', out);
+            continue;
+        }
         for (g = 1; g < ng; g++) {
             size_t tail = 0;
             grid_cell(f, &gc[g], r, g, &sh);

@@ -74,6 +74,14 @@ int64_t et_frame_get_int(const et_frame *f, size_t row, size_t col);
 double et_frame_get_float(const et_frame *f, size_t row, size_t col);
 bool et_frame_get_bool(const et_frame *f, size_t row, size_t col);
 
+/* For a truncated view (the Lua Frame's display, not the reference's
+ * outputs): the grid shows `labels` (nrows values, copied; NULL: the row
+ * numbers) in the index column, and row `ellipsis_row` (-1: none) as "..."
+ * in every cell, taking no part in the columns' types and alignment.
+ * Set it after the rows are added.  Only et_frame_write_grid uses it.
+ * Returns 0, or -1 out of memory. */
+int et_frame_set_view(et_frame *f, const int64_t *labels, long ellipsis_row);
+
 /* Write the frame as pandas' DataFrame.to_csv(sep="\t") does (spec §6.4):
  * a header line whose first field (the unnamed index) is empty, then one
  * line per row starting with the row number; "\n" line ends; minimal

@@ -1,6 +1,7 @@
 /*
  * graph.c - serialized exported programs read into operator nodes (spec
- * §5.3, §5.9); see graph.h.  JSON through jansson.
+ * §5.3, §5.9); see graph.h.  JSON through jsondoc.h; the node strings
+ * point into the document's string store, which the graph keeps.
  */
 #include "graph.h"
 
@@ -9,24 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "jarena.h"
-
-static char *dup_n(const char *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = 0;
-    }
-    return d;
-}
-
-static char *dup_s(const char *s)
-{
-    return s ? dup_n(s, strlen(s)) : NULL;
-}
+#include "jsondoc.h"
 
 const char *et_graph_op_of_target(const char *target)
 {
@@ -48,61 +33,83 @@ const char *et_graph_op_of_target(const char *target)
 
 /* The variant of a serialized union: a one-key object (current layout) or
  * an object listing every variant, all null but one (2023).  Returns the
- * variant's value and sets *kind to its key; NULL when none is set. */
-static json_t *union_value(json_t *u, const char **kind)
+ * variant's value and sets *kind to its key; ET_JNONE when none is set. */
+static et_jref union_value(const et_jsondoc *d, et_jref u, const char **kind)
 {
-    const char *k;
-    json_t *v;
-    if (!json_is_object(u))
-        return NULL;
-    json_object_foreach(u, k, v)
-    {
-        if (!json_is_null(v) || json_object_size(u) == 1) {
-            *kind = k;
+    if (et_json_type(d, u) != ET_JOBJECT)
+        return ET_JNONE;
+    bool single = et_json_count(d, u) == 1;
+    for (et_jref k = et_json_first(d, u); k != ET_JNONE; k = et_json_next(d, u, k)) {
+        et_jref v = et_json_value(k);
+        if (single || et_json_type(d, v) != ET_JNULL) {
+            *kind = et_json_str(d, k);
             return v;
         }
     }
-    return NULL;
+    return ET_JNONE;
+}
+
+/* A list of names being gathered (reused from node to node). */
+typedef struct namevec {
+    char **v;
+    size_t n, cap;
+} namevec;
+
+static int namevec_add(namevec *nv, const char *s)
+{
+    if (nv->n == nv->cap) {
+        size_t cap = nv->cap ? 2 * nv->cap : 16;
+        char **v = realloc(nv->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        nv->v = v;
+        nv->cap = cap;
+    }
+    nv->v[nv->n++] = (char *)s;
+    return 0;
+}
+
+/* The gathered names as an array of the arena (*list, *n); the vector is
+ * emptied.  Returns 0, or -1 out of memory. */
+static int namevec_keep(namevec *nv, et_jarena *ar, char ***list, size_t *n)
+{
+    *n = nv->n;
+    *list = NULL;
+    if (nv->n) {
+        if (!(*list = et_jarena_array(ar, nv->n, sizeof **list)))
+            return -1;
+        memcpy(*list, nv->v, nv->n * sizeof **list);
+    }
+    nv->n = 0;
+    return 0;
 }
 
 /* Append the tensor names an Argument refers to (as_tensor, as_tensors,
- * as_optional_tensors) to a list. */
-static int add_names(json_t *arg, char ***list, size_t *n)
+ * as_optional_tensors) to `nv`. */
+static int add_names(const et_jsondoc *d, et_jref arg, namevec *nv)
 {
     const char *kind = NULL;
-    json_t *v = union_value(arg, &kind);
-    if (!v)
+    et_jref v = union_value(d, arg, &kind);
+    if (v == ET_JNONE)
         return 0;
-    json_t *items[1] = {v};
-    json_t *arr = NULL;
-    size_t count = 0;
     if (strcmp(kind, "as_tensor") == 0) {
-        count = 1;
-    } else if (strcmp(kind, "as_tensors") == 0 || strcmp(kind, "as_optional_tensors") == 0) {
-        arr = v;
-        count = json_is_array(v) ? json_array_size(v) : 0;
-    } else {
-        return 0;
+        const char *name = et_json_str(d, et_json_get(d, v, "name"));
+        return name ? namevec_add(nv, name) : 0;
     }
-    for (size_t i = 0; i < count; i++) {
-        json_t *t = arr ? json_array_get(arr, i) : items[0];
-        if (arr && strcmp(kind, "as_optional_tensors") == 0) {
+    bool optional = strcmp(kind, "as_optional_tensors") == 0;
+    if (!optional && strcmp(kind, "as_tensors") != 0)
+        return 0;
+    for (et_jref t = et_json_first(d, v); t != ET_JNONE; t = et_json_next(d, v, t)) {
+        et_jref x = t;
+        if (optional) {
             const char *k2 = NULL;
-            json_t *inner = union_value(t, &k2);
-            if (!inner || strcmp(k2, "as_tensor") != 0)
+            x = union_value(d, t, &k2);
+            if (x == ET_JNONE || strcmp(k2, "as_tensor") != 0)
                 continue;
-            t = inner;
         }
-        json_t *name = json_object_get(t, "name");
-        if (!json_is_string(name))
-            continue;
-        char **nl = realloc(*list, (*n + 1) * sizeof *nl);
-        if (!nl)
+        const char *name = et_json_str(d, et_json_get(d, x, "name"));
+        if (name && namevec_add(nv, name) != 0)
             return -1;
-        *list = nl;
-        if (!(nl[*n] = dup_s(json_string_value(name))))
-            return -1;
-        (*n)++;
     }
     return 0;
 }
@@ -122,77 +129,57 @@ static size_t top_part(const char *s, char sep)
     return (size_t)(p - s);
 }
 
-static void free_module_stack(et_graph_node *nd)
-{
-    for (size_t j = 0; j < nd->n_module_stack; j++) {
-        free(nd->module_stack[j].key);
-        free(nd->module_stack[j].path);
-        free(nd->module_stack[j].type);
-    }
-    free(nd->module_stack);
-    nd->module_stack = NULL;
-    nd->n_module_stack = 0;
-}
-
 /* nn_module_stack: "key,path,type;key,path,type", split on separators not
- * inside () or [] (spec §5.3).  A malformed one (an entry without exactly
- * three parts) keeps the raw text only.  Returns 0, or -1 out of memory. */
-static int parse_module_stack(et_graph_node *nd)
+ * inside () or [] (spec §5.3), into the arena: one copy of the text whose
+ * separators become NULs, the entries pointing into it.  A malformed one
+ * (an entry without exactly three parts) keeps the raw text only.
+ * Returns 0, or -1 out of memory. */
+static int parse_module_stack(et_jarena *ar, et_graph_node *nd)
 {
-    const char *s = nd->nn_module_stack;
-    size_t n_entries = 1;
-    for (const char *p = s; *p; p++)
+    size_t len = strlen(nd->nn_module_stack), n_entries = 1;
+    for (const char *p = nd->nn_module_stack; *p; p++)
         n_entries += *p == ';';
-    nd->module_stack = calloc(n_entries, sizeof *nd->module_stack);
-    if (!nd->module_stack)
+    char *s = et_jarena_strndup(ar, nd->nn_module_stack, len);
+    et_module_entry *es = et_jarena_array(ar, n_entries, sizeof *es);
+    if (!s || !es)
         return -1;
-    for (const char *p = s;;) {
-        size_t len = top_part(p, ';');
-        char *entry = dup_n(p, len);
-        if (!entry)
-            return -1;
-        const char *parts[3];
-        size_t lens[3], k = 0;
-        for (const char *q = entry;; k++) {
-            size_t l = top_part(q, ',');
+    size_t k_entries = 0;
+    for (char *p = s;;) {
+        size_t l = top_part(p, ';');
+        bool last = !p[l];
+        p[l] = 0;
+        char *parts[3];
+        size_t k = 0;
+        for (char *q = p;; k++) {
+            size_t lq = top_part(q, ',');
+            bool end = !q[lq];
             if (k < 3)
-                parts[k] = q, lens[k] = l;
-            if (!q[l])
+                parts[k] = q;
+            if (end)
                 break;
-            q += l + 1;
+            q[lq] = 0;
+            q += lq + 1;
         }
         if (k != 2) {
-            free(entry);
-            free_module_stack(nd);
             nd->has_module_stack = false;
-            return 0;
+            return 0; /* the arena keeps the copy until the graph goes */
         }
-        et_module_entry *e = &nd->module_stack[nd->n_module_stack++];
-        e->key = dup_n(parts[0], lens[0]);
-        e->path = dup_n(parts[1], lens[1]);
-        e->type = dup_n(parts[2], lens[2]);
-        free(entry);
-        if (!e->key || !e->path || !e->type)
-            return -1;
-        if (!p[len])
+        es[k_entries++] = (et_module_entry){parts[0], parts[1], parts[2]};
+        if (last)
             break;
-        p += len + 1;
+        p += l + 1;
     }
+    nd->module_stack = es;
+    nd->n_module_stack = k_entries;
     nd->has_module_stack = true;
     return 0;
 }
 
-static const char *meta_str(json_t *meta, const char *key)
-{
-    json_t *v = json_object_get(meta, key);
-    return json_is_string(v) ? json_string_value(v) : NULL;
-}
-
 /* source_fn_name and source_fn_type: the two top-level parts of the last
  * top-level entry of source_fn_stack ("name,target;name,target"), in one
- * block "name\0target\0"; left NULL unless that entry has exactly two
- * parts.  Returns 0, or -1 out of memory. */
-static int parse_source_fn(et_graph_node *nd)
+ * block "name\0target\0" of the arena; left NULL unless that entry has
+ * exactly two parts.  Returns 0, or -1 out of memory. */
+static int parse_source_fn(et_jarena *ar, et_graph_node *nd)
 {
     const char *last = nd->source_fn_stack;
     for (;;) {
@@ -209,13 +196,10 @@ static int parse_source_fn(et_graph_node *nd)
     size_t l2 = top_part(second, ',');
     if (second[l2])
         return 0; /* three parts or more */
-    char *block = malloc(l1 + l2 + 2);
+    char *block = et_jarena_strndup(ar, last, l1 + 1 + l2);
     if (!block)
         return -1;
-    memcpy(block, last, l1);
     block[l1] = 0;
-    memcpy(block + l1 + 1, second, l2);
-    block[l1 + 1 + l2] = 0;
     nd->source_fn_name = block;
     nd->source_fn_type = block + l1 + 1;
     return 0;
@@ -225,16 +209,15 @@ static int parse_source_fn(et_graph_node *nd)
  * output's name when `outputs` has exactly one entry and that entry is
  * {"as_tensor": {"name": N}} (2023 unions: the variant set); else NULL (the
  * name is generated from the target, see generate_name). */
-static const char *single_tensor_output(json_t *outputs)
+static const char *single_tensor_output(const et_jsondoc *d, et_jref outputs)
 {
-    if (!json_is_array(outputs) || json_array_size(outputs) != 1)
+    if (et_json_type(d, outputs) != ET_JARRAY || et_json_count(d, outputs) != 1)
         return NULL;
     const char *kind = NULL;
-    json_t *v = union_value(json_array_get(outputs, 0), &kind);
-    if (!v || strcmp(kind, "as_tensor") != 0)
+    et_jref v = union_value(d, et_json_first(d, outputs), &kind);
+    if (v == ET_JNONE || strcmp(kind, "as_tensor") != 0)
         return NULL;
-    json_t *name = json_object_get(v, "name");
-    return json_is_string(name) ? json_string_value(name) : NULL;
+    return et_json_str(d, et_json_get(d, v, "name"));
 }
 
 /* torch.fx's graph namespace while unnamed nodes are named: the names in
@@ -377,12 +360,12 @@ static size_t first_free(name_space *ns, char *buf, size_t blen, size_t first, s
  * first of base, base_<c+1>, base_<c+2>, ... not in use, c being base's
  * counter (a candidate "base_N" tries itself first, then from N + 1).
  * Returns 0, or -1 out of memory. */
-static int generate_name(name_space *ns, et_graph_node *nd)
+static int generate_name(name_space *ns, et_jarena *ar, et_graph_node *nd)
 {
     const char *op = nd->op;
     size_t n = strlen(op);
     /* "_" + two characters per character; "_unnamed"; "_" + 20 digits + NUL */
-    char *buf = malloc(2 * n + 32);
+    char *buf = et_jarena_alloc(ar, 2 * n + 32);
     if (!buf)
         return -1;
     size_t k = 0;
@@ -450,7 +433,7 @@ static int name_nodes(et_graph *g)
         if (g->nodes[i].name)
             ns_reserve(&ns, g->nodes[i].name);
         else
-            rc = generate_name(&ns, &g->nodes[i]);
+            rc = generate_name(&ns, &g->arena, &g->nodes[i]);
     }
     free(ns.slots);
     return rc;
@@ -535,45 +518,80 @@ static int cmp_handle(const void *a, const void *b)
     return x->node < y->node ? -1 : x->node > y->node;
 }
 
-static et_graph *fail_nomem(et_graph *g, et_error *err)
+static et_graph *fail_nomem(et_graph *g, const char *label, et_error *err)
 {
     et_graph_free(g);
-    et_fail(err, ET_ERR_NOMEM, "out of memory");
+    et_fail(err, ET_ERR_NOMEM, "%s: out of memory", label);
     return NULL;
 }
 
-et_graph *et_graph_parse(const char *json, size_t len, const char *label, et_error *err)
+/* A metadata value that is a string, or NULL. */
+static const char *meta_str(const et_jsondoc *d, et_jref meta, const char *key)
 {
-    json_error_t je;
-    et_jarena ar = {0};
-    json_t *root = et_jarena_load(&ar, json, len, 0, &je);
-    if (!root) {
-        if (ar.failed)
-            et_fail(err, ET_ERR_NOMEM, "%s: out of memory parsing %zu bytes of JSON", label, len);
-        else
-            et_fail(err, ET_ERR_FORMAT, "%s: invalid JSON at line %d, column %d: %s", label,
-                    je.line, je.column, je.text);
-        et_jarena_free(&ar);
-        return NULL;
+    return et_json_str(d, et_json_get(d, meta, key));
+}
+
+/* One node of the JSON into nd (its fields are strings of the document or
+ * of the graph's arena).  Returns 0, or -1 out of memory. */
+static int read_node(et_graph *g, const et_jsondoc *d, et_jref jn, const char *target,
+                     et_graph_node *nd, namevec *nv)
+{
+    nd->target = (char *)target;
+    nd->op = (char *)et_graph_op_of_target(target);
+    et_jref args = et_json_get(d, jn, "inputs");
+    for (et_jref a = et_json_first(d, args); a != ET_JNONE; a = et_json_next(d, args, a))
+        if (add_names(d, et_json_get(d, a, "arg"), nv) != 0)
+            return -1;
+    if (namevec_keep(nv, &g->arena, &nd->inputs, &nd->n_inputs) != 0)
+        return -1;
+    et_jref res = et_json_get(d, jn, "outputs");
+    for (et_jref a = et_json_first(d, res); a != ET_JNONE; a = et_json_next(d, res, a))
+        if (add_names(d, a, nv) != 0)
+            return -1;
+    if (namevec_keep(nv, &g->arena, &nd->outputs, &nd->n_outputs) != 0)
+        return -1;
+    /* without a "name" (2023, early 2025): named after its one tensor
+     * output, else by name_nodes once all names are known */
+    const char *nm = et_json_str(d, et_json_get(d, jn, "name"));
+    nd->name = (char *)(nm ? nm : single_tensor_output(d, res));
+    et_jref meta = et_json_get(d, jn, "metadata");
+    const char *dh = meta_str(d, meta, "debug_handle");
+    if (dh && *dh) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(dh, &end, 10);
+        if (*end == 0 && errno == 0) {
+            nd->has_debug_handle = true;
+            nd->debug_handle = v;
+        }
     }
+    nd->stack_trace = (char *)meta_str(d, meta, "stack_trace");
+    nd->nn_module_stack = (char *)meta_str(d, meta, "nn_module_stack");
+    nd->source_fn_stack = (char *)meta_str(d, meta, "source_fn_stack");
+    nd->from_node = (char *)meta_str(d, meta, "from_node");
+    if ((nd->nn_module_stack && parse_module_stack(&g->arena, nd) != 0) ||
+        (nd->source_fn_stack && parse_source_fn(&g->arena, nd) != 0))
+        return -1;
+    return 0;
+}
+
+et_graph *et_graph_from_doc(et_jsondoc *d, const char *label, et_error *err)
+{
     et_graph *g = calloc(1, sizeof *g);
-    if (!g) {
-        et_jarena_free(&ar);
-        et_fail(err, ET_ERR_NOMEM, "out of memory");
-        return NULL;
+    if (!g)
+        return fail_nomem(g, label, err);
+    et_jref root = et_json_root(d);
+    et_jref sv = et_json_get(d, root, "schema_version");
+    if (et_json_type(d, sv) == ET_JINT) {
+        g->schema_major = (int)et_json_int(d, sv);
+    } else if (et_json_type(d, sv) == ET_JOBJECT) {
+        g->schema_major = (int)et_json_int(d, et_json_get(d, sv, "major"));
+        g->schema_minor = (int)et_json_int(d, et_json_get(d, sv, "minor"));
     }
-    json_t *sv = json_object_get(root, "schema_version");
-    if (json_is_integer(sv)) {
-        g->schema_major = (int)json_integer_value(sv);
-    } else if (json_is_object(sv)) {
-        json_t *mj = json_object_get(sv, "major"), *mn = json_object_get(sv, "minor");
-        g->schema_major = json_is_integer(mj) ? (int)json_integer_value(mj) : 0;
-        g->schema_minor = json_is_integer(mn) ? (int)json_integer_value(mn) : 0;
-    }
-    json_t *graph = json_object_get(json_object_get(root, "graph_module"), "graph");
-    json_t *nodes = json_object_get(graph, "nodes");
-    if (!json_is_array(nodes)) {
-        et_jarena_free(&ar);
+    et_jref graph = et_json_get(d, et_json_get(d, root, "graph_module"), "graph");
+    et_jref nodes = et_json_get(d, graph, "nodes");
+    if (et_json_type(d, nodes) != ET_JARRAY)
+    {
         et_graph_free(g);
         et_fail(err, ET_ERR_FORMAT,
                 "%s: not a serialized exported program: expected an array at "
@@ -581,24 +599,26 @@ et_graph *et_graph_parse(const char *json, size_t len, const char *label, et_err
                 label);
         return NULL;
     }
-    size_t n = json_array_size(nodes);
-    g->nodes = calloc(n ? n : 1, sizeof *g->nodes);
-    if (!g->nodes) {
-        et_jarena_free(&ar);
-        return fail_nomem(g, err);
-    }
-    json_t *ins = json_object_get(graph, "inputs"), *outs = json_object_get(graph, "outputs");
-    for (size_t i = 0; json_is_array(ins) && i < json_array_size(ins); i++)
-        if (add_names(json_array_get(ins, i), &g->inputs, &g->n_inputs) != 0)
+    size_t n = et_json_count(d, nodes);
+    namevec nv = {0};
+    if (!(g->nodes = calloc(n ? n : 1, sizeof *g->nodes)))
+        return fail_nomem(g, label, err);
+    et_jref ins = et_json_get(d, graph, "inputs"), outs = et_json_get(d, graph, "outputs");
+    for (et_jref a = et_json_first(d, ins); a != ET_JNONE; a = et_json_next(d, ins, a))
+        if (add_names(d, a, &nv) != 0)
             goto nomem;
-    for (size_t i = 0; json_is_array(outs) && i < json_array_size(outs); i++)
-        if (add_names(json_array_get(outs, i), &g->outputs, &g->n_outputs) != 0)
+    if (namevec_keep(&nv, &g->arena, &g->inputs, &g->n_inputs) != 0)
+        goto nomem;
+    for (et_jref a = et_json_first(d, outs); a != ET_JNONE; a = et_json_next(d, outs, a))
+        if (add_names(d, a, &nv) != 0)
             goto nomem;
-    for (size_t i = 0; i < n; i++) {
-        json_t *jn = json_array_get(nodes, i);
-        json_t *target = json_object_get(jn, "target");
-        if (!json_is_object(jn) || !json_is_string(target)) {
-            et_jarena_free(&ar);
+    if (namevec_keep(&nv, &g->arena, &g->outputs, &g->n_outputs) != 0)
+        goto nomem;
+    size_t i = 0;
+    for (et_jref jn = et_json_first(d, nodes); jn != ET_JNONE; jn = et_json_next(d, nodes, jn), i++) {
+        const char *target = et_json_str(d, et_json_get(d, jn, "target"));
+        if (et_json_type(d, jn) != ET_JOBJECT || !target) {
+            free(nv.v);
             et_graph_free(g);
             et_fail(err, ET_ERR_FORMAT,
                     "%s: graph_module.graph.nodes[%zu]: expected an object with a string "
@@ -606,107 +626,63 @@ et_graph *et_graph_parse(const char *json, size_t len, const char *label, et_err
                     label, i);
             return NULL;
         }
-        if (strcmp(json_string_value(target), "memory.alloc") == 0)
+        if (strcmp(target, "memory.alloc") == 0)
             continue; /* spec §5.5 */
-        et_graph_node *nd = &g->nodes[g->n_nodes++];
-        if (!(nd->target = dup_s(json_string_value(target))) ||
-            !(nd->op = dup_s(et_graph_op_of_target(nd->target))))
-            goto nomem;
-        json_t *args = json_object_get(jn, "inputs");
-        for (size_t a = 0; json_is_array(args) && a < json_array_size(args); a++)
-            if (add_names(json_object_get(json_array_get(args, a), "arg"), &nd->inputs,
-                          &nd->n_inputs) != 0)
-                goto nomem;
-        json_t *res = json_object_get(jn, "outputs");
-        for (size_t a = 0; json_is_array(res) && a < json_array_size(res); a++)
-            if (add_names(json_array_get(res, a), &nd->outputs, &nd->n_outputs) != 0)
-                goto nomem;
-        /* without a "name" (2023, early 2025): named after its one tensor
-         * output, else by name_nodes once all names are known */
-        json_t *name = json_object_get(jn, "name");
-        const char *nm = json_is_string(name) ? json_string_value(name) : single_tensor_output(res);
-        if (nm && !(nd->name = dup_s(nm)))
-            goto nomem;
-        json_t *meta = json_object_get(jn, "metadata");
-        const char *dh = meta_str(meta, "debug_handle");
-        if (dh && *dh) {
-            char *end;
-            errno = 0;
-            long long v = strtoll(dh, &end, 10);
-            if (*end == 0 && errno == 0) {
-                nd->has_debug_handle = true;
-                nd->debug_handle = v;
-            }
-        }
-        const char *st = meta_str(meta, "stack_trace"), *ms = meta_str(meta, "nn_module_stack");
-        const char *sf = meta_str(meta, "source_fn_stack"), *fn = meta_str(meta, "from_node");
-        if ((st && !(nd->stack_trace = dup_s(st))) || (sf && !(nd->source_fn_stack = dup_s(sf))) ||
-            (fn && !(nd->from_node = dup_s(fn))) || (ms && !(nd->nn_module_stack = dup_s(ms))))
-            goto nomem;
-        if ((ms && parse_module_stack(nd) != 0) || (sf && parse_source_fn(nd) != 0))
+        if (read_node(g, d, jn, target, &g->nodes[g->n_nodes++], &nv) != 0)
             goto nomem;
     }
-    et_jarena_free(&ar);
-    root = NULL;
-    if (name_nodes(g) != 0)
-        return fail_nomem(g, err);
+    free(nv.v);
+    nv.v = NULL;
+    if (g->arena.failed || name_nodes(g) != 0)
+        goto nomem;
     size_t *scratch = malloc(2 * (g->n_nodes ? g->n_nodes : 1) * sizeof *scratch);
     g->by_name = malloc((g->n_nodes ? g->n_nodes : 1) * sizeof *g->by_name);
     if (!scratch || !g->by_name) {
         free(scratch);
-        return fail_nomem(g, err);
+        goto nomem;
     }
     index_nodes(g, scratch);
     free(scratch);
     size_t nh = 0;
-    for (size_t i = 0; i < g->n_nodes; i++)
-        nh += g->nodes[i].has_debug_handle;
+    for (size_t k = 0; k < g->n_nodes; k++)
+        nh += g->nodes[k].has_debug_handle;
     if (nh) {
         if (!(g->by_handle = calloc(nh, sizeof *g->by_handle)))
-            return fail_nomem(g, err);
-        for (size_t i = 0; i < g->n_nodes; i++)
-            if (g->nodes[i].has_debug_handle) {
-                g->by_handle[g->n_by_handle].handle = g->nodes[i].debug_handle;
-                g->by_handle[g->n_by_handle++].node = i;
+            goto nomem;
+        for (size_t k = 0; k < g->n_nodes; k++)
+            if (g->nodes[k].has_debug_handle) {
+                g->by_handle[g->n_by_handle].handle = g->nodes[k].debug_handle;
+                g->by_handle[g->n_by_handle++].node = k;
             }
         qsort(g->by_handle, g->n_by_handle, sizeof *g->by_handle, cmp_handle);
     }
+    /* the node strings point into the document's store: the graph keeps it */
+    g->strings = et_jsondoc_take_strings(d, &g->strings_bytes);
     return g;
 nomem:
-    et_jarena_free(&ar);
-    return fail_nomem(g, err);
+    free(nv.v);
+    return fail_nomem(g, label, err);
 }
 
-static void free_list(char **l, size_t n)
+et_graph *et_graph_parse(const char *json, size_t len, const char *label, et_error *err)
 {
-    for (size_t i = 0; i < n; i++)
-        free(l[i]);
-    free(l);
+    et_jsondoc *d = et_jsondoc_parse(json, len, label, NULL, err);
+    if (!d)
+        return NULL;
+    et_graph *g = et_graph_from_doc(d, label, err);
+    et_jsondoc_free(d);
+    return g;
 }
 
 void et_graph_free(et_graph *g)
 {
     if (!g)
         return;
-    for (size_t i = 0; i < g->n_nodes; i++) {
-        et_graph_node *nd = &g->nodes[i];
-        free(nd->name);
-        free(nd->target);
-        free(nd->op);
-        free(nd->stack_trace);
-        free(nd->nn_module_stack);
-        free(nd->source_fn_stack);
-        free(nd->source_fn_name); /* source_fn_type is in the same block */
-        free(nd->from_node);
-        free_module_stack(nd);
-        free_list(nd->inputs, nd->n_inputs);
-        free_list(nd->outputs, nd->n_outputs);
-    }
     free(g->nodes);
-    free_list(g->inputs, g->n_inputs);
-    free_list(g->outputs, g->n_outputs);
     free(g->by_handle);
     free(g->by_name);
+    et_jarena_free(&g->arena);
+    free(g->strings);
     free(g);
 }
 

@@ -24,6 +24,8 @@
 #include <stdint.h>
 
 #include "error.h"
+#include "jarena.h"
+#include "jsondoc.h"
 
 /* One entry of a node's nn_module_stack: key -> (path, type). */
 typedef struct et_module_entry {
@@ -32,7 +34,8 @@ typedef struct et_module_entry {
     char *type; /* e.g. "torch.nn.modules.conv.Conv2d" */
 } et_module_entry;
 
-/* One operator node. Strings are NUL-terminated copies; NULL when absent. */
+/* One operator node.  Strings are NUL-terminated, NULL when absent, and
+ * owned by the graph (its JSON strings, or its arena): never free them. */
 typedef struct et_graph_node {
     char *name;            /* the node's name (without the Inspector's trailing "_");
                               never NULL */
@@ -49,9 +52,7 @@ typedef struct et_graph_node {
     char *source_fn_name;  /* the last source_fn_stack entry "name,target" split
                               at its top-level ',' (not inside () or []): "name" */
     char *source_fn_type;  /* ... and "target"; both NULL when source_fn_stack is
-                              absent or its last entry has not exactly 2 parts.
-                              One allocation: source_fn_type points into
-                              source_fn_name's block (free only source_fn_name) */
+                              absent or its last entry has not exactly 2 parts */
     int32_t module_group;  /* the Inspector's module subgraph (enable_module_hierarchy):
                               the 0-based index, in first-seen graph order, of the
                               node's (source_fn_name, source_fn_type) pair among the
@@ -78,6 +79,11 @@ typedef struct et_graph {
     size_t *by_name;                /* n_nodes node indices sorted by (name as strcmp
                                        orders it, graph order) */
     size_t n_module_groups;         /* distinct module_group values (0..n-1) */
+    /* storage (internal): the JSON's strings, which the node strings point
+     * into, and an arena for lists, module stacks and generated names */
+    char *strings;
+    size_t strings_bytes;
+    et_jarena arena;
 } et_graph;
 
 /* Parse the JSON of a serialized exported program (`json`, `len` bytes;
@@ -103,6 +109,9 @@ typedef struct et_graph {
  * names.  Names read from the JSON (node names, single tensor outputs,
  * graph inputs) are never changed, so duplicates among them are kept.
  *
+ * The JSON is read with jsondoc.h (no budget but its ceilings; a record's
+ * programs are parsed under the record's budget by et_etrecord_graph).
+ *
  * Errors (NULL returned, `err` set): ET_ERR_FORMAT for JSON syntax (with
  * line and column), nesting too deep, or a document of the wrong shape (no
  * graph_module.graph.nodes array, a node that is not an object or has no
@@ -110,6 +119,14 @@ typedef struct et_graph {
  * nn_module_stack is kept as raw text with has_module_stack false; a
  * debug_handle that is not a decimal integer leaves has_debug_handle false. */
 et_graph *et_graph_parse(const char *json, size_t len, const char *label, et_error *err);
+
+/* The graph of a parsed document (jsondoc.h), as et_graph_parse builds it
+ * (same nodes, names, indexes and shape errors, labelled `label`).  The
+ * graph takes the document's strings (et_jsondoc_take_strings): free the
+ * document with et_jsondoc_free afterwards, whatever the result.  Memory:
+ * the strings, plus about 180 bytes per node and 8 per name listed.
+ * Returns the graph, or NULL with `err` set. */
+et_graph *et_graph_from_doc(et_jsondoc *d, const char *label, et_error *err);
 
 /* Free a graph and everything it owns (node strings, lists, indexes);
  * NULL is accepted. */

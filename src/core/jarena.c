@@ -1,7 +1,8 @@
-/* jarena.c - jansson documents in a bump arena; see jarena.h. */
+/* jarena.c - a bump arena; see jarena.h. */
 #include "jarena.h"
 
 #include <stdalign.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,59 +11,65 @@ struct et_jarena_chunk {
     alignas(max_align_t) char data[];
 };
 
-#define CHUNK (1u << 20)
+#define CHUNK ((size_t)64 << 10)
 #define ALIGN (alignof(max_align_t))
 
-static et_jarena *active; /* the arena of the parse in progress */
-
-static void *arena_malloc(size_t n)
+void *et_jarena_alloc(et_jarena *a, size_t n)
 {
-    et_jarena *a = active;
-    n = (n + ALIGN - 1) & ~(size_t)(ALIGN - 1);
-    if (n == 0)
-        n = ALIGN;
-    if ((size_t)(a->end - a->cur) < n) {
-        size_t size = n > CHUNK / 4 ? n : CHUNK;
-        struct et_jarena_chunk *c = malloc(sizeof *c + size);
-        if (!c) {
-            a->failed = 1;
-            return NULL;
-        }
-        a->bytes += sizeof *c + size;
-        c->next = a->chunks;
-        a->chunks = c;
-        if (n > CHUNK / 4) /* a big block of its own: keep the current chunk's free space */
-            return c->data;
-        a->cur = c->data;
-        a->end = c->data + size;
+    if (n > SIZE_MAX - ALIGN - sizeof(struct et_jarena_chunk)) {
+        a->failed = true;
+        return NULL;
     }
-    void *p = a->cur;
-    a->cur += n;
+    n = n ? (n + ALIGN - 1) & ~(size_t)(ALIGN - 1) : ALIGN;
+    if ((size_t)(a->end - a->cur) >= n) {
+        void *p = a->cur;
+        a->cur += n;
+        return p;
+    }
+    bool big = n > CHUNK / 4;
+    size_t size = big ? n : CHUNK;
+    struct et_jarena_chunk *c = malloc(sizeof *c + size);
+    if (!c) {
+        a->failed = true;
+        return NULL;
+    }
+    a->bytes += sizeof *c + size;
+    if (big && a->chunks) { /* below the current chunk: keep its free space */
+        c->next = a->chunks->next;
+        a->chunks->next = c;
+        return c->data;
+    }
+    c->next = a->chunks;
+    a->chunks = c;
+    a->cur = c->data + n;
+    a->end = c->data + size;
+    return c->data;
+}
+
+void *et_jarena_array(et_jarena *a, size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size) {
+        a->failed = true;
+        return NULL;
+    }
+    return et_jarena_alloc(a, n * size);
+}
+
+char *et_jarena_strndup(et_jarena *a, const char *s, size_t n)
+{
+    char *p = n < SIZE_MAX ? et_jarena_alloc(a, n + 1) : NULL;
+    if (!p) {
+        a->failed = true;
+        return NULL;
+    }
+    memcpy(p, s, n);
+    p[n] = 0;
     return p;
 }
 
-static void arena_free(void *p)
+char *et_jarena_strdup(et_jarena *a, const char *s)
 {
-    (void)p; /* everything goes with et_jarena_free */
-}
-
-json_t *et_jarena_load(et_jarena *a, const char *text, size_t n, size_t flags, json_error_t *je)
-{
-    json_malloc_t old_malloc;
-    json_free_t old_free;
-    json_get_alloc_funcs(&old_malloc, &old_free);
-    active = a;
-    json_set_alloc_funcs(arena_malloc, arena_free);
-    json_t *root = json_loadb(text, n, flags, je);
-    json_set_alloc_funcs(old_malloc, old_free);
-    active = NULL;
-    if (a->failed && root) /* jansson may not notice every failed allocation */
-        root = NULL;
-    if (!root && a->failed) {
-        memset(je, 0, sizeof *je);
-        strcpy(je->text, "out of memory");
-    }
-    return root;
+    return et_jarena_strndup(a, s, strlen(s));
 }
 
 void et_jarena_free(et_jarena *a)

@@ -1,34 +1,37 @@
 /*
- * jarena.h - parse a JSON document with jansson into an arena.
- *
- * jansson allocates every value, key and string separately; on a 12 MB
- * exported program that is millions of malloc/free calls, and glibc's
- * free lists cost more than the parse.  et_jarena_load runs json_loadb
- * with jansson's allocator pointed at a bump arena; the document is
- * dropped all at once with et_jarena_free (never json_decref it).
- *
- * Not thread-safe: jansson's allocator is process-wide, and it is switched
- * for the length of the parse (then restored).
+ * jarena.h - a bump arena for what is built from JSON: an ETRecord's maps,
+ * a graph's lists, module stacks and generated names.  Nothing is freed
+ * one by one; everything goes at once with et_jarena_free.  Small requests
+ * share chunks of 64 KiB; a request above 16 KiB gets a chunk of its own
+ * (so a chunk wastes at most a quarter of itself).
  */
 #ifndef ET_JARENA_H
 #define ET_JARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
-
-#include <jansson.h>
 
 typedef struct et_jarena {
     struct et_jarena_chunk *chunks; /* newest first */
-    char *cur, *end;                /* free space of the newest chunk */
+    char *cur, *end;                /* free space of the current chunk */
     size_t bytes;                   /* allocated from the system, in all */
-    int failed;                     /* an allocation failed */
+    bool failed;                    /* an allocation failed (out of memory or
+                                       a size that overflows) */
 } et_jarena;
 
-/* json_loadb(text, n, flags, je) with every value allocated in `a` (which
- * must start zeroed, or be reused after et_jarena_free).  Returns the
- * document or NULL (je set, as json_loadb sets it; out of memory reads
- * "out of memory").  Free the document only with et_jarena_free. */
-json_t *et_jarena_load(et_jarena *a, const char *text, size_t n, size_t flags, json_error_t *je);
+/* n bytes aligned for any object (n == 0: a valid pointer all the same),
+ * or NULL with a->failed set.  `a` starts zeroed. */
+void *et_jarena_alloc(et_jarena *a, size_t n);
+
+/* An array of n elements of `size` bytes (n * size checked for overflow),
+ * or NULL with a->failed set. */
+void *et_jarena_array(et_jarena *a, size_t n, size_t size);
+
+/* A NUL-terminated copy of the n bytes at s, or NULL with a->failed set. */
+char *et_jarena_strndup(et_jarena *a, const char *s, size_t n);
+
+/* A copy of the string s, or NULL with a->failed set. */
+char *et_jarena_strdup(et_jarena *a, const char *s);
 
 /* Free everything allocated in `a` and zero it. */
 void et_jarena_free(et_jarena *a);

@@ -120,10 +120,6 @@ static int scan_blocks(reader *r)
 {
     size_t cap = 0;
     uint64_t off = 0;
-    if (r->size == 0)
-        return et_fail(r->err, ET_ERR_FORMAT, "%s: empty file: no profiling block (a block "
-                                              "starts with a %u-byte prof_header_t)",
-                       r->label, ET_PROF_HEADER_SIZE);
     if (r->size >= 40) {
         /* prof_ver is the uint32 after the 32-byte name */
         const uint8_t *v = r->data + 32;
@@ -176,13 +172,33 @@ static int scan_blocks(reader *r)
         b.al_off = b.ev_off + (uint64_t)b.max_prof * ET_PROF_EVENT_SIZE;
         b.mem_off = b.al_off + (uint64_t)b.max_alloc * ET_PROF_ALLOCATOR_SIZE;
         uint64_t end = b.mem_off + (uint64_t)b.max_mem * ET_PROF_ALLOCATION_SIZE;
-        if (end > r->size)
+        /* the entries in use end within the last region that has one (each
+         * region starts after the previous one's slots) */
+        uint64_t used_end = b.ev_off + (uint64_t)b.prof * ET_PROF_EVENT_SIZE;
+        if (b.alloc)
+            used_end = b.al_off + (uint64_t)b.alloc * ET_PROF_ALLOCATOR_SIZE;
+        if (b.mem)
+            used_end = b.mem_off + (uint64_t)b.mem * ET_PROF_ALLOCATION_SIZE;
+        if (used_end > r->size)
             return et_fail(r->err, ET_ERR_FORMAT,
-                           "%s: block %zu at offset %" PRIu64 ": truncated: its %" PRIu32
-                           " profiling, %" PRIu32 " allocator and %" PRIu32
-                           " memory slots end at offset %" PRIu64 ", the file at %zu",
-                           r->label, idx, off, b.max_prof, b.max_alloc, b.max_mem, end,
-                           r->size);
+                           "%s: block %zu at offset %" PRIu64 ": truncated: its entries in use "
+                           "(%" PRIu32 " profiling, %" PRIu32 " allocator, %" PRIu32
+                           " memory) end at offset %" PRIu64 ", the file at %zu",
+                           r->label, idx, off, b.prof, b.alloc, b.mem, used_end, r->size);
+        if (end > r->size) {
+            /* the legacy parser reads only the entries in use, so a dump
+             * cut after them is read; the block is then the last */
+            char nm[ET_PROF_NAME_MAX_LEN + 1];
+            name_text(b.name, nm);
+            if (add_warning(r->lg,
+                            "%s: block %zu '%s' at offset %" PRIu64 " is cut short: its %" PRIu32
+                            " profiling, %" PRIu32 " allocator and %" PRIu32 " memory slots end "
+                            "at offset %" PRIu64 ", the file at %zu; its entries in use end at "
+                            "offset %" PRIu64 " and are read, as the legacy parser reads them",
+                            r->label, idx, nm, off, b.max_prof, b.max_alloc, b.max_mem, end,
+                            r->size, used_end) != 0)
+                return nomem(r);
+        }
         if (r->n_raw == cap) {
             size_t nc = cap ? cap * 2 : 16;
             raw_block *nr = realloc(r->raw, nc * sizeof *nr);
@@ -682,6 +698,14 @@ et_legacy *et_legacy_read(const uint8_t *data, size_t size, const char *label, e
     }
     lg->time_scale = ts;
     lg->integral = divisor_of(ts) == 1.0;
+    if (size == 0) {
+        /* the legacy parser prints nothing for an empty file */
+        if (add_warning(lg, "%s: empty file: no profiling blocks", label) != 0) {
+            nomem(&r);
+            goto fail;
+        }
+        return lg;
+    }
     if (scan_blocks(&r) != 0 || read_allocators(&r) != 0)
         goto fail;
     lg->big_endian = r.be;

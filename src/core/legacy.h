@@ -30,6 +30,11 @@
  * decimals when divided; framework tax and per-allocator memory totals are
  * computed per block.
  *
+ * Like the reference, only the entries in use are read: a dump that ends
+ * after the last block's entries in use but before the end of its slots is
+ * read, with a warning (the block is then the last).  An empty input has
+ * no blocks (a warning; the reference prints nothing).
+ *
  * Differences from the reference (docs/differences.md): names keep bytes
  * that are not UTF-8 (the reference raises); an allocation whose allocator
  * no table names gets a NULL name and a warning (the reference raises
@@ -128,8 +133,8 @@ typedef struct et_legacy {
  * in messages (a path); `ts` is the time scale of the dump's ticks (ns, us,
  * ms or cycles).  Errors, with NULL returned and `err` set:
  *   ET_ERR_USAGE   ts is seconds (the legacy tool has no such scale);
- *   ET_ERR_FORMAT  empty input; a block truncated (header or regions past
- *                  the end); prof_ver other than 1; an entry count above
+ *   ET_ERR_FORMAT  a block truncated (its header, or its entries in use,
+ *                  past the end); prof_ver other than 1; an entry count above
  *                  its maximum; iterations of one block that differ in
  *                  their events or memory events (the reference's
  *                  ValueError meanings); a duration or sum beyond 64 bits;

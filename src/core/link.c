@@ -18,7 +18,9 @@ static bool is_framework_event(et_str n)
     for (size_t i = 0; i < 3; i++)
         if (n.n == strlen(names[i]) && memcmp(n.p, names[i], n.n) == 0)
             return true;
-    return false;
+    /* "Method::execute::<method>", the event name upstream proposed with
+     * the block name "Execute::<method>" (pytorch/executorch PR 8033) */
+    return n.n > 17 && memcmp(n.p, "Method::execute::", 17) == 0;
 }
 
 static bool str_is(et_str s, const char *z)
@@ -45,20 +47,136 @@ static bool record_has_method(const et_etrecord *r, const char *name)
            et_etrecord_edge_program(r, name) != NULL;
 }
 
-/* The method linked to a block named `block` (see et_link_options). */
-static const char *method_of_block(const et_etrecord *r, const et_link_options *o, et_str block)
+/* Names sorted for O(log n) lookups: the methods of a map, or the edge
+ * programs' methods (a record can have many; a block's method is looked
+ * up per block, and its maps per block, not per event). */
+typedef struct name_ref {
+    const char *name;
+    size_t len;
+    size_t pos;            /* index into the map's methods / r->programs */
+} name_ref;
+
+typedef struct name_index {
+    name_ref *refs;
+    size_t n;
+} name_index;
+
+static int cmp_name(const char *a, size_t an, const char *b, size_t bn)
 {
-    if (o->method)
-        return o->method;
-    const et_etr_map *m = &r->debug_handle_map;
+    int c = memcmp(a, b, an < bn ? an : bn);
+    if (c)
+        return c;
+    return an < bn ? -1 : an > bn;
+}
+
+static int cmp_name_ref(const void *a, const void *b)
+{
+    const name_ref *x = a, *y = b;
+    int c = cmp_name(x->name, x->len, y->name, y->len);
+    if (c)
+        return c;
+    return x->pos < y->pos ? -1 : x->pos > y->pos; /* the first of equal names first */
+}
+
+/* The first entry named by the n bytes at p, or NULL. */
+static const name_ref *find_name(const name_index *ix, const char *p, size_t n)
+{
+    size_t lo = 0, hi = ix->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_name(ix->refs[mid].name, ix->refs[mid].len, p, n) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < ix->n && cmp_name(ix->refs[lo].name, ix->refs[lo].len, p, n) == 0 ? &ix->refs[lo]
+                                                                                   : NULL;
+}
+
+/* Index the methods of map `m`.  Returns 0, or -1 out of memory. */
+static int index_map(name_index *ix, const et_etr_map *m)
+{
+    ix->n = 0;
+    if (!m->n_methods)
+        return 0;
+    if (!(ix->refs = malloc(m->n_methods * sizeof *ix->refs)))
+        return -1;
     for (size_t i = 0; i < m->n_methods; i++)
-        if (str_is(block, m->methods[i].name))
-            return m->methods[i].name;
-    if (et_etr_map_method(m, "forward"))
+        ix->refs[i] = (name_ref){m->methods[i].name, strlen(m->methods[i].name), i};
+    ix->n = m->n_methods;
+    qsort(ix->refs, ix->n, sizeof *ix->refs, cmp_name_ref);
+    return 0;
+}
+
+/* Index the edge programs of `r` by method.  Returns 0, or -1. */
+static int index_edge_programs(name_index *ix, const et_etrecord *r)
+{
+    ix->n = 0;
+    if (!r->n_programs)
+        return 0;
+    if (!(ix->refs = malloc(r->n_programs * sizeof *ix->refs)))
+        return -1;
+    for (size_t i = 0; i < r->n_programs; i++)
+        if (r->programs[i].kind == ET_ETR_PROG_EDGE)
+            ix->refs[ix->n++] = (name_ref){r->programs[i].key, strlen(r->programs[i].key), i};
+    qsort(ix->refs, ix->n, sizeof *ix->refs, cmp_name_ref);
+    return 0;
+}
+
+/* The indexes of a record: its three maps' methods, its edge programs. */
+typedef struct record_index {
+    const et_etrecord *r;
+    name_index dh, dm, no, edge;
+} record_index;
+
+static int index_record(record_index *x, const et_etrecord *r)
+{
+    memset(x, 0, sizeof *x);
+    x->r = r;
+    return index_map(&x->dh, &r->debug_handle_map) || index_map(&x->dm, &r->delegate_map) ||
+                   index_map(&x->no, &r->num_outs_map) || index_edge_programs(&x->edge, r)
+               ? -1
+               : 0;
+}
+
+static void free_record_index(record_index *x)
+{
+    free(x->dh.refs);
+    free(x->dm.refs);
+    free(x->no.refs);
+    free(x->edge.refs);
+}
+
+/* Method `name` of map `m` (indexed by `ix`), or NULL: et_etr_map_method
+ * in O(log n). */
+static const et_etr_method *map_method(const name_index *ix, const et_etr_map *m,
+                                       const char *name)
+{
+    const name_ref *f = find_name(ix, name, strlen(name));
+    return f ? &m->methods[f->pos] : NULL;
+}
+
+/* The method a block gets when nothing tells its own: "forward" if
+ * debug_handle_map has it, else its only method if it has one, else
+ * "forward" (nothing is linked, with a warning). */
+static const char *default_method(const record_index *x)
+{
+    const et_etr_map *m = &x->r->debug_handle_map;
+    if (find_name(&x->dh, "forward", 7))
         return "forward";
     if (m->n_methods == 1)
         return m->methods[0].name;
     return "forward";
+}
+
+/* The record's own copy of the method named by the n bytes at p (in
+ * debug_handle_map, or with an edge program), or NULL. */
+static const char *record_method_named(const record_index *x, const char *p, size_t n)
+{
+    const name_ref *f = find_name(&x->dh, p, n);
+    if (!f)
+        f = find_name(&x->edge, p, n);
+    return f ? f->name : NULL;
 }
 
 /* The reference graph for `method`: the parsed graph, or NULL when there is
@@ -114,6 +232,20 @@ typedef struct linker {
     const struct et_graph_handle **tmp; /* nodes of one handle, to reorder */
     size_t cap_tmp;
     bool capped;           /* the cap warning was given */
+    /* inferring a block's method (infer_method) */
+    const et_etr_method **dm_of; /* per debug_handle_map method: its delegate_map
+                                    method, or NULL */
+    size_t *covered;       /* per debug_handle_map method: events it covers */
+    int64_t *iids;         /* the block's evidence instruction ids */
+    size_t cap_iids;
+    uint64_t budget;       /* coverage checks left (ET_LINK_INFER_BUDGET) */
+    size_t n_method_warnings; /* warnings about a block's method given so far */
+    size_t n_method_quiet; /* ... and those left out past the cap */
+    const record_index *x; /* the record's name indexes */
+    const char *last_method; /* the previous block's method (a record-owned or
+                                static string), and its reference graph */
+    const et_graph *last_graph;
+    bool last_missing;
 } linker;
 
 static int nomem(linker *k)
@@ -279,6 +411,296 @@ static const et_etr_delegate_id *delegate_id(const et_etr_delegate *d, const cha
     return id;
 }
 
+/* Binary search of instruction `iid` among n entries of size sz sorted by
+ * their first member, the int64_t instruction id (a method's entries in
+ * any of the three maps); the entry or NULL. */
+static const void *find_iid(const void *base, size_t n, size_t sz, int64_t iid)
+{
+    size_t lo = 0, hi = base ? n : 0;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int64_t v;
+        memcpy(&v, (const char *)base + mid * sz, sizeof v);
+        if (v < iid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int64_t v;
+    if (lo == (base ? n : 0))
+        return NULL;
+    memcpy(&v, (const char *)base + lo * sz, sizeof v);
+    return v == iid ? (const char *)base + lo * sz : NULL;
+}
+
+/* The entries of instruction `iid` in one method of debug_handle_map,
+ * instruction_id_to_num_outs_map or delegate_map, or NULL. */
+static const et_etr_handles *method_handles(const et_etr_method *m, int64_t iid)
+{
+    return find_iid(m->handles, m->n, sizeof *m->handles, iid);
+}
+
+static const et_etr_num_outs *method_num_outs(const et_etr_method *m, int64_t iid)
+{
+    return find_iid(m->num_outs, m->n, sizeof *m->num_outs, iid);
+}
+
+static const et_etr_delegate *method_delegate(const et_etr_method *m, int64_t iid)
+{
+    return find_iid(m->delegates, m->n, sizeof *m->delegates, iid);
+}
+
+/* The entry of delegate `d` for the identifier of delegated event `ev`
+ * (delegate_id), or NULL. */
+static const et_etr_delegate_id *event_delegate_id(const et_etr_delegate *d, const et_event *ev)
+{
+    if (ev->delegate_debug_identifier_kind == ET_DID_INT) {
+        char text[16];
+        snprintf(text, sizeof text, "%" PRId32, ev->delegate_debug_id_int);
+        return delegate_id(d, text, strlen(text));
+    }
+    return delegate_id(d, ev->delegate_debug_id_str.p, ev->delegate_debug_id_str.n);
+}
+
+/* Is event `ev` evidence of its block's method: an event of an instruction
+ * (an instruction id set), not a framework event? */
+static bool is_evidence(const et_event *ev)
+{
+    return ev->instruction_id >= 0 && !is_framework_event(et_event_name(ev));
+}
+
+static bool has_prefix(et_str s, const char *z)
+{
+    size_t n = strlen(z);
+    return s.n >= n && memcmp(s.p, z, n) == 0;
+}
+
+/* Does a method - `dh` its debug_handle_map entry, `dm` its delegate_map
+ * entry or NULL - account for evidence event `ev`?  Its instruction id
+ * must be in dh; a delegated event's identifier must be in the delegate's
+ * own map (without a delegate_map entry, the instruction must be a
+ * delegate call: a list of handles); a DELEGATE_CALL must be at a delegate
+ * call; an OPERATOR_CALL or native_call_* event must not.  *cost grows by
+ * the identifiers compared. */
+static bool covers(const et_etr_method *dh, const et_etr_method *dm, const et_event *ev,
+                   uint64_t *cost)
+{
+    const et_etr_handles *h = method_handles(dh, ev->instruction_id);
+    if (!h)
+        return false;
+    const et_etr_delegate *d = dm ? method_delegate(dm, ev->instruction_id) : NULL;
+    if (ev->delegate_debug_identifier_kind != ET_DID_NONE) {
+        if (!d)
+            return h->is_list;
+        *cost += d->n_ids;
+        return event_delegate_id(d, ev) != NULL;
+    }
+    et_str n = et_event_name(ev);
+    if (str_is(n, "DELEGATE_CALL"))
+        return h->is_list || d;
+    if (str_is(n, "OPERATOR_CALL") || has_prefix(n, "native_call_"))
+        return !d;
+    return true;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Give a warning about a block's method, at most ET_LINK_MAX_METHOD_WARNINGS
+ * of them (the rest are counted, and summed up at the end). */
+static int method_warning(linker *k, const char *msg)
+{
+    if (k->n_method_warnings == ET_LINK_MAX_METHOD_WARNINGS) {
+        k->n_method_quiet++;
+        return 0;
+    }
+    k->n_method_warnings++;
+    return et_inspector_warn(k->insp, "%s", msg) != 0 ? nomem(k) : 0;
+}
+
+/* ", "-separated quoted names of the methods i of map `m` whose score[i]
+ * is `want`, into buf (clipped with ", ..."). */
+static void names_where(const et_etr_map *m, const size_t *score, size_t want, char *buf,
+                        size_t cap)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < m->n_methods; i++) {
+        if (score[i] != want)
+            continue;
+        int w = snprintf(buf + at, cap - at, "%s'%s'", at ? ", " : "", m->methods[i].name);
+        if (w < 0 || (size_t)w >= cap - at) {
+            snprintf(buf + (cap > 8 ? cap - 8 : 0), cap > 8 ? 8 : cap, ", ...");
+            return;
+        }
+        at += (size_t)w;
+    }
+}
+
+/* Infer the method of block `blk` from its events (link.h): among the
+ * methods of debug_handle_map, those that cover every evidence event
+ * (covers); of these the one whose map has the fewest instructions the
+ * block does not show; ties to "forward", else the first in map order,
+ * with a warning.  When no method covers them all: the one that covers
+ * most (ties likewise), with a warning.  Records with fewer than two
+ * methods, and blocks without evidence, get default_method.  Returns the
+ * method (owned by the record, or static), or NULL (err set). */
+static const char *infer_method(linker *k, const et_etrecord *r, const et_block *blk,
+                                bool *failed)
+{
+    *failed = false;
+    const et_etr_map *m = &r->debug_handle_map;
+    if (m->n_methods < 2)
+        return default_method(k->x);
+    size_t n_ev = 0;
+    for (size_t e = 0; e < blk->n_events; e++)
+        n_ev += is_evidence(&blk->events[e]);
+    if (!n_ev)
+        return default_method(k->x);
+    const char *fallback = default_method(k->x);
+    size_t bno = (size_t)(blk - k->insp->blocks) + 1;
+    char msg[1024];
+    if ((uint64_t)n_ev * m->n_methods > k->budget) {
+        k->budget = 0;
+        snprintf(msg, sizeof msg,
+                 "block '%.*s' (event block %zu of %zu): its method is not inferred (%zu "
+                 "instruction events x %zu methods of ETRecord '%s' exceed the work cap of %u "
+                 "checks); linked to '%s'",
+                 (int)blk->name.n, blk->name.p, bno, k->insp->n_blocks, n_ev, m->n_methods, r->label,
+                 (unsigned)ET_LINK_INFER_BUDGET, fallback);
+        *failed = method_warning(k, msg) != 0;
+        return fallback;
+    }
+    if (!k->dm_of) {
+        k->dm_of = calloc(m->n_methods, sizeof *k->dm_of);
+        k->covered = calloc(m->n_methods, sizeof *k->covered);
+        if (!k->dm_of || !k->covered) {
+            *failed = true;
+            nomem(k);
+            return NULL;
+        }
+        for (size_t i = 0; i < m->n_methods; i++)
+            k->dm_of[i] = map_method(&k->x->dm, &r->delegate_map, m->methods[i].name);
+    }
+    if (n_ev > k->cap_iids) {
+        int64_t *ni = realloc(k->iids, n_ev * sizeof *ni);
+        if (!ni) {
+            *failed = true;
+            nomem(k);
+            return NULL;
+        }
+        k->iids = ni;
+        k->cap_iids = n_ev;
+    }
+    size_t n_iid = 0;
+    for (size_t e = 0; e < blk->n_events; e++)
+        if (is_evidence(&blk->events[e]))
+            k->iids[n_iid++] = blk->events[e].instruction_id;
+    qsort(k->iids, n_iid, sizeof *k->iids, cmp_i64);
+    size_t distinct = 0;
+    for (size_t i = 0; i < n_iid; i++)
+        if (!distinct || k->iids[distinct - 1] != k->iids[i])
+            k->iids[distinct++] = k->iids[i];
+
+    uint64_t cost = 0;
+    size_t best_cover = 0;
+    for (size_t i = 0; i < m->n_methods; i++) {
+        size_t c = 0;
+        for (size_t e = 0; e < blk->n_events; e++)
+            if (is_evidence(&blk->events[e]))
+                c += covers(&m->methods[i], k->dm_of[i], &blk->events[e], &cost);
+        cost += n_ev;
+        k->covered[i] = c;
+        if (c > best_cover)
+            best_cover = c;
+    }
+    k->budget = cost < k->budget ? k->budget - cost : 0;
+
+    /* the candidates: full covers scored by the instructions of their map
+     * the block does not show (fewest best); else the widest covers */
+    bool full = best_cover == n_ev;
+    size_t best = SIZE_MAX;
+    for (size_t i = 0; i < m->n_methods; i++) {
+        if (k->covered[i] != best_cover) {
+            k->covered[i] = SIZE_MAX;
+            continue;
+        }
+        k->covered[i] = full ? m->methods[i].n - distinct : 0;
+        if (k->covered[i] < best)
+            best = k->covered[i];
+    }
+    size_t n_best = 0, first = SIZE_MAX, fwd = SIZE_MAX;
+    for (size_t i = 0; i < m->n_methods; i++)
+        if (k->covered[i] == best) {
+            n_best++;
+            if (first == SIZE_MAX)
+                first = i;
+            if (strcmp(m->methods[i].name, "forward") == 0)
+                fwd = i;
+        }
+    size_t pick = fwd != SIZE_MAX ? fwd : first;
+    const char *method = best_cover ? m->methods[pick].name : fallback;
+    char names[400];
+    if (full && n_best > 1) {
+        names_where(m, k->covered, best, names, sizeof names);
+        snprintf(msg, sizeof msg,
+                 "block '%.*s' (event block %zu of %zu): its %zu instruction events fit methods "
+                 "%s of ETRecord '%s' equally well; linked to '%s' (name the block "
+                 "'Execute::<method>', or choose the method with etrecord_method)",
+                 (int)blk->name.n, blk->name.p, bno, k->insp->n_blocks, n_ev, names, r->label,
+                 method);
+        *failed = method_warning(k, msg) != 0;
+    } else if (!full) {
+        if (best_cover)
+            snprintf(names, sizeof names, "'%s' covers %zu of them", method, best_cover);
+        else
+            snprintf(names, sizeof names, "none covers any; linked to '%s'", method);
+        snprintf(msg, sizeof msg,
+                 "block '%.*s' (event block %zu of %zu): no method of ETRecord '%s' covers its "
+                 "%zu instruction events (their instruction ids in debug_handle_map, delegate "
+                 "identifiers in delegate_map): %s%s",
+                 (int)blk->name.n, blk->name.p, bno, k->insp->n_blocks, r->label, n_ev, names,
+                 best_cover ? ", and is linked" : "");
+        *failed = method_warning(k, msg) != 0;
+    }
+    return *failed ? NULL : method;
+}
+
+/* The method linked to block `blk` (link.h): o->method; else the method a
+ * block named "Execute::<method>" names, if the record has it; else the
+ * method named like the block; else infer_method.  NULL when failed (err
+ * set). */
+static const char *method_of_block(linker *k, const et_etrecord *r, const et_link_options *o,
+                                   const et_block *blk)
+{
+    if (o->method)
+        return o->method;
+    et_str b = blk->name;
+    if (has_prefix(b, "Execute::")) {
+        const char *m = record_method_named(k->x, b.p + 9, b.n - 9);
+        if (m)
+            return m;
+        char names[400], msg[1024];
+        method_list(&r->debug_handle_map, names, sizeof names);
+        snprintf(msg, sizeof msg,
+                 "block '%.*s' names method '%.*s', which ETRecord '%s' does not have (methods "
+                 "of its debug_handle_map: %s); the block's method is inferred from its events",
+                 (int)b.n, b.p, (int)(b.n - 9), b.p + 9, r->label, names);
+        if (method_warning(k, msg) != 0)
+            return NULL;
+    } else {
+        const name_ref *f = find_name(&k->x->dh, b.p, b.n);
+        if (f)
+            return f->name;
+    }
+    bool failed;
+    const char *m = infer_method(k, r, blk, &failed);
+    return failed ? NULL : m;
+}
+
 static void set_handles(et_event *ev, bool is_list, size_t n, const int64_t *v)
 {
     ev->has_debug_handles = true;
@@ -290,9 +712,13 @@ static void set_handles(et_event *ev, bool is_list, size_t n, const int64_t *v)
 static int link_block(linker *k, et_etrecord *r, const et_link_options *o, et_block *blk)
 {
     et_inspector *insp = k->insp;
-    const char *method = method_of_block(r, o, blk->name);
+    const char *method = method_of_block(k, r, o, blk);
+    if (!method)
+        return -1;
     blk->method = method;
-    const et_etr_method *dh = et_etr_map_method(&r->debug_handle_map, method);
+    const et_etr_method *dh = map_method(&k->x->dh, &r->debug_handle_map, method);
+    const et_etr_method *dmm = map_method(&k->x->dm, &r->delegate_map, method);
+    const et_etr_method *nom = map_method(&k->x->no, &r->num_outs_map, method);
     if (!dh) {
         char names[400];
         method_list(&r->debug_handle_map, names, sizeof names);
@@ -303,9 +729,18 @@ static int link_block(linker *k, et_etrecord *r, const et_link_options *o, et_bl
             return nomem(k);
     }
     bool missing = false;
-    const et_graph *g = reference_graph(r, insp->reference_graph_name, method, &missing, k->err);
-    if (!g && !missing)
-        return -1;
+    const et_graph *g;
+    if (k->last_method && method == k->last_method) { /* consecutive blocks share it */
+        g = k->last_graph;
+        missing = k->last_missing;
+    } else {
+        g = reference_graph(r, insp->reference_graph_name, method, &missing, k->err);
+        if (!g && !missing)
+            return -1;
+        k->last_method = method;
+        k->last_graph = g;
+        k->last_missing = missing;
+    }
     if (missing && dh &&
         et_inspector_warn(insp,
                           "ETRecord '%s' has no edge program for method '%s': the events of "
@@ -326,13 +761,13 @@ static int link_block(linker *k, et_etrecord *r, const et_link_options *o, et_bl
     for (size_t e = 0; dh && e < blk->n_events; e++) {
         et_event *ev = &blk->events[e];
         int64_t iid = ev->instruction_id;
-        const et_etr_handles *h = et_etrecord_debug_handles(r, method, iid);
+        const et_etr_handles *h = method_handles(dh, iid);
         if (!h)
             continue;
-        int64_t no;
-        if (et_etrecord_num_outs(r, method, iid, &no))
-            ev->num_outputs = no;
-        const et_etr_delegate *d = et_etrecord_delegate(r, method, iid);
+        const et_etr_num_outs *no = nom ? method_num_outs(nom, iid) : NULL;
+        if (no)
+            ev->num_outputs = no->num_outs;
+        const et_etr_delegate *d = dmm ? method_delegate(dmm, iid) : NULL;
         if (ev->delegate_debug_identifier_kind == ET_DID_NONE) {
             set_handles(ev, h->is_list, h->n, h->v);
             if (d && str_is(et_event_name(ev), "DELEGATE_CALL"))
@@ -347,10 +782,7 @@ static int link_block(linker *k, et_etrecord *r, const et_link_options *o, et_bl
             ev->delegate_backend_name = d->name ? d->name : "";
             char text[64];
             identifier_text(ev, text, sizeof text); /* clipped: for messages */
-            const et_etr_delegate_id *id =
-                ev->delegate_debug_identifier_kind == ET_DID_INT
-                    ? delegate_id(d, text, strlen(text))
-                    : delegate_id(d, ev->delegate_debug_id_str.p, ev->delegate_debug_id_str.n);
+            const et_etr_delegate_id *id = event_delegate_id(d, ev);
             if (id) {
                 set_handles(ev, id->is_list, id->n, id->handles);
             } else {
@@ -412,12 +844,25 @@ int et_link_etrecord(et_inspector *insp, et_etrecord *rec, const et_link_options
                        "ETRecord '%s' has no method '%s' (methods of its debug_handle_map: %s)",
                        rec->label, o->method, names);
     }
-    linker k = {.insp = insp, .err = err};
+    record_index x;
+    if (index_record(&x, rec) != 0) {
+        free_record_index(&x);
+        return et_fail(err, ET_ERR_NOMEM, "out of memory while linking the ETRecord");
+    }
+    linker k = {.insp = insp, .err = err, .budget = ET_LINK_INFER_BUDGET, .x = &x};
     int rc = 0;
     for (size_t b = 0; b < insp->n_blocks && rc == 0; b++)
         rc = link_block(&k, rec, o, &insp->blocks[b]);
+    if (rc == 0 && k.n_method_quiet &&
+        et_inspector_warn(insp, "... and %zu more warnings about the methods of blocks",
+                          k.n_method_quiet) != 0)
+        rc = nomem(&k);
     free(k.stamp);
     free(k.pend);
     free(k.tmp);
+    free(k.dm_of);
+    free(k.covered);
+    free(k.iids);
+    free_record_index(&x);
     return rc;
 }

@@ -3,7 +3,8 @@
  * inspector (spec §3.10, §5.6, §5.7).
  *
  * For every event block, one method of the record is used (see
- * et_link_options.method).  For every event of the block:
+ * et_link_options.method and "The method of a block" below).  For every
+ * event of the block:
  *  1. debug handles: debug_handle_map[method][instruction id] (an int for a
  *     kernel, a list for a delegate call); num_outputs from
  *     instruction_id_to_num_outs_map (1 when the map or the entry is absent);
@@ -12,13 +13,32 @@
  *  2. a delegated event (one with a delegate debug identifier) takes its
  *     handles from delegate_map[method][instruction id]["delegate_map"]
  *     [identifier] and the backend name from the entry's "name";
- *  3. graph nodes: unless the event is Method::init, Program::load_method or
- *     Method::execute, every node of the reference graph whose debug handle
+ *  3. graph nodes: unless the event is Method::init, Program::load_method,
+ *     Method::execute or Method::execute::<method>, every node of the reference graph whose debug handle
  *     is one of the event's handles is attached, in the reference's order
  *     (handles in order; for one handle, nodes in the operator graph's
  *     depth-first order); they give op_types (one per node, duplicates
  *     kept), stack_traces and module_hierarchy (one per distinct node name,
  *     first seen first).
+ *
+ * The method of a block (docs/etrecord.md "Which method a block is linked
+ * to"): et_link_options.method when set; else, for a block named
+ * "Execute::<method>" (the name upstream proposed, pytorch/executorch PR
+ * 8033), that method when the record has it; else the method of
+ * debug_handle_map named like the block; else it is inferred.  With fewer
+ * than two methods in debug_handle_map, or no evidence in the block, the
+ * default: "forward" if the map has it, else its only method, else
+ * "forward".  Otherwise the evidence is the block's events that have an
+ * instruction id and are not framework events; a method covers an event
+ * when the event's instruction id is in its debug_handle_map and, for a
+ * delegated event, its delegate debug identifier in that instruction's
+ * delegate_map entry (a list of handles when there is no entry); a
+ * DELEGATE_CALL must be at a delegate call, an OPERATOR_CALL or
+ * native_call_* event must not.  Of the methods covering every event, the
+ * one whose debug_handle_map has the fewest instructions the block does
+ * not show wins; a tie goes to "forward" (else the first in map order)
+ * with a warning naming the tied methods.  When no method covers every
+ * event, the one covering most wins (ties likewise), with a warning.
  *
  * Differences from the reference (docs/differences.md):
  *  - an exact delegate_map key always wins; the substring match (the last
@@ -30,7 +50,9 @@
  *    instruction id) instead of one per event;
  *  - a record without instruction_id_to_num_outs_map still links (every
  *    num_outputs 1) instead of failing with a TypeError;
- *  - every method can be linked, not only "forward";
+ *  - every method can be linked, not only "forward", and each block to its
+ *    own method;
+ *  - Method::execute::<method> events are framework events;
  *  - a record without the method, or without an edge program for it, links
  *    what it can with a warning instead of a KeyError;
  *  - the nodes attached are capped (ET_LINK_MAX_NODES_PER_EVENT, ...), with
@@ -65,6 +87,15 @@
 #define ET_LINK_MAX_NODES_PER_EVENT (1u << 20)
 #define ET_LINK_MAX_NODES (1u << 24)
 
+/* Cap on the work of inferring the blocks' methods: (evidence event,
+ * method) checks over all blocks.  A block beyond it gets the default
+ * method with a warning; real dumps need (events x methods) far less. */
+#define ET_LINK_INFER_BUDGET (1u << 24)
+
+/* Warnings about the methods of blocks given one by one; the rest are
+ * counted in one last warning. */
+#define ET_LINK_MAX_METHOD_WARNINGS 16u
+
 /* The graph node of link entry k (0 <= k < ev->node_count) of event `ev`
  * of block `blk`; *bits gets the entry's ET_LINK_NODE_* flags. */
 static inline const et_graph_node *et_link_node(const et_inspector *insp, const et_block *blk,
@@ -76,11 +107,10 @@ static inline const et_graph_node *et_link_node(const et_inspector *insp, const 
 }
 
 typedef struct et_link_options {
-    /* The method whose maps link every block.  NULL: per block, the method
-     * named like the block if debug_handle_map has one, else "forward" if
-     * it has it, else its only method if it has exactly one, else
-     * "forward" (nothing is linked, with a warning).  A method given here
-     * must be in debug_handle_map or have an edge program. */
+    /* The method whose maps link every block.  NULL: per block, as "The
+     * method of a block" above says (Execute::<method>, the block's name,
+     * inference, default).  A method given here must be in
+     * debug_handle_map or have an edge program. */
     const char *method;
     /* "edge_dialect_graph_module" (NULL means it): the method's edge
      * program; or a graph_map entry name such as

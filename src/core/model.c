@@ -1,4 +1,5 @@
 /* model.c - ETDump -> EventBlocks; see model.h and spec §3-§4. */
+#define _DEFAULT_SOURCE /* madvise, MAP_ANONYMOUS */
 #include "model.h"
 
 #include "link.h"
@@ -9,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
+
+#include "parallel.h"
 #include "stats.h"
 
 /* ------------------------------------------------------------------ */
@@ -145,8 +149,93 @@ static int idtable_init(idtable *t, size_t cap)
     return t->slots ? 0 : -1;
 }
 
+/* Double the capacity of `t`, re-placing every id by hash_of(ctx, id). */
+static int idtable_grow(idtable *t, uint64_t (*hash_of)(const void *, uint32_t), const void *ctx)
+{
+    idtable n;
+    if (idtable_init(&n, t->mask + 1) != 0)
+        return -1;
+    for (size_t k = 0; k <= t->mask; k++)
+        if (t->slots[k]) {
+            size_t j = hash_of(ctx, t->slots[k] - 1) & n.mask;
+            while (n.slots[j])
+                j = (j + 1) & n.mask;
+            n.slots[j] = t->slots[k];
+        }
+    n.used = t->used;
+    free(t->slots);
+    *t = n;
+    return 0;
+}
+
+/* Interned EventSignatures: an id per distinct signature. */
+typedef struct esig_set {
+    esig *v;
+    size_t n, cap;
+    idtable tab;
+} esig_set;
+
+static uint64_t esig_hash_of(const void *set, uint32_t id)
+{
+    return ((const esig_set *)set)->v[id].hash;
+}
+
+static uint64_t esig_hash(const esig *s)
+{
+    uint64_t h = hash_u64(0x1234, (uint32_t)s->instr_raw);
+    h = hash_u64(h, (uint64_t)s->has_p << 1 | s->has_d);
+    if (s->has_p)
+        h = hash_part(h, &s->p);
+    if (s->has_d)
+        h = hash_part(h ^ 0xd, &s->d);
+    return h;
+}
+
+/* Intern an EventSignature (its hash set); returns its id or -1 on out of
+ * memory. */
+static long intern_esig(esig_set *set, const esig *s)
+{
+    idtable *t = &set->tab;
+    size_t i = s->hash & t->mask;
+    for (;;) {
+        uint32_t id = t->slots[i];
+        if (!id)
+            break;
+        if (set->v[id - 1].hash == s->hash && esig_same(&set->v[id - 1], s))
+            return id - 1;
+        i = (i + 1) & t->mask;
+    }
+    if (set->n + 1 > UINT32_MAX / 2 || GROW(set->v, set->cap, set->n + 1) != 0)
+        return -1;
+    set->v[set->n] = *s;
+    t->slots[i] = (uint32_t)(set->n + 1);
+    set->n++;
+    if (++t->used * 2 > t->mask && idtable_grow(t, esig_hash_of, set) != 0)
+        return -1;
+    return (long)(set->n - 1);
+}
+
 /* ------------------------------------------------------------------ */
-/* Per-run scratch: InstructionEvents (spec §3.1) */
+/* How the model is built (docs/architecture.md, docs/performance.md):
+ *
+ *  pass 1, one worker per contiguous range of runs, in parallel: verify and
+ *   decode a run, collate it (spec §3.1), find its EventSignatures (§3.2)
+ *   and its group of runs (§3.3) - all in the worker's own tables - and
+ *   note per (run, event) where its ProfileEvent is.  A run whose events
+ *   repeat the previous run's one for one (same kinds, names and ids) takes
+ *   the previous run's collation as it is.  Errors stop a worker; the first
+ *   in run order is reported, exactly as one thread would report it.
+ *  merge, in run order: the workers' signatures and groups become the
+ *   inspector's, so blocks come out in order of first appearance; every
+ *   array of a block is allocated once at its final size, the samples of
+ *   all blocks in one arena.
+ *  pass 2, in parallel: each worker writes its runs' durations and start
+ *   times straight into the event-major sample arrays (no run-major copy),
+ *   with their debug entries, outputs and allocations.  With a delegate
+ *   time-scale converter (a host callback) this pass runs on the calling
+ *   thread, run by run, as the converter expects.
+ *  statistics, in parallel per event; then names, warnings and the debug
+ *   data comparisons on the calling thread. */
 
 typedef struct ievent {
     int32_t instr;
@@ -158,7 +247,7 @@ typedef struct ievent {
     int32_t p_head, p_tail; /* profile events: indices into the run's events */
     int32_t d_head, d_tail; /* debug (non-output) events */
     uint32_t d_count;
-    uint32_t pool_first;    /* where its debug list went in the block pool (UINT32_MAX: not yet) */
+    uint32_t pool_first;    /* where its debug list went in the group's pool (UINT32_MAX: not yet) */
 } ievent;
 
 /* An (EventSignature -> InstructionEvent, profile event) entry of one run. */
@@ -168,19 +257,17 @@ typedef struct rslot {
     int32_t pe; /* index of the profile event in the run, or -1 */
 } rslot;
 
-/* A group of runs with one RunSignature, before it becomes a block. */
-typedef struct group {
+/* A group of runs with one RunSignature, as one worker saw it. */
+typedef struct lgroup {
     et_str name;
     int32_t bii;
-    uint32_t seq_first, seq_len; /* EventSignature ids in the builder's seq pool */
+    uint32_t seq_first, seq_len; /* the worker's EventSignature ids, in its seq pool */
     uint64_t hash;
     bool has_debug;              /* some EventSignature has a debug part */
     size_t n_runs;
     uint32_t *runs; size_t runs_cap;
-    /* per (run, event) data, run-major: index r * seq_len + e */
-    double *dur; size_t dur_cap;
-    uint64_t *start; size_t start_cap;
-    uint32_t *pe_pos; size_t pe_pos_cap;
+    /* per (run, event), run-major (r * seq_len + k); freed after pass 2 */
+    uint32_t *pe_pos; size_t pe_pos_cap;    /* the ProfileEvent table, 0: none */
     uint32_t *dbg_first; size_t dbg_first_cap;
     uint32_t *dbg_count; size_t dbg_count_cap;
     uint8_t *any_meta;           /* per event: some run has non-empty metadata */
@@ -189,22 +276,32 @@ typedef struct group {
     uint32_t *out_first, *out_count; size_t out_first_cap, out_count_cap;
     et_allocation *allocs; size_t n_allocs, allocs_cap;
     uint32_t *alloc_first, *alloc_count; size_t alloc_first_cap, alloc_count_cap;
-    uint32_t first_run;          /* RunData index of the first run (allocator names) */
-    bool debug_differs_warned;
-} group;
+    uint32_t first_run;          /* RunData index of its first run */
+    /* set by the merge */
+    uint32_t global;             /* the block */
+    size_t run_offset;           /* its first run's place among the block's runs */
+    size_t value_shift, alloc_shift;
+} lgroup;
 
-typedef struct builder {
-    et_inspector *insp;
-    et_error *err;
-    /* EventSignatures */
-    esig *esigs; size_t n_esigs, esigs_cap;
-    idtable esig_tab;
-    /* RunSignatures -> groups */
-    group *groups; size_t n_groups, groups_cap;
+typedef struct worker {
+    const et_inspector *insp;
+    et_etdump dump;              /* a copy: its own table budget and counters */
+    uint32_t r0, r1;             /* its runs */
+    uint64_t *run_cost;          /* shared, one entry per run: tables verified */
+    esig_set es;
+    lgroup *groups; size_t n_groups, groups_cap;
     idtable group_tab;
     uint32_t *seq; size_t n_seq, seq_cap; /* pool of EventSignature id sequences */
     /* per-run scratch */
     et_raw_event *ev; size_t ev_cap;
+    et_raw_event *tev; size_t tev_cap;    /* the previous run's events (template) */
+    size_t tev_n;
+    bool have_tpl;
+    et_str tpl_name;
+    int32_t tpl_bii;
+    long tpl_group;
+    uint64_t tpl_repeated, tpl_empty;
+    bool tpl_other;                       /* it has debug or allocation events */
     int32_t *next; size_t next_cap;       /* linked lists through ev */
     ievent *ies; size_t n_ies, ies_cap;
     uint32_t *ie_slots; size_t ie_mask;   /* hash: ie index + 1 */
@@ -215,42 +312,55 @@ typedef struct builder {
     et_allocation *allocs; size_t n_allocs, allocs_cap;
     uint32_t run_stamp;
     long last_group;                      /* group of the previous run, or -1 */
+    /* the runs it kept, in order: their group and place in it */
+    uint32_t *run_group, *run_local;
+    size_t n_done;
+    /* counters for warnings */
+    uint64_t empty_events, repeated_events, bad_allocator_ids, wrapped_events;
+    bool tensor_values;                   /* some debug event holds a tensor */
+    /* the first error, which stops the worker */
+    bool failed;
+    uint32_t fail_run;
+    et_error err;
+} worker;
+
+/* A block being built: the merged groups of the workers. */
+typedef struct ggroup {
+    et_str name;
+    int32_t bii;
+    uint32_t seq_first, seq_len; /* the builder's EventSignature ids */
+    uint64_t hash;
+    bool has_debug;
+    uint32_t first_run;
+    size_t n_runs, n_values, n_allocs;
+    uint8_t *any_meta;
+    bool *delegated;             /* per event: a delegated profile event */
+    uint32_t pe_first;           /* run 0's ProfileEvent per event: in pe0 */
+} ggroup;
+
+typedef struct builder {
+    et_inspector *insp;
+    et_error *err;
+    esig_set es;
+    ggroup *groups; size_t n_groups, groups_cap;
+    idtable group_tab;
+    uint32_t *seq; size_t n_seq, seq_cap;
+    uint32_t *pe0; size_t n_pe0, pe0_cap;   /* first runs' ProfileEvent positions */
+    uint32_t *emap; size_t emap_cap;        /* a worker's esig id -> the builder's */
+    worker *w;
+    unsigned nw, threads;
+    uint64_t *run_cost;
     et_time_converter converter;
     void *converter_ud;
-    double *tmp; size_t tmp_cap;          /* sort buffer */
     /* counters for warnings */
     uint64_t empty_events, repeated_events, debug_differs_blocks, bad_allocator_ids;
     uint64_t wrapped_events;
-    bool tensor_values;                   /* some debug event holds a tensor */
+    bool tensor_values;
 } builder;
 
-/* Hash of interned EventSignature / group `id`, for idtable_grow. */
-static uint64_t esig_hash(const builder *b, uint32_t id) { return b->esigs[id].hash; }
-static uint64_t group_hash(const builder *b, uint32_t id) { return b->groups[id].hash; }
-
-/* Double the capacity of `t`, re-placing every id by hash_of(b, id). */
-static int idtable_grow(idtable *t, uint64_t (*hash_of)(const builder *, uint32_t),
-                        const builder *b)
+static int nomem(et_error *err)
 {
-    idtable n;
-    if (idtable_init(&n, t->mask + 1) != 0)
-        return -1;
-    for (size_t k = 0; k <= t->mask; k++)
-        if (t->slots[k]) {
-            size_t j = hash_of(b, t->slots[k] - 1) & n.mask;
-            while (n.slots[j])
-                j = (j + 1) & n.mask;
-            n.slots[j] = t->slots[k];
-        }
-    n.used = t->used;
-    free(t->slots);
-    *t = n;
-    return 0;
-}
-
-static int nomem(builder *b)
-{
-    return et_fail(b->err, ET_ERR_NOMEM, "out of memory while building the event model");
+    return et_fail(err, ET_ERR_NOMEM, "out of memory while building the event model");
 }
 
 int et_inspector_warn(et_inspector *insp, const char *fmt, ...)
@@ -272,128 +382,75 @@ int et_inspector_warn(et_inspector *insp, const char *fmt, ...)
     return 0;
 }
 
-/* Intern an EventSignature; returns its id or -1 on out of memory. */
-static long intern_esig(builder *b, esig *s)
-{
-    uint64_t h = hash_u64(0x1234, (uint32_t)s->instr_raw);
-    h = hash_u64(h, (uint64_t)s->has_p << 1 | s->has_d);
-    if (s->has_p)
-        h = hash_part(h, &s->p);
-    if (s->has_d)
-        h = hash_part(h ^ 0xd, &s->d);
-    s->hash = h;
-    idtable *t = &b->esig_tab;
-    size_t i = h & t->mask;
-    for (;;) {
-        uint32_t id = t->slots[i];
-        if (!id)
-            break;
-        if (b->esigs[id - 1].hash == h && esig_same(&b->esigs[id - 1], s))
-            return id - 1;
-        i = (i + 1) & t->mask;
-    }
-    if (GROW(b->esigs, b->esigs_cap, b->n_esigs + 1) != 0)
-        return -1;
-    b->esigs[b->n_esigs] = *s;
-    t->slots[i] = (uint32_t)(b->n_esigs + 1);
-    b->n_esigs++;
-    if (++t->used * 2 > t->mask && idtable_grow(t, esig_hash, b) != 0)
-        return -1;
-    return (long)(b->n_esigs - 1);
-}
-
 /* ------------------------------------------------------------------ */
-/* Step A: collate one run's events into InstructionEvents. */
+/* Pass 1, step A: collate one run's events (w->ev) into InstructionEvents. */
 
-static int collate_run(builder *b, const et_run *run, uint32_t run_index)
+static int collate_run(worker *w, const et_run *run)
 {
     uint32_t n = run->events.count;
-    if (GROW(b->ev, b->ev_cap, n) != 0 || GROW(b->next, b->next_cap, n) != 0)
-        return nomem(b);
-    /* verify the run's events and decode them in the same visit */
-    if (et_etdump_verify_run(&b->insp->dump, run_index, b->ev, b->err) != 0)
-        return et_error_prefix(b->err, b->insp->etdump_label);
     /* hash table for this run's InstructionEvents, cleared by stamping */
     size_t want = 64;
     while (want < (size_t)n * 2)
         want *= 2;
-    if (want > b->ie_slots_cap) {
-        free(b->ie_slots);
-        free(b->ie_stamp);
-        b->ie_slots = calloc(want, sizeof *b->ie_slots);
-        b->ie_stamp = calloc(want, sizeof *b->ie_stamp);
-        if (!b->ie_slots || !b->ie_stamp)
-            return nomem(b);
-        b->ie_slots_cap = want;
-        b->ie_mask = want - 1;
+    if (want > w->ie_slots_cap) {
+        free(w->ie_slots);
+        free(w->ie_stamp);
+        w->ie_slots = calloc(want, sizeof *w->ie_slots);
+        w->ie_stamp = calloc(want, sizeof *w->ie_stamp);
+        if (!w->ie_slots || !w->ie_stamp)
+            return nomem(&w->err);
+        w->ie_slots_cap = want;
+        w->ie_mask = want - 1;
     }
-    b->n_ies = 0;
-    b->n_outs = 0;
-    b->n_allocs = 0;
-    uint32_t stamp = ++b->run_stamp;
+    w->n_ies = 0;
+    uint32_t stamp = ++w->run_stamp;
     for (uint32_t j = 0; j < n; j++) {
-        et_raw_event *e = &b->ev[j];
-        b->next[j] = -1;
+        et_raw_event *e = &w->ev[j];
+        w->next[j] = -1;
         if (e->kind == ET_EV_EMPTY) {
-            b->empty_events++;
+            w->empty_events++;
             continue;
         }
-        if (e->kind == ET_EV_ALLOCATION) {
-            if (GROW(b->allocs, b->allocs_cap, b->n_allocs + 1) != 0)
-                return nomem(b);
-            b->allocs[b->n_allocs++] = (et_allocation){e->allocator_id, e->allocation_size};
-            if (e->allocator_id < 1 || (uint32_t)e->allocator_id > run->allocators.count)
-                b->bad_allocator_ids++;
+        if (e->kind == ET_EV_ALLOCATION)
             continue;
-        }
         uint64_t h = hash_u64(0x77, (uint32_t)e->instruction_id);
         h = hash_u64(h, e->chain_value ^ ((uint64_t)e->chain_neg << 63));
         h = hash_u64(h, (uint32_t)e->delegate_debug_id_int);
         if (e->delegate_debug_id_str.p)
             h = hash_bytes(h ^ 0x3c, e->delegate_debug_id_str.p, e->delegate_debug_id_str.n);
-        size_t i = h & b->ie_mask;
+        size_t i = h & w->ie_mask;
         ievent *ie = NULL;
-        while (b->ie_stamp[i] == stamp) {
-            ievent *c = &b->ies[b->ie_slots[i]];
+        while (w->ie_stamp[i] == stamp) {
+            ievent *c = &w->ies[w->ie_slots[i]];
             if (c->hash == h && c->instr == e->instruction_id && c->chain == e->chain_value &&
                 c->chain_neg == e->chain_neg && c->did == e->delegate_debug_id_int &&
                 str_eq(c->dstr, e->delegate_debug_id_str)) {
                 ie = c;
                 break;
             }
-            i = (i + 1) & b->ie_mask;
+            i = (i + 1) & w->ie_mask;
         }
         if (!ie) {
-            if (GROW(b->ies, b->ies_cap, b->n_ies + 1) != 0)
-                return nomem(b);
-            ie = &b->ies[b->n_ies];
+            if (GROW(w->ies, w->ies_cap, w->n_ies + 1) != 0)
+                return nomem(&w->err);
+            ie = &w->ies[w->n_ies];
             *ie = (ievent){e->instruction_id, e->chain_value, e->chain_neg,
                            e->delegate_debug_id_int, e->delegate_debug_id_str, h, -1, -1, -1, -1,
                            0, UINT32_MAX};
-            b->ie_stamp[i] = stamp;
-            b->ie_slots[i] = (uint32_t)b->n_ies;
-            b->n_ies++;
+            w->ie_stamp[i] = stamp;
+            w->ie_slots[i] = (uint32_t)w->n_ies;
+            w->n_ies++;
         }
         if (e->kind == ET_EV_PROFILE) {
             if (ie->p_tail >= 0)
-                b->next[ie->p_tail] = (int32_t)j;
+                w->next[ie->p_tail] = (int32_t)j;
             else
                 ie->p_head = (int32_t)j;
             ie->p_tail = (int32_t)j;
-            continue;
-        }
-        if (!b->tensor_values) {
-            et_value_type vt = et_etdump_value_type(&b->insp->dump, e->value_pos);
-            b->tensor_values = vt == ET_VAL_TENSOR || vt == ET_VAL_TENSOR_LIST;
-        }
-        if (e->is_output) {
+        } else if (!e->is_output) {
             /* program outputs are not stored with their instruction (spec §3.1) */
-            if (GROW(b->outs, b->outs_cap, b->n_outs + 1) != 0)
-                return nomem(b);
-            b->outs[b->n_outs++] = e->value_pos;
-        } else {
             if (ie->d_tail >= 0)
-                b->next[ie->d_tail] = (int32_t)j;
+                w->next[ie->d_tail] = (int32_t)j;
             else
                 ie->d_head = (int32_t)j;
             ie->d_tail = (int32_t)j;
@@ -404,30 +461,30 @@ static int collate_run(builder *b, const et_run *run, uint32_t run_index)
 }
 
 /* Make esig_slot / esig_stamp cover every interned EventSignature. */
-static int ensure_esig_maps(builder *b)
+static int ensure_esig_maps(worker *w)
 {
-    if (b->n_esigs <= b->esig_slot_cap)
+    if (w->es.n <= w->esig_slot_cap)
         return 0;
-    size_t old = b->esig_slot_cap, cap = old;
-    if (GROW(b->esig_slot, cap, b->n_esigs) != 0)
+    size_t old = w->esig_slot_cap, cap = old;
+    if (GROW(w->esig_slot, cap, w->es.n) != 0)
         return -1;
-    uint32_t *st = realloc(b->esig_stamp, cap * sizeof *st);
+    uint32_t *st = realloc(w->esig_stamp, cap * sizeof *st);
     if (!st)
         return -1;
     memset(st + old, 0, (cap - old) * sizeof *st);
-    b->esig_stamp = st;
-    b->esig_slot_cap = cap;
+    w->esig_stamp = st;
+    w->esig_slot_cap = cap;
     return 0;
 }
 
 /* Step B: EventSignatures of the run, in order, later duplicates replacing
- * earlier ones in place. */
-static int signatures_of_run(builder *b)
+ * earlier ones in place.  Counts the replaced ones in *repeated. */
+static int signatures_of_run(worker *w, uint64_t *repeated)
 {
-    b->n_slots = 0;
-    uint32_t stamp = b->run_stamp;
-    for (size_t k = 0; k < b->n_ies; k++) {
-        ievent *ie = &b->ies[k];
+    w->n_slots = 0;
+    uint32_t stamp = w->run_stamp;
+    for (size_t k = 0; k < w->n_ies; k++) {
+        ievent *ie = &w->ies[k];
         if (ie->p_head < 0 && ie->d_head < 0)
             continue; /* program outputs only */
         esig s;
@@ -435,221 +492,296 @@ static int signatures_of_run(builder *b)
         s.instr_raw = ie->instr;
         if (ie->d_head >= 0) {
             s.has_d = true;
-            sig_from_event(&b->ev[ie->d_head], &s.d);
+            sig_from_event(&w->ev[ie->d_head], &s.d);
         }
         int32_t pe = ie->p_head;
         do {
             if (pe >= 0) {
                 s.has_p = true;
-                sig_from_event(&b->ev[pe], &s.p);
+                sig_from_event(&w->ev[pe], &s.p);
             }
             /* runs usually repeat the previous run: try the signature at
              * the same position of its group before hashing */
             long id = -1;
-            if (b->last_group >= 0) {
-                const group *lg = &b->groups[b->last_group];
-                if (b->n_slots < lg->seq_len) {
-                    uint32_t pred = b->seq[lg->seq_first + b->n_slots];
-                    if (esig_same(&b->esigs[pred], &s))
+            if (w->last_group >= 0) {
+                const lgroup *lg = &w->groups[w->last_group];
+                if (w->n_slots < lg->seq_len) {
+                    uint32_t pred = w->seq[lg->seq_first + w->n_slots];
+                    if (esig_same(&w->es.v[pred], &s))
                         id = pred;
                 }
             }
-            if (id < 0)
-                id = intern_esig(b, &s);
-            if (id < 0 || ensure_esig_maps(b) != 0)
-                return nomem(b);
-            if (b->esig_stamp[id] == stamp) {
-                rslot *r = &b->slots[b->esig_slot[id]];
+            if (id < 0) {
+                s.hash = esig_hash(&s);
+                id = intern_esig(&w->es, &s);
+            }
+            if (id < 0 || ensure_esig_maps(w) != 0)
+                return nomem(&w->err);
+            if (w->esig_stamp[id] == stamp) {
+                rslot *r = &w->slots[w->esig_slot[id]];
                 r->ie = (uint32_t)k;
                 r->pe = pe;
-                b->repeated_events++;
+                (*repeated)++;
             } else {
-                if (GROW(b->slots, b->slots_cap, b->n_slots + 1) != 0)
-                    return nomem(b);
-                b->esig_stamp[id] = stamp;
-                b->esig_slot[id] = (uint32_t)b->n_slots;
-                b->slots[b->n_slots++] = (rslot){(uint32_t)id, (uint32_t)k, pe};
+                if (GROW(w->slots, w->slots_cap, w->n_slots + 1) != 0)
+                    return nomem(&w->err);
+                w->esig_stamp[id] = stamp;
+                w->esig_slot[id] = (uint32_t)w->n_slots;
+                w->slots[w->n_slots++] = (rslot){(uint32_t)id, (uint32_t)k, pe};
             }
             if (pe >= 0)
-                pe = b->next[pe];
+                pe = w->next[pe];
         } while (pe >= 0);
     }
     return 0;
 }
 
-/* Step C: find (or create) the group of this run's RunSignature. */
-static long group_of_run(builder *b, const et_run *run, uint32_t run_index)
+static uint64_t lgroup_hash_of(const void *w, uint32_t id)
+{
+    return ((const worker *)w)->groups[id].hash;
+}
+
+/* Step C: find (or create) the worker's group of this run's RunSignature. */
+static long group_of_run(worker *w, const et_run *run, uint32_t run_index)
 {
     uint64_t h = hash_bytes(0xabc, run->name.p, run->name.n);
     h = hash_u64(h, (uint32_t)run->bundled_input_index);
-    for (size_t k = 0; k < b->n_slots; k++)
-        h = hash_u64(h, b->slots[k].esig);
-    idtable *t = &b->group_tab;
+    for (size_t k = 0; k < w->n_slots; k++)
+        h = hash_u64(h, w->slots[k].esig);
+    idtable *t = &w->group_tab;
     size_t i = h & t->mask;
     for (;;) {
         uint32_t id = t->slots[i];
         if (!id)
             break;
-        group *g = &b->groups[id - 1];
-        if (g->hash == h && g->bii == run->bundled_input_index && g->seq_len == b->n_slots &&
+        lgroup *g = &w->groups[id - 1];
+        if (g->hash == h && g->bii == run->bundled_input_index && g->seq_len == w->n_slots &&
             str_eq(g->name, run->name)) {
             bool same = true;
-            for (size_t k = 0; k < b->n_slots && same; k++)
-                same = b->seq[g->seq_first + k] == b->slots[k].esig;
+            for (size_t k = 0; k < w->n_slots && same; k++)
+                same = w->seq[g->seq_first + k] == w->slots[k].esig;
             if (same)
                 return id - 1;
         }
         i = (i + 1) & t->mask;
     }
-    if (b->n_groups + 1 > UINT32_MAX / 2 || GROW(b->groups, b->groups_cap, b->n_groups + 1) != 0 ||
-        GROW(b->seq, b->seq_cap, b->n_seq + b->n_slots) != 0)
+    if (w->n_groups + 1 > UINT32_MAX / 2 || GROW(w->groups, w->groups_cap, w->n_groups + 1) != 0 ||
+        GROW(w->seq, w->seq_cap, w->n_seq + w->n_slots) != 0)
         return -1;
-    group *g = &b->groups[b->n_groups];
+    lgroup *g = &w->groups[w->n_groups];
     memset(g, 0, sizeof *g);
     g->name = run->name;
     g->bii = run->bundled_input_index;
     g->hash = h;
-    g->seq_first = (uint32_t)b->n_seq;
-    g->seq_len = (uint32_t)b->n_slots;
+    g->seq_first = (uint32_t)w->n_seq;
+    g->seq_len = (uint32_t)w->n_slots;
     g->first_run = run_index;
-    for (size_t k = 0; k < b->n_slots; k++) {
-        b->seq[b->n_seq++] = b->slots[k].esig;
-        if (b->esigs[b->slots[k].esig].has_d)
+    for (size_t k = 0; k < w->n_slots; k++) {
+        w->seq[w->n_seq++] = w->slots[k].esig;
+        if (w->es.v[w->slots[k].esig].has_d)
             g->has_debug = true;
     }
-    g->any_meta = calloc(b->n_slots ? b->n_slots : 1, 1);
+    g->any_meta = calloc(w->n_slots ? w->n_slots : 1, 1);
     if (!g->any_meta)
         return -1;
-    t->slots[i] = (uint32_t)(b->n_groups + 1);
-    b->n_groups++;
-    if (++t->used * 2 > t->mask && idtable_grow(t, group_hash, b) != 0)
+    t->slots[i] = (uint32_t)(w->n_groups + 1);
+    w->n_groups++;
+    if (++t->used * 2 > t->mask && idtable_grow(t, lgroup_hash_of, w) != 0)
         return -1;
-    return (long)(b->n_groups - 1);
+    return (long)(w->n_groups - 1);
+}
+
+/* Does the run just decoded (w->ev, n events) repeat the template (the
+ * previous run) event for event, in everything collation and signatures
+ * read?  Then its InstructionEvents, slots and group are the template's. */
+static bool same_as_template(const worker *w, const et_run *run, uint32_t n)
+{
+    if (!w->have_tpl || w->tev_n != n || w->tpl_bii != run->bundled_input_index ||
+        !str_eq(w->tpl_name, run->name))
+        return false;
+    const et_raw_event *a = w->ev, *b = w->tev;
+    for (uint32_t j = 0; j < n; j++, a++, b++) {
+        if (a->kind != b->kind)
+            return false;
+        if (a->kind != ET_EV_PROFILE && a->kind != ET_EV_DEBUG)
+            continue;
+        if (a->instruction_id != b->instruction_id ||
+            a->delegate_debug_id_int != b->delegate_debug_id_int ||
+            a->chain_value != b->chain_value || a->chain_neg != b->chain_neg ||
+            a->name.n != b->name.n || (a->name.p == NULL) != (b->name.p == NULL) ||
+            !str_eq(a->delegate_debug_id_str, b->delegate_debug_id_str) ||
+            (a->kind == ET_EV_DEBUG && a->is_output != b->is_output) ||
+            (a->name.n && a->name.p != b->name.p && memcmp(a->name.p, b->name.p, a->name.n) != 0))
+            return false;
+    }
+    return true;
+}
+
+/* Append the run just collated (w->ev, slots, ies) to group `g`: where its
+ * profile events are, its debug entries, outputs and allocations.  Checks
+ * every duration (the only error of pass 2, found here so that errors come
+ * out in run order).  Returns 0, or -1 with w->err set. */
+static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_index)
+{
+    size_t E = g->seq_len, r = g->n_runs, need = (r + 1) * E;
+    if (GROW(g->runs, g->runs_cap, r + 1) != 0 || GROW(g->pe_pos, g->pe_pos_cap, need) != 0 ||
+        GROW(g->out_first, g->out_first_cap, r + 1) != 0 ||
+        GROW(g->out_count, g->out_count_cap, r + 1) != 0 ||
+        GROW(g->alloc_first, g->alloc_first_cap, r + 1) != 0 ||
+        GROW(g->alloc_count, g->alloc_count_cap, r + 1) != 0)
+        return nomem(&w->err);
+    if (g->has_debug && (GROW(g->dbg_first, g->dbg_first_cap, need) != 0 ||
+                         GROW(g->dbg_count, g->dbg_count_cap, need) != 0))
+        return nomem(&w->err);
+    g->runs[r] = run_index;
+    uint32_t *pos = E ? g->pe_pos + r * E : NULL; /* no events: pe_pos may be NULL */
+    for (size_t k = 0; k < E; k++) {
+        const rslot *sl = &w->slots[k];
+        if (sl->pe >= 0) {
+            const et_raw_event *e = &w->ev[sl->pe];
+            uint64_t ticks;
+            bool wrapped = false;
+            if (e->start_time > e->end_time &&
+                !et_elapsed_ticks(e->start_time, e->end_time, &ticks, &wrapped))
+                return et_fail(&w->err, ET_ERR_VALUE,
+                               "%s: run_data[%" PRIu32 "]: profile event at byte %" PRIu32
+                               " ends before it starts (start_time %" PRIu64 ", end_time %" PRIu64
+                               ") and is not a 32-bit wrap-around: expected start_time and "
+                               "end_time to be less than 4294967295 for cases where there is "
+                               "wrap-around of time values",
+                               w->insp->etdump_label, run_index, e->pos, e->start_time,
+                               e->end_time);
+            w->wrapped_events += wrapped;
+            pos[k] = e->pos;
+            if (e->metadata.n > 0)
+                g->any_meta[k] = 1;
+        } else {
+            pos[k] = 0;
+        }
+        if (g->has_debug) {
+            ievent *ie = &w->ies[sl->ie];
+            if (ie->pool_first == UINT32_MAX) {
+                if (GROW(g->values, g->values_cap, g->n_values + ie->d_count) != 0)
+                    return nomem(&w->err);
+                ie->pool_first = (uint32_t)g->n_values;
+                for (int32_t j = ie->d_head; j >= 0; j = w->next[j])
+                    g->values[g->n_values++] = w->ev[j].value_pos;
+            }
+            g->dbg_first[r * E + k] = ie->pool_first;
+            g->dbg_count[r * E + k] = ie->d_count;
+        }
+    }
+    /* program outputs, allocations, and the tensor check of debug values
+     * (none when the run has only profile and empty events) */
+    w->n_outs = w->n_allocs = 0;
+    for (uint32_t j = 0; j < (w->tpl_other ? run->events.count : 0); j++) {
+        const et_raw_event *e = &w->ev[j];
+        if (e->kind == ET_EV_ALLOCATION) {
+            if (GROW(w->allocs, w->allocs_cap, w->n_allocs + 1) != 0)
+                return nomem(&w->err);
+            w->allocs[w->n_allocs++] = (et_allocation){e->allocator_id, e->allocation_size};
+            if (e->allocator_id < 1 || (uint32_t)e->allocator_id > run->allocators.count)
+                w->bad_allocator_ids++;
+        } else if (e->kind == ET_EV_DEBUG) {
+            if (!w->tensor_values) {
+                et_value_type vt = et_etdump_value_type(&w->dump, e->value_pos);
+                w->tensor_values = vt == ET_VAL_TENSOR || vt == ET_VAL_TENSOR_LIST;
+            }
+            if (e->is_output) {
+                if (GROW(w->outs, w->outs_cap, w->n_outs + 1) != 0)
+                    return nomem(&w->err);
+                w->outs[w->n_outs++] = e->value_pos;
+            }
+        }
+    }
+    if (GROW(g->values, g->values_cap, g->n_values + w->n_outs) != 0 ||
+        GROW(g->allocs, g->allocs_cap, g->n_allocs + w->n_allocs) != 0)
+        return nomem(&w->err);
+    g->out_first[r] = (uint32_t)g->n_values;
+    g->out_count[r] = (uint32_t)w->n_outs;
+    if (w->n_outs) /* memcpy from/to NULL is undefined even for 0 bytes */
+        memcpy(g->values + g->n_values, w->outs, w->n_outs * sizeof *w->outs);
+    g->n_values += w->n_outs;
+    g->alloc_first[r] = (uint32_t)g->n_allocs;
+    g->alloc_count[r] = (uint32_t)w->n_allocs;
+    if (w->n_allocs)
+        memcpy(g->allocs + g->n_allocs, w->allocs, w->n_allocs * sizeof *w->allocs);
+    g->n_allocs += w->n_allocs;
+    g->n_runs++;
+    return 0;
+}
+
+/* Pass 1 for run i of worker w.  Returns 0, or -1 with w->err set. */
+static int pass1_run(worker *w, uint32_t i)
+{
+    et_run run;
+    et_etdump_run(&w->dump, i, &run);
+    if (!run.has_events)
+        return 0; /* spec §3.1: a run without an events vector makes no block */
+    uint32_t n = run.events.count;
+    if (GROW(w->ev, w->ev_cap, n) != 0 || GROW(w->next, w->next_cap, n) != 0)
+        return nomem(&w->err);
+    /* verify the run's events and decode them in the same visit */
+    uint64_t before = w->dump.tables_left;
+    if (et_etdump_verify_run(&w->dump, i, w->ev, &w->err) != 0)
+        return et_error_prefix(&w->err, w->insp->etdump_label);
+    w->run_cost[i] = before - w->dump.tables_left;
+    long gi;
+    if (same_as_template(w, &run, n)) {
+        gi = w->tpl_group;
+        w->repeated_events += w->tpl_repeated;
+        w->empty_events += w->tpl_empty;
+        if (w->groups[gi].has_debug)
+            for (size_t k = 0; k < w->n_ies; k++)
+                w->ies[k].pool_first = UINT32_MAX;
+    } else {
+        uint64_t empty0 = w->empty_events, repeated = 0;
+        if (collate_run(w, &run) != 0 || signatures_of_run(w, &repeated) != 0)
+            return -1;
+        if ((gi = group_of_run(w, &run, i)) < 0)
+            return nomem(&w->err);
+        w->repeated_events += repeated;
+        w->tpl_repeated = repeated;
+        w->tpl_empty = w->empty_events - empty0;
+        w->tpl_group = gi;
+        w->tpl_name = run.name;
+        w->tpl_bii = run.bundled_input_index;
+        w->tpl_other = false;
+        for (uint32_t j = 0; j < n && !w->tpl_other; j++)
+            w->tpl_other = w->ev[j].kind == ET_EV_DEBUG || w->ev[j].kind == ET_EV_ALLOCATION;
+    }
+    lgroup *g = &w->groups[gi];
+    w->run_group[w->n_done] = (uint32_t)gi;
+    w->run_local[w->n_done] = (uint32_t)g->n_runs;
+    if (append_run(w, g, &run, i) != 0)
+        return -1;
+    w->n_done++;
+    w->last_group = gi;
+    /* this run's events are the next run's template */
+    et_raw_event *t = w->tev;
+    size_t tc = w->tev_cap;
+    w->tev = w->ev, w->tev_cap = w->ev_cap;
+    w->ev = t, w->ev_cap = tc;
+    w->tev_n = n;
+    w->have_tpl = true;
+    return 0;
+}
+
+static void pass1(void *ctx, size_t k)
+{
+    worker *w = &((builder *)ctx)->w[k];
+    for (uint32_t i = w->r0; i < w->r1; i++)
+        if (pass1_run(w, i) != 0) {
+            w->failed = true;
+            w->fail_run = i;
+            return;
+        }
 }
 
 /* Text of an integer delegate id, as Python's str(int). */
 static void id_text(int32_t id, char out[12])
 {
     snprintf(out, 12, "%" PRId32, id);
-}
-
-/* Duration of one profile event in target units (spec §3.7-§3.8, with the
- * wrap-around correction).  Returns 0, or -1 with the error set. */
-static int duration_of(builder *b, const esig *s, const et_raw_event *e, uint32_t run_index,
-                       double *out)
-{
-    et_inspector *insp = b->insp;
-    uint64_t ticks;
-    bool wrapped;
-    if (!et_elapsed_ticks(e->start_time, e->end_time, &ticks, &wrapped))
-        return et_fail(b->err, ET_ERR_VALUE,
-                       "%s: run_data[%" PRIu32 "]: profile event at byte %" PRIu32
-                       " ends before it starts (start_time %" PRIu64 ", end_time %" PRIu64
-                       ") and is not a 32-bit wrap-around: expected start_time and end_time "
-                       "to be less than 4294967295 for cases where there is wrap-around of "
-                       "time values",
-                       insp->etdump_label, run_index, e->pos, e->start_time, e->end_time);
-    if (wrapped)
-        b->wrapped_events++;
-    bool delegated = s->p.has_did || s->p.dstr.p;
-    if (!delegated) {
-        *out = (double)ticks / insp->scale_factor;
-        return 0;
-    }
-    /* delegated: convert both timestamps, then subtract (end unwrapped).
-     * The default converter is ticks / factor; for a non-wrapped event the
-     * reference subtracts the converted values (and so do we, to agree to
-     * the last bit), for a wrapped one it has no sound answer and we give
-     * the exact ticks / factor. */
-    if (wrapped && !b->converter) {
-        *out = (double)ticks / insp->scale_factor;
-        return 0;
-    }
-    uint64_t end = wrapped ? e->end_time + (UINT64_C(1) << 32) : e->end_time;
-    double cs = (double)e->start_time / insp->scale_factor;
-    double ce = (double)end / insp->scale_factor;
-    if (b->converter) {
-        char buf[12];
-        const char *name;
-        size_t len;
-        if (s->p.has_did) {
-            id_text(s->p.did, buf);
-            name = buf;
-            len = strlen(buf);
-        } else {
-            name = s->p.dstr.p;
-            len = s->p.dstr.n;
-        }
-        double v;
-        if (b->converter(b->converter_ud, name, len, e->start_time, &v) == 0)
-            cs = v;
-        if (b->converter(b->converter_ud, name, len, end, &v) == 0)
-            ce = v;
-    }
-    *out = ce - cs;
-    return 0;
-}
-
-/* Append the current run (scratch state) to group `g`. */
-static int append_run(builder *b, group *g, uint32_t run_index)
-{
-    size_t E = g->seq_len, r = g->n_runs, need = (r + 1) * E;
-    if (GROW(g->runs, g->runs_cap, r + 1) != 0 || GROW(g->dur, g->dur_cap, need) != 0 ||
-        GROW(g->start, g->start_cap, need) != 0 || GROW(g->pe_pos, g->pe_pos_cap, need) != 0 ||
-        GROW(g->out_first, g->out_first_cap, r + 1) != 0 ||
-        GROW(g->out_count, g->out_count_cap, r + 1) != 0 ||
-        GROW(g->alloc_first, g->alloc_first_cap, r + 1) != 0 ||
-        GROW(g->alloc_count, g->alloc_count_cap, r + 1) != 0)
-        return nomem(b);
-    if (g->has_debug && (GROW(g->dbg_first, g->dbg_first_cap, need) != 0 ||
-                         GROW(g->dbg_count, g->dbg_count_cap, need) != 0))
-        return nomem(b);
-    g->runs[r] = run_index;
-    for (size_t k = 0; k < E; k++) {
-        const rslot *sl = &b->slots[k];
-        const esig *s = &b->esigs[sl->esig];
-        size_t at = r * E + k;
-        if (sl->pe >= 0) {
-            const et_raw_event *e = &b->ev[sl->pe];
-            if (duration_of(b, s, e, run_index, &g->dur[at]) != 0)
-                return -1;
-            g->start[at] = e->start_time;
-            g->pe_pos[at] = e->pos;
-            if (e->metadata.n > 0)
-                g->any_meta[k] = 1;
-        } else {
-            g->dur[at] = 0;
-            g->start[at] = 0;
-            g->pe_pos[at] = 0;
-        }
-        if (g->has_debug) {
-            ievent *ie = &b->ies[sl->ie];
-            if (ie->pool_first == UINT32_MAX) {
-                if (GROW(g->values, g->values_cap, g->n_values + ie->d_count) != 0)
-                    return nomem(b);
-                ie->pool_first = (uint32_t)g->n_values;
-                for (int32_t j = ie->d_head; j >= 0; j = b->next[j])
-                    g->values[g->n_values++] = b->ev[j].value_pos;
-            }
-            g->dbg_first[at] = ie->pool_first;
-            g->dbg_count[at] = ie->d_count;
-        }
-    }
-    if (GROW(g->values, g->values_cap, g->n_values + b->n_outs) != 0 ||
-        GROW(g->allocs, g->allocs_cap, g->n_allocs + b->n_allocs) != 0)
-        return nomem(b);
-    g->out_first[r] = (uint32_t)g->n_values;
-    g->out_count[r] = (uint32_t)b->n_outs;
-    if (b->n_outs) /* memcpy from/to NULL is undefined even for 0 bytes */
-        memcpy(g->values + g->n_values, b->outs, b->n_outs * sizeof *b->outs);
-    g->n_values += b->n_outs;
-    g->alloc_first[r] = (uint32_t)g->n_allocs;
-    g->alloc_count[r] = (uint32_t)b->n_allocs;
-    if (b->n_allocs)
-        memcpy(g->allocs + g->n_allocs, b->allocs, b->n_allocs * sizeof *b->allocs);
-    g->n_allocs += b->n_allocs;
-    g->n_runs++;
-    return 0;
 }
 
 /* p10, p50, p90, avg, min and max of pd->raw (pd->n >= 1 samples), spec
@@ -659,19 +791,22 @@ static void perf_stats(et_perf_data *pd, double *tmp)
     static const double qs[3] = {10, 50, 90};
     double ps[3];
     size_t R = pd->n;
-    memcpy(tmp, pd->raw, R * sizeof(double));
+    const double *raw = pd->raw;
+    /* min and max in the copy that selection reorders */
+    double lo = raw[0], hi = raw[0];
+    for (size_t r = 0; r < R; r++) {
+        double v = raw[r];
+        tmp[r] = v;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    pd->min = lo;
+    pd->max = hi;
+    pd->avg = et_numpy_mean(raw, R);
     et_percentiles(tmp, R, qs, 3, ps);
     pd->p10 = ps[0];
     pd->p50 = ps[1];
     pd->p90 = ps[2];
-    pd->avg = et_numpy_mean(pd->raw, R);
-    pd->min = pd->max = pd->raw[0];
-    for (size_t r = 1; r < R; r++) {
-        if (pd->raw[r] < pd->min)
-            pd->min = pd->raw[r];
-        if (pd->raw[r] > pd->max)
-            pd->max = pd->raw[r];
-    }
 }
 
 /* Apply a signature to an event (spec §3.6). */
@@ -772,26 +907,163 @@ static bool lists_equal(const et_inspector *insp, const uint32_t *pool, uint32_t
     return true;
 }
 
-/* Turn group `g` into block `blk`, moving its arrays. */
-static int build_block(builder *b, group *g, et_block *blk, size_t block_index)
+
+/* ------------------------------------------------------------------ */
+/* Merge: the workers' signatures and groups become the builder's. */
+
+static uint64_t ggroup_hash_of(const void *b, uint32_t id)
+{
+    return ((const builder *)b)->groups[id].hash;
+}
+
+/* The builder's group of worker group `lg` (its seq mapped through
+ * b->emap), created when new.  Returns its id, or -1 on out of memory. */
+static long merge_group(builder *b, const worker *w, const lgroup *lg)
+{
+    size_t E = lg->seq_len;
+    const uint32_t *ls = E ? w->seq + lg->seq_first : NULL; /* w->seq may be NULL */
+    uint64_t h = hash_bytes(0xabc, lg->name.p, lg->name.n);
+    h = hash_u64(h, (uint32_t)lg->bii);
+    for (size_t k = 0; k < E; k++)
+        h = hash_u64(h, b->emap[ls[k]]);
+    idtable *t = &b->group_tab;
+    size_t i = h & t->mask;
+    for (;;) {
+        uint32_t id = t->slots[i];
+        if (!id)
+            break;
+        ggroup *g = &b->groups[id - 1];
+        if (g->hash == h && g->bii == lg->bii && g->seq_len == E && str_eq(g->name, lg->name)) {
+            bool same = true;
+            for (size_t k = 0; k < E && same; k++)
+                same = b->seq[g->seq_first + k] == b->emap[ls[k]];
+            if (same)
+                return id - 1;
+        }
+        i = (i + 1) & t->mask;
+    }
+    if (GROW(b->groups, b->groups_cap, b->n_groups + 1) != 0 ||
+        GROW(b->seq, b->seq_cap, b->n_seq + E) != 0 || GROW(b->pe0, b->pe0_cap, b->n_pe0 + E) != 0)
+        return -1;
+    ggroup *g = &b->groups[b->n_groups];
+    memset(g, 0, sizeof *g);
+    g->name = lg->name;
+    g->bii = lg->bii;
+    g->hash = h;
+    g->seq_first = (uint32_t)b->n_seq;
+    g->seq_len = (uint32_t)E;
+    g->first_run = lg->first_run;
+    g->pe_first = (uint32_t)b->n_pe0;
+    g->any_meta = calloc(E ? E : 1, 1);
+    g->delegated = calloc(E ? E : 1, sizeof *g->delegated);
+    if (!g->any_meta || !g->delegated)
+        return -1;
+    for (size_t k = 0; k < E; k++) {
+        const esig *s = &b->es.v[b->emap[ls[k]]];
+        b->seq[b->n_seq++] = b->emap[ls[k]];
+        b->pe0[b->n_pe0++] = lg->pe_pos[k]; /* its first run is lg's first */
+        g->has_debug |= s->has_d;
+        g->delegated[k] = s->has_p && (s->p.has_did || s->p.dstr.p);
+    }
+    t->slots[i] = (uint32_t)(b->n_groups + 1);
+    b->n_groups++;
+    if (++t->used * 2 > t->mask && idtable_grow(t, ggroup_hash_of, b) != 0)
+        return -1;
+    return (long)(b->n_groups - 1);
+}
+
+/* The first error in run order, as one thread would have met it.  Each
+ * worker verified its runs with the whole remaining table budget; here the
+ * budget is spent in run order, and the run where it (or a worker) failed
+ * is verified again with exactly what was left.  Returns 0 when no run
+ * failed, else -1 with b->err set. */
+static int first_error(builder *b)
+{
+    et_etdump *d = &b->insp->dump;
+    const worker *fw = NULL;
+    for (unsigned k = 0; k < b->nw && !fw; k++)
+        if (b->w[k].failed)
+            fw = &b->w[k];
+    uint32_t end = fw ? fw->fail_run : et_etdump_num_runs(d);
+    uint64_t left = d->tables_left;
+    uint32_t x = end;
+    for (uint32_t i = 0; i < end; i++) {
+        if (b->run_cost[i] > left) {
+            x = i;
+            break;
+        }
+        left -= b->run_cost[i];
+    }
+    if (x == end && !fw) {
+        d->tables_left = left;
+        return 0;
+    }
+    /* verify run x again with the budget one thread would have had */
+    et_run run;
+    et_etdump_run(d, x, &run);
+    et_raw_event *ev = malloc((run.events.count ? run.events.count : 1) * sizeof *ev);
+    if (!ev)
+        return nomem(b->err);
+    et_etdump copy = *d;
+    copy.tables_left = left;
+    d->runs_verified[x] = 0;
+    int rc = et_etdump_verify_run(&copy, x, ev, b->err);
+    free(ev);
+    if (rc != 0)
+        return et_error_prefix(b->err, b->insp->etdump_label);
+    if (fw && x == fw->fail_run) {
+        *b->err = fw->err;
+        return -1;
+    }
+    /* cannot happen: run x overspent the budget but verified with it */
+    return et_fail(b->err, ET_ERR_FORMAT, "%s: run_data[%" PRIu32 "]: table budget exceeded",
+                   b->insp->etdump_label, x);
+}
+
+/* Sample arena: every block's durations and start times, one allocation
+ * (huge pages when large).  insp->samples owns it. */
+static void *arena_alloc(et_inspector *insp, size_t bytes)
+{
+    insp->samples_size = bytes ? bytes : 1;
+#if defined(MADV_HUGEPAGE)
+    if (bytes >= ((size_t)4 << 20)) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+            madvise(p, bytes, MADV_HUGEPAGE);
+            insp->samples_mapped = true;
+            return insp->samples = p;
+        }
+    }
+#endif
+    insp->samples_mapped = false;
+    return insp->samples = malloc(insp->samples_size);
+}
+
+/* Allocate block `gi` at its final size (events, runs, pools; samples from
+ * *arena).  Returns 0 or -1 (out of memory). */
+static int alloc_block(builder *b, size_t gi, char **arena)
 {
     et_inspector *insp = b->insp;
+    const ggroup *g = &b->groups[gi];
+    et_block *blk = &insp->blocks[gi];
     size_t E = g->seq_len, R = g->n_runs;
-    memset(blk, 0, sizeof *blk);
     blk->name = g->name;
     blk->bundled_input_index = g->bii;
     blk->n_runs = R;
-    blk->runs = g->runs, g->runs = NULL;
-    blk->value_pool = g->values, g->values = NULL;
-    blk->run_output_first = g->out_first, g->out_first = NULL;
-    blk->run_output_count = g->out_count, g->out_count = NULL;
-    blk->allocations = g->allocs, g->allocs = NULL;
-    blk->allocation_first = g->alloc_first, g->alloc_first = NULL;
-    blk->allocation_count = g->alloc_count, g->alloc_count = NULL;
     blk->n_events = E;
+    blk->runs = malloc(R * sizeof *blk->runs);
+    blk->run_output_first = malloc(R * sizeof *blk->run_output_first);
+    blk->run_output_count = malloc(R * sizeof *blk->run_output_count);
+    blk->allocation_first = malloc(R * sizeof *blk->allocation_first);
+    blk->allocation_count = malloc(R * sizeof *blk->allocation_count);
     blk->events = calloc(E ? E : 1, sizeof *blk->events);
-    if (!blk->events)
-        return nomem(b);
+    if (!blk->runs || !blk->run_output_first || !blk->run_output_count ||
+        !blk->allocation_first || !blk->allocation_count || !blk->events)
+        return -1;
+    if (g->n_values && !(blk->value_pool = malloc(g->n_values * sizeof *blk->value_pool)))
+        return -1;
+    if (g->n_allocs && !(blk->allocations = malloc(g->n_allocs * sizeof *blk->allocations)))
+        return -1;
     /* allocator names of the first run */
     et_run first;
     et_etdump_run(&insp->dump, g->first_run, &first);
@@ -799,39 +1071,273 @@ static int build_block(builder *b, group *g, et_block *blk, size_t block_index)
     if (blk->n_allocators) {
         blk->allocators = calloc(blk->n_allocators, sizeof *blk->allocators);
         if (!blk->allocators)
-            return nomem(b);
+            return -1;
         for (uint32_t i = 0; i < first.allocators.count; i++)
             blk->allocators[i] = et_etdump_allocator_name(&insp->dump, &first, i);
     }
-    if (GROW(b->tmp, b->tmp_cap, R ? R : 1) != 0)
-        return nomem(b);
-    static const char empty[1] = "";
-    /* allocate every event's samples, then gather them from the run-major
-     * arrays in tiles of events, so that each run's row is read in
-     * contiguous pieces instead of one page per sample */
     for (size_t e = 0; e < E; e++) {
-        if (!b->esigs[b->seq[g->seq_first + e]].has_p)
-            continue;
+        const esig *s = &b->es.v[b->seq[g->seq_first + e]];
         et_event *ev = &blk->events[e];
-        ev->perf_data.raw = malloc((R ? R : 1) * sizeof(double));
-        ev->start_time = malloc((R ? R : 1) * sizeof(uint64_t));
-        if (!ev->perf_data.raw || !ev->start_time)
-            return nomem(b);
+        if (s->has_p) {
+            ev->perf_data.n = R;
+            ev->perf_data.raw = (double *)*arena;
+            *arena += R * sizeof(double);
+            ev->start_time = (uint64_t *)*arena;
+            *arena += R * sizeof(uint64_t);
+            if (g->any_meta[e] && !(ev->raw_delegate_debug_metadatas = calloc(R, sizeof(et_str))))
+                return -1;
+        }
+        if (s->has_d && (!(ev->debug_first = malloc(R * sizeof(uint32_t))) ||
+                         !(ev->debug_count = malloc(R * sizeof(uint32_t)))))
+            return -1;
     }
-    for (size_t e0 = 0; e0 < E; e0 += 64) {
-        size_t e1 = e0 + 64 < E ? e0 + 64 : E;
-        for (size_t r = 0; r < R; r++)
-            for (size_t e = e0; e < e1; e++) {
-                et_event *ev = &blk->events[e];
-                if (ev->perf_data.raw) {
-                    ev->perf_data.raw[r] = g->dur[r * E + e];
-                    ev->start_time[r] = g->start[r * E + e];
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Pass 2: samples, debug entries, outputs and allocations in place. */
+
+/* A ProfileEvent's start and end ticks, the table verified in pass 1;
+ * `cache` remembers the last vtable's field offsets. */
+typedef struct pe_cache {
+    uint32_t vt;
+    uint16_t o_start, o_end;
+} pe_cache;
+
+static inline void pe_times(const fb_buf *fb, pe_cache *c, uint32_t pos, uint64_t *start,
+                            uint64_t *end)
+{
+    const uint8_t *d = fb->data;
+    uint32_t vt = (uint32_t)((int64_t)pos - (int32_t)fb_ld_u32(d + pos));
+    if (vt != c->vt || !c->vt) {
+        fb_table t;
+        fb_table_at(fb, pos, &t);
+        c->vt = vt;
+        c->o_start = fb_slot(fb, &t, ETD_PE_START);
+        c->o_end = fb_slot(fb, &t, ETD_PE_END);
+    }
+    *start = c->o_start ? fb_ld_u64(d + pos + c->o_start) : 0;
+    *end = c->o_end ? fb_ld_u64(d + pos + c->o_end) : 0;
+}
+
+/* Duration of one profile event in target units (spec §3.7-§3.8, with the
+ * wrap-around correction); pass 1 has checked that it has one. */
+static inline double duration(const builder *b, const esig *s, bool delegated, uint64_t start,
+                              uint64_t end)
+{
+    double f = b->insp->scale_factor;
+    if (!delegated && start <= end)
+        return (double)(end - start) / f;
+    uint64_t ticks;
+    bool wrapped;
+    et_elapsed_ticks(start, end, &ticks, &wrapped);
+    if (!delegated || (wrapped && !b->converter))
+        return (double)ticks / f;
+    /* delegated: convert both timestamps, then subtract (end unwrapped).
+     * The default converter is ticks / factor; for a non-wrapped event the
+     * reference subtracts the converted values (and so do we, to agree to
+     * the last bit), for a wrapped one it has no sound answer and we give
+     * the exact ticks / factor. */
+    uint64_t e = wrapped ? end + (UINT64_C(1) << 32) : end;
+    double cs = (double)start / f, ce = (double)e / f;
+    if (b->converter) {
+        char buf[12];
+        const char *name;
+        size_t len;
+        if (s->p.has_did) {
+            id_text(s->p.did, buf);
+            name = buf;
+            len = strlen(buf);
+        } else {
+            name = s->p.dstr.p;
+            len = s->p.dstr.n;
+        }
+        double v;
+        if (b->converter(b->converter_ud, name, len, start, &v) == 0)
+            cs = v;
+        if (b->converter(b->converter_ud, name, len, e, &v) == 0)
+            ce = v;
+    }
+    return ce - cs;
+}
+
+/* Runs [r0, r1) of worker group lg into its block: event by event, so
+ * that each event's samples are written contiguously. */
+static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
+{
+    const et_inspector *insp = b->insp;
+    const ggroup *g = &b->groups[lg->global];
+    et_block *blk = &insp->blocks[lg->global];
+    const fb_buf *fb = &insp->dump.buf;
+    size_t E = lg->seq_len, off = lg->run_offset;
+    pe_cache pc = {0, 0, 0};
+    static const char empty[1] = "";
+    for (size_t k = 0; k < E; k++) {
+        et_event *ev = &blk->events[k];
+        if (ev->perf_data.raw) {
+            const esig *s = &b->es.v[b->seq[g->seq_first + k]];
+            bool delegated = g->delegated[k];
+            double *raw = ev->perf_data.raw + off;
+            uint64_t *st = ev->start_time + off;
+            for (size_t r = r0; r < r1; r++) {
+                uint32_t pos = lg->pe_pos[r * E + k];
+                uint64_t start = 0, end = 0;
+                if (pos)
+                    pe_times(fb, &pc, pos, &start, &end);
+                raw[r] = pos ? duration(b, s, delegated, start, end) : 0;
+                st[r] = start;
+            }
+            if (ev->raw_delegate_debug_metadatas)
+                for (size_t r = r0; r < r1; r++) {
+                    uint32_t pos = lg->pe_pos[r * E + k];
+                    et_str m = pos ? et_etdump_profile_metadata(&insp->dump, pos)
+                                   : (et_str){NULL, 0};
+                    ev->raw_delegate_debug_metadatas[off + r] = m.p ? m : (et_str){empty, 0};
                 }
+        }
+        if (ev->debug_first)
+            for (size_t r = r0; r < r1; r++) {
+                ev->debug_first[off + r] = lg->dbg_first[r * E + k] + (uint32_t)lg->value_shift;
+                ev->debug_count[off + r] = lg->dbg_count[r * E + k];
             }
     }
+}
+
+/* Everything of worker group lg but its samples into its block. */
+static void fill_runs_data(const builder *b, const lgroup *lg)
+{
+    et_block *blk = &b->insp->blocks[lg->global];
+    size_t off = lg->run_offset, n = lg->n_runs;
+    memcpy(blk->runs + off, lg->runs, n * sizeof *lg->runs);
+    for (size_t r = 0; r < n; r++) {
+        blk->run_output_first[off + r] = lg->out_first[r] + (uint32_t)lg->value_shift;
+        blk->run_output_count[off + r] = lg->out_count[r];
+        blk->allocation_first[off + r] = lg->alloc_first[r] + (uint32_t)lg->alloc_shift;
+        blk->allocation_count[off + r] = lg->alloc_count[r];
+    }
+    if (lg->n_values)
+        memcpy(blk->value_pool + lg->value_shift, lg->values, lg->n_values * sizeof *lg->values);
+    if (lg->n_allocs)
+        memcpy(blk->allocations + lg->alloc_shift, lg->allocs, lg->n_allocs * sizeof *lg->allocs);
+}
+
+/* Give back the pages of the mapped ETDump that pass 2 has read (the
+ * model refers to a few of them - names - which then simply fault in
+ * again from the page cache). */
+static void release_pages(const builder *b, uint32_t lo, uint32_t hi)
+{
+    const et_inspector *insp = b->insp;
+    if (!insp->etdump_file.data || hi <= lo)
+        return;
+    uintptr_t base = (uintptr_t)insp->etdump_file.data;
+    uintptr_t a = (base + lo + 4095) & ~(uintptr_t)4095, z = (base + hi) & ~(uintptr_t)4095;
+    if (z > a + ((uintptr_t)1 << 20))
+        madvise((void *)a, z - a, MADV_DONTNEED);
+}
+
+/* Pass 2 of one worker: its groups' runs, in tiles of runs. */
+static void pass2(void *ctx, size_t k)
+{
+    const builder *b = ctx;
+    const worker *w = &b->w[k];
+    for (size_t gi = 0; gi < w->n_groups; gi++) {
+        const lgroup *lg = &w->groups[gi];
+        fill_runs_data(b, lg);
+        size_t E = lg->seq_len ? lg->seq_len : 1, tile = 4096 / E;
+        tile = tile < 8 ? 8 : tile;
+        for (size_t r0 = 0; r0 < lg->n_runs; r0 += tile) {
+            size_t r1 = r0 + tile < lg->n_runs ? r0 + tile : lg->n_runs;
+            fill_runs(b, lg, r0, r1);
+            uint32_t lo = UINT32_MAX, hi = 0;
+            for (size_t i = r0 * lg->seq_len; i < r1 * lg->seq_len; i++)
+                if (lg->pe_pos[i]) {
+                    lo = lg->pe_pos[i] < lo ? lg->pe_pos[i] : lo;
+                    hi = lg->pe_pos[i] > hi ? lg->pe_pos[i] : hi;
+                }
+            release_pages(b, lo, hi);
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Statistics, per event, in parallel. */
+
+typedef struct stats_task {
+    et_block *blk;
+    size_t e0, e1;
+} stats_task;
+
+typedef struct stats_ctx {
+    stats_task *tasks;
+    bool *nomem;
+} stats_ctx;
+
+static void stats_run(void *ctx, size_t i)
+{
+    const stats_ctx *c = ctx;
+    stats_task *t = &c->tasks[i];
+    size_t R = t->blk->n_runs;
+    double stack[256], *tmp = R <= 256 ? stack : malloc(R * sizeof *tmp);
+    if (!tmp) {
+        c->nomem[i] = true;
+        return;
+    }
+    for (size_t e = t->e0; e < t->e1; e++) {
+        et_event *ev = &t->blk->events[e];
+        if (ev->perf_data.raw && R)
+            perf_stats(&ev->perf_data, tmp);
+    }
+    if (tmp != stack)
+        free(tmp);
+}
+
+static int all_stats(builder *b)
+{
+    et_inspector *insp = b->insp;
+    size_t n = 0;
+    for (size_t gi = 0; gi < insp->n_blocks; gi++) {
+        const et_block *blk = &insp->blocks[gi];
+        size_t per = blk->n_runs ? 1 + 65536 / blk->n_runs : 1;
+        n += (blk->n_events + per - 1) / per;
+    }
+    stats_task *tasks = malloc((n ? n : 1) * sizeof *tasks);
+    bool *oom = calloc(n ? n : 1, sizeof *oom);
+    if (!tasks || !oom) {
+        free(tasks);
+        free(oom);
+        return nomem(b->err);
+    }
+    n = 0;
+    for (size_t gi = 0; gi < insp->n_blocks; gi++) {
+        et_block *blk = &insp->blocks[gi];
+        size_t per = blk->n_runs ? 1 + 65536 / blk->n_runs : 1;
+        for (size_t e0 = 0; e0 < blk->n_events; e0 += per)
+            tasks[n++] = (stats_task){blk, e0, e0 + per < blk->n_events ? e0 + per : blk->n_events};
+    }
+    stats_ctx c = {tasks, oom};
+    et_parallel_for(b->threads, n, stats_run, &c);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++)
+        if (oom[i])
+            rc = nomem(b->err);
+    free(tasks);
+    free(oom);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Names, signatures' fields and the debug-data comparisons of block gi
+ * (calling thread: they may warn). */
+static int finish_block(builder *b, size_t gi)
+{
+    et_inspector *insp = b->insp;
+    const ggroup *g = &b->groups[gi];
+    et_block *blk = &insp->blocks[gi];
+    size_t E = blk->n_events, R = blk->n_runs;
+    static const char empty[1] = "";
     bool differs = false; /* one warning per block */
     for (size_t e = 0; e < E; e++) {
-        const esig *s = &b->esigs[b->seq[g->seq_first + e]];
+        const esig *s = &b->es.v[b->seq[g->seq_first + e]];
         et_event *ev = &blk->events[e];
         ev->name_str = (et_str){empty, 0};
         ev->instruction_id = s->instr_raw;
@@ -840,31 +1346,13 @@ static int build_block(builder *b, group *g, et_block *blk, size_t block_index)
             apply_sig(ev, &s->p);
             ev->has_perf_data = R > 0;
             ev->perf_data.n = R;
-            ev->profile_event_pos_first_run = R ? g->pe_pos[e] : 0;
-            if (R)
-                perf_stats(&ev->perf_data, b->tmp);
-            if (g->any_meta[e]) {
-                ev->raw_delegate_debug_metadatas = calloc(R, sizeof(et_str));
-                if (!ev->raw_delegate_debug_metadatas)
-                    return nomem(b);
-                for (size_t r = 0; r < R; r++) {
-                    et_str m = et_etdump_profile_metadata(&insp->dump, g->pe_pos[r * E + e]);
-                    ev->raw_delegate_debug_metadatas[r] = m.p ? m : (et_str){empty, 0};
-                }
-            }
+            ev->profile_event_pos_first_run = R ? b->pe0[g->pe_first + e] : 0;
         }
         if (s->has_d) {
             apply_sig(ev, &s->d);
             ev->has_debug_data = true;
-            ev->debug_first = malloc((R ? R : 1) * sizeof(uint32_t));
-            ev->debug_count = malloc((R ? R : 1) * sizeof(uint32_t));
-            if (!ev->debug_first || !ev->debug_count)
-                return nomem(b);
-            for (size_t r = 0; r < R; r++) {
-                ev->debug_first[r] = g->dbg_first[r * E + e];
-                ev->debug_count[r] = g->dbg_count[r * E + e];
-                if (r > 0 && !differs &&
-                    !lists_equal(insp, blk->value_pool, ev->debug_first[0], ev->debug_count[0],
+            for (size_t r = 1; r < R && !differs; r++)
+                if (!lists_equal(insp, blk->value_pool, ev->debug_first[0], ev->debug_count[0],
                                  ev->debug_first[r], ev->debug_count[r])) {
                     differs = true;
                     b->debug_differs_blocks++;
@@ -874,11 +1362,10 @@ static int build_block(builder *b, group *g, et_block *blk, size_t block_index)
                                     "logged different debug data (first in events[%zu] '%.*s', "
                                     "run %zu); the first run's values are the event's "
                                     "debug_data, every run's are kept",
-                                    insp->etdump_label, block_index + 1, (int)blk->name.n,
+                                    insp->etdump_label, gi + 1, (int)blk->name.n,
                                     blk->name.p, R, e + 1, (int)nm.n, nm.p, r + 1) != 0)
-                        return nomem(b);
+                        return nomem(b->err);
                 }
-            }
         }
     }
     for (size_t r = 1; r < R && !differs; r++)
@@ -891,50 +1378,163 @@ static int build_block(builder *b, group *g, et_block *blk, size_t block_index)
                             "%s: event_blocks[%zu] '%.*s': the %zu runs merged into it have "
                             "different program outputs (first in run %zu); block.run_output is "
                             "the first run's, every run's are kept",
-                            insp->etdump_label, block_index + 1, (int)blk->name.n, blk->name.p,
+                            insp->etdump_label, gi + 1, (int)blk->name.n, blk->name.p,
                             R, r + 1) != 0)
-                return nomem(b);
+                return nomem(b->err);
         }
     return 0;
 }
 
-static void free_group(group *g)
+static void free_worker(worker *w)
 {
-    free(g->runs);
-    free(g->dur);
-    free(g->start);
-    free(g->pe_pos);
-    free(g->dbg_first);
-    free(g->dbg_count);
-    free(g->any_meta);
-    free(g->values);
-    free(g->out_first);
-    free(g->out_count);
-    free(g->allocs);
-    free(g->alloc_first);
-    free(g->alloc_count);
+    for (size_t i = 0; i < w->n_groups; i++) {
+        lgroup *g = &w->groups[i];
+        free(g->runs);
+        free(g->pe_pos);
+        free(g->dbg_first);
+        free(g->dbg_count);
+        free(g->any_meta);
+        free(g->values);
+        free(g->out_first);
+        free(g->out_count);
+        free(g->allocs);
+        free(g->alloc_first);
+        free(g->alloc_count);
+    }
+    free(w->groups);
+    free(w->es.v);
+    free(w->es.tab.slots);
+    free(w->group_tab.slots);
+    free(w->seq);
+    free(w->ev);
+    free(w->tev);
+    free(w->next);
+    free(w->ies);
+    free(w->ie_slots);
+    free(w->ie_stamp);
+    free(w->slots);
+    free(w->esig_slot);
+    free(w->esig_stamp);
+    free(w->outs);
+    free(w->allocs);
+    free(w->run_group);
+    free(w->run_local);
 }
 
 static void free_builder(builder *b)
 {
-    for (size_t i = 0; i < b->n_groups; i++)
-        free_group(&b->groups[i]);
+    for (unsigned k = 0; k < b->nw; k++)
+        free_worker(&b->w[k]);
+    free(b->w);
+    for (size_t i = 0; i < b->n_groups; i++) {
+        free(b->groups[i].any_meta);
+        free(b->groups[i].delegated);
+    }
     free(b->groups);
-    free(b->esigs);
-    free(b->esig_tab.slots);
+    free(b->es.v);
+    free(b->es.tab.slots);
     free(b->group_tab.slots);
     free(b->seq);
-    free(b->ev);
-    free(b->next);
-    free(b->ies);
-    free(b->ie_slots);
-    free(b->ie_stamp);
-    free(b->slots);
-    free(b->esig_slot);
-    free(b->esig_stamp);
-    free(b->outs);
-    free(b->allocs);
-    free(b->tmp);
+    free(b->pe0);
+    free(b->emap);
+    free(b->run_cost);
+}
+
+/* Split the runs into b->nw workers of about equal numbers of events. */
+static int make_workers(builder *b)
+{
+    const et_etdump *d = &b->insp->dump;
+    uint32_t nruns = et_etdump_num_runs(d);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < nruns; i++) {
+        et_run run;
+        et_etdump_run(d, i, &run);
+        total += run.events.count;
+    }
+    /* threads pay off from a few tens of thousands of events on */
+    unsigned nw = b->threads;
+    if ((uint64_t)nw * 16384 > total)
+        nw = (unsigned)(total / 16384);
+    if (nw > nruns)
+        nw = nruns;
+    if (nw < 1)
+        nw = 1;
+    b->nw = nw;
+    b->w = calloc(nw, sizeof *b->w);
+    b->run_cost = calloc(nruns ? nruns : 1, sizeof *b->run_cost);
+    if (!b->w || !b->run_cost)
+        return -1;
+    uint64_t acc = 0;
+    uint32_t i = 0;
+    for (unsigned k = 0; k < nw; k++) {
+        worker *w = &b->w[k];
+        w->insp = b->insp;
+        w->dump = *d;
+        w->dump.num_profile_events = w->dump.num_debug_events = 0;
+        w->dump.num_allocation_events = w->dump.num_empty_events = 0;
+        w->run_cost = b->run_cost;
+        w->last_group = -1;
+        w->r0 = i;
+        uint64_t goal = total * (k + 1) / nw;
+        while (i < nruns && (acc < goal || k + 1 == nw)) {
+            et_run run;
+            et_etdump_run(d, i, &run);
+            acc += run.events.count;
+            i++;
+        }
+        w->r1 = i;
+        size_t n = w->r1 - w->r0;
+        w->run_group = malloc((n ? n : 1) * sizeof *w->run_group);
+        w->run_local = malloc((n ? n : 1) * sizeof *w->run_local);
+        if (!w->run_group || !w->run_local || idtable_init(&w->es.tab, 1024) != 0 ||
+            idtable_init(&w->group_tab, 16) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The merge (see above): signatures, groups, sizes, counters. */
+static int merge(builder *b)
+{
+    et_inspector *insp = b->insp;
+    for (unsigned k = 0; k < b->nw; k++) {
+        worker *w = &b->w[k];
+        if (GROW(b->emap, b->emap_cap, w->es.n ? w->es.n : 1) != 0)
+            return -1;
+        for (size_t i = 0; i < w->es.n; i++) {
+            long id = intern_esig(&b->es, &w->es.v[i]);
+            if (id < 0)
+                return -1;
+            b->emap[i] = (uint32_t)id;
+        }
+        for (size_t i = 0; i < w->n_groups; i++) {
+            lgroup *lg = &w->groups[i];
+            long gi = merge_group(b, w, lg);
+            if (gi < 0)
+                return -1;
+            ggroup *g = &b->groups[gi];
+            lg->global = (uint32_t)gi;
+            lg->run_offset = g->n_runs;
+            lg->value_shift = g->n_values;
+            lg->alloc_shift = g->n_allocs;
+            g->n_runs += lg->n_runs;
+            g->n_values += lg->n_values;
+            g->n_allocs += lg->n_allocs;
+            for (size_t e = 0; e < lg->seq_len; e++)
+                g->any_meta[e] |= lg->any_meta[e];
+        }
+        et_etdump *d = &insp->dump;
+        d->num_profile_events += w->dump.num_profile_events;
+        d->num_debug_events += w->dump.num_debug_events;
+        d->num_allocation_events += w->dump.num_allocation_events;
+        d->num_empty_events += w->dump.num_empty_events;
+        b->empty_events += w->empty_events;
+        b->repeated_events += w->repeated_events;
+        b->bad_allocator_ids += w->bad_allocator_ids;
+        b->wrapped_events += w->wrapped_events;
+        b->tensor_values |= w->tensor_values;
+    }
+    return 0;
 }
 
 static int build(et_inspector *insp, const et_inspector_options *o, et_error *err)
@@ -944,40 +1544,64 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
     b.insp = insp;
     b.err = err;
     b.converter = o->converter;
-    b.last_group = -1;
     b.converter_ud = o->converter_ud;
+    b.threads = et_threads();
     int rc = -1;
-    if (idtable_init(&b.esig_tab, 1024) != 0 || idtable_init(&b.group_tab, 16) != 0) {
-        nomem(&b);
+    if (idtable_init(&b.es.tab, 1024) != 0 || idtable_init(&b.group_tab, 16) != 0 ||
+        make_workers(&b) != 0) {
+        nomem(err);
         goto out;
     }
-    uint32_t nruns = et_etdump_num_runs(&insp->dump);
-    for (uint32_t i = 0; i < nruns; i++) {
-        et_run run;
-        et_etdump_run(&insp->dump, i, &run);
-        if (!run.has_events)
-            continue; /* spec §3.1: a run without an events vector makes no block */
-        if (collate_run(&b, &run, i) != 0 || signatures_of_run(&b) != 0)
-            goto out;
-        long gi = group_of_run(&b, &run, i);
-        if (gi < 0) {
-            nomem(&b);
-            goto out;
-        }
-        if (append_run(&b, &b.groups[gi], i) != 0)
-            goto out;
-        b.last_group = gi;
+    /* pass 1, then the first error in run order */
+    et_parallel_for(b.threads, b.nw, pass1, &b);
+    if (first_error(&b) != 0)
+        goto out;
+    if (merge(&b) != 0) {
+        nomem(err);
+        goto out;
+    }
+    /* every block at its final size; samples in one arena */
+    size_t bytes = 0;
+    for (size_t gi = 0; gi < b.n_groups; gi++) {
+        const ggroup *g = &b.groups[gi];
+        for (size_t e = 0; e < g->seq_len; e++)
+            if (b.es.v[b.seq[g->seq_first + e]].has_p)
+                bytes += g->n_runs * (sizeof(double) + sizeof(uint64_t));
     }
     insp->blocks = calloc(b.n_groups ? b.n_groups : 1, sizeof *insp->blocks);
-    if (!insp->blocks) {
-        nomem(&b);
+    char *arena = arena_alloc(insp, bytes);
+    if (!insp->blocks || !arena) {
+        nomem(err);
         goto out;
     }
-    for (size_t gi = 0; gi < b.n_groups; gi++) {
-        insp->n_blocks = gi + 1;
-        if (build_block(&b, &b.groups[gi], &insp->blocks[gi], gi) != 0)
+    insp->n_blocks = b.n_groups;
+    for (size_t gi = 0; gi < b.n_groups; gi++)
+        if (alloc_block(&b, gi, &arena) != 0) {
+            nomem(err);
             goto out;
+        }
+    /* pass 2: in parallel, or run by run on this thread for the converter */
+    if (!b.converter) {
+        et_parallel_for(b.threads, b.nw, pass2, &b);
+    } else {
+        for (unsigned k = 0; k < b.nw; k++) {
+            const worker *w = &b.w[k];
+            for (size_t gi = 0; gi < w->n_groups; gi++)
+                fill_runs_data(&b, &w->groups[gi]);
+            for (size_t i = 0; i < w->n_done; i++)
+                fill_runs(&b, &w->groups[w->run_group[i]], w->run_local[i], w->run_local[i] + 1);
+        }
     }
+    for (unsigned k = 0; k < b.nw; k++)
+        for (size_t gi = 0; gi < b.w[k].n_groups; gi++) {
+            free(b.w[k].groups[gi].pe_pos);
+            b.w[k].groups[gi].pe_pos = NULL;
+        }
+    if (all_stats(&b) != 0)
+        goto out;
+    for (size_t gi = 0; gi < b.n_groups; gi++)
+        if (finish_block(&b, gi) != 0)
+            goto out;
     const char *lbl = insp->etdump_label;
     if ((b.empty_events &&
          et_inspector_warn(insp, "%s: %" PRIu64 " events had no profile, debug or allocation event "
@@ -997,7 +1621,7 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
         (b.tensor_values && insp->debug_buffer.size == 0 &&
          et_inspector_warn(insp, "%s: no debug buffer given; tensor values of debug events are not "
                            "available", lbl) != 0)) {
-        nomem(&b);
+        nomem(err);
         goto out;
     }
     rc = 0;
@@ -1143,7 +1767,11 @@ static int open_etrecord(et_inspector *insp, const et_inspector_options *o, et_e
     if (o->etrecord) {
         insp->etrecord = o->etrecord;
     } else if (o->etrecord_path) {
-        if (!(insp->etrecord = et_etrecord_open_path(o->etrecord_path, err)))
+        et_etrecord_options eo;
+        et_etrecord_options_init(&eo);
+        eo.path = o->etrecord_path;
+        eo.json_budget = o->etrecord_json_budget;
+        if (!(insp->etrecord = et_etrecord_open(&eo, err)))
             return -1;
         insp->owns_etrecord = true;
     }
@@ -1274,7 +1902,10 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
     size_t size;
     if (o->etdump_path) {
         insp->etdump_label = o->etdump_path;
-        if (et_map_file(&insp->etdump_file, o->etdump_path, err) != 0)
+        /* refused from its size before mapping; read in full: populated */
+        static const et_map_options fb = {(uint64_t)INT32_MAX,
+                                          "larger than a FlatBuffer can be (2 GiB)", true, false};
+        if (et_map_file_ex(&insp->etdump_file, o->etdump_path, &fb, err) != 0)
             goto fail;
         data = insp->etdump_file.data;
         size = insp->etdump_file.size;
@@ -1316,8 +1947,10 @@ void et_inspector_free(et_inspector *insp)
         et_block *blk = &insp->blocks[i];
         for (size_t e = 0; e < blk->n_events; e++) {
             et_event *ev = &blk->events[e];
-            free(ev->perf_data.raw);
-            free(ev->start_time);
+            if (!insp->samples) { /* else they live in the arena */
+                free(ev->perf_data.raw);
+                free(ev->start_time);
+            }
             free(ev->raw_delegate_debug_metadatas);
             free(ev->debug_first);
             free(ev->debug_count);
@@ -1333,6 +1966,10 @@ void et_inspector_free(et_inspector *insp)
         free(blk->allocation_count);
     }
     free(insp->blocks);
+    if (insp->samples_mapped)
+        munmap(insp->samples, insp->samples_size);
+    else
+        free(insp->samples);
     for (size_t i = 0; i < insp->n_warnings; i++)
         free(insp->warnings[i]);
     free(insp->warnings);

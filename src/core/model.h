@@ -166,6 +166,8 @@ typedef struct et_inspector_options {
     /* optional ETRecord (spec §5, link.h): a path, or an open record that
      * the caller keeps open until the inspector is freed (not both) */
     const char *etrecord_path;
+    uint64_t etrecord_json_budget;    /* for etrecord_path: et_etrecord_options.json_budget
+                                         (0: the default) */
     et_etrecord *etrecord;
     const char *etrecord_method;      /* et_link_options.method */
     const char *reference_graph_name; /* et_link_options.reference_graph_name */
@@ -198,6 +200,11 @@ typedef struct et_inspector {
     et_block *blocks;
     size_t n_warnings;
     char **warnings;              /* one sentence each, in the order found */
+    /* the samples (perf_data.raw, start_time) of every ETDump event, one
+     * arena; NULL for a legacy dump, whose events own theirs */
+    void *samples;
+    size_t samples_size;
+    bool samples_mapped;          /* mmap()ed (huge pages), else malloc()ed */
     /* ETRecord linkage (link.h) */
     et_etrecord *etrecord;        /* NULL without one */
     bool owns_etrecord;           /* opened from options.etrecord_path */

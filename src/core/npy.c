@@ -379,6 +379,11 @@ static int parse_into(et_npy *n, const uint8_t *data, size_t size, et_error *err
                        "the data needs %llu bytes after the header, the file has %llu",
                        (unsigned long long)need, (unsigned long long)avail);
     const uint8_t *base = data + n->data_offset;
+    if (!native && need > ET_NPY_MAX_SWAP)
+        return et_fail(err, ET_ERR_FORMAT,
+                       "descr '%s': %llu bytes in the other byte order, more than the %llu that "
+                       "are byte-swapped in memory (ET_NPY_MAX_SWAP)",
+                       n->descr, (unsigned long long)need, (unsigned long long)ET_NPY_MAX_SWAP);
     if (!native && need > 0) {
         n->owned = malloc((size_t)need);
         if (!n->owned)
@@ -419,7 +424,10 @@ int et_npy_parse(et_npy *n, const uint8_t *data, size_t size, et_error *err)
 int et_npy_open(et_npy *n, const char *path, et_error *err)
 {
     memset(n, 0, sizeof *n);
-    if (et_map_file(&n->file, path, err) != 0)
+    /* rewriting a .npy (by rename) leaves this mapping intact: read_npy
+     * then write_npy to the same path is a round trip, not a hazard */
+    static const et_map_options npy = {0, NULL, false, true};
+    if (et_map_file_ex(&n->file, path, &npy, err) != 0)
         return -1;
     static const uint8_t none[1];
     if (parse_into(n, n->file.data ? n->file.data : none, n->file.size, err) != 0) {

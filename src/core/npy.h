@@ -41,6 +41,11 @@
 /* Longest header accepted, in bytes. */
 #define ET_NPY_MAX_HEADER 65536
 
+/* Most array bytes copied for byte-swapping (an array in the other byte
+ * order is swapped into memory whole; a native one is read in place, page
+ * by page): 256 MiB (docs/user-guide.md "Limits"). */
+#define ET_NPY_MAX_SWAP ((uint64_t)256 << 20)
+
 typedef struct et_npy {
     et_mapped_file file;   /* when opened with et_npy_open */
     uint8_t *owned;        /* a byte-swapped copy of the data, or NULL */
@@ -58,7 +63,9 @@ typedef struct et_npy {
  * (ET_ERR_FORMAT; ET_ERR_NOMEM when a byte-swapped copy cannot be made),
  * e.g. "not a .npy file (no \x93NUMPY magic)", "header: 'shape': expected
  * a tuple of integers, found '3'", "descr '<c8': complex arrays are not
- * supported", "the data needs 24 bytes after the header, the file has 16".
+ * supported", "the data needs 24 bytes after the header, the file has 16",
+ * "descr '>f4': 536870912 bytes in the other byte order, more than the
+ * 268435456 that are byte-swapped in memory (ET_NPY_MAX_SWAP)".
  * Release with et_npy_close(). */
 int et_npy_parse(et_npy *n, const uint8_t *data, size_t size, et_error *err);
 

@@ -223,6 +223,19 @@ static int for_each_pair(const et_tensor *a, int ma, const et_tensor *b, int mb,
         total = 0;
     else if (overflow)
         return et_fail(err, ET_ERR_VALUE, "the broadcast shape has more than 2^64 elements");
+    /* work proportional to the operands: an expansion beyond both of
+     * them stays within the broadcast budget (tensor.h) */
+    if (total > a->numel && total > b->numel && total > et_tensor_max_broadcast()) {
+        char da[200], db[200];
+        describe(a, da, sizeof da);
+        describe(b, db, sizeof db);
+        return et_fail(err, ET_ERR_VALUE,
+                       "broadcasting tensor a (%s) against tensor b (%s) makes %llu elements, "
+                       "more than the broadcast budget of %llu elements (raise it with "
+                       "--max_broadcast_elements or etinspect.limits)",
+                       da, db, (unsigned long long)total,
+                       (unsigned long long)et_tensor_max_broadcast());
+    }
     *count = total;
     if (total == 0)
         return 0;

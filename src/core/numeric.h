@@ -27,6 +27,12 @@
  *
  * Nothing here allocates: operands are read in chunks (equal shapes, a
  * scalar against a tensor) or element by element (general broadcasting).
+ * Work is bounded: a broadcast that expands beyond both operands ([N, 1]
+ * against [1, M]) may make at most et_tensor_max_broadcast() element
+ * pairs (tensor.h), else the functions below fail with "broadcasting
+ * tensor a (float32 [1000, 1]) against tensor b (float32 [1, 1000000])
+ * makes 1000000000 elements, more than the broadcast budget of 1048576
+ * elements (raise it with --max_broadcast_elements or etinspect.limits)".
  * Errors fill an et_error (ET_ERR_VALUE) and return -1.
  */
 #ifndef ET_NUMERIC_H

@@ -3,10 +3,50 @@
 #include "outfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "mapfile.h"
+
+/* ---- temporary files removed on a signal ---------------------------------- */
+
+#define TEMP_SLOTS 64
+
+static char *_Atomic temps[TEMP_SLOTS];
+static atomic_flag at_exit = ATOMIC_FLAG_INIT;
+
+int et_temp_track(char *path)
+{
+    /* a file still registered at exit() was neither committed nor aborted
+     * (os.exit in a callback during a write): it goes too */
+    if (!atomic_flag_test_and_set(&at_exit))
+        atexit(et_temp_remove_all);
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        char *expect = NULL;
+        if (atomic_compare_exchange_strong(&temps[i], &expect, path))
+            return i;
+    }
+    return -1;
+}
+
+void et_temp_untrack(int slot)
+{
+    if (slot >= 0 && slot < TEMP_SLOTS)
+        atomic_store(&temps[slot], NULL);
+}
+
+void et_temp_remove_all(void)
+{
+    for (int i = 0; i < TEMP_SLOTS; i++) {
+        char *p = atomic_exchange(&temps[i], NULL);
+        if (p)
+            unlink(p);
+    }
+}
 
 
 /* Write straight into `dest`, which exists and is not a regular file (a
@@ -14,6 +54,7 @@
  * and renaming over it would destroy it. */
 static int open_direct(et_outfile *of, const char *dest, et_error *err)
 {
+    of->temp_slot = -1;
     if (!(of->dest = strdup(dest)))
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
     if (!(of->fp = fopen(dest, "w"))) {
@@ -61,19 +102,43 @@ int et_resolve_links(const char *path, char **out, et_error *err)
     return et_fail(err, ET_ERR_NOMEM, "out of memory");
 }
 
+int et_outfile_guard(const char *dest, const char *const *inputs, et_error *err)
+{
+    struct stat ds;
+    if (stat(dest, &ds) != 0)
+        return 0; /* nothing there yet: nothing to destroy */
+    if (et_input_guard(dest, (uint64_t)ds.st_dev, (uint64_t)ds.st_ino, err))
+        return -1;
+    for (const char *const *in = inputs; in && *in; in++) {
+        struct stat is;
+        if (stat(*in, &is) == 0 && is.st_dev == ds.st_dev && is.st_ino == ds.st_ino)
+            return et_fail(err, ET_ERR_USAGE,
+                           "%s: refusing to overwrite an input file with output (the input %s)",
+                           dest, *in);
+    }
+    return 0;
+}
+
+/* Give up on a half-made outfile: free what it holds. */
+static void release(et_outfile *of)
+{
+    et_temp_untrack(of->temp_slot);
+    free(of->dest);
+    free(of->tmp);
+    memset(of, 0, sizeof *of);
+    of->temp_slot = -1;
+}
+
 int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs, et_error *err)
 {
     memset(of, 0, sizeof *of);
+    of->temp_slot = -1;
     struct stat ds;
     if (stat(dest, &ds) == 0) {
         if (S_ISDIR(ds.st_mode))
             return et_fail(err, ET_ERR_IO, "%s: is a directory, expected a file path", dest);
-        for (const char *const *in = inputs; in && *in; in++) {
-            struct stat is;
-            if (stat(*in, &is) == 0 && is.st_dev == ds.st_dev && is.st_ino == ds.st_ino)
-                return et_fail(err, ET_ERR_USAGE,
-                               "%s: refusing to overwrite an input file with output", dest);
-        }
+        if (et_outfile_guard(dest, inputs, err) != 0)
+            return -1;
         if (!S_ISREG(ds.st_mode))
             return open_direct(of, dest, err);
     }
@@ -91,19 +156,17 @@ int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs,
     of->dest = strdup(dest);
     of->tmp = malloc(n + 8);
     if (!of->dest || !of->tmp) {
-        free(of->dest);
-        free(of->tmp);
-        memset(of, 0, sizeof *of);
+        release(of);
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
     }
     memcpy(of->tmp, dest, n);
     memcpy(of->tmp + n, ".XXXXXX", 8);
+    /* tracked before it exists: mkstemp fills the name in place */
+    of->temp_slot = et_temp_track(of->tmp);
     int fd = mkstemp(of->tmp);
     if (fd < 0) {
         int e = errno;
-        free(of->dest);
-        free(of->tmp);
-        memset(of, 0, sizeof *of);
+        release(of);
         return et_fail(err, ET_ERR_IO, "%s: cannot create a file beside it: %s", dest,
                        strerror(e));
     }
@@ -116,18 +179,35 @@ int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs,
         int e = errno;
         close(fd);
         unlink(of->tmp);
-        free(of->dest);
-        free(of->tmp);
-        memset(of, 0, sizeof *of);
+        release(of);
         return et_fail(err, ET_ERR_IO, "%s: %s", dest, strerror(e));
     }
     return 0;
+}
+
+/* fsync the directory holding `path` (after a rename into it). */
+static void sync_dir(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+    if (!dir)
+        return;
+    int fd = open(dir, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd); /* best effort: some file systems refuse directories */
+        close(fd);
+    }
+    free(dir);
 }
 
 int et_outfile_commit(et_outfile *of, et_error *err)
 {
     int rc = 0, e = 0;
     if (fflush(of->fp) != 0 || ferror(of->fp))
+        rc = -1, e = errno;
+    /* on disk before it replaces anything (a direct output - a terminal,
+     * a FIFO - cannot be synced and need not be) */
+    if (rc == 0 && of->tmp && fsync(fileno(of->fp)) != 0)
         rc = -1, e = errno;
     if (fclose(of->fp) != 0 && rc == 0)
         rc = -1, e = errno;
@@ -137,12 +217,27 @@ int et_outfile_commit(et_outfile *of, et_error *err)
     if (rc != 0) {
         if (of->tmp)
             unlink(of->tmp);
-        et_fail(err, ET_ERR_IO, "%s: write failed: %s", of->dest, strerror(e));
+        et_fail(err, ET_ERR_IO, "%s: write failed: %s", of->dest, strerror(e ? e : EIO));
+    } else if (of->tmp) {
+        sync_dir(of->dest);
     }
-    free(of->dest);
-    free(of->tmp);
-    memset(of, 0, sizeof *of);
+    release(of);
     return rc;
+}
+
+int et_outfile_fail(et_outfile *of, et_error *err)
+{
+    int e = errno;
+    if (of->fp) {
+        /* the stream's own error: flushing what is left fails the same way */
+        clearerr(of->fp);
+        if (fflush(of->fp) != 0)
+            e = errno;
+    }
+    et_fail(err, ET_ERR_IO, "%s: write failed: %s", of->dest ? of->dest : "output",
+            strerror(e ? e : EIO));
+    et_outfile_abort(of);
+    return -1;
 }
 
 void et_outfile_abort(et_outfile *of)
@@ -151,7 +246,5 @@ void et_outfile_abort(et_outfile *of)
         fclose(of->fp);
     if (of->tmp)
         unlink(of->tmp);
-    free(of->dest);
-    free(of->tmp);
-    memset(of, 0, sizeof *of);
+    release(of);
 }

@@ -1,19 +1,19 @@
 /*
  * pyfmt.c - Python-compatible float formatting (see pyfmt.h).
  *
- * Both formats start from C's "%.*e", which glibc (and any C99 printf)
- * rounds correctly.  Only the ASCII digits and the exponent of that output
- * are used; the layout is rebuilt here, so the result never depends on the
- * locale's decimal point.  The round-trip test of repr() feeds the very
- * string printf produced back to strtod(), so both run under the same
- * LC_NUMERIC and agree with each other whatever it is.
- *
- * Plain C11, no POSIX functions needed.
+ * repr() takes the shortest digits from libdouble-conversion (dtoa.h); the
+ * "g" format starts from C's "%.*e", which glibc (and any C99 printf)
+ * rounds correctly.  Only the digits and the exponent are used; the layout
+ * is rebuilt here, so the result never depends on the locale's decimal
+ * point.
  */
 #include "pyfmt.h"
 
-#include <float.h>
+#include "dtoa.h"
+#include "strbuf.h"
+
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,15 +74,16 @@ static char *put_fixed(char *p, const decimal *d, int point_zero)
         *p++ = '.';
         for (i = -1; i > d->exp; i--)
             *p++ = '0';
-        memcpy(p, d->dig, (size_t)d->ndig);
-        return p + d->ndig;
+        for (i = 0; i < d->ndig; i++)
+            *p++ = d->dig[i];
+        return p;
     }
     for (i = 0; i <= d->exp; i++)
         *p++ = i < d->ndig ? d->dig[i] : '0';
     if (d->ndig > d->exp + 1) {
         *p++ = '.';
-        memcpy(p, d->dig + d->exp + 1, (size_t)(d->ndig - d->exp - 1));
-        p += d->ndig - d->exp - 1;
+        for (i = d->exp + 1; i < d->ndig; i++)
+            *p++ = d->dig[i];
     } else if (point_zero) {
         *p++ = '.';
         *p++ = '0';
@@ -90,56 +91,66 @@ static char *put_fixed(char *p, const decimal *d, int point_zero)
     return p;
 }
 
-/* At a power of two the doubles below x are twice as dense as those
- * above, so the 16-digit decimal nearest x may fail to read back while its
- * neighbour on the far side of x does.  `s` is x printed with "%.15e";
- * try the two 16-digit neighbours of s and, when one reads back as x, store
- * it in d and return 1. */
-static int neighbour16(const char *s, double x, decimal *d)
+/* The fast path of repr() for doubles that are a decimal of at most 15
+ * significant digits, as durations (ticks / 10^k) are: for x in
+ * [1e-7, 1e15), m = x * 10^k rounded to an integer below 10^15 (k chosen so
+ * that m has 15 digits) is that decimal's digits when m / 10^k (both exact,
+ * the quotient correctly rounded) gives x back.  A decimal of at most 15
+ * digits is the only one of that length that reads back as its double, so
+ * m's digits without trailing zeros are the shortest ones.  Returns their
+ * count (with *point as et_dtoa_shortest sets it), or 0 when x is not such
+ * a decimal. */
+static int short_decimal(double x, char *digits, int *point)
 {
-    decimal r;
-    unsigned long long m = 0, c;
-    char num[48];
-    int i, step;
-
-    split_e(s, &r);
-    for (i = 0; i < 16; i++)
-        m = m * 10 + (unsigned long long)(i < r.ndig ? r.dig[i] - '0' : 0);
-    for (step = -1; step <= 1; step += 2) {
-        int e = r.exp;
-        c = step > 0 ? m + 1 : m - 1; /* m >= 10^15 */
-        if (c == 10000000000000000ULL) {
-            c = 1000000000000000ULL;
-            e++;
-        } else if (c < 1000000000000000ULL) {
-            c = 9999999999999999ULL;
-            e--;
-        }
-        /* no decimal point, so strtod's locale does not matter */
-        snprintf(num, sizeof num, "%llue%d", c, e - 15);
-        if (strtod(num, NULL) == x) {
-            snprintf(num, sizeof num, "%llu", c);
-            memcpy(d->dig, num, 16);
-            d->ndig = 16;
-            d->exp = e;
-            while (d->ndig > 1 && d->dig[d->ndig - 1] == '0')
-                d->ndig--;
-            return 1;
-        }
-    }
-    return 0;
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    static const double n10[8] = {1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1e0};
+    if (!(x >= 1e-7 && x < 1e15))
+        return 0;
+    /* e10 = floor(log10(x)) from the binary exponent (x in [2^(be-1), 2^be)),
+     * 1233 / 4096 ~ log10(2) floored, then corrected once */
+    uint64_t bits;
+    memcpy(&bits, &x, 8);
+    int be = (int)((bits >> 52) & 0x7FF) - 1022;
+    int t = (be - 1) * 1233;
+    int e10 = t >= 0 ? t >> 12 : -((-t + 4095) >> 12);
+    double next = e10 + 1 >= 0 ? p10[e10 + 1] : n10[e10 + 8];
+    if (x >= next)
+        e10++;
+    int k = 14 - e10; /* m = x * 10^k has 15 digits */
+    if (k < 0 || k > 22)
+        return 0;
+    double y = x * p10[k];
+    if (!(y < 1e15))
+        return 0;
+    uint64_t m = (uint64_t)(y + 0.5);
+    if ((double)m / p10[k] != x || m == 0)
+        return 0;
+    int z = 0; /* trailing zeros dropped */
+    if (m % 100000000 == 0)
+        m /= 100000000, z += 8;
+    if (m % 10000 == 0)
+        m /= 10000, z += 4;
+    if (m % 100 == 0)
+        m /= 100, z += 2;
+    if (m % 10 == 0)
+        m /= 10, z += 1;
+    int n = (int)et_u64_to_chars(digits, m);
+    *point = n + z - k;
+    return n;
 }
 
 /* Python repr(float): the shortest string that reads back as x (the closest
- * one when several have that length); fixed notation when the decimal
- * exponent e satisfies -4 <= e < 16 ("8338.0", "0.0001"), otherwise
- * "d.ddde+XX" ("1e-05", "1e+16"); "nan", "inf", "-inf", "-0.0".  Writes
- * into buf (ET_PYFMT_BUFSZ bytes) and returns the length. */
+ * one when several have that length; libdouble-conversion's shortest mode,
+ * dtoa.h); fixed notation when the decimal exponent e satisfies
+ * -4 <= e < 16 ("8338.0", "0.0001"), otherwise "d.ddde+XX" ("1e-05",
+ * "1e+16"); "nan", "inf", "-inf", "-0.0".  Writes into buf (ET_PYFMT_BUFSZ
+ * bytes) and returns the length. */
 size_t et_pyfmt_repr(double x, char *buf)
 {
-    char tmp[48], *p = buf;
+    char *p = buf;
     decimal d;
-    int prec;
 
     if (!isfinite(x))
         return nonfinite(x, buf);
@@ -147,22 +158,15 @@ size_t et_pyfmt_repr(double x, char *buf)
         *p++ = '-';
         x = -x;
     }
-    /* For a normal double, 15 significant digits always reproduce a decimal
-     * of <= 15 digits that reads back as x, so the first precision that
-     * round-trips gives the shortest digits; at 16 and 17 digits the
-     * correctly rounded string is also the closest.  Subnormals carry
-     * fewer digits: search them from one digit up. */
-    for (prec = x < DBL_MIN ? 0 : 14; prec < 16; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*e", prec, x);
-        if (strtod(tmp, NULL) == x)
-            break;
-        if (prec == 15 && neighbour16(tmp, x, &d))
-            goto layout;
+    if (x == 0) {
+        memcpy(p, "0.0", 4);
+        return (size_t)(p - buf) + 3;
     }
-    if (prec == 16)
-        snprintf(tmp, sizeof tmp, "%.16e", x);
-    split_e(tmp, &d);
-layout:
+    int point;
+    d.ndig = short_decimal(x, d.dig, &point);
+    if (!d.ndig)
+        d.ndig = et_dtoa_shortest(x, d.dig, &point);
+    d.exp = point - 1;
     p = (d.exp < -4 || d.exp >= 16) ? put_sci(p, &d) : put_fixed(p, &d, 1);
     *p = '\0';
     return (size_t)(p - buf);

@@ -29,6 +29,98 @@
 et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for_display,
                           et_error *err);
 
+/* ---- The rows of spec §6.1-§6.3, for the command line and the Lua API ----
+ *
+ * et_report_rows is the one implementation of the reference's
+ * Event.to_dataframe, EventBlock.to_dataframe, Inspector.to_dataframe and
+ * the filtered frame of print_data_tabular / save_data_to_tsv: which rows,
+ * which columns in which order, their names, the None rules, op_types'
+ * abbreviation, and the columns include_delegate_debug_data adds (spec
+ * §6.2) with pandas' column union and dtypes.  et_report_frame calls it;
+ * the Lua binding (src/lua/l_frame.c) calls it for insp:to_dataframe(),
+ * blk:to_dataframe(), ev:to_dataframe(), print_data_tabular and
+ * save_data_to_tsv. */
+
+/* One value of an event's parsed delegate metadata (a dict entry, or a
+ * whole list): the cell it becomes.  TEXT is Python's str() of the value
+ * (a list, a dict, a str ...: pandas' object dtype); INT, FLOAT and BOOL
+ * are Python int, float and bool.  NONE values are left out. */
+typedef struct et_md_value {
+    et_cell_kind kind;
+    const char *text; /* TEXT: the bytes (copied by et_md_add) */
+    size_t len;
+    int64_t i;
+    double d;
+    bool b;
+} et_md_value;
+
+/* The parsed metadata of one event, filled by an et_report_md_fn. */
+typedef struct et_md_fields et_md_fields;
+
+/* Add `key` (klen bytes) = `v` to `m`, after the keys added before (a
+ * dict's order).  A key added twice keeps its first place and its last
+ * value.  Returns 0, or -1 out of memory. */
+int et_md_add(et_md_fields *m, const char *key, size_t klen, const et_md_value *v);
+
+/* The parsed delegate metadata of event `event` of block `block` (called
+ * for delegated events only, once per event and call of et_report_rows):
+ * add its fields with et_md_add -- a dict: one per key, in the dict's
+ * order; a list: one field "delegate_debug_metadata" holding its str();
+ * empty: none -- and return 0.  Return 1 to use the raw metadata instead
+ * (as for events that are not delegated), -1 on an error (err set; the
+ * rows are not built). */
+typedef int (*et_report_md_fn)(void *ctx, size_t block, size_t event, et_md_fields *out,
+                               et_error *err);
+
+typedef struct et_report_opts {
+    const char *units;    /* suffix of the statistics columns: "" or " (ms)"...;
+                             NULL: " (<target time scale>)" */
+    bool for_display;     /* spec §6.3: leave out raw, delegate_debug_identifier,
+                             stack_traces, module_hierarchy, debug_data and the
+                             rows whose event name contains "OPERATOR_CALL" */
+    bool block_column;    /* the event_block_name column (Event.to_dataframe: false) */
+    long block;           /* only this block (0-based), or -1 for every block
+                             (then the blocks' frames are concatenated as
+                             Inspector.to_dataframe does) */
+    long event;           /* only this event of `block` (0-based), or -1 */
+    bool include_delegate_debug_data; /* the metadata columns (spec §6.2) */
+    bool no_list_text;    /* leave raw, stack_traces, module_hierarchy, debug_data
+                             and start_time NONE, for a caller that fills them
+                             with the events' own values (the Lua frames) */
+    et_report_md_fn metadata; /* parsed metadata of delegated events; NULL:
+                                 the raw metadata everywhere */
+    void *ctx;                /* passed to `metadata` */
+} et_report_opts;
+
+/* Which event each row of an et_report_rows frame shows. */
+typedef struct et_report_rowmap {
+    size_t n;        /* rows */
+    uint32_t *block; /* n block indices (malloc'd; free them) */
+    uint32_t *event; /* n event indices within the block (malloc'd) */
+    size_t n_md_columns; /* the last n_md_columns columns are metadata columns */
+} et_report_rowmap;
+
+/* The frame of spec §6.1-§6.3 that `o` asks for.  Columns: event_block_name
+ * (when o->block_column), event_name, raw, p10..max + units, op_types,
+ * delegate_debug_identifier, stack_traces, module_hierarchy,
+ * is_delegated_op, delegate_backend_name, debug_data, start_time (the
+ * display ones only when o->for_display), then the metadata columns.
+ *
+ * Metadata (o->include_delegate_debug_data): per event, o->metadata's
+ * fields for delegated events when it is set, else the raw metadata: one
+ * column "delegate_debug_metadata" holding the list's str() -- Python bytes
+ * reprs, `[b'{"op":"conv2d"}', '']` ('' for a run without any), as the
+ * reference's flatc-decoded bytes show.  Columns are the union of the
+ * fields in first-seen order, per block and then over blocks; a cell an
+ * event lacks is NaN; dtypes follow pandas 1.5 (pd.DataFrame of Series per
+ * block, then pd.concat): an integer column with a missing cell or next to
+ * floats becomes float (3 -> 3.0), booleans with missing cells stay
+ * objects.  When `map` is not NULL it receives each row's block and event
+ * (free map->block and map->event).  Returns NULL with `err` set
+ * (ET_ERR_NOMEM, or what o->metadata set) on failure. */
+et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
+                         et_report_rowmap *map, et_error *err);
+
 /* Memory of one block over its runs, per allocator (allocation events,
  * spec §2.4; not in the reference). */
 typedef struct et_memory_row {
@@ -46,7 +138,8 @@ typedef struct et_memory_row {
 long et_block_memory_summary(const et_block *blk, et_memory_row **rows);
 
 /* The --memory table: columns event_block_name, allocator_id, allocator,
- * runs, allocations, bytes, bytes_per_run (FLOAT: bytes / runs), largest;
+ * runs, allocations, bytes, bytes_per_run (INT: bytes / runs rounded to
+ * the byte, half up), largest (bytes are integers throughout);
  * one row per block and allocator (et_block_memory_summary).  Returns NULL
  * with `err` set (ET_ERR_NOMEM) on failure. */
 et_frame *et_report_memory_frame(const et_inspector *insp, et_error *err);

@@ -122,74 +122,140 @@ static size_t partition(double *x, size_t n)
     }
 }
 
-void et_sort_doubles(double *x, size_t n)
+/* Heapsort of x[0, n): the O(n log n) fallback that keeps a hostile input
+ * (a median-of-three killer sequence) from making sorting or selection
+ * quadratic. */
+static void sift_down(double *x, size_t i, size_t n)
+{
+    double v = x[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && x[c] < x[c + 1])
+            c++;
+        if (!(v < x[c]))
+            break;
+        x[i] = x[c];
+        i = c;
+    }
+    x[i] = v;
+}
+
+static void heap_sort(double *x, size_t n)
+{
+    for (size_t i = n / 2; i-- > 0;)
+        sift_down(x, i, n);
+    for (size_t k = n; k-- > 1;) {
+        swap_d(&x[0], &x[k]);
+        sift_down(x, 0, k);
+    }
+}
+
+/* Introsort: quicksort while the depth budget lasts, heapsort beyond. */
+static void sort_depth(double *x, size_t n, unsigned budget)
 {
     while (n > 24) {
+        if (budget-- == 0) {
+            heap_sort(x, n);
+            return;
+        }
         size_t left = partition(x, n) + 1, right = n - left;
         /* recurse into the smaller part, loop on the larger */
         if (left < right) {
-            et_sort_doubles(x, left);
+            sort_depth(x, left, budget);
             x += left;
             n = right;
         } else {
-            et_sort_doubles(x + left, right);
+            sort_depth(x + left, right, budget);
             n = left;
         }
     }
     insertion_sort(x, n);
 }
 
-/* Rearrange x[lo, hi) so that x[k] holds the value of rank k, everything
- * before it is <= and everything after it >= (Hoare selection). */
-static void select_rank(double *x, size_t lo, size_t hi, size_t k)
+static unsigned depth_budget(size_t n)
 {
-    while (hi - lo > 16) {
-        size_t j = lo + partition(x + lo, hi - lo);
-        if (k <= j)
-            hi = j + 1;
-        else
+    unsigned d = 0;
+    while (n >>= 1)
+        d++;
+    return 2 * d + 8;
+}
+
+void et_sort_doubles(double *x, size_t n)
+{
+    sort_depth(x, n, depth_budget(n));
+}
+
+/* Place the values of every rank in ranks[0, nr) (ascending, all within
+ * [lo, hi)) at their sorted positions of x[lo, hi): one quickselect pass
+ * that follows only the parts holding a wanted rank; a part that has been
+ * partitioned too often is sorted instead (heapsort), so the work stays
+ * O(n log n) whatever the input. */
+static void multi_select(double *x, size_t lo, size_t hi, const size_t *ranks, size_t nr,
+                         unsigned budget)
+{
+    while (nr > 0) {
+        if (hi - lo <= 16) {
+            insertion_sort(x + lo, hi - lo);
+            return;
+        }
+        if (budget-- == 0) {
+            heap_sort(x + lo, hi - lo);
+            return;
+        }
+        size_t j = lo + partition(x + lo, hi - lo); /* x[lo, j] <= x[j+1, hi) */
+        size_t m = 0;
+        while (m < nr && ranks[m] <= j)
+            m++;
+        if (m > 0 && m < nr) {
+            multi_select(x, lo, j + 1, ranks, m, budget);
+            ranks += m;
+            nr -= m;
             lo = j + 1;
+        } else if (m == nr) {
+            hi = j + 1;
+        } else {
+            lo = j + 1;
+        }
     }
-    insertion_sort(x + lo, hi - lo);
 }
 
 void et_percentiles(double *x, size_t n, const double *q, size_t nq, double *out)
 {
-    if (n <= 32) {
+    if (n <= 32 || nq > 8) {
         et_sort_doubles(x, n);
         for (size_t k = 0; k < nq; k++)
             out[k] = et_percentile_sorted(x, n, q[k]);
         return;
     }
-    /* Select the needed ranks from the highest down: each selection
-     * partitions the range, so the next (lower) one works on a prefix. */
-    size_t hi = n;
-    for (size_t k = nq; k-- > 0;) {
+    /* the ranks each percentile reads: i and i + 1 around its virtual
+     * index (NumPy's linear method), selected together in one pass */
+    size_t ranks[16], nr = 0;
+    for (size_t k = 0; k < nq; k++) {
+        double h = (double)(n - 1) * (q[k] / 100.0);
+        size_t i = h >= (double)(n - 1) ? n - 1 : h <= 0 ? 0 : (size_t)floor(h);
+        if (!nr || ranks[nr - 1] < i)
+            ranks[nr++] = i;
+        if (i + 1 < n && ranks[nr - 1] < i + 1)
+            ranks[nr++] = i + 1;
+    }
+    multi_select(x, 0, n, ranks, nr, depth_budget(n));
+    for (size_t k = 0; k < nq; k++) {
         double h = (double)(n - 1) * (q[k] / 100.0);
         if (h >= (double)(n - 1)) {
-            select_rank(x, 0, hi, n - 1 < hi ? n - 1 : hi - 1);
             out[k] = x[n - 1];
             continue;
         }
         if (h <= 0) {
-            select_rank(x, 0, hi, 0);
             out[k] = x[0];
-            hi = 1;
             continue;
         }
         double fl = floor(h);
         size_t i = (size_t)fl;
         double g = h - fl;
-        select_rank(x, 0, hi, i);
-        /* x[i+1] is the smallest of x[i+1 .. hi) (or x[hi] when the range
-         * ends at i + 1, placed there by an earlier selection) */
-        double b = i + 1 < hi ? x[i + 1] : x[hi];
-        for (size_t j = i + 2; j < hi; j++)
-            if (x[j] < b)
-                b = x[j];
-        double a = x[i];
+        double a = x[i], b = x[i + 1];
         double diff = b - a;
         out[k] = g >= 0.5 ? b - diff * (1.0 - g) : a + diff * g;
-        hi = i + 1;
     }
 }

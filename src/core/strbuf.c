@@ -1,6 +1,7 @@
 /* strbuf.c - see strbuf.h. */
 #include "strbuf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,34 +49,10 @@ void et_sb_add_i64(et_strbuf *sb, int64_t v)
     }
 }
 
-/* Write v in decimal ending just before `end`; returns the first digit. */
-static char *u64_digits(uint64_t v, char *end)
-{
-    static const char pairs[201] =
-        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-        "8081828384858687888990919293949596979899";
-    char *p = end;
-    while (v >= 100) {
-        unsigned d = (unsigned)(v % 100) * 2;
-        v /= 100;
-        *--p = pairs[d + 1];
-        *--p = pairs[d];
-    }
-    if (v >= 10) {
-        *--p = pairs[v * 2 + 1];
-        *--p = pairs[v * 2];
-    } else {
-        *--p = (char)('0' + v);
-    }
-    return p;
-}
-
 void et_sb_add_u64(et_strbuf *sb, uint64_t v)
 {
     char b[24];
-    char *p = u64_digits(v, b + sizeof b);
-    et_sb_add(sb, p, (size_t)(b + sizeof b - p));
+    et_sb_add(sb, b, et_u64_to_chars(b, v));
 }
 
 void et_sb_add_u64_list(et_strbuf *sb, const uint64_t *v, size_t n)
@@ -96,15 +73,41 @@ void et_sb_add_u64_list(et_strbuf *sb, const uint64_t *v, size_t n)
     char *o = sb->p + before;
     *o++ = '[';
     for (size_t i = 0; i < n; i++) {
-        char b[24];
-        char *d = u64_digits(v[i], b + sizeof b);
-        size_t len = (size_t)(b + sizeof b - d);
         if (i) {
             *o++ = ',';
             *o++ = ' ';
         }
-        memcpy(o, d, len);
-        o += len;
+        o += et_u64_to_chars(o, v[i]);
+    }
+    *o++ = ']';
+    sb->n = (size_t)(o - sb->p);
+    sb->p[sb->n] = '\0';
+}
+
+void et_sb_add_repr_list(et_strbuf *sb, const double *x, size_t n, bool json)
+{
+    /* reserve the worst case once, then write in place */
+    if (n > (SIZE_MAX - 4) / (ET_PYFMT_BUFSZ + 2)) {
+        sb->failed = true;
+        return;
+    }
+    size_t before = sb->n;
+    et_sb_add(sb, NULL, n * (ET_PYFMT_BUFSZ + 2) + 2);
+    if (sb->failed)
+        return;
+    char *o = sb->p + before;
+    *o++ = '[';
+    for (size_t i = 0; i < n; i++) {
+        if (i) {
+            *o++ = ',';
+            *o++ = ' ';
+        }
+        if (json && !isfinite(x[i])) {
+            memcpy(o, "null", 4);
+            o += 4;
+        } else {
+            o += et_pyfmt_repr(x[i], o);
+        }
     }
     *o++ = ']';
     sb->n = (size_t)(o - sb->p);

@@ -9,6 +9,7 @@
 #define ET_STRBUF_H
 
 #include <stdbool.h>
+#include <string.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,8 +30,13 @@ void et_sb_addc(et_strbuf *sb, char c);
 /* Append an integer in decimal ("-12", "18446744073709551615"). */
 void et_sb_add_i64(et_strbuf *sb, int64_t v);
 void et_sb_add_u64(et_strbuf *sb, uint64_t v);
+
+
 /* Python str() of a list of integers: "[1, 2, 3]". */
 void et_sb_add_u64_list(et_strbuf *sb, const uint64_t *v, size_t n);
+/* A list of n floats, "[x, y]", each as Python's repr(); with `json`, NaN
+ * and infinities as null (else "nan", "inf", "-inf" as Python prints). */
+void et_sb_add_repr_list(et_strbuf *sb, const double *x, size_t n, bool json);
 /* Python repr() of a float (see pyfmt.h). */
 void et_sb_add_repr(et_strbuf *sb, double v);
 /* Python repr() of a str (n bytes of UTF-8): single quotes unless the
@@ -45,5 +51,87 @@ void et_sb_add_json_str(et_strbuf *sb, const char *s, size_t n);
 /* Empty the buffer, keeping its storage. */
 void et_sb_reset(et_strbuf *sb);
 void et_sb_free(et_strbuf *sb);
+
+/* ---- integers to decimal text, inline: every writer's hot path ---- */
+
+/* Number of decimal digits of v (1..20). */
+static inline unsigned et_u64_len_(uint64_t v)
+{
+    static const uint64_t p10[20] = {
+        UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000), UINT64_C(10000),
+        UINT64_C(100000), UINT64_C(1000000), UINT64_C(10000000), UINT64_C(100000000),
+        UINT64_C(1000000000), UINT64_C(10000000000), UINT64_C(100000000000),
+        UINT64_C(1000000000000), UINT64_C(10000000000000), UINT64_C(100000000000000),
+        UINT64_C(1000000000000000), UINT64_C(10000000000000000),
+        UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
+        UINT64_C(10000000000000000000)};
+#if defined(__GNUC__) || defined(__clang__)
+    /* log10 from the bit length (1233 / 4096 ~ log10(2)), corrected once */
+    unsigned t = (unsigned)(64 - __builtin_clzll(v | 1)) * 1233 >> 12;
+    return t + ((v | 1) >= p10[t]);
+#else
+    unsigned n = 1;
+    while (n < 20 && v >= p10[n])
+        n++;
+    return n;
+#endif
+}
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The 8 decimal digits of v < 10^8 (leading zeros included) as ASCII, the
+ * first digit in the lowest byte: both 4-digit halves, then their 2-digit
+ * and 1-digit parts, are split in parallel lanes of one 64-bit word. */
+static inline uint64_t et_digits8_(uint32_t v)
+{
+    uint64_t merged = (uint64_t)(v / 10000) | ((uint64_t)(v % 10000) << 32);
+    uint64_t top = ((merged * 10486) >> 20) & ((UINT64_C(0x7F) << 32) | UINT64_C(0x7F));
+    uint64_t bottom = merged - 100 * top;
+    uint64_t hundreds = (bottom << 16) + top;
+    uint64_t tens = ((hundreds * 103) >> 10) &
+                    ((UINT64_C(0xF) << 48) | (UINT64_C(0xF) << 32) | (UINT64_C(0xF) << 16) | 0xF);
+    uint64_t ones = hundreds - 10 * tens;
+    return ((ones << 8) + tens) + UINT64_C(0x3030303030303030);
+}
+#endif
+
+/* Write v in decimal at o and return the number of digits (1..20).  No NUL;
+ * o needs room for 20 bytes (up to 8 bytes, and never past o + 20, may be
+ * written beyond the digits). */
+static inline size_t et_u64_to_chars(char *o, uint64_t v)
+{
+    size_t n = et_u64_len_(v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n <= 8) {
+        uint64_t d = et_digits8_((uint32_t)v) >> (8 * (8 - n));
+        memcpy(o, &d, 8);
+        return n;
+    }
+    if (n <= 16) {
+        uint64_t d = et_digits8_((uint32_t)(v / 100000000)) >> (8 * (16 - n));
+        memcpy(o, &d, 8);
+        d = et_digits8_((uint32_t)(v % 100000000));
+        memcpy(o + n - 8, &d, 8);
+        return n;
+    }
+#endif
+    static const char et_digit_pairs_[201] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    char *p = o + n;
+    while (v >= 100) {
+        unsigned d = (unsigned)(v % 100) * 2;
+        v /= 100;
+        p -= 2;
+        memcpy(p, et_digit_pairs_ + d, 2);
+    }
+    if (v >= 10) {
+        p -= 2;
+        memcpy(p, et_digit_pairs_ + v * 2, 2);
+    } else {
+        *--p = (char)('0' + v);
+    }
+    return n;
+}
 
 #endif

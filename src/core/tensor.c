@@ -2,6 +2,7 @@
 #include "tensor.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -251,6 +252,79 @@ static void decode_run_i64(int st, const uint8_t *p, int64_t step, uint64_t n, i
 
 /* ---- views -------------------------------------------------------------- */
 
+static _Atomic uint64_t max_broadcast = ET_TENSOR_MAX_BROADCAST;
+
+uint64_t et_tensor_max_broadcast(void)
+{
+    return atomic_load_explicit(&max_broadcast, memory_order_relaxed);
+}
+
+uint64_t et_tensor_set_max_broadcast(uint64_t n)
+{
+    return atomic_exchange_explicit(&max_broadcast, n ? n : ET_TENSOR_MAX_BROADCAST,
+                                    memory_order_relaxed);
+}
+
+/* "[2, 3]" into buf (cap >= 8), shortened with "..." when it does not fit. */
+static void dims_text(const int64_t *v, uint32_t n, char *buf, size_t cap)
+{
+    size_t k = 0;
+    buf[k++] = '[';
+    for (uint32_t d = 0; d < n; d++) {
+        char one[24];
+        int w = snprintf(one, sizeof one, "%s%lld", d ? ", " : "", (long long)v[d]);
+        if (w < 0 || k + (size_t)w + 5 > cap) {
+            memcpy(buf + k, "...", 3);
+            k += 3;
+            break;
+        }
+        memcpy(buf + k, one, (size_t)w);
+        k += (size_t)w;
+    }
+    buf[k++] = ']';
+    buf[k] = 0;
+}
+
+/* Work proportional to the input: a view may not hold more elements than
+ * the `avail` bytes behind element 0 can (numel * es <= avail), unless
+ * the surplus comes from broadcasting - dimensions of size > 1 with stride
+ * 0 - whose other dimensions fit in those bytes, and the whole view stays
+ * within the broadcast budget (et_tensor_max_broadcast).  Overlapping
+ * non-zero strides that repeat elements beyond the bytes are refused. */
+static int check_repeats(const et_tensor *t, uint64_t es, uint64_t avail, int64_t offset,
+                         const char *what, const char *buffer_name, et_error *err)
+{
+    if (es == 0 || t->numel <= avail / es)
+        return 0;
+    uint64_t distinct = 1;
+    bool broadcast = false;
+    for (uint32_t d = 0; d < t->ndim; d++) {
+        if (t->sizes[d] > 1 && t->strides[d] == 0)
+            broadcast = true;
+        else
+            distinct *= (uint64_t)t->sizes[d]; /* <= numel: no overflow */
+    }
+    char sz[96], st[96];
+    dims_text(t->sizes, t->ndim, sz, sizeof sz);
+    dims_text(t->strides, t->ndim, st, sizeof st);
+    if (!broadcast || distinct > avail / es)
+        return et_fail(err, ET_ERR_FORMAT,
+                       "%s: sizes %s with strides %s name %llu elements of %llu bytes, more "
+                       "than the %llu bytes from offset %lld in the %s hold (only a zero "
+                       "stride may repeat elements)",
+                       what, sz, st, (unsigned long long)t->numel, (unsigned long long)es,
+                       (unsigned long long)avail, (long long)offset, buffer_name);
+    uint64_t cap = et_tensor_max_broadcast();
+    if (t->numel > cap)
+        return et_fail(err, ET_ERR_FORMAT,
+                       "%s: sizes %s with strides %s broadcast %llu elements from %llu bytes, "
+                       "more than the broadcast budget of %llu elements (raise it with "
+                       "--max_broadcast_elements or etinspect.limits)",
+                       what, sz, st, (unsigned long long)t->numel,
+                       (unsigned long long)(distinct * es), (unsigned long long)cap);
+    return 0;
+}
+
 int et_tensor_init(et_tensor *t, int scalar_type, uint32_t ndim, const int64_t *sizes,
                    const int64_t *strides, const uint8_t *base, uint64_t base_size,
                    int64_t offset, const char *what, et_error *err)
@@ -324,12 +398,16 @@ int et_tensor_init_in(et_tensor *t, int scalar_type, uint32_t ndim, const int64_
                            "%s: the byte span of sizes and strides overflows 64 bits", what);
         span_el += add;
     }
+    /* byte counts are int64 everywhere (t.nbytes, offsets): the span and
+     * numel * elem_size must stay below 2^63 */
     int es = et_scalar_type_size(scalar_type);
-    if (es > 0 && span_el > UINT64_MAX / (uint64_t)es)
+    uint64_t es_u = es > 0 ? (uint64_t)es : 0;
+    uint64_t most = es_u ? (uint64_t)INT64_MAX / es_u : (uint64_t)INT64_MAX;
+    if (span_el > most || numel > most)
         return et_fail(err, ET_ERR_FORMAT,
                        "%s: %llu elements of %d bytes overflow 64 bits", what,
-                       (unsigned long long)span_el, es);
-    uint64_t span = span_el * (uint64_t)(es > 0 ? es : 0);
+                       (unsigned long long)(span_el > numel ? span_el : numel), es);
+    uint64_t span = span_el * es_u;
     if (!base)
         return 0; /* no bytes: shape and dtype only */
     if (offset < 0)
@@ -340,6 +418,8 @@ int et_tensor_init_in(et_tensor *t, int scalar_type, uint32_t ndim, const int64_
                        "%s: offset %lld + %llu bytes runs past the end of the %s (%llu bytes)",
                        what, (long long)offset, (unsigned long long)span, buffer_name,
                        (unsigned long long)base_size);
+    if (check_repeats(t, es_u, base_size - (uint64_t)offset, offset, what, buffer_name, err) != 0)
+        return -1;
     if (t->elem_size == 0)
         return 0; /* unreadable type: bounds known to be fine as far as we can tell */
     t->data = base + offset;
@@ -369,11 +449,17 @@ const char *et_tensor_unreadable(const et_tensor *t, char *buf, size_t cap)
 
 bool et_tensor_is_contiguous(const et_tensor *t)
 {
-    uint64_t acc = 1; /* unsigned: a hostile shape (a 0 among huge sizes) may overflow it */
+    /* unsigned: sizes [0, 2^62, 4] must not overflow a signed product; once
+     * the product passes INT64_MAX no stride can equal it, and only size-1
+     * dimensions (or none) may remain */
+    if (t->numel == 0)
+        return true; /* nothing to lay out (as torch says of empty tensors) */
+    uint64_t acc = 1;
     for (uint32_t d = t->ndim; d-- > 0;) {
-        if (t->sizes[d] != 1 && (uint64_t)t->strides[d] != acc)
+        uint64_t sz = t->sizes[d] > 0 ? (uint64_t)t->sizes[d] : 0;
+        if (sz != 1 && (acc > (uint64_t)INT64_MAX || (uint64_t)t->strides[d] != acc))
             return false;
-        acc *= (uint64_t)t->sizes[d];
+        acc = sz && acc > UINT64_MAX / sz ? UINT64_MAX : acc * sz;
     }
     return true;
 }
@@ -523,7 +609,7 @@ int et_tensor_copy_bytes(const et_tensor *t, uint8_t *out)
 /* `t` with its dimensions ordered by decreasing stride (stable): the same
  * elements, visited in memory order when the tensor is a permutation of a
  * contiguous one.  Statistics do not depend on the order. */
-static et_tensor memory_order(const et_tensor *t)
+static et_tensor in_memory_order(const et_tensor *t)
 {
     et_tensor p = *t;
     for (uint32_t i = 1; i < p.ndim; i++)
@@ -540,7 +626,7 @@ int et_tensor_stats_compute(const et_tensor *t0, et_tensor_stats *s)
     memset(s, 0, sizeof *s);
     if (!et_tensor_readable(t0))
         return -1;
-    et_tensor mo = memory_order(t0);
+    et_tensor mo = in_memory_order(t0);
     const et_tensor *t = &mo;
     et_elem_kind k = et_scalar_type_kind(t->scalar_type);
     s->count = t->numel;

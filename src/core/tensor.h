@@ -36,17 +36,32 @@ typedef struct et_tensor {
     uint64_t span;                      /* bytes at `data` the view may touch */
 } et_tensor;
 
+/* The default broadcast budget: the most elements a view may have when
+ * zero strides repeat its bytes (docs/user-guide.md "Limits"). */
+#define ET_TENSOR_MAX_BROADCAST ((uint64_t)1 << 20)
+
 /* Make a view.  `sizes`/`strides` have `ndim` entries (strides NULL:
  * contiguous row-major).  `base`/`base_size` are the bytes the tensor lives
  * in (NULL, 0: none available - the view then knows its shape and dtype
  * but has no data); `offset` is the byte offset of element 0 in them (-1
  * with numel 0: an empty tensor; spec §2.5).  Checks, with `err` set
  * (ET_ERR_FORMAT) and -1 returned: ndim above ET_TENSOR_MAX_DIM, negative
- * sizes or strides, numel or the byte span overflowing 64 bits, an offset
- * or offset + span past base_size ("offset 4100 + 64 bytes runs past the
- * end of the debug buffer (4184 bytes)").  An unknown or unreadable scalar
- * type is not an error here: elem_size is 0 and reads fail.  `what` names
- * the tensor in messages (e.g. "run_data[1].events[3].debug_event"). */
+ * sizes or strides, numel, numel * element size or the byte span above
+ * INT64_MAX ("N elements of 8 bytes overflow 64 bits": byte counts are
+ * int64, so nbytes is never negative), an offset or offset + span past
+ * base_size ("offset 4100 + 64 bytes runs past the end of the debug buffer
+ * (4184 bytes)").  Work stays proportional to the bytes: a view with data
+ * may name more elements than the bytes from `offset` hold only through
+ * broadcasting (size > 1, stride 0; its other dimensions must fit in the
+ * bytes) and only up to et_tensor_max_broadcast() elements ("sizes [N]
+ * with strides [0] broadcast N elements from 4 bytes, more than the
+ * broadcast budget of 1048576 elements ..."); overlapping non-zero strides
+ * that repeat elements beyond the bytes are refused ("... only a zero
+ * stride may repeat elements").  So every element loop over a readable
+ * view runs at most max(base_size / elem_size, the budget) times.  An
+ * unknown or unreadable scalar type is not an error here: elem_size is 0
+ * and reads fail.  `what` names the tensor in messages (e.g.
+ * "run_data[1].events[3].debug_event"). */
 int et_tensor_init(et_tensor *t, int scalar_type, uint32_t ndim, const int64_t *sizes,
                    const int64_t *strides, const uint8_t *base, uint64_t base_size,
                    int64_t offset, const char *what, et_error *err);
@@ -109,8 +124,19 @@ int et_tensor_init_in(et_tensor *t, int scalar_type, uint32_t ndim, const int64_
  * cannot be read" (sub-byte or unknown types). */
 const char *et_tensor_unreadable(const et_tensor *t, char *buf, size_t cap);
 
+/* The broadcast budget in force (process-wide; default
+ * ET_TENSOR_MAX_BROADCAST): the most elements a view whose zero strides
+ * repeat bytes may have (et_tensor_init), and the most element pairs a
+ * broadcast of two tensors may expand to (numeric.h). */
+uint64_t et_tensor_max_broadcast(void);
+
+/* Set the broadcast budget to `n` elements (0: back to the default).
+ * Returns the previous budget.  Views made before keep their shape. */
+uint64_t et_tensor_set_max_broadcast(uint64_t n);
+
 /* Whether the view is contiguous row-major (every stride as a contiguous
- * tensor of its sizes would have; size-1 dimensions ignored). */
+ * tensor of its sizes would have; size-1 dimensions ignored; an empty
+ * view is contiguous).  Overflow-free for any sizes. */
 bool et_tensor_is_contiguous(const et_tensor *t);
 
 /* Byte offset from `data` of element `flat` (< numel), strides honoured. */

@@ -201,6 +201,13 @@ static int64_t to_ns(double x)
         return (int64_t)NS_LIMIT;
     if (x < -NS_LIMIT)
         return -(int64_t)NS_LIMIT;
+    /* llround without the call: below 2^52 the fraction x - trunc(x) is
+     * exact, so halves go away from zero exactly as llround rounds them */
+    if (x > -0x1p52 && x < 0x1p52) {
+        int64_t t = (int64_t)x;
+        double f = x - (double)t;
+        return t + (f >= 0.5) - (f <= -0.5);
+    }
     return (int64_t)llround(x);
 }
 
@@ -229,22 +236,10 @@ static int64_t dur_ns(const tw *w, double v)
 }
 
 /* Decimal digits of v ending just before `end`; returns the first. */
-static char *digits(uint64_t v, char *end)
-{
-    do {
-        *--end = (char)('0' + v % 10);
-        v /= 10;
-    } while (v);
-    return end;
-}
-
+/* v in decimal at o; o has room for 20 bytes (et_u64_to_chars). */
 static char *put_u64(char *o, uint64_t v)
 {
-    char b[24];
-    char *p = digits(v, b + sizeof b);
-    size_t n = (size_t)(b + sizeof b - p);
-    memcpy(o, p, n);
-    return o + n;
+    return o + et_u64_to_chars(o, v);
 }
 
 static char *put_i64(char *o, int64_t v)

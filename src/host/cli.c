@@ -20,31 +20,41 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "dumpset.h"
 #include "error.h"
+#include "etrecord.h"
 #include "frame.h"
 #include "model.h"
 #include "outfile.h"
 #include "report.h"
 #include "sqlexport.h"
+#include "strbuf.h"
 #include "timescale.h"
 #include "trace.h"
 #include "version.h"
+#include "inputs.h"
 #include "lua_host.h"
+
+/* input files named without an option (etinspect FILE...) */
+#define MAX_FILES 8
 
 enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
     OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_SQLITE,
-    OPT_SQLITE_DUMP, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE, OPT_COUNT
+    OPT_SQLITE_DUMP, OPT_SQLITE_REPLACE, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE,
+    OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_COUNT
 };
 
 static const struct {
@@ -72,10 +82,13 @@ static const struct {
     [OPT_TRACE_APART] = {"trace_runs_apart", NULL},
     [OPT_SQLITE] = {"sqlite_path", "SQLITE_PATH"},
     [OPT_SQLITE_DUMP] = {"sqlite_dump", "NAME"},
+    [OPT_SQLITE_REPLACE] = {"sqlite_replace", NULL},
     [OPT_HTML] = {"html_path", "HTML_PATH"},
     [OPT_MEMORY] = {"memory", NULL},
     [OPT_BUNDLED] = {"bundled_program_path", "BUNDLED_PROGRAM_PATH"},
     [OPT_TEST_CASE] = {"bundled_test_case", "K"},
+    [OPT_JSON_BUDGET] = {"etrecord_json_budget", "N"},
+    [OPT_MAX_BROADCAST] = {"max_broadcast_elements", "N"},
 };
 
 static const char usage_line[] =
@@ -85,11 +98,18 @@ static const char usage_line[] =
     "                 [--target_time_scale {ns,us,ms,s,cycles}] [--tsv_path TSV_PATH]\n"
     "                 [--json JSON_PATH] [--trace_path TRACE_PATH] [--cycles_hz HZ]\n"
     "                 [--trace_runs RUNS] [--trace_window START_US:END_US] [--trace_runs_apart]\n"
-    "                 [--sqlite_path SQLITE_PATH [--sqlite_dump NAME]] [--html_path HTML_PATH]\n"
-    "                 [--memory] [--quiet]\n"
+    "                 [--sqlite_path SQLITE_PATH [--sqlite_dump NAME [--sqlite_replace]]]\n"
+    "                 [--html_path HTML_PATH] [--memory] [--quiet]\n"
+    "       etinspect --etdump_path DUMPS [--etdump_path DUMPS ...] [--etrecord_path ...]\n"
+    "                 [--debug_buffer_path B ...] [--tsv_path ...] [--json ...]\n"
+    "                 [--sqlite_path ...] [--quiet]\n"
     "       etinspect --profile_results_path PROFILE_RESULTS_PATH\n"
     "                 [--time_scale {ns,us,ms,cycles}] [--tsv_path TSV_PATH]\n"
-    "                 [--json JSON_PATH] [--quiet]\n";
+    "                 [--json JSON_PATH] [--quiet]\n"
+    "       etinspect FILE... [options]\n"
+    "       etinspect SCRIPT.lua | NAME | - [ARGS...]\n"
+    "       etinspect [-e CODE] [-l MODULE] [-i]\n"
+    "       etinspect --list-scripts | --help NAME\n";
 
 static void print_help(FILE *out)
 {
@@ -97,23 +117,38 @@ static void print_help(FILE *out)
     fputs("\n"
           "Read an ExecuTorch ETDump and print the Inspector's table of event blocks\n"
           "(the table of print_data_tabular), optionally writing it as TSV and the\n"
-          "whole model as JSON.\n"
+          "whole model as JSON; or run Lua over it: report scripts, code, the REPL.\n"
+          "\n"
+          "inputs by name:\n"
+          "  FILE...               ETDumps, legacy profiler dumps, ETRecords,\n"
+          "                        BundledPrograms and debug buffers, told apart by\n"
+          "                        their content: 'etinspect m.etdp m.etrecord d.bin'\n"
+          "                        is '--etdump_path m.etdp --etrecord_path m.etrecord\n"
+          "                        --debug_buffer_path d.bin'; an ETRecord alone prints\n"
+          "                        a summary of it\n"
           "\n"
           "options:\n"
           "  -h, --help            show this help message and exit\n"
           "  --version             print the version and exit\n"
           "  --etdump_path ETDUMP_PATH\n"
-          "                        ETDump file (size-prefixed or plain FlatBuffer, ED00)\n"
+          "                        ETDump file (size-prefixed or plain FlatBuffer, ED00);\n"
+          "                        repeated, a directory (its ETDumps) or a pattern\n"
+          "                        ('runs/*.etdp'): several dumps as one table, with a\n"
+          "                        leading dump column\n"
           "  --etrecord_path ETRECORD_PATH\n"
           "                        ETRecord file: link events to the exported graph\n"
           "                        (debug handles, op types, stack traces, module\n"
           "                        hierarchy)\n"
           "  --etrecord_method METHOD\n"
           "                        the ETRecord method to link the blocks to (default:\n"
-          "                        a method named like the block, else forward, else\n"
-          "                        the record's only method)\n"
+          "                        per block: Execute::<method>, else the method whose\n"
+          "                        maps cover the block's events, else forward)\n"
+          "  --etrecord_json_budget N\n"
+          "                        JSON values per ETRecord entry (default 8000000; the\n"
+          "                        caps on inflated entries follow it: 16 bytes each)\n"
           "  --debug_buffer_path DEBUG_BUFFER_PATH\n"
           "                        debug buffer holding the tensors of debug events\n"
+          "                        (several dumps: one per dump, in their order)\n"
           "  --bundled_program_path BUNDLED_PROGRAM_PATH\n"
           "                        BundledProgram (.bpte) whose expected outputs are the\n"
           "                        blocks' reference outputs (by bundled_input_index)\n"
@@ -143,8 +178,14 @@ static void print_help(FILE *out)
           "  --trace_runs_apart    one trace process per run instead of per block\n"
           "  --sqlite_path SQLITE_PATH\n"
           "                        export to an SQLite database (added to an existing one)\n"
-          "  --sqlite_dump NAME    the dump's name in the database (default: the file name)\n"
+          "  --sqlite_dump NAME    the dump's name in the database (default: the file name,\n"
+          "                        or more of its path when another file's dump has it)\n"
+          "  --sqlite_replace      replace another file's dump of the --sqlite_dump name\n"
           "  --html_path HTML_PATH write a self-contained HTML report\n"
+          "  --max_broadcast_elements N\n"
+          "                        the broadcast budget: the most elements a tensor\n"
+          "                        that repeats its bytes (zero strides), or a\n"
+          "                        broadcast comparison, may have (default 1048576)\n"
           "\n"
           "legacy profiler dumps (prof_result_t blocks, before ETDump):\n"
           "  --profile_results_path PROFILE_RESULTS_PATH\n"
@@ -154,6 +195,30 @@ static void print_help(FILE *out)
           "  --time_scale {ns,us,ms,cycles}\n"
           "                        unit of the dump's ticks (default: ns); times are\n"
           "                        shown in ms, cycles as cycles\n"
+          "\n"
+          "Lua (the etinspect module is the global 'etinspect'):\n"
+          "  SCRIPT.lua [ARGS...]  run a Lua script (or any existing file named with a\n"
+          "                        '/'); '-' reads the script from standard input\n"
+          "  NAME [ARGS...]        run a bundled report script by name (before any\n"
+          "                        file of that name)\n"
+          "  --list-scripts        list the bundled report scripts\n"
+          "  --help NAME           a report script's arguments (NAME or SCRIPT.lua)\n"
+          "  -e CODE               run CODE (may be repeated)\n"
+          "  -l MODULE             require MODULE into the global MODULE\n"
+          "  -i                    open the REPL after the above\n"
+          "  (no argument)         on a terminal: the REPL, Lua with Tab completion;\n"
+          "                        .open FILE... binds insp, .help lists the commands\n"
+          "\n"
+          "examples:\n"
+          "  etinspect model.etdp                       the table\n"
+          "  etinspect model.etdp model.etrecord --tsv_path out.tsv\n"
+          "  etinspect --etdump_path c.etdp --source_time_scale cycles \\\n"
+          "            --target_time_scale cycles\n"
+          "  etinspect model.etrecord                   what the ETRecord holds\n"
+          "  etinspect top_ops model.etdp --top 10      a report script\n"
+          "  etinspect diff a.etdp b.etdp               A/B comparison\n"
+          "  etinspect -e 'print(#etinspect.Inspector{etdump_path = \"model.etdp\"})'\n"
+          "  etinspect                                  the REPL: .open model.etdp\n"
           "\n"
           "Exit status: 0 success, 1 unreadable or malformed input, 2 usage error.\n",
           out);
@@ -236,8 +301,8 @@ static int write_output(const char *path, const char *const *inputs, writer_fn f
         return exit_code(&err);
     }
     if (fn(insp, f, of.fp) != 0) {
-        et_outfile_abort(&of);
-        fprintf(stderr, "etinspect: error: %s: write failed\n", path);
+        et_outfile_fail(&of, &err);
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
         return 1;
     }
     if (et_outfile_commit(&of, &err) != 0) {
@@ -365,7 +430,10 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
         return exit_code(&err);
     }
     if (et_trace_write(insp, &to, of.fp, &err) != 0) {
-        et_outfile_abort(&of);
+        if (err.kind == ET_ERR_IO) /* name the path and the reason */
+            et_outfile_fail(&of, &err);
+        else
+            et_outfile_abort(&of);
         fprintf(stderr, "etinspect: error: %s\n", err.msg);
         return exit_code(&err);
     }
@@ -381,9 +449,11 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
  * the table) and --html_path (insp:write_html). */
 static int lua_outputs(const char *const *val, const bool *flag, const char *const *inputs)
 {
-    for (size_t i = 0; val[OPT_HTML] && inputs[i]; i++)
-        if (strcmp(inputs[i], val[OPT_HTML]) == 0)
-            return usage_error("argument --html_path: '%s' is an input", val[OPT_HTML]);
+    et_error gerr; /* any spelling of an input: the core's output guard */
+    if (val[OPT_HTML] && et_outfile_guard(val[OPT_HTML], inputs, &gerr) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", gerr.msg);
+        return 2;
+    }
     lua_State *L = et_host_new_state();
     if (!L) {
         fprintf(stderr, "etinspect: error: out of memory\n");
@@ -391,13 +461,14 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
     }
     static const char chunk[] =
         "local html, etdump, etrecord, method, debug_buffer, source, target, bundled,\n"
-        "      test_case, compare = ...\n"
+        "      test_case, compare, budget = ...\n"
         "local etinspect = require('etinspect')\n"
         "etinspect.on_warning(function() end)\n"
         "local insp <close> = etinspect.Inspector{etdump_path = etdump, etrecord = etrecord,\n"
         "  etrecord_method = method, debug_buffer_path = debug_buffer,\n"
         "  source_time_scale = source, target_time_scale = target,\n"
-        "  bundled_program_path = bundled, bundled_test_case = math.tointeger(test_case)}\n"
+        "  bundled_program_path = bundled, bundled_test_case = math.tointeger(test_case),\n"
+        "  etrecord_json_budget = math.tointeger(budget)}\n"
         "if compare then\n"
         "  local f = insp:compare_results()\n"
         "  if #f == 0 then\n"
@@ -405,10 +476,13 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
         "      .. 'run outputs and reference outputs (they come from --bundled_program_path, '\n"
         "      .. 'for runs with a bundled_input_index or --bundled_test_case)\\n')\n"
         "  else\n"
-        "    f:print()\n"
+        "    io.write(f:to_string())\n"
         "  end\n"
         "end\n"
-        "if html then insp:write_html(html) end\n";
+        "if html then\n"
+        "  local ok, e = pcall(insp.write_html, insp, html)\n" /* no position: */
+        "  if not ok then error(e, 0) end\n"                   /* a user error */
+        "end\n";
     int rc = luaL_loadbuffer(L, chunk, sizeof chunk - 1, "=[etinspect]");
     if (rc == LUA_OK) {
         const int args[] = {OPT_HTML,         OPT_ETDUMP, OPT_ETRECORD, OPT_METHOD,
@@ -421,7 +495,9 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
                 lua_pushnil(L);
         }
         lua_pushboolean(L, flag[OPT_COMPARE]);
-        rc = et_host_pcall(L, (int)(sizeof args / sizeof *args) + 1, 0);
+        lua_pushstring(L, val[OPT_JSON_BUDGET]); /* NULL: nil */
+        /* the error alone, no traceback: these are the user's errors */
+        rc = lua_pcall(L, (int)(sizeof args / sizeof *args) + 2, 0, 0);
     }
     if (rc != LUA_OK)
         fprintf(stderr, "etinspect: error: %s\n", lua_tostring(L, -1));
@@ -433,10 +509,380 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
     return rc == LUA_OK ? 0 : 1;
 }
 
+/* The inspector options of the command line, the inputs' paths aside.
+ * Returns 0, or the exit status after printing the error. */
+static int inspector_options(const char *const *val, et_inspector_options *o)
+{
+    et_error err;
+    et_inspector_options_init(o);
+    if (val[OPT_SOURCE] && et_time_scale_parse(val[OPT_SOURCE], &o->source_time_scale, &err) != 0)
+        return usage_error("argument --source_time_scale: %s", err.msg);
+    if (val[OPT_TARGET] && et_time_scale_parse(val[OPT_TARGET], &o->target_time_scale, &err) != 0)
+        return usage_error("argument --target_time_scale: %s", err.msg);
+    if (val[OPT_TRACE] && o->source_time_scale == ET_TS_CYCLES && !val[OPT_CYCLES_HZ]) {
+        /* before the table is printed; the message trace.c gives */
+        fprintf(stderr, "etinspect: error: the source time scale is cycles: give the clock "
+                        "frequency (cycles_hz / --cycles_hz) to place events in time\n");
+        return 2;
+    }
+    if (val[OPT_METHOD] && !val[OPT_ETRECORD])
+        return usage_error("argument --etrecord_method: %s", "only with --etrecord_path");
+    if (val[OPT_JSON_BUDGET] && !val[OPT_ETRECORD])
+        return usage_error("argument --etrecord_json_budget: %s", "only with --etrecord_path");
+    if (val[OPT_TEST_CASE] && !val[OPT_BUNDLED])
+        return usage_error("argument --bundled_test_case: %s", "only with --bundled_program_path");
+    if (val[OPT_TEST_CASE]) {
+        char *end;
+        long k = strtol(val[OPT_TEST_CASE], &end, 10);
+        if (*end || end == val[OPT_TEST_CASE] || k < 0 || k > INT32_MAX)
+            return usage_error("argument --bundled_test_case: expected a test case index >= 0, "
+                               "found '%s'", val[OPT_TEST_CASE]);
+        o->bundled_test_case = (int32_t)k;
+    }
+    if (val[OPT_JSON_BUDGET]) {
+        char *end;
+        unsigned long long k = strtoull(val[OPT_JSON_BUDGET], &end, 10);
+        if (*end || val[OPT_JSON_BUDGET][0] < '0' || val[OPT_JSON_BUDGET][0] > '9' || k < 1 ||
+            k > ET_JSON_MAX_NODES)
+            return usage_error("argument --etrecord_json_budget: expected a number of JSON values "
+                               "from 1 to 268435455, found '%s'",
+                               val[OPT_JSON_BUDGET]);
+        o->etrecord_json_budget = k;
+    }
+    return 0;
+}
+
+/* ---- several dumps as one dataset (docs/fleet.md) ---- */
+
+/* The values of the options that may be repeated (--etdump_path,
+ * --debug_buffer_path), in order, and what they expand to. */
+typedef struct cli_multi {
+    const char **dumps, **buffers;
+    int n_dumps, n_buffers;
+    et_pathlist dump_paths, buffer_paths;
+} cli_multi;
+
+
+/* Expand the --etdump_path values (files, directories, patterns; dumpset.h)
+ * into m->dump_paths and the --debug_buffer_path values (files, patterns)
+ * into m->buffer_paths.  Returns 0, or the exit status after printing. */
+static int expand_inputs(cli_multi *m, const char *const *val)
+{
+    et_error err;
+    for (int i = 0; i < m->n_dumps; i++) {
+        if (et_dumpset_expand(m->dumps[i], &m->dump_paths, &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            return exit_code(&err);
+        }
+    }
+    for (int i = 0; i < m->n_buffers; i++) {
+        /* a directory is not expanded: a debug buffer has no header to
+         * recognise it by */
+        struct stat st;
+        int rc = stat(m->buffers[i], &st) == 0 && S_ISDIR(st.st_mode)
+                     ? et_pathlist_add(&m->buffer_paths, m->buffers[i], &err)
+                     : et_dumpset_expand(m->buffers[i], &m->buffer_paths, &err);
+        if (rc != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            return exit_code(&err);
+        }
+    }
+    if (m->n_buffers == 0 && val[OPT_DEBUG_BUFFER] &&
+        et_pathlist_add(&m->buffer_paths, val[OPT_DEBUG_BUFFER], &err) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        return 1;
+    }
+    return 0;
+}
+
+/* Append the rows of `f` to `all` (made on the first call: "dump", then
+ * f's columns; columns of later frames that `all` lacks are refused, as
+ * every dump's frame has the same columns), each with `name` first. */
+static int append_frame(et_frame **all, const et_frame *f, const char *name)
+{
+    size_t nc = et_frame_ncols(f);
+    if (!*all) {
+        const char **names = malloc((nc + 1) * sizeof *names);
+        if (!names)
+            return -1;
+        names[0] = "dump";
+        for (size_t c = 0; c < nc; c++)
+            names[c + 1] = et_frame_colname(f, c);
+        *all = et_frame_new(nc + 1, names);
+        free(names);
+        if (!*all)
+            return -1;
+    }
+    /* the column of each of f's columns in `all` */
+    size_t *to = malloc((nc ? nc : 1) * sizeof *to);
+    if (!to)
+        return -1;
+    for (size_t c = 0; c < nc; c++) {
+        to[c] = 0;
+        for (size_t a = 1; a < et_frame_ncols(*all); a++)
+            if (strcmp(et_frame_colname(*all, a), et_frame_colname(f, c)) == 0)
+                to[c] = a;
+        if (to[c] == 0) { /* cannot happen: one report, one set of columns */
+            free(to);
+            errno = EINVAL;
+            return -1;
+        }
+    }
+    int rc = 0;
+    for (size_t r = 0; r < et_frame_nrows(f) && rc == 0; r++) {
+        long row = et_frame_add_row(*all);
+        if (row < 0 || et_frame_set_text(*all, (size_t)row, 0, name, strlen(name)) != 0) {
+            rc = -1;
+            break;
+        }
+        for (size_t c = 0; c < nc && rc == 0; c++) {
+            size_t at = to[c], len;
+            const char *t;
+            switch (et_frame_kind(f, r, c)) {
+            case ET_CELL_TEXT:
+                t = et_frame_get_text(f, r, c, &len);
+                rc = et_frame_set_text(*all, (size_t)row, at, t, len);
+                break;
+            case ET_CELL_INT:
+                et_frame_set_int(*all, (size_t)row, at, et_frame_get_int(f, r, c));
+                break;
+            case ET_CELL_FLOAT:
+                et_frame_set_float(*all, (size_t)row, at, et_frame_get_float(f, r, c));
+                break;
+            case ET_CELL_BOOL:
+                et_frame_set_bool(*all, (size_t)row, at, et_frame_get_bool(f, r, c));
+                break;
+            case ET_CELL_NONE:
+                break;
+            }
+        }
+    }
+    free(to);
+    return rc;
+}
+
+/* A JSON string, escaped as the --json document's strings are. */
+static void put_json_str(FILE *out, const char *s)
+{
+    et_strbuf sb = {0};
+    et_sb_add_json_str(&sb, s, strlen(s));
+    if (!sb.failed)
+        fwrite(sb.p, 1, sb.n, out);
+    et_sb_free(&sb);
+}
+
+/* Several dumps (two or more paths after expansion): one table, TSV,
+ * JSON document and SQLite export over all of them, each row with the
+ * dump's name first (et_dumpset_names).  The dumps are read one at a
+ * time (only their table rows are kept); the outputs are written after
+ * the last one, or not at all when one fails. */
+static int many_main(const char *const *val, const bool *flag, cli_multi *m,
+                     et_inspector_options *o)
+{
+    static const int single_only[] = {OPT_TRACE,   OPT_CYCLES_HZ,   OPT_TRACE_RUNS,
+                                      OPT_TRACE_WINDOW, OPT_SQLITE_DUMP, OPT_HTML,
+                                      OPT_BUNDLED, OPT_TEST_CASE};
+    for (size_t k = 0; k < sizeof single_only / sizeof *single_only; k++)
+        if (val[single_only[k]])
+            return usage_error("argument --%s: not allowed with several dumps",
+                               options[single_only[k]].name);
+    static const int single_flags[] = {OPT_TRACE_APART, OPT_SQLITE_REPLACE, OPT_COMPARE,
+                                       OPT_MEMORY};
+    for (size_t k = 0; k < sizeof single_flags / sizeof *single_flags; k++)
+        if (flag[single_flags[k]])
+            return usage_error("argument --%s: not allowed with several dumps",
+                               options[single_flags[k]].name);
+    size_t n = m->dump_paths.n, nb = m->buffer_paths.n;
+    if (nb != 0 && nb != n) {
+        fprintf(stderr, "%setinspect: error: argument --debug_buffer_path: %zu debug buffers "
+                        "for %zu dumps (give one per dump, in the order of the dumps)\n",
+                usage_line, nb, n);
+        return 2;
+    }
+    et_error err;
+    char **names;
+    if (et_dumpset_names((const char *const *)m->dump_paths.v, n, &names, &err) != 0) {
+        fprintf(stderr, "%setinspect: error: %s\n", err.kind == ET_ERR_USAGE ? usage_line : "",
+                err.msg);
+        return exit_code(&err);
+    }
+    /* every input, for the outputs to refuse */
+    const char **inputs = calloc(n + nb + 2, sizeof *inputs);
+    size_t n_inputs = 0;
+    et_etrecord *rec = NULL;
+    et_frame *all = NULL;
+    et_outfile json;
+    bool json_open = false;
+    et_sqlite *db = NULL;
+    int rc = 0;
+    if (!inputs) {
+        fprintf(stderr, "etinspect: error: out of memory\n");
+        rc = 1;
+        goto out;
+    }
+    for (size_t i = 0; i < n; i++)
+        inputs[n_inputs++] = m->dump_paths.v[i];
+    for (size_t i = 0; i < nb; i++)
+        inputs[n_inputs++] = m->buffer_paths.v[i];
+    if (val[OPT_ETRECORD])
+        inputs[n_inputs++] = val[OPT_ETRECORD];
+    /* the ETRecord, read once for all dumps */
+    if (val[OPT_ETRECORD]) {
+        et_etrecord_options eo;
+        et_etrecord_options_init(&eo);
+        eo.path = val[OPT_ETRECORD];
+        eo.json_budget = o->etrecord_json_budget;
+        if (!(rec = et_etrecord_open(&eo, &err))) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = exit_code(&err);
+            goto out;
+        }
+        o->etrecord = rec;
+    }
+    if (val[OPT_JSON]) {
+        if (et_outfile_open(&json, val[OPT_JSON], inputs, &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = exit_code(&err);
+            goto out;
+        }
+        json_open = true;
+        fprintf(json.fp, "{\"format\": \"etinspect-json-dumps\", \"format_version\": 1, "
+                         "\"num_dumps\": %zu, \"dumps\": [\n", n);
+    }
+    if (val[OPT_SQLITE] && et_sqlite_begin(&db, val[OPT_SQLITE], inputs, &err) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        rc = exit_code(&err);
+        goto out;
+    }
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        o->etdump_path = m->dump_paths.v[i];
+        o->debug_buffer_path = nb ? m->buffer_paths.v[i] : NULL;
+        et_inspector *insp = open_inspector(o, &rc);
+        if (!insp)
+            break;
+        if (!flag[OPT_QUIET] || val[OPT_TSV]) {
+            et_frame *f = et_report_frame(insp, true, true, &err);
+            if (!f || append_frame(&all, f, names[i]) != 0) {
+                fprintf(stderr, "etinspect: error: %s\n", f ? "out of memory" : err.msg);
+                rc = 1;
+            }
+            et_frame_free(f);
+        }
+        if (rc == 0 && json_open) {
+            fputs(i ? ",\n{\"dump\": " : "{\"dump\": ", json.fp);
+            put_json_str(json.fp, names[i]);
+            fputs(", \"document\": ", json.fp);
+            if (et_report_write_json(insp, json.fp) != 0) {
+                fprintf(stderr, "etinspect: error: %s: write failed\n", val[OPT_JSON]);
+                rc = 1;
+            }
+            fputs("}", json.fp);
+        }
+        et_sqlite_dump_options so = {.preferred = names[i]};
+        if (rc == 0 && db && et_sqlite_add(db, insp, &so, &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = exit_code(&err);
+        }
+        et_inspector_free(insp);
+    }
+    if (rc == 0 && !flag[OPT_QUIET] && et_frame_write_grid(all, stdout) != 0) {
+        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+        rc = 1;
+    }
+    if (rc == 0 && val[OPT_TSV])
+        rc = write_output(val[OPT_TSV], inputs, write_tsv, NULL, all);
+    if (rc == 0 && json_open) {
+        fputs("\n]}\n", json.fp);
+        json_open = false;
+        if (et_outfile_commit(&json, &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = 1;
+        }
+    }
+    if (rc == 0 && db) {
+        et_sqlite *s = db;
+        db = NULL;
+        if (et_sqlite_commit(s, &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = exit_code(&err);
+        }
+    }
+    if (rc == 0 && fflush(stdout) != 0) {
+        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+        rc = 1;
+    }
+out:
+    if (json_open)
+        et_outfile_abort(&json);
+    et_sqlite_abort(db);
+    et_frame_free(all);
+    et_etrecord_free(rec);
+    free(inputs);
+    et_dumpset_names_free(names, n);
+    return rc;
+}
+
+/* ---- inputs given by name (etinspect FILE...) ---- */
+
+/* The files named without an option take the options their content calls
+ * for (et_inputs_assign).  Returns 0, or the exit status after printing
+ * the error. */
+static int assign_files(const char *const *files, int n, const char **val)
+{
+    et_inputs in = {val[OPT_ETDUMP], val[OPT_PROFILE], val[OPT_ETRECORD], val[OPT_BUNDLED],
+                    val[OPT_DEBUG_BUFFER]};
+    char msg[1024];
+    int rc = et_inputs_assign(files, n, &in, msg, sizeof msg);
+    if (rc != 0) {
+        fprintf(stderr, "%setinspect: error: %s\n", rc == 2 ? usage_line : "", msg);
+        return rc;
+    }
+    val[OPT_ETDUMP] = in.etdump;
+    val[OPT_PROFILE] = in.profile_results;
+    val[OPT_ETRECORD] = in.etrecord;
+    val[OPT_BUNDLED] = in.bundled_program;
+    val[OPT_DEBUG_BUFFER] = in.debug_buffer;
+    return 0;
+}
+
+/* An ETRecord without a dump: the bundled `etrecord` script summarises it. */
+static int etrecord_summary(const char *const *val, const bool *flag)
+{
+    for (int o = 0; o < OPT_COUNT; o++)
+        if ((val[o] || flag[o]) && o != OPT_ETRECORD)
+            return usage_error("argument --%s: needs an ETDump (an ETRecord alone is "
+                               "summarised)", options[o].name);
+    char *args[] = {"etinspect", "etrecord", (char *)val[OPT_ETRECORD], NULL};
+    return et_lua_host_main(3, args);
+}
+
+static int cli_main(int argc, char **argv, cli_multi *m);
+
 int et_cli_main(int argc, char **argv)
+{
+    cli_multi m = {0};
+    m.dumps = malloc((size_t)argc * sizeof *m.dumps);
+    m.buffers = malloc((size_t)argc * sizeof *m.buffers);
+    int rc;
+    if (!m.dumps || !m.buffers) {
+        fprintf(stderr, "etinspect: error: out of memory\n");
+        rc = 1;
+    } else {
+        rc = cli_main(argc, argv, &m);
+    }
+    free(m.dumps);
+    free(m.buffers);
+    et_pathlist_free(&m.dump_paths);
+    et_pathlist_free(&m.buffer_paths);
+    return rc;
+}
+
+static int cli_main(int argc, char **argv, cli_multi *m)
 {
     const char *val[OPT_COUNT] = {0};
     bool flag[OPT_COUNT] = {0};
+    const char *files[MAX_FILES];
+    int n_files = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int opt;
@@ -455,6 +901,11 @@ int et_cli_main(int argc, char **argv)
                 return usage_error("unrecognized arguments: %s", a);
             if (eq)
                 value = eq + 1;
+        } else if (a[0] != '-' && a[0]) {
+            if (n_files == MAX_FILES)
+                return usage_error("more input files than etinspect takes: %s", a);
+            files[n_files++] = a;
+            continue;
         } else {
             return usage_error("unrecognized arguments: %s", a);
         }
@@ -466,6 +917,10 @@ int et_cli_main(int argc, char **argv)
                 value = argv[++i];
             }
             val[opt] = value;
+            if (opt == OPT_ETDUMP)
+                m->dumps[m->n_dumps++] = value;
+            else if (opt == OPT_DEBUG_BUFFER)
+                m->buffers[m->n_buffers++] = value;
         } else {
             if (value)
                 return usage_error("argument --%s: ignored explicit argument", options[opt].name);
@@ -480,6 +935,21 @@ int et_cli_main(int argc, char **argv)
         printf("etinspect %s\n", ETINSPECT_VERSION);
         return 0;
     }
+    if (val[OPT_MAX_BROADCAST]) { /* docs/user-guide.md "Limits" */
+        char *end;
+        unsigned long long n = strtoull(val[OPT_MAX_BROADCAST], &end, 10);
+        if (*end || end == val[OPT_MAX_BROADCAST] || val[OPT_MAX_BROADCAST][0] == '-' || n == 0)
+            return usage_error("argument --max_broadcast_elements: expected a number of "
+                               "elements >= 1, found '%s'", val[OPT_MAX_BROADCAST]);
+        et_tensor_set_max_broadcast(n);
+    }
+    if (n_files > 0) {
+        int rc = assign_files(files, n_files, val);
+        if (rc != 0)
+            return rc;
+    }
+    if (val[OPT_ETRECORD] && !val[OPT_ETDUMP] && !val[OPT_PROFILE])
+        return etrecord_summary(val, flag);
     if (val[OPT_PROFILE])
         return legacy_main(val, flag);
     if (val[OPT_TIME_SCALE])
@@ -488,30 +958,26 @@ int et_cli_main(int argc, char **argv)
                            "--source_time_scale and --target_time_scale)");
     if (!val[OPT_ETDUMP])
         return usage_error("the following arguments are required: %s", "--etdump_path");
+    if (flag[OPT_SQLITE_REPLACE] && !val[OPT_SQLITE_DUMP])
+        return usage_error("argument --sqlite_replace: %s",
+                           "only with --sqlite_dump (the name whose dump it replaces)");
     et_error err;
     et_inspector_options o;
-    et_inspector_options_init(&o);
-    if (val[OPT_SOURCE] && et_time_scale_parse(val[OPT_SOURCE], &o.source_time_scale, &err) != 0)
-        return usage_error("argument --source_time_scale: %s", err.msg);
-    if (val[OPT_TARGET] && et_time_scale_parse(val[OPT_TARGET], &o.target_time_scale, &err) != 0)
-        return usage_error("argument --target_time_scale: %s", err.msg);
-    if (val[OPT_TRACE] && o.source_time_scale == ET_TS_CYCLES && !val[OPT_CYCLES_HZ]) {
-        /* before the table is printed; the message trace.c gives */
-        fprintf(stderr, "etinspect: error: the source time scale is cycles: give the clock "
-                        "frequency (cycles_hz / --cycles_hz) to place events in time\n");
-        return 2;
-    }
-    if (val[OPT_METHOD] && !val[OPT_ETRECORD])
-        return usage_error("argument --etrecord_method: %s", "only with --etrecord_path");
-    if (val[OPT_TEST_CASE] && !val[OPT_BUNDLED])
-        return usage_error("argument --bundled_test_case: %s", "only with --bundled_program_path");
-    if (val[OPT_TEST_CASE]) {
-        char *end;
-        long k = strtol(val[OPT_TEST_CASE], &end, 10);
-        if (*end || end == val[OPT_TEST_CASE] || k < 0 || k > INT32_MAX)
-            return usage_error("argument --bundled_test_case: expected a test case index >= 0, "
-                               "found '%s'", val[OPT_TEST_CASE]);
-        o.bundled_test_case = (int32_t)k;
+    int orc = inspector_options(val, &o);
+    if (orc != 0)
+        return orc;
+    if (m->n_dumps > 0) {
+        orc = expand_inputs(m, val);
+        if (orc != 0)
+            return orc;
+        if (m->dump_paths.n > 1)
+            return many_main(val, flag, m, &o);
+        val[OPT_ETDUMP] = m->dump_paths.v[0];
+        if (m->buffer_paths.n > 1)
+            return usage_error("argument --debug_buffer_path: %s debug buffers for one dump",
+                               "several");
+        if (m->buffer_paths.n == 1)
+            val[OPT_DEBUG_BUFFER] = m->buffer_paths.v[0];
     }
     o.etdump_path = val[OPT_ETDUMP];
     o.debug_buffer_path = val[OPT_DEBUG_BUFFER];
@@ -551,7 +1017,9 @@ int et_cli_main(int argc, char **argv)
     if (rc == 0 && val[OPT_TRACE])
         rc = write_trace(val, flag, inputs, insp);
     if (rc == 0 && val[OPT_SQLITE]) {
-        if (et_sqlite_export(insp, val[OPT_SQLITE], val[OPT_SQLITE_DUMP], &err) != 0) {
+        et_sqlite_dump_options so = {.name = val[OPT_SQLITE_DUMP],
+                                     .replace = flag[OPT_SQLITE_REPLACE]};
+        if (et_sqlite_export(insp, val[OPT_SQLITE], &so, &err) != 0) {
             fprintf(stderr, "etinspect: error: %s\n", err.msg);
             rc = exit_code(&err);
         }

@@ -1,9 +1,10 @@
 /*
  * lua_host.c - etinspect as a Lua 5.4 host.
  *
- *   etinspect SCRIPT.lua [ARGS...]     run a report script; `arg` as in lua(1):
+ *   etinspect SCRIPT.lua [ARGS...]     run a script; `arg` as in lua(1):
  *                                      arg[0] the script, arg[1..] its arguments,
  *                                      and ... holds them too
+ *   etinspect - [ARGS...]              the script is read from standard input
  *   etinspect -e 'CODE' [...]          run CODE (may be repeated)
  *   etinspect -l MODULE [...]          require MODULE into the global MODULE
  *   etinspect -i [...]                 then open the REPL
@@ -11,14 +12,22 @@
  *   etinspect --list-scripts           list the bundled scripts
  *   etinspect --help SCRIPT            a script's description and arguments
  *
- * A script file may declare itself by returning a table
- * {description=, usage=, args=, run=function(args)}; run is then called
- * with the script's arguments.
+ * What the first argument is: a bundled script's name first (a file of that
+ * name does not shadow it), then an input file by its content (ETDump,
+ * ETRecord, ... : handed to the command line, cli.c), then a Lua script
+ * when it ends in ".lua" or is a path with a '/'; anything else is an error
+ * with a suggestion (etinspect.scripts.resolve).
+ *
+ * Every chunk sees the global `etinspect` (the module), as in the REPL;
  * `require "etinspect"` works with no path setup: the module is compiled in.
- * An error in a script prints its traceback on stderr and exits 1.
+ * A script declaring its arguments ({description=, args=, run=}) gets them
+ * parsed (etinspect.scripts).  A usage error of a script prints its message
+ * (exit 2), an input error its message (exit 1), any other error its
+ * traceback (exit 1).
  */
 #include "lua_host.h"
 
+#include <errno.h>
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
@@ -26,12 +35,28 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
+#include "inputs.h"
 #include "repl.h"
 
 int luaopen_etinspect(lua_State *L);
 
+/* Message handler: a traceback for errors, except the usage and input
+ * errors of etinspect.scripts (tables with a `usage` or `input` field),
+ * which are kept as they are. */
 static int msgh(lua_State *L)
 {
+    if (lua_type(L, 1) == LUA_TTABLE) {
+        lua_pushliteral(L, "usage");
+        int u = lua_rawget(L, 1) == LUA_TSTRING;
+        lua_pushliteral(L, "input");
+        int in = lua_rawget(L, 1) == LUA_TSTRING;
+        lua_pop(L, 2);
+        if (u || in) {
+            lua_settop(L, 1);
+            return 1;
+        }
+    }
     const char *m = lua_tostring(L, 1);
     if (!m) {
         if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
@@ -67,14 +92,82 @@ lua_State *et_host_new_state(void)
     return L;
 }
 
-static int report(lua_State *L, int rc)
+int et_host_input_kind(lua_State *L)
 {
-    if (rc != LUA_OK) {
-        const char *m = lua_tostring(L, -1);
-        fprintf(stderr, "etinspect: %s\n", m ? m : "(error object is not a string)");
+    const char *path = luaL_checkstring(L, 1);
+    errno = 0;
+    et_input_kind k = et_input_kind_of(path);
+    lua_pushstring(L, et_input_kind_name(k));
+    if (k != ET_INPUT_MISSING)
+        return 1;
+    lua_pushstring(L, strerror(errno ? errno : ENOENT));
+    return 2;
+}
+
+int et_host_assign_inputs(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer n = luaL_len(L, 1);
+    if (n < 0 || n > 64)
+        return luaL_error(L, "expected 1 to 64 files, got %d", (int)n);
+    const char *files[64];
+    for (lua_Integer i = 0; i < n; i++) {
+        /* a string of the table stays anchored there */
+        if (lua_rawgeti(L, 1, i + 1) != LUA_TSTRING)
+            return luaL_error(L, "file %d: expected a string, got %s", (int)i + 1,
+                              luaL_typename(L, -1));
+        files[i] = lua_tostring(L, -1);
         lua_pop(L, 1);
     }
-    return rc;
+    et_inputs in = {0};
+    char msg[1024];
+    if (et_inputs_assign(files, (int)n, &in, msg, sizeof msg) != 0)
+        return luaL_error(L, "%s", msg);
+    lua_createtable(L, 0, 5);
+    const char *const keys[] = {"etdump_path", "profile_results_path", "etrecord",
+                                "bundled_program_path", "debug_buffer_path"};
+    const char *const vals[] = {in.etdump, in.profile_results, in.etrecord, in.bundled_program,
+                                in.debug_buffer};
+    for (int k = 0; k < 5; k++) {
+        if (vals[k]) {
+            lua_pushstring(L, vals[k]);
+            lua_setfield(L, -2, keys[k]);
+        }
+    }
+    return 1;
+}
+
+/* Report the error on top of the stack (if rc says there is one) and pop
+ * it; returns the exit status: 0, 2 for a usage error, else 1. */
+static int report(lua_State *L, int rc)
+{
+    if (rc == LUA_OK)
+        return 0;
+    int status = 1;
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        lua_pushliteral(L, "usage_text");
+        if (lua_rawget(L, -2) == LUA_TSTRING)
+            fprintf(stderr, "%s\n", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        lua_pushliteral(L, "usage");
+        if (lua_rawget(L, -2) == LUA_TSTRING) {
+            fprintf(stderr, "etinspect: %s\n", lua_tostring(L, -1));
+            status = 2;
+        } else {
+            lua_pop(L, 1);
+            lua_pushliteral(L, "input");
+            if (lua_rawget(L, -2) == LUA_TSTRING)
+                fprintf(stderr, "etinspect: error: %s\n", lua_tostring(L, -1));
+            else
+                fprintf(stderr, "etinspect: (error object is a table value)\n");
+        }
+        lua_pop(L, 2);
+        return status;
+    }
+    const char *m = lua_tostring(L, -1);
+    fprintf(stderr, "etinspect: %s\n", m ? m : "(error object is not a string)");
+    lua_pop(L, 1);
+    return status;
 }
 
 /* Build the global `arg` (arg[0] = argv[script], negative indices before). */
@@ -88,79 +181,63 @@ static void make_arg(lua_State *L, int argc, char **argv, int script)
     lua_setglobal(L, "arg");
 }
 
-/* Lua side of script handling: (mode, target, args...) where mode is
- * "run", "help" or "list"; target a file path or a bundled script name. */
-static const char scripts_lua[] =
-    "local mode, target = ...\n"
-    "local args = table.pack(select(3, ...))\n"
-    "require('etinspect')\n"
-    "local index = require('etinspect.scripts')\n"
-    "local function load_script(t)\n"
-    "  local f = io.open(t, 'r')\n"
-    "  if f then\n"
-    "    f:close()\n"
-    "    local chunk = assert(loadfile(t))\n"
-    "    if mode == 'help' then return chunk() end\n"
-    "    return nil, chunk\n"
-    "  end\n"
-    "  for _, n in ipairs(index.names) do\n"
-    "    if n == t then return (require('etinspect.scripts.' .. n)) end\n"
-    "  end\n"
-    "  error(string.format(\"'%s' is neither a file nor a bundled script (etinspect --list-scripts)\", t), 0)\n"
-    "end\n"
-    "if mode == 'list' then\n"
-    "  for _, n in ipairs(index.names) do\n"
-    "    local s = require('etinspect.scripts.' .. n)\n"
-    "    io.write(string.format('%-16s %s\\n', n, s.description))\n"
-    "  end\n"
-    "  return\n"
-    "end\n"
-    "local S, chunk = load_script(target)\n"
-    "if mode == 'help' then\n"
-    "  if type(S) ~= 'table' or not S.description then\n"
-    "    io.write(target, ': no description (a script declares one by returning {description=..., run=...})\\n')\n"
-    "    return\n"
-    "  end\n"
-    "  io.write(S.description, '\\n\\nusage: etinspect ', S.usage or target, '\\n')\n"
-    "  local rows = {}\n"
-    "  for _, a in ipairs(S.args or {}) do rows[#rows + 1] = a end\n"
-    "  local ok, common = pcall(require, 'etinspect.scripts.common')\n"
-    "  if ok and not chunk and index then for _, a in ipairs(common.COMMON_OPTIONS) do rows[#rows + 1] = a end end\n"
-    "  if #rows > 0 then io.write('\\narguments:\\n') end\n"
-    "  for _, a in ipairs(rows) do io.write(string.format('  %-24s %s\\n', a[1], a[2])) end\n"
-    "  return\n"
-    "end\n"
-    "if chunk then\n"
-    "  local r = chunk(table.unpack(args, 1, args.n))\n"
-    "  if type(r) == 'table' and type(r.run) == 'function' then r.run({table.unpack(args, 1, args.n)}) end\n"
-    "  return\n"
-    "end\n"
-    "local ok, err = pcall(S.run, {table.unpack(args, 1, args.n)})\n"
-    "if not ok then\n"
-    "  if type(err) == 'table' and err.usage then io.stderr:write('etinspect: ', err.usage, '\\n'); os.exit(2) end\n"
-    "  if type(err) == 'table' and err.input then io.stderr:write('etinspect: error: ', err.input, '\\n'); os.exit(1) end\n"
-    "  error(err, 0)\n"
-    "end\n";
-
-static int scripts(lua_State *L, const char *mode, const char *target, int argc, char **argv,
-                   int first_arg)
+/* Protected: etinspect = require "etinspect". */
+static int set_module_global(lua_State *L)
 {
-    int rc = luaL_loadbuffer(L, scripts_lua, sizeof scripts_lua - 1, "=[scripts]");
-    if (rc != LUA_OK)
-        return report(L, rc);
-    lua_pushstring(L, mode);
-    if (target)
-        lua_pushstring(L, target);
-    else
-        lua_pushnil(L);
-    for (int i = first_arg; i < argc; i++)
-        lua_pushstring(L, argv[i]);
-    return report(L, et_host_pcall(L, 2 + (argc > first_arg ? argc - first_arg : 0), 0));
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "etinspect");
+    lua_call(L, 1, 1);
+    lua_setglobal(L, "etinspect");
+    return 0;
 }
 
-static int run_script(lua_State *L, const char *path, int argc, char **argv, int first_arg)
+/* Protected: require("etinspect.scripts")[fn](args...) with the arguments
+ * on the stack; leaves its results. */
+static int call_scripts(lua_State *L)
 {
-    return scripts(L, "run", path, argc, argv, first_arg);
+    const char *fn = lua_tostring(L, lua_upvalueindex(1));
+    int n = lua_gettop(L);
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "etinspect.scripts");
+    lua_call(L, 1, 1);
+    lua_getfield(L, -1, fn);
+    lua_insert(L, 1);
+    lua_pop(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* Push the protected caller of etinspect.scripts' function `fn`. */
+static void push_scripts_fn(lua_State *L, const char *fn)
+{
+    lua_pushstring(L, fn);
+    lua_pushcclosure(L, call_scripts, 1);
+}
+
+/* etinspect.scripts.main(mode, target, how, argv[first..]). */
+static int scripts_main(lua_State *L, const char *mode, const char *target, const char *how,
+                        int argc, char **argv, int first)
+{
+    push_scripts_fn(L, "main");
+    lua_pushstring(L, mode);
+    lua_pushstring(L, target);
+    lua_pushstring(L, how);
+    int n = 3;
+    for (int i = first; i < argc; i++, n++) {
+        luaL_checkstack(L, 1, "too many arguments");
+        lua_pushstring(L, argv[i]);
+    }
+    return report(L, et_host_pcall(L, n, 0));
+}
+
+/* What argv[i] is (etinspect.scripts.resolve): pushes the answer and
+ * returns 0, or reports the error and returns its exit status. */
+static int resolve(lua_State *L, const char *target)
+{
+    push_scripts_fn(L, "resolve");
+    lua_pushstring(L, target);
+    lua_pushcfunction(L, et_host_input_kind);
+    return report(L, et_host_pcall(L, 2, 1));
 }
 
 int et_lua_host_main(int argc, char **argv)
@@ -170,16 +247,28 @@ int et_lua_host_main(int argc, char **argv)
         fprintf(stderr, "etinspect: cannot create a Lua state (out of memory)\n");
         return 1;
     }
-    int interactive = 0, i, status = 0;
-    if (argc >= 2 && strcmp(argv[1], "--list-scripts") == 0) {
-        status = scripts(L, "list", NULL, 0, argv, 0);
+    int interactive = 0, i, status;
+    lua_pushcfunction(L, set_module_global);
+    status = report(L, et_host_pcall(L, 0, 0));
+    if (status == 0 && argc >= 2 && strcmp(argv[1], "--list-scripts") == 0) {
+        status = scripts_main(L, "list", "", "", 0, argv, 0);
         lua_close(L);
-        return status == 0 ? 0 : 1;
+        return status;
     }
-    if (argc == 3 && strcmp(argv[1], "--help") == 0) {
-        status = scripts(L, "help", argv[2], 0, argv, 0);
+    if (status == 0 && argc == 3 && strcmp(argv[1], "--help") == 0) {
+        status = resolve(L, argv[2]);
+        if (status == 0) {
+            const char *how = lua_tostring(L, -1);
+            if (how && strcmp(how, "data") == 0) {
+                fprintf(stderr, "etinspect: --help %s: not a report script (etinspect --help "
+                                "shows the program's options)\n", argv[2]);
+                status = 2;
+            } else {
+                status = scripts_main(L, "help", argv[2], how ? how : "", 0, argv, 0);
+            }
+        }
         lua_close(L);
-        return status == 0 ? 0 : 2;
+        return status;
     }
     for (i = 1; i < argc && status == 0; i++) {
         const char *a = argv[i];
@@ -199,24 +288,42 @@ int et_lua_host_main(int argc, char **argv)
                 lua_getglobal(L, "require");
                 lua_pushstring(L, v);
                 status = report(L, et_host_pcall(L, 1, 1));
-                if (status == LUA_OK)
+                if (status == 0)
                     lua_setglobal(L, v);
             }
         } else if (strcmp(a, "--") == 0) {
             i++;
             break;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "etinspect: unknown option '%s' here (Lua options: -e CODE, "
+                            "-l MODULE, -i; etinspect --help)\n", a);
+            lua_close(L);
+            return 2;
         } else {
             break;
         }
     }
     if (status == 0 && i < argc) {
-        make_arg(L, argc, argv, i);
-        status = run_script(L, argv[i], argc, argv, i + 1);
+        status = resolve(L, argv[i]);
+        const char *how = status == 0 ? lua_tostring(L, -1) : NULL;
+        if (how && strcmp(how, "data") == 0) {
+            lua_close(L);
+            if (i != 1) {
+                fprintf(stderr, "etinspect: %s: an input file after Lua options; open it from "
+                                "Lua (etinspect.Inspector{...}, or .open in the REPL)\n", argv[i]);
+                return 2;
+            }
+            return et_cli_main(argc, argv);
+        }
+        if (how) {
+            make_arg(L, argc, argv, i);
+            status = scripts_main(L, "run", argv[i], how, argc, argv, i + 1);
+        }
     } else if (status == 0) {
         make_arg(L, argc, argv, 0);
     }
     if (status == 0 && (interactive || argc == 1))
         status = et_repl_run(L);
     lua_close(L);
-    return status == 0 ? 0 : 1;
+    return status;
 }

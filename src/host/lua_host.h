@@ -14,7 +14,20 @@ int et_lua_host_main(int argc, char **argv);
  * NULL when out of memory. */
 lua_State *et_host_new_state(void);
 
-/* lua_pcall with a traceback message handler. */
+/* lua_pcall with a traceback message handler (the usage and input errors
+ * of etinspect.scripts, tables, are passed on as they are). */
 int et_host_pcall(lua_State *L, int nargs, int nres);
+
+/* Lua: input_kind(path) -> kind [, why]: what the file is by its content
+ * (inputs.h): "etdump", "profile_results", "etrecord", "bundled_program",
+ * "text", "unknown", "directory", or "missing" and the system's reason. */
+int et_host_input_kind(lua_State *L);
+
+/* Lua: assign_inputs({path, ...}) -> {etdump_path=, profile_results_path=,
+ * etrecord=, bundled_program_path=, debug_buffer_path=}: each file's role
+ * by its content (et_inputs_assign; keys as etinspect.Inspector takes
+ * them); raises the reason when a file cannot be read or two claim one
+ * role. */
+int et_host_assign_inputs(lua_State *L);
 
 #endif

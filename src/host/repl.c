@@ -1,30 +1,36 @@
 /*
- * repl.c - the interactive shell (libedit).
+ * repl.c - the interactive shell (libedit); its Lua half is
+ * lua/etinspect/repl.lua (meta commands, display, completion).
  *
  *  - line editing and history (libedit); the history file is
  *    $XDG_STATE_HOME/etinspect/history, else ~/.local/state/etinspect/history,
  *    read and written only when standard input is a terminal;
- *  - tab completion of globals, and of the fields and methods of tables and
- *    userdata after `name.` or `name:` (dotted names are looked up, never
- *    evaluated, so completion has no side effects);
- *  - a bare expression is printed with a pretty-printer (tables up to a
- *    depth, userdata through __tostring, Frames as tables in the current
- *    .mode);
+ *  - Tab completion of Lua (index expressions, fields after '.', methods
+ *    after ':', keys inside Inspector{...}), meta commands, file names
+ *    after .open and inside string literals; it never runs user code;
+ *  - a bare expression prints its value through etinspect.display: frames
+ *    in the .mode, cut to the display options, fitted to the terminal
+ *    (display.width follows its width); output taller or wider than the
+ *    terminal goes through $PAGER (default less; .pager off), as psql does;
  *  - an incomplete statement continues on the next line (">> ");
- *  - Ctrl-C while a statement runs interrupts it (the shell stays); at the
- *    prompt it discards the line;
- *  - an error prints its traceback and the shell goes on;
- *  - meta commands: .help, .open FILE (binds `insp`), .mode box|plain|markdown|tsv,
- *    .quit (also Ctrl-D).
+ *  - Ctrl-C stops a running statement (a count hook, so loops that catch
+ *    errors stop too) or the printing of a result, and returns to the
+ *    prompt; at the prompt it discards the line;
+ *  - an error prints its traceback and the shell goes on; a meta command's
+ *    error prints its message;
+ *  - every call into Lua runs under lua_pcall: no input can panic the
+ *    process, whatever it does to the globals or the registry.
  */
 #include "repl.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <lauxlib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -33,35 +39,240 @@
 #include "lua_host.h"
 #include "version.h"
 
-static lua_State *g_L;             /* the state being run (for the signal hook) */
-static volatile sig_atomic_t g_interrupted;
+#define REPL_KEY "etinspect.repl"            /* registry: the Lua half, set up */
+#define REQUIRE_KEY "etinspect.repl.require" /* registry: require, as at the start */
+
+static lua_State *g_L;
+static volatile sig_atomic_t g_interrupted; /* Ctrl-C since the statement began */
+static volatile sig_atomic_t g_running;     /* Lua code of a statement runs */
 
 /* ---- Ctrl-C ---- */
 
-static void stop_hook(lua_State *L, lua_Debug *ar)
+/* A count hook, inherited by every coroutine created while it is set:
+ * after Ctrl-C, every Lua instruction of the statement raises, so even a
+ * loop around pcall unwinds to the prompt. */
+static void check_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
-    lua_sethook(L, NULL, 0, 0);
-    luaL_error(L, "interrupted!");
+    if (g_running && g_interrupted) {
+        /* from now on at every instruction of this thread: a loop whose
+         * body catches the error is stopped in its own code */
+        lua_sethook(L, check_hook, LUA_MASKCOUNT, 1);
+        luaL_error(L, "interrupted!");
+    }
 }
 
 static void on_sigint(int sig)
 {
     (void)sig;
     g_interrupted = 1;
-    if (g_L) /* inside a statement: stop it at the next hook point */
-        lua_sethook(g_L, stop_hook, LUA_MASKCALL | LUA_MASKRET | LUA_MASKCOUNT, 1);
 }
 
-static void set_sigint(int running, lua_State *L)
+/* ---- the Lua half, always called protected ---- */
+
+/* Lua: list_dir(path) -> {name = is_directory, ...} (for completion). */
+static int list_dir(lua_State *L)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0; /* no SA_RESTART: interrupt a blocking read at the prompt */
-    g_L = running ? L : NULL;
-    sigaction(SIGINT, &sa, NULL);
+    const char *path = luaL_checkstring(L, 1);
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    lua_newtable(L);
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d)) && n++ < 10000) {
+        struct stat st;
+        lua_pushfstring(L, "%s/%s", path, e->d_name);
+        int dir = stat(lua_tostring(L, -1), &st) == 0 && S_ISDIR(st.st_mode);
+        lua_pop(L, 1);
+        lua_pushboolean(L, dir);
+        lua_setfield(L, -2, e->d_name);
+    }
+    closedir(d);
+    return 1;
+}
+
+/* Push the Lua half: the registry's copy, else require("etinspect.repl")
+ * (the require of the REPL's start) set up with the host's functions, again
+ * when a statement broke it. */
+static void push_repl(lua_State *L)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REPL_KEY) == LUA_TTABLE)
+        return;
+    lua_pop(L, 1);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, REQUIRE_KEY) != LUA_TFUNCTION) {
+        lua_pop(L, 1);
+        lua_getglobal(L, "require");
+    }
+    lua_pushliteral(L, "etinspect.repl");
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK)
+        luaL_error(L, "the REPL cannot load its Lua half (etinspect.repl): %s", lua_tostring(L, -1));
+    if (lua_type(L, -1) != LUA_TTABLE)
+        luaL_error(L, "the REPL cannot load its Lua half: etinspect.repl is a %s value",
+                   luaL_typename(L, -1));
+    lua_getfield(L, -1, "setup");
+    lua_createtable(L, 0, 3);
+    lua_pushcfunction(L, et_host_input_kind);
+    lua_setfield(L, -2, "input_kind");
+    lua_pushcfunction(L, et_host_assign_inputs);
+    lua_setfield(L, -2, "assign_inputs");
+    lua_pushcfunction(L, list_dir);
+    lua_setfield(L, -2, "list_dir");
+    lua_call(L, 1, 1);
+    if (lua_type(L, -1) != LUA_TTABLE)
+        luaL_error(L, "etinspect.repl.setup did not return the module");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, REPL_KEY);
+    lua_remove(L, -2);
+}
+
+/* Protected: repl[fn](args...), upvalue 1 the name; its results. */
+static int call_repl(lua_State *L)
+{
+    int n = lua_gettop(L);
+    push_repl(L);
+    lua_getfield(L, -1, lua_tostring(L, lua_upvalueindex(1)));
+    lua_insert(L, 1);
+    lua_pop(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* Protected: repl.render(values...) -> text, repl.state.pager */
+static int render(lua_State *L)
+{
+    int n = lua_gettop(L);
+    push_repl(L);
+    lua_getfield(L, -1, "render");
+    lua_insert(L, 1);
+    lua_getfield(L, -1, "state");
+    int pager = lua_type(L, -1) == LUA_TTABLE && lua_getfield(L, -1, "pager") == LUA_TBOOLEAN &&
+                lua_toboolean(L, -1);
+    lua_settop(L, n + 1);
+    lua_call(L, n, 1);
+    luaL_checkstring(L, -1);
+    lua_pushboolean(L, pager);
+    return 2;
+}
+
+/* Call repl[fn] on the `nargs` values on top of the stack, protected and
+ * without traceback; on error print the message.  Leaves `nres` results
+ * (LUA_MULTRET: all) and returns 0, or returns -1 with nothing left. */
+static int repl_call(lua_State *L, const char *fn, int nargs, int nres)
+{
+    lua_pushstring(L, fn);
+    lua_pushcclosure(L, call_repl, 1);
+    lua_insert(L, -nargs - 1);
+    if (lua_pcall(L, nargs, nres, 0) != LUA_OK) {
+        fflush(stdout);
+        const char *m = lua_tostring(L, -1);
+        fprintf(stderr, "%s\n", m ? m : "(error object is not a string)");
+        lua_pop(L, 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- output ---- */
+
+static int terminal_size(int *rows, int *cols)
+{
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0 || ws.ws_row == 0)
+        return 0;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 1;
+}
+
+/* Write all of s (stopping at Ctrl-C or a write error); 0 when whole. */
+static int write_all(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        if (g_interrupted)
+            return -1;
+        ssize_t w = write(fd, s, n < 4096 ? n : 4096);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        s += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Does the text need more than rows - 1 lines or more than cols columns? */
+static int too_big(const char *s, size_t n, int rows, int cols)
+{
+    int lines = 0, width = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n') {
+            lines++;
+            width = 0;
+        } else if (((unsigned char)s[i] & 0xC0) != 0x80 && ++width > cols) {
+            return 1;
+        }
+        if (lines >= rows - 1)
+            return 1;
+    }
+    return 0;
+}
+
+static int on_path(const char *prog)
+{
+    const char *path = getenv("PATH");
+    char buf[4096];
+    for (const char *p = path; p && *p;) {
+        const char *e = strchr(p, ':');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (snprintf(buf, sizeof buf, "%.*s/%s", (int)len, p, prog) < (int)sizeof buf &&
+            access(buf, X_OK) == 0)
+            return 1;
+        p = e ? e + 1 : NULL;
+    }
+    return 0;
+}
+
+/* The pager's command: $PAGER (blank: none), else less or more when
+ * installed; NULL for none. */
+static const char *pager_program(void)
+{
+    const char *p = getenv("PAGER");
+    if (p)
+        return p[strspn(p, " \t")] ? p : NULL;
+    if (on_path("less"))
+        return "less";
+    return on_path("more") ? "more" : NULL;
+}
+
+/* Show text: through the pager when it is on, the output a terminal that
+ * can page, and the text does not fit on one screen; else written out in
+ * pieces, stopping at Ctrl-C. */
+static void emit(const char *s, size_t n, int pager)
+{
+    fflush(stdout);
+    int rows, cols;
+    const char *term = getenv("TERM"), *prog;
+    if (pager && isatty(STDOUT_FILENO) && term && strcmp(term, "dumb") != 0 &&
+        terminal_size(&rows, &cols) && too_big(s, n, rows, cols) && (prog = pager_program())) {
+        char cmd[4200];
+        snprintf(cmd, sizeof cmd, "export LESS=\"${LESS-FRX}\"; exec %s", prog);
+        FILE *p = popen(cmd, "w");
+        if (p) {
+            struct sigaction ign, old;
+            memset(&ign, 0, sizeof ign);
+            ign.sa_handler = SIG_IGN;
+            sigaction(SIGPIPE, &ign, &old);
+            write_all(fileno(p), s, n);
+            pclose(p);
+            sigaction(SIGPIPE, &old, NULL);
+            return;
+        }
+    }
+    if (write_all(STDOUT_FILENO, s, n) != 0 && g_interrupted)
+        fputs("\ninterrupted!\n", stderr);
 }
 
 /* ---- history ---- */
@@ -92,271 +303,77 @@ static char *history_path(void)
     return path;
 }
 
-/* ---- output mode and pretty-printing (in Lua) ---- */
-
-static const char pretty_lua[] =
-    "local mode = ...\n"
-    "local Frame = require('etinspect').Frame\n"
-    "local function keys_of(t)\n"
-    "  local ks = {}\n"
-    "  for k in pairs(t) do ks[#ks + 1] = k end\n"
-    "  table.sort(ks, function(a, b)\n"
-    "    local ta, tb = type(a), type(b)\n"
-    "    if ta ~= tb then return ta < tb end\n"
-    "    if ta == 'number' or ta == 'string' then return a < b end\n"
-    "    return tostring(a) < tostring(b) end)\n"
-    "  return ks\n"
-    "end\n"
-    "local function pp(v, depth, seen)\n"
-    "  local t = type(v)\n"
-    "  if t == 'string' then return string.format('%q', v) end\n"
-    "  if t ~= 'table' then return tostring(v) end\n"
-    "  if Frame.is_frame(v) then return v:render(mode.style) end\n"
-    "  if getmetatable(v) and getmetatable(v).__tostring then return tostring(v) end\n"
-    "  if seen[v] then return '<cycle>' end\n"
-    "  if depth > 3 then return '{...}' end\n"
-    "  seen[v] = true\n"
-    "  local parts, n = {}, #v\n"
-    "  for i = 1, n do parts[#parts + 1] = pp(v[i], depth + 1, seen) end\n"
-    "  for _, k in ipairs(keys_of(v)) do\n"
-    "    if not (math.type(k) == 'integer' and k >= 1 and k <= n) then\n"
-    "      local ks = (type(k) == 'string' and k:match('^[%a_][%w_]*$')) and k or '[' .. pp(k, depth + 1, seen) .. ']'\n"
-    "      parts[#parts + 1] = ks .. ' = ' .. pp(v[k], depth + 1, seen)\n"
-    "    end\n"
-    "    if #parts > 200 then parts[#parts + 1] = '...'; break end\n"
-    "  end\n"
-    "  seen[v] = nil\n"
-    "  local s = '{' .. table.concat(parts, ', ') .. '}'\n"
-    "  if #s > 100 then s = '{\\n  ' .. table.concat(parts, ',\\n  ') .. '\\n}' end\n"
-    "  return s\n"
-    "end\n"
-    "return function(...)\n"
-    "  local out = {}\n"
-    "  for i = 1, select('#', ...) do out[i] = pp((select(i, ...)), 0, {}) end\n"
-    "  return table.concat(out, '\\t')\n"
-    "end\n";
-
-/* Registry keys of the REPL's Lua helpers. */
-#define MODE_KEY "etinspect.repl.mode"
-#define PRETTY_KEY "etinspect.repl.pretty"
-
-static int setup_helpers(lua_State *L)
-{
-    lua_newtable(L);
-    lua_pushliteral(L, "box");
-    lua_setfield(L, -2, "style");
-    lua_pushvalue(L, -1);
-    lua_setfield(L, LUA_REGISTRYINDEX, MODE_KEY);
-    if (luaL_loadbuffer(L, pretty_lua, sizeof pretty_lua - 1, "=[repl]") != LUA_OK)
-        return -1;
-    lua_insert(L, -2);
-    if (et_host_pcall(L, 1, 1) != LUA_OK)
-        return -1;
-    lua_setfield(L, LUA_REGISTRYINDEX, PRETTY_KEY);
-    return 0;
-}
-
-static void print_results(lua_State *L, int base)
-{
-    int n = lua_gettop(L) - base;
-    if (n <= 0)
-        return;
-    lua_getfield(L, LUA_REGISTRYINDEX, PRETTY_KEY);
-    lua_insert(L, base + 1);
-    if (et_host_pcall(L, n, 1) == LUA_OK) {
-        size_t len;
-        const char *s = lua_tolstring(L, -1, &len);
-        fwrite(s, 1, len, stdout);
-        if (len == 0 || s[len - 1] != '\n')
-            fputc('\n', stdout);
-    } else {
-        fprintf(stderr, "%s\n", lua_tostring(L, -1));
-    }
-    lua_settop(L, base);
-    fflush(stdout);
-}
-
 /* ---- completion ---- */
 
-/* obj[key], called protected by collect(). */
-static int index_fn(lua_State *L)
+static char **g_matches; /* this completion's candidates, relative to libedit's text */
+static size_t g_n_matches;
+
+static void free_matches(void)
 {
-    lua_gettable(L, 1);
-    return 1;
+    for (size_t i = 0; i < g_n_matches; i++)
+        free(g_matches[i]);
+    free(g_matches);
+    g_matches = NULL;
+    g_n_matches = 0;
 }
 
-/* Collect candidates for `text` (the word under the cursor) into a Lua
- * table left on the stack. */
-static void collect(lua_State *L, const char *text)
+static char *generator(const char *text, int state)
 {
-    lua_newtable(L);
-    int out = lua_gettop(L);
-    const char *sep = NULL;
-    for (const char *p = text; *p; p++)
-        if (*p == '.' || *p == ':')
-            sep = p;
-    lua_Integer n = 0;
-    if (!sep) {
-        lua_pushglobaltable(L);
-    } else {
-        /* look up the dotted prefix from the globals (no evaluation) */
-        lua_pushglobaltable(L);
-        const char *p = text;
-        while (p < sep) {
-            const char *q = p;
-            while (q < sep && *q != '.' && *q != ':')
-                q++;
-            lua_pushlstring(L, p, (size_t)(q - p));
-            int t = lua_type(L, -2);
-            if (t == LUA_TTABLE)
-                lua_rawget(L, -2);
-            else if (t == LUA_TUSERDATA) {
-                /* a field of a userdata: through __index, protected (an
-                 * unknown field raises) */
-                lua_pushcfunction(L, index_fn);
-                lua_insert(L, -2);
-                lua_pushvalue(L, -3);
-                lua_insert(L, -2);
-                if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
-                    lua_pop(L, 1);
-                    lua_pushnil(L);
-                }
-            } else {
-                lua_pop(L, 1);
-                lua_pushnil(L);
-            }
-            lua_remove(L, -2);
-            p = q + 1;
-        }
-    }
-    int obj = lua_gettop(L);
-    size_t plen = sep ? (size_t)(sep - text + 1) : 0;
-    const char *word = text + plen;
-    size_t wlen = strlen(word);
-    /* keys of a table, or the methods and fields of a userdata */
-    int sources[3] = {0, 0, 0};
-    if (lua_type(L, obj) == LUA_TTABLE) {
-        sources[0] = obj;
-    }
-    if (lua_getmetatable(L, obj)) {
-        int mt = lua_gettop(L);
-        lua_getfield(L, mt, "__methods");
-        sources[1] = lua_gettop(L);
-        lua_getfield(L, mt, "__getters");
-        sources[2] = lua_gettop(L);
-        if (lua_type(L, obj) == LUA_TTABLE)
-            sources[1] = sources[2] = 0;
-    }
-    for (int s = 0; s < 3; s++) {
-        if (!sources[s] || lua_type(L, sources[s]) != LUA_TTABLE)
-            continue;
-        lua_pushnil(L);
-        while (lua_next(L, sources[s])) {
-            lua_pop(L, 1);
-            if (lua_type(L, -1) == LUA_TSTRING) {
-                const char *k = lua_tostring(L, -1);
-                if (strncmp(k, word, wlen) == 0 && k[0] != '_') {
-                    lua_pushlstring(L, text, plen);
-                    lua_pushvalue(L, -2);
-                    lua_concat(L, 2);
-                    lua_rawseti(L, out, ++n);
-                }
-            }
-        }
-    }
-    lua_settop(L, out);
-}
-
-static lua_State *g_complete_L;
-
-static char *complete_generator(const char *text, int state)
-{
-    static lua_Integer i;
-    lua_State *L = g_complete_L;
-    if (state == 0) {
+    static size_t i;
+    (void)text;
+    if (state == 0)
         i = 0;
-        lua_settop(L, 0);
-        collect(L, text);
-    }
-    if (lua_gettop(L) < 1 || lua_type(L, 1) != LUA_TTABLE)
-        return NULL;
-    if (lua_rawgeti(L, 1, ++i) != LUA_TSTRING) {
-        lua_pop(L, 1);
-        return NULL;
-    }
-    char *s = strdup(lua_tostring(L, -1));
-    lua_pop(L, 1);
-    return s;
+    return i < g_n_matches ? strdup(g_matches[i++]) : NULL;
 }
 
+/* repl.complete(line, cursor) gives candidates replacing line[start..cursor);
+ * libedit replaces only its own word `text` (split at its break
+ * characters), which ends that span: each candidate loses the part before
+ * it. */
 static char **complete(const char *text, int start, int end)
 {
     (void)start;
-    (void)end;
     rl_attempted_completion_over = 1;
-    rl_completion_append_character = '\0'; /* "insp." must not become "insp. " */
-    return rl_completion_matches(text, complete_generator);
-}
-
-/* ---- meta commands ---- */
-
-static int meta(lua_State *L, const char *line)
-{
-    while (*line == ' ')
-        line++;
-    if (strncmp(line, ".quit", 5) == 0 || strncmp(line, ".exit", 5) == 0)
-        return 1;
-    if (strncmp(line, ".help", 5) == 0) {
-        printf("Lua 5.4 with etinspect loaded as `etinspect`.\n"
-               "  .open FILE      open an ETDump as `insp` (insp = etinspect.Inspector{...})\n"
-               "  .mode STYLE     how frames print: box (default), plain, markdown, tsv\n"
-               "  .help           this text\n"
-               "  .quit           leave (or Ctrl-D)\n"
-               "Expressions print their value; Tab completes names and fields;\n"
-               "Ctrl-C stops a running statement.\n");
-        return 0;
+    rl_completion_append_character = '\0';
+    free_matches();
+    lua_State *L = g_L;
+    int top = lua_gettop(L);
+    if (!lua_checkstack(L, 8))
+        return NULL;
+    lua_pushstring(L, rl_line_buffer ? rl_line_buffer : "");
+    lua_pushinteger(L, end);
+    if (repl_call(L, "complete", 2, 3) != 0) {
+        rl_on_new_line();
+        return NULL;
     }
-    if (strncmp(line, ".mode", 5) == 0) {
-        const char *m = line + 5;
-        while (*m == ' ')
-            m++;
-        if (strcmp(m, "box") && strcmp(m, "plain") && strcmp(m, "markdown") && strcmp(m, "tsv")) {
-            fprintf(stderr, ".mode: expected box, plain, markdown or tsv\n");
-            return 0;
-        }
-        lua_getfield(L, LUA_REGISTRYINDEX, MODE_KEY);
-        lua_pushstring(L, m);
-        lua_setfield(L, -2, "style");
-        lua_pop(L, 1);
-        return 0;
-    }
-    if (strncmp(line, ".open", 5) == 0) {
-        const char *f = line + 5;
-        while (*f == ' ')
-            f++;
-        if (!*f) {
-            fprintf(stderr, ".open: expected a file name\n");
-            return 0;
-        }
-        lua_getglobal(L, "etinspect");
-        lua_getfield(L, -1, "Inspector");
-        lua_remove(L, -2);
-        lua_newtable(L);
-        lua_pushstring(L, f);
-        lua_setfield(L, -2, "etdump_path");
-        if (et_host_pcall(L, 1, 1) != LUA_OK) {
-            fprintf(stderr, "%s\n", lua_tostring(L, -1));
+    size_t tlen = strlen(text);
+    lua_Integer from = lua_tointeger(L, top + 2); /* 1-based */
+    const char *line = rl_line_buffer ? rl_line_buffer : "";
+    size_t elen = from >= 1 && from <= end + 1 ? (size_t)(end - (from - 1)) : 0;
+    const char *append = lua_tostring(L, top + 3);
+    if (lua_type(L, top + 1) == LUA_TTABLE && elen >= tlen &&
+        memcmp(line + (from - 1) + (elen - tlen), text, tlen) == 0) {
+        size_t skip = elen - tlen;
+        lua_Integer n = luaL_len(L, top + 1);
+        g_matches = calloc((size_t)(n > 0 ? n : 1), sizeof *g_matches);
+        for (lua_Integer i = 1; g_matches && i <= n; i++) {
+            size_t len;
+            lua_rawgeti(L, top + 1, i);
+            const char *c = lua_tolstring(L, -1, &len);
+            if (c && len >= skip && memcmp(c, line + from - 1, skip) == 0) {
+                char *m = strdup(c + skip);
+                if (m)
+                    g_matches[g_n_matches++] = m;
+            }
             lua_pop(L, 1);
-            return 0;
         }
-        lua_pushvalue(L, -1);
-        lua_setglobal(L, "insp");
-        printf("insp = %s\n", luaL_tolstring(L, -1, NULL));
-        lua_pop(L, 2);
-        return 0;
     }
-    fprintf(stderr, "unknown command '%s' (try .help)\n", line);
-    return 0;
+    if (g_n_matches == 1 && append && append[0])
+        rl_completion_append_character = append[0];
+    lua_settop(L, top);
+    if (g_n_matches == 0)
+        return NULL;
+    return rl_completion_matches(text, generator);
 }
 
 /* ---- the loop ---- */
@@ -367,13 +384,19 @@ static int meta(lua_State *L, const char *line)
 static int compile(lua_State *L, const char *code, int *incomplete)
 {
     *incomplete = 0;
-    const char *ret = lua_pushfstring(L, "return %s;", code);
-    int rc = luaL_loadbuffer(L, ret, strlen(ret), "=stdin");
+    size_t n = strlen(code);
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    luaL_addstring(&b, "return ");
+    luaL_addlstring(&b, code, n);
+    luaL_addchar(&b, ';');
+    luaL_pushresult(&b);
+    int rc = luaL_loadbuffer(L, lua_tostring(L, -1), lua_rawlen(L, -1), "=stdin");
     lua_remove(L, -2);
     if (rc == LUA_OK)
         return rc;
     lua_pop(L, 1);
-    rc = luaL_loadbuffer(L, code, strlen(code), "=stdin");
+    rc = luaL_loadbuffer(L, code, n, "=stdin");
     if (rc == LUA_ERRSYNTAX) {
         size_t len;
         const char *m = lua_tolstring(L, -1, &len);
@@ -383,11 +406,54 @@ static int compile(lua_State *L, const char *code, int *incomplete)
     return rc;
 }
 
+/* Run one statement (compiled, on the stack above `base`) and show its
+ * results. */
+static void run_statement(lua_State *L, int base)
+{
+    int rows, cols;
+    if (isatty(STDOUT_FILENO) && terminal_size(&rows, &cols)) {
+        int top = lua_gettop(L);
+        lua_pushinteger(L, cols);
+        if (repl_call(L, "terminal", 1, 0) != 0)
+            lua_settop(L, top);
+    }
+    g_interrupted = 0;
+    g_running = 1;
+    lua_sethook(L, check_hook, LUA_MASKCOUNT, 1000);
+    int rc = et_host_pcall(L, 0, LUA_MULTRET);
+    int n = lua_gettop(L) - base;
+    if (rc == LUA_OK && n > 0) {
+        /* render the results, still interruptible */
+        lua_pushcfunction(L, render);
+        lua_insert(L, base + 1);
+        rc = et_host_pcall(L, n, 2);
+    }
+    g_running = 0;
+    fflush(stdout);
+    if (rc != LUA_OK) {
+        if (g_interrupted) {
+            fputs("interrupted!\n", stderr);
+        } else {
+            const char *m = lua_tostring(L, -1);
+            fprintf(stderr, "%s\n", m ? m : "(error object is not a string)");
+        }
+    } else if (n > 0) {
+        size_t len;
+        const char *s = lua_tolstring(L, -2, &len);
+        if (s)
+            emit(s, len, lua_toboolean(L, -1));
+    }
+    lua_settop(L, base);
+    lua_gc(L, LUA_GCSTEP, 0);
+}
+
 int et_repl_run(lua_State *L)
 {
     int tty = isatty(STDIN_FILENO);
     char *hist = NULL;
-    /* etinspect is at hand in the shell */
+    g_L = L;
+    /* the etinspect global and the Lua half, loaded up front so that a
+     * broken install says so at once */
     lua_getglobal(L, "require");
     lua_pushliteral(L, "etinspect");
     if (et_host_pcall(L, 1, 1) != LUA_OK) {
@@ -395,15 +461,24 @@ int et_repl_run(lua_State *L)
         return 1;
     }
     lua_setglobal(L, "etinspect");
-    if (setup_helpers(L) != 0) {
+    lua_getglobal(L, "require");
+    lua_setfield(L, LUA_REGISTRYINDEX, REQUIRE_KEY);
+    lua_pushliteral(L, "render"); /* repl.render() loads and sets up the Lua half */
+    lua_pushcclosure(L, call_repl, 1);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
         fprintf(stderr, "etinspect: %s\n", lua_tostring(L, -1));
         return 1;
     }
-    g_complete_L = lua_newthread(L);
-    luaL_ref(L, LUA_REGISTRYINDEX); /* keep the completion thread alive */
+    struct sigaction sa, old_int;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: Ctrl-C interrupts a blocking read or write */
+    sigaction(SIGINT, &sa, &old_int);
+    lua_sethook(L, check_hook, LUA_MASKCOUNT, 1000);
     rl_readline_name = "etinspect";
     rl_attempted_completion_function = complete;
-    rl_basic_word_break_characters = " \t\n\"'`@$><=;|&{(,+-*/%^#~[]";
+    rl_basic_word_break_characters = " \t\n\"'`@$><=;|&{(,+-*/%^#~[].:";
     if (tty) {
         hist = history_path();
         using_history();
@@ -414,8 +489,9 @@ int et_repl_run(lua_State *L)
     }
     char *pending = NULL; /* an incomplete statement so far */
     for (;;) {
-        set_sigint(0, L);
         g_interrupted = 0;
+        fflush(stdout);
+        fflush(stderr);
         char *line = readline(tty ? (pending ? ">> " : "> ") : "");
         if (!line) {
             if (g_interrupted || errno == EINTR) { /* Ctrl-C at the prompt */
@@ -427,12 +503,18 @@ int et_repl_run(lua_State *L)
             }
             break; /* end of input */
         }
-        if (!pending && line[0] == '.') {
-            if (tty && line[0])
+        if (!pending && line[strspn(line, " \t")] == '.') {
+            if (tty)
                 add_history(line);
-            int quit = meta(L, line);
+            int base = lua_gettop(L);
+            lua_pushstring(L, line);
             free(line);
-            fflush(stdout);
+            int quit = 0;
+            if (repl_call(L, "meta", 1, 1) == 0) {
+                const char *r = lua_tostring(L, -1);
+                quit = r && strcmp(r, "quit") == 0;
+            }
+            lua_settop(L, base);
             if (quit)
                 break;
             continue;
@@ -464,27 +546,23 @@ int et_repl_run(lua_State *L)
             add_history(code);
         free(code);
         if (rc == LUA_OK) {
-            set_sigint(1, L);
-            rc = et_host_pcall(L, 0, LUA_MULTRET);
-            set_sigint(0, L);
-            lua_sethook(L, NULL, 0, 0);
-        }
-        if (rc != LUA_OK) {
+            run_statement(L, base);
+        } else {
+            fflush(stdout);
             fprintf(stderr, "%s\n", lua_tostring(L, -1));
             lua_settop(L, base);
-        } else {
-            print_results(L, base);
         }
-        fflush(stdout);
-        fflush(stderr);
     }
     free(pending);
+    free_matches();
     if (tty) {
         printf("\n");
         if (hist)
             write_history(hist);
     }
     free(hist);
-    signal(SIGINT, SIG_DFL);
+    lua_sethook(L, NULL, 0, 0);
+    sigaction(SIGINT, &old_int, NULL);
+    g_L = NULL;
     return 0;
 }

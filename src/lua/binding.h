@@ -152,6 +152,16 @@ typedef struct et_lua_method {
 } et_lua_method;
 
 #define ET_LUA_NOPIN 1u /* runs unpinned (close: it must see no pin of its own) */
+#define ET_LUA_FUNCTION 2u /* a function, not a method: argument 1 is no self */
+
+/* Push `fn` wrapped as the function `name` ("_core.html_plan"): while it
+ * runs (a protected call), the owner of its first argument (when that is
+ * an object of the binding) is pinned, so a user's finalizer run by one
+ * of its allocations, or any Lua code it calls, cannot close what it
+ * reads; its errors are raised again with the caller's position and
+ * "bad argument #N" names it.  For the _core functions taking an object
+ * first. */
+void et_lua_push_pinned(lua_State *L, lua_CFunction fn, const char *name);
 
 /* A field of a userdata type, read by getter(self) -> value. */
 typedef struct et_lua_getter {
@@ -200,6 +210,17 @@ void et_lua_add_getter(lua_State *L, const char *mt, const et_lua_getter *g);
  * API: copy it to change it)".  `what` ("EventBlock.events") is copied. */
 void et_lua_push_readonly(lua_State *L, int idx, const char *what);
 
+/* Is the value at `idx` a read-only view (et_lua_push_readonly)?  Reads
+ * raw: runs no user code. */
+int et_lua_is_view(lua_State *L, int idx);
+
+/* Add to the table on top (_core): is_view(v) -> boolean (et_lua_is_view),
+ * the Lua library's way to tell the API's read-only sequences, whose
+ * getmetatable() is false, from other tables; and std, the standard
+ * library as it was when the module was opened (et_lua_capture_stdlib),
+ * the environment of the library's modules. */
+void et_lua_open_object(lua_State *L);
+
 /* Push the sequence behind the read-only view at `idx` (for C code). */
 void et_lua_push_backing(lua_State *L, int idx);
 
@@ -212,7 +233,8 @@ void **et_lua_push_cbuffer(lua_State *L, int tbc);
 
 /* Functions of the standard library the binding uses, captured when the
  * module is opened, so that a script replacing the globals (`require =
- * nil`, `io = nil`) breaks nothing (l_object.c). */
+ * nil`, `io = nil`) breaks nothing (l_object.c); also the snapshot of the
+ * standard library the Lua library's modules run in (_core.std). */
 void et_lua_capture_stdlib(lua_State *L);
 /* require(name) with the captured require; pushes the module. */
 void et_lua_require(lua_State *L, const char *name);
@@ -332,8 +354,9 @@ int et_lua_pairs_in_order(lua_State *L, int self, int keys);
 
 /* The __index body et_lua_define_type installs (upvalues: 1 methods,
  * 2 getters, 3 {name = leaf getter | cache slot}, 4 the type's name): a
- * leaf getter, called in place; else a cached value; else a method (C
- * functions are wrapped on first use); else the getter called pinned;
+ * leaf getter, called in place; else a cached value; else a method (one
+ * stored unwrapped, a C function or a Lua-library method, is wrapped on
+ * first use: self checked, owner pinned); else the getter called pinned;
  * "<Type> has no field or method 'k'" for other strings, nil for other
  * keys.  A type with its own __index closure over the same upvalues
  * (Tensor: integer keys are elements) calls it for the rest. */

@@ -2,11 +2,16 @@
  * l_etrecord.c - ETRecord: an opened ETRecord archive (spec §5; the C
  * reader is src/core/etrecord.h).
  *
- *   etinspect.parse_etrecord(path) -> ETRecord
+ *   etinspect.parse_etrecord(path [, {etrecord_json_budget = N}]) -> ETRecord
+ *       etrecord_json_budget: JSON values (and keys) per JSON entry, 1 to
+ *       268,435,455 (default 8,000,000); the caps on inflated entries follow
+ *       it (16 bytes per value per entry, 4 entries in all; etrecord.h).
  *       Errors (Lua errors): "PATH: No such file or directory", "PATH:
  *       invalid ETRecord file: ...", "PATH: ETRecord identifier missing:
  *       ...", "PATH: entry 'debug_handle_map': invalid JSON at line L,
- *       column C: ...", and the other messages of et_etrecord_open.
+ *       column C: ...", "PATH: entry 'NAME': JSON larger than the
+ *       8,000,000-node budget (raise it with ...)", the options contract's
+ *       messages, and the other messages of et_etrecord_open.
  *
  *   rec.path               the path given
  *   rec.entries            sequence of {name, size (bytes, uncompressed),
@@ -78,7 +83,28 @@ static const et_lua_owner_class rec_class = {
 
 int et_lua_parse_etrecord(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
+    static const et_lua_opt spec[] = {{"etrecord_json_budget", "integer"}, {NULL, NULL}};
+    if (lua_type(L, 1) != LUA_TSTRING)
+        return luaL_error(L, "etinspect.parse_etrecord: bad argument #1 (path string expected, got "
+                             "%s)",
+                          luaL_typename(L, 1));
+    const char *path = lua_tostring(L, 1);
+    et_lua_check_options(L, 2, "etinspect.parse_etrecord", spec, 2);
+    et_etrecord_options o;
+    et_etrecord_options_init(&o);
+    o.path = path;
+    if (lua_istable(L, 2)) {
+        lua_pushliteral(L, "etrecord_json_budget");
+        if (lua_rawget(L, 2) != LUA_TNIL) {
+            lua_Integer n = lua_tointeger(L, -1);
+            if (n < 1 || (uint64_t)n > ET_JSON_MAX_NODES)
+                return luaL_error(L, "etinspect.parse_etrecord: option 'etrecord_json_budget' "
+                                     "must be a number of JSON values from 1 to %d, got %I",
+                                  (int)ET_JSON_MAX_NODES, n);
+            o.json_budget = (uint64_t)n;
+        }
+        lua_pop(L, 1);
+    }
     lua_etr_box *b = lua_newuserdatauv(L, sizeof *b, 1);
     et_lua_owner_init(&b->own, &rec_class);
     b->r = NULL;
@@ -86,7 +112,7 @@ int et_lua_parse_etrecord(lua_State *L)
     lua_newtable(L); /* user value: the Graphs made, by program and name */
     lua_setiuservalue(L, -2, 1);
     et_error err;
-    if (!(b->r = et_etrecord_open_path(path, &err)))
+    if (!(b->r = et_etrecord_open(&o, &err)))
         return luaL_error(L, "%s", err.msg);
     return 1;
 }

@@ -14,17 +14,31 @@
  *     ...", "runs: expected ...", the file's I/O errors.
  *   insp:to_sqlite(path [, opts])     SQLite database (src/core/sqlexport.h)
  *       opts.dump          the dump's name in the database (default: the
- *                          ETDump's file name)
+ *                          ETDump's file name, or more of its path when
+ *                          another file's dump has that name)
+ *       opts.replace       with opts.dump: replace another file's dump of
+ *                          that name (else an error)
+ *     Options are checked by the contract (unknown keys, wrong types).
  *   blk:memory_summary()   sequence of {allocator_id, allocator (nil when
  *                          unnamed), allocations, bytes, bytes_per_run,
  *                          largest} (bytes), one per allocator with
  *                          allocations, in id order (report.h)
  *   insp:write_html(path) is in the Lua library (lua/etinspect/html.lua).
+ *
+ * and, for several dumps as one dataset (lua/etinspect/many.lua), into
+ * the private table etinspect._core (et_lua_open_export):
+ *   _core.expand_dumps(patterns)               -> paths (dumpset.h)
+ *   _core.dump_names(paths)                    -> names (dumpset.h)
+ *   _core.sqlite_export(path, inspectors, names) one export of them all
  */
+#include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "binding.h"
+#include "dumpset.h"
 #include "outfile.h"
 #include "report.h"
 #include "sqlexport.h"
@@ -179,7 +193,10 @@ static int insp_write_trace(lua_State *L)
     if (et_outfile_open(&of, path, inputs, &err) != 0)
         return luaL_error(L, "%s", err.msg);
     if (et_trace_write(insp, &o, of.fp, &err) != 0) {
-        et_outfile_abort(&of);
+        if (err.kind == ET_ERR_IO) /* name the path and the reason */
+            et_outfile_fail(&of, &err);
+        else
+            et_outfile_abort(&of);
         return luaL_error(L, "%s", err.msg);
     }
     if (et_outfile_commit(&of, &err) != 0)
@@ -189,21 +206,27 @@ static int insp_write_trace(lua_State *L)
 
 static int insp_to_sqlite(lua_State *L)
 {
-    static const et_lua_opt spec[] = {{"dump", "string"}, {NULL, NULL}};
+    static const et_lua_opt spec[] = {{"dump", "string"}, {"replace", "boolean"}, {NULL, NULL}};
     lua_insp_box *box = luaL_checkudata(L, 1, ET_MT_INSPECTOR);
     et_inspector *insp = et_lua_insp(L, box);
     const char *path = luaL_checkstring(L, 2);
     et_lua_check_options(L, 3, "Inspector:to_sqlite", spec, 2);
-    const char *dump = NULL;
+    et_sqlite_dump_options o = {0};
     if (et_lua_opt_get(L, 3, "dump") != LUA_TNIL)
-        dump = lua_tostring(L, -1);
+        o.name = lua_tostring(L, -1); /* anchored in the options table */
+    et_lua_opt_get(L, 3, "replace");
+    o.replace = lua_toboolean(L, -1);
+    lua_pop(L, 2);
+    if (o.replace && !o.name)
+        return luaL_error(L, "Inspector:to_sqlite: option 'replace' needs option 'dump' (the "
+                             "name whose rows it replaces)");
     const char *inputs[3];
     inputs_of(L, inputs);
     for (int i = 0; inputs[i]; i++)
         if (strcmp(inputs[i], path) == 0)
             return luaL_error(L, "to_sqlite: '%s' is an input", path);
     et_error err;
-    if (et_sqlite_export(insp, path, dump, &err) != 0)
+    if (et_sqlite_export(insp, path, &o, &err) != 0)
         return luaL_error(L, "%s", err.msg);
     return 0;
 }
@@ -236,6 +259,205 @@ static int blk_memory_summary(lua_State *L)
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
     return 1;
+}
+
+/* ---- several dumps (dumpset.h; lua/etinspect/many.lua) ---- */
+
+void et_lua_open_export(lua_State *L); /* called by l_module.c */
+
+/* A path list that the collector frees whatever happens (a userdata with
+ * __gc), so that no error between its filling and its use leaks it. */
+static int pathlist_gc(lua_State *L)
+{
+    et_pathlist *l = lua_touserdata(L, 1);
+    et_pathlist_free(l);
+    *l = (et_pathlist){0};
+    return 0;
+}
+
+static et_pathlist *push_pathlist(lua_State *L)
+{
+    et_pathlist *l = lua_newuserdatauv(L, sizeof *l, 0);
+    *l = (et_pathlist){0};
+    if (luaL_newmetatable(L, "etinspect.PathList")) {
+        lua_pushcfunction(L, pathlist_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_setmetatable(L, -2);
+    return l;
+}
+
+/* Argument `arg` must be a sequence of strings (read raw: no metamethod
+ * runs); returns its length.  Raises "<fn>: bad argument #N (...)" and
+ * "<fn>: <what>[k]: expected a string, got T". */
+static size_t check_strings(lua_State *L, int arg, const char *fn, const char *what)
+{
+    if (lua_type(L, arg) != LUA_TTABLE)
+        luaL_error(L, "%s: bad argument #%d (a sequence of %s expected, got %s)", fn, arg, what,
+                   luaL_typename(L, arg));
+    size_t n = (size_t)lua_rawlen(L, arg);
+    for (size_t i = 0; i < n; i++) {
+        if (lua_rawgeti(L, arg, (lua_Integer)i + 1) != LUA_TSTRING)
+            luaL_error(L, "%s: %s[%d]: expected a string, got %s", fn, what, (int)i + 1,
+                       luaL_typename(L, -1));
+        lua_pop(L, 1);
+    }
+    return n;
+}
+
+/* _core.expand_dumps(patterns [, keep_dirs]) -> sequence of paths: each
+ * string of the sequence `patterns` expanded by et_dumpset_expand (files,
+ * directories, glob patterns), in order; with `keep_dirs` a directory
+ * stands for itself (debug buffers have no header to find them by).
+ * Raises the expansion's errors. */
+static int core_expand_dumps(lua_State *L)
+{
+    lua_settop(L, 2);
+    size_t n = check_strings(L, 1, "expand_dumps", "paths");
+    bool keep_dirs = lua_toboolean(L, 2);
+    et_pathlist *l = push_pathlist(L); /* 3 */
+    et_error err;
+    for (size_t i = 0; i < n; i++) {
+        lua_rawgeti(L, 1, (lua_Integer)i + 1);
+        const char *arg = lua_tostring(L, -1); /* a string (checked), anchored in the table */
+        struct stat st;
+        int rc = keep_dirs && stat(arg, &st) == 0 && S_ISDIR(st.st_mode)
+                     ? et_pathlist_add(l, arg, &err)
+                     : et_dumpset_expand(arg, l, &err);
+        lua_pop(L, 1);
+        if (rc != 0)
+            return luaL_error(L, "%s", err.msg);
+    }
+    lua_createtable(L, l->n > INT_MAX ? 0 : (int)l->n, 0);
+    for (size_t i = 0; i < l->n; i++) {
+        lua_pushstring(L, l->v[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+/* The names of et_dumpset_names, freed by the collector (see pathlist). */
+typedef struct {
+    char **names;
+    size_t n;
+} names_box;
+
+static int names_gc(lua_State *L)
+{
+    names_box *b = lua_touserdata(L, 1);
+    if (b->names)
+        et_dumpset_names_free(b->names, b->n);
+    b->names = NULL;
+    return 0;
+}
+
+/* _core.dump_names(paths) -> sequence of names (et_dumpset_names).
+ * Raises "X and Y are the same file". */
+static int core_dump_names(lua_State *L)
+{
+    lua_settop(L, 1);
+    size_t n = check_strings(L, 1, "dump_names", "paths");
+    const char **paths = lua_newuserdatauv(L, (n ? n : 1) * sizeof *paths, 0);
+    for (size_t i = 0; i < n; i++) {
+        lua_rawgeti(L, 1, (lua_Integer)i + 1);
+        paths[i] = lua_tostring(L, -1); /* a string (checked), anchored in the table */
+        lua_pop(L, 1);
+    }
+    names_box *b = lua_newuserdatauv(L, sizeof *b, 0);
+    *b = (names_box){NULL, n};
+    if (luaL_newmetatable(L, "etinspect.DumpNames")) {
+        lua_pushcfunction(L, names_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_setmetatable(L, -2);
+    et_error err;
+    if (et_dumpset_names(paths, n, &b->names, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    lua_createtable(L, (int)n, 0);
+    for (size_t i = 0; i < n; i++) {
+        lua_pushstring(L, b->names[i]);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    return 1;
+}
+
+/* _core.sqlite_export(path, inspectors, names) -> nothing: every
+ * Inspector of the sequence into the database at `path` in one export
+ * (one copy, one transaction, one rename; sqlexport.h), dump k under
+ * names[k] as preferred name (et_sqlite_dump_options.preferred).  Raises
+ * the export's errors; the database is then as it was.  The arguments
+ * are read raw and everything that allocates comes first: the inspectors
+ * are read from their boxes just before the export, which runs no Lua
+ * code (a user's finalizer cannot close one under it). */
+static int core_sqlite_export(lua_State *L)
+{
+    lua_settop(L, 3);
+    if (lua_type(L, 1) != LUA_TSTRING)
+        return luaL_error(L, "sqlite_export: bad argument #1 (a path expected, got %s)",
+                          luaL_typename(L, 1));
+    const char *path = lua_tostring(L, 1);
+    if (lua_type(L, 2) != LUA_TTABLE)
+        return luaL_error(L, "sqlite_export: bad argument #2 (a sequence of Inspectors "
+                             "expected, got %s)",
+                          luaL_typename(L, 2));
+    size_t n = (size_t)lua_rawlen(L, 2);
+    if (check_strings(L, 3, "sqlite_export", "names") != n)
+        return luaL_error(L, "sqlite_export: %d inspectors, %d names", (int)n,
+                          (int)lua_rawlen(L, 3));
+    lua_insp_box **boxes = lua_newuserdatauv(L, (n ? n : 1) * sizeof *boxes, 0);
+    const et_inspector **insps = lua_newuserdatauv(L, (n ? n : 1) * sizeof *insps, 0);
+    const char **names = lua_newuserdatauv(L, (n ? n : 1) * sizeof *names, 0);
+    const char **inputs = lua_newuserdatauv(L, (2 * n + 1) * sizeof *inputs, 0);
+    for (size_t i = 0; i < n; i++) {
+        lua_rawgeti(L, 2, (lua_Integer)i + 1);
+        boxes[i] = luaL_testudata(L, -1, ET_MT_INSPECTOR);
+        if (!boxes[i])
+            return luaL_error(L, "sqlite_export: inspectors[%d]: an Inspector expected, got %s",
+                              (int)i + 1, luaL_typename(L, -1));
+        lua_pop(L, 1); /* anchored in the table */
+        lua_rawgeti(L, 3, (lua_Integer)i + 1);
+        names[i] = lua_tostring(L, -1); /* a string (checked), anchored in the table */
+        lua_pop(L, 1);
+    }
+    /* from here no Lua code runs until the export is over */
+    size_t n_inputs = 0;
+    for (size_t i = 0; i < n; i++) {
+        insps[i] = et_lua_insp(L, boxes[i]);
+        const char *label = insps[i]->etdump_label;
+        if (label && strcmp(label, "<etdump_data>") != 0 &&
+            strcmp(label, "<profile_results_data>") != 0)
+            inputs[n_inputs++] = label;
+        if (insps[i]->etrecord)
+            inputs[n_inputs++] = insps[i]->etrecord->label;
+    }
+    inputs[n_inputs] = NULL;
+    et_error err;
+    et_sqlite *s;
+    if (et_sqlite_begin(&s, path, inputs, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    for (size_t i = 0; i < n; i++) {
+        et_sqlite_dump_options o = {.preferred = names[i]};
+        if (et_sqlite_add(s, insps[i], &o, &err) != 0) {
+            et_sqlite_abort(s);
+            return luaL_error(L, "%s", err.msg);
+        }
+    }
+    if (et_sqlite_commit(s, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    return 0;
+}
+
+void et_lua_open_export(lua_State *L)
+{
+    static const luaL_Reg fns[] = {{"expand_dumps", core_expand_dumps},
+                                   {"dump_names", core_dump_names},
+                                   {"sqlite_export", core_sqlite_export},
+                                   {NULL, NULL}};
+    luaL_setfuncs(L, fns, 0);
 }
 
 void et_lua_register_export(lua_State *L)

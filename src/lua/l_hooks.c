@@ -78,6 +78,20 @@ void et_lua_insp_warn(lua_State *L, int insp_idx, const char *fmt, ...)
     report(L);
 }
 
+/* _core.warn(message): et_lua_warn for the Lua library (etinspect.diff's
+ * warnings go where the other warnings go). */
+static int core_warn(lua_State *L)
+{
+    et_lua_warn(L, "%s", luaL_checkstring(L, 1));
+    return 0;
+}
+
+void et_lua_open_hooks(lua_State *L)
+{
+    lua_pushcfunction(L, core_warn);
+    lua_setfield(L, -2, "warn");
+}
+
 static int msgh(lua_State *L)
 {
     const char *m = lua_tostring(L, 1);

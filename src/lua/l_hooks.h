@@ -37,6 +37,10 @@ void et_lua_insp_warn(lua_State *L, int insp_idx, const char *fmt, ...)
  * "warned", the set of messages given). */
 void et_lua_insp_warnings_init(lua_State *L, int insp_idx);
 
+/* Add `warn(message)` (et_lua_warn) to the table on top of the stack: the
+ * library's private _core table. */
+void et_lua_open_hooks(lua_State *L);
+
 /* Call the inspector's metadata parser (Inspector userdata at `insp_idx`)
  * as parser(raw_list, event) -- the raw metadata list at `raw_idx`, the
  * Event userdata at `ev_idx` (parsers written for the Python contract take

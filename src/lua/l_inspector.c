@@ -110,6 +110,7 @@ static int insp_new(lua_State *L)
                                       {"etdump_data", "string"},
                                       {"etdump_path", "string"},
                                       {"etrecord", NULL},
+                                      {"etrecord_json_budget", "integer"},
                                       {"etrecord_method", "string"},
                                       {"profile_results_data", "string"},
                                       {"profile_results_path", "string"},
@@ -203,11 +204,19 @@ static int insp_new(lua_State *L)
     /* the ETRecord (spec §1.3 step 3): a path (parsed here, before the
      * ETDump, as the reference does) or an ETRecord; anchored in the user
      * value, linked by the core */
+    if (et_lua_opt_get(L, 1, "etrecord_json_budget") != LUA_TNIL &&
+        et_lua_opt_get(L, 1, "etrecord") != LUA_TSTRING)
+        return luaL_error(L, "etrecord_json_budget: only with etrecord = PATH (an ETRecord is "
+                             "already parsed)");
+    lua_settop(L, uv);
     t = et_lua_opt_get(L, 1, "etrecord");
     if (t == LUA_TSTRING) {
         lua_pushcfunction(L, et_lua_parse_etrecord);
         lua_insert(L, -2);
-        lua_call(L, 1, 1);
+        lua_createtable(L, 0, 1); /* its options: the JSON budget */
+        et_lua_opt_get(L, 1, "etrecord_json_budget");
+        lua_setfield(L, -2, "etrecord_json_budget");
+        lua_call(L, 2, 1);
     } else if (t != LUA_TNIL && !luaL_testudata(L, -1, ET_MT_ETRECORD)) {
         return luaL_error(L, "Unsupported ETRecord type: expected a path or an ETRecord "
                              "(etinspect.parse_etrecord), got %s",

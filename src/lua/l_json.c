@@ -3,42 +3,113 @@
  *
  *   _core.json_decode(text) -> value | nil, "line L column C: message"
  *
- * Objects become tables with string keys, arrays sequences (a JSON null
- * inside an array leaves a hole; the array's length is in field `n`),
- * integers Lua integers, reals floats, true/false booleans, null nil.
+ * Objects become ordered dicts (l_pyobj.h's shape: metatable fields
+ * __pydict, __order -- the keys in the text's order, as Python's
+ * json.loads keeps them -- __pairs in that order, and __newindex appending
+ * a new key to the order), so they print as Python prints the dict and an
+ * empty object is {} rather than [].  Arrays become plain sequences; a
+ * JSON null inside an array leaves a hole, and such an array gets a
+ * metatable whose __len gives the JSON length.  Integers become Lua
+ * integers, reals floats, true/false booleans, null nil.
  * Nesting deeper than 200 levels is refused rather than overflowing the
  * C stack.
  */
 #include <jansson.h>
 #include <lauxlib.h>
 
+#include "binding.h"
 #include "l_json.h"
+
+/* __pairs(dict): its keys in the order of __order. */
+static int jdict_pairs(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    if (!lua_getmetatable(L, 1) || lua_getfield(L, -1, "__order") != LUA_TTABLE)
+        return luaL_error(L, "not an ordered dict");
+    return et_lua_pairs_in_order(L, 1, -1);
+}
+
+/* __newindex(dict, k, v): a new key goes to the end of the order. */
+static int jdict_newindex(lua_State *L)
+{
+    lua_settop(L, 3);
+    if (!lua_isnil(L, 3) && lua_getmetatable(L, 1) && lua_getfield(L, -1, "__order") == LUA_TTABLE) {
+        lua_Integer n = (lua_Integer)lua_rawlen(L, -1), i;
+        for (i = 1; i <= n; i++) {
+            lua_rawgeti(L, -1, i);
+            int same = lua_rawequal(L, -1, 2);
+            lua_pop(L, 1);
+            if (same)
+                break;
+        }
+        if (i > n) {
+            lua_pushvalue(L, 2);
+            lua_rawseti(L, -2, n + 1);
+        }
+    }
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 0;
+}
+
+/* __len of an array holding nulls: its JSON length (upvalue 1). */
+static int jarray_len(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    return 1;
+}
 
 static void push_json(lua_State *L, json_t *v, int depth)
 {
     if (depth > 200)
         luaL_error(L, "JSON nested too deeply");
-    luaL_checkstack(L, 4, "JSON nested too deeply");
+    luaL_checkstack(L, 8, "JSON nested too deeply");
     switch (json_typeof(v)) {
     case JSON_OBJECT: {
-        lua_createtable(L, 0, (int)json_object_size(v));
+        size_t n = json_object_size(v), i = 0;
+        lua_createtable(L, 0, (int)n);
+        lua_createtable(L, 0, 6); /* its metatable */
+        lua_pushboolean(L, 1);
+        lua_setfield(L, -2, "__pydict");
+        lua_pushliteral(L, "dict");
+        lua_setfield(L, -2, "__name");
+        lua_pushcfunction(L, jdict_pairs);
+        lua_setfield(L, -2, "__pairs");
+        lua_pushcfunction(L, jdict_newindex);
+        lua_setfield(L, -2, "__newindex");
+        lua_createtable(L, (int)n, 0);
         const char *k;
+        size_t klen;
         json_t *x;
-        json_object_foreach(v, k, x) {
+        /* stack: dict, metatable, order */
+        json_object_keylen_foreach(v, k, klen, x) {
+            lua_pushlstring(L, k, klen);
+            lua_pushvalue(L, -1);
+            lua_rawseti(L, -3, (lua_Integer)++i);
             push_json(L, x, depth + 1);
-            lua_setfield(L, -2, k);
+            lua_rawset(L, -5);
         }
+        lua_setfield(L, -2, "__order");
+        lua_setmetatable(L, -2);
         break;
     }
     case JSON_ARRAY: {
         size_t n = json_array_size(v);
-        lua_createtable(L, (int)n, 1);
+        int holes = 0;
+        lua_createtable(L, (int)n, 0);
         for (size_t i = 0; i < n; i++) {
-            push_json(L, json_array_get(v, i), depth + 1);
+            json_t *x = json_array_get(v, i);
+            holes |= json_is_null(x);
+            push_json(L, x, depth + 1);
             lua_rawseti(L, -2, (lua_Integer)i + 1);
         }
-        lua_pushinteger(L, (lua_Integer)n);
-        lua_setfield(L, -2, "n");
+        if (holes) {
+            lua_createtable(L, 0, 1);
+            lua_pushinteger(L, (lua_Integer)n);
+            lua_pushcclosure(L, jarray_len, 1);
+            lua_setfield(L, -2, "__len");
+            lua_setmetatable(L, -2);
+        }
         break;
     }
     case JSON_STRING: lua_pushlstring(L, json_string_value(v), json_string_length(v)); break;

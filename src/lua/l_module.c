@@ -18,8 +18,10 @@
 #include <string.h>
 
 #include "binding.h"
+#include "l_hooks.h"
 #include "l_pyobj.h"
 #include "l_frame.h"
+#include "l_limits.h"
 #include "l_tensor.h"
 #include "version.h"
 
@@ -31,12 +33,17 @@ extern const struct et_lua_source {
 
 int et_lua_inspector_new(lua_State *L);
 void et_lua_open_numeric(lua_State *L); /* l_numeric.c: numeric primitives into _core */
+void et_lua_open_html(lua_State *L);    /* l_html.c: the HTML report's helpers into _core */
+void et_lua_open_export(lua_State *L);  /* l_export.c: several dumps' helpers into _core */
 int luaopen_etinspect(lua_State *L);
+void et_lua_register_columns(lua_State *L); /* l_columns.c: insp:run_columns, insp:column_names */
 
 static int on_warning(lua_State *L)
 {
-    if (!lua_isnoneornil(L, 1))
-        luaL_checktype(L, 1, LUA_TFUNCTION);
+    if (!lua_isnoneornil(L, 1) && lua_type(L, 1) != LUA_TFUNCTION)
+        return luaL_error(L, "etinspect.on_warning: bad argument #1 (function or nil expected, got "
+                             "%s)",
+                          luaL_typename(L, 1));
     lua_settop(L, 1);
     lua_setfield(L, LUA_REGISTRYINDEX, "etinspect.on_warning");
     return 0;
@@ -69,6 +76,7 @@ int luaopen_etinspect(lua_State *L)
     et_lua_register_pyobj(L);
     et_lua_register_export(L);
     et_lua_register_bundled(L);
+    et_lua_register_columns(L);
 
     lua_newtable(L);
     int M = lua_gettop(L);
@@ -80,6 +88,8 @@ int luaopen_etinspect(lua_State *L)
     lua_setfield(L, M, "Tensor");
     lua_pushcfunction(L, on_warning);
     lua_setfield(L, M, "on_warning");
+    lua_pushcfunction(L, et_lua_limits);
+    lua_setfield(L, M, "limits");
     lua_pushliteral(L, ETINSPECT_VERSION);
     lua_setfield(L, M, "version");
     static const char *const ts[][2] = {
@@ -92,6 +102,10 @@ int luaopen_etinspect(lua_State *L)
     lua_setfield(L, M, "TimeScale");
     et_lua_open_core(L); /* private helpers for the Lua library */
     et_lua_open_numeric(L);
+    et_lua_open_hooks(L);  /* _core.warn */
+    et_lua_open_html(L);
+    et_lua_open_export(L);
+    et_lua_open_object(L); /* _core.is_view */
     lua_setfield(L, M, "_core");
 
     /* the embedded library: package.preload, then the modules that extend

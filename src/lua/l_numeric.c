@@ -54,6 +54,27 @@ static int raise(lua_State *L, const char *msg)
     return lua_error(L);
 }
 
+/* A Tensor argument `arg` whose view was refused when it was read (past
+ * the end of its buffer, over the broadcast budget) raises its own
+ * message (t.error), not "... cannot be read".  Runs Lua code (the field
+ * read): call it for every argument before taking any view. */
+static void check_readable(lua_State *L, int arg)
+{
+    if (!luaL_testudata(L, arg, ET_MT_TENSOR))
+        return;
+    if (lua_getfield(L, arg, "error") == LUA_TSTRING)
+        lua_error(L);
+    lua_pop(L, 1);
+}
+
+/* Argument `arg`, a Tensor (checked readable), as a view.  Runs no Lua
+ * code and allocates nothing: views taken one after the other stay valid
+ * (no finalizer can close their owners in between). */
+static const et_tensor *tensor_arg(lua_State *L, int arg)
+{
+    return et_lua_check_tensor(L, arg);
+}
+
 /* Argument `arg` as a tensor view: a Tensor, or a number / boolean made a
  * 0-dim float64 tensor in `scratch` over `storage`. */
 static const et_tensor *operand(lua_State *L, int arg, et_tensor *scratch, double *storage)
@@ -69,7 +90,7 @@ static const et_tensor *operand(lua_State *L, int arg, et_tensor *scratch, doubl
         return scratch;
     case LUA_TUSERDATA:
         if (luaL_testudata(L, arg, ET_MT_TENSOR))
-            return et_lua_check_tensor(L, arg);
+            return tensor_arg(L, arg);
         break;
     default:
         break;
@@ -86,6 +107,8 @@ static int l_numeric_distance(lua_State *L)
     int d = et_distance_from_name(name, len);
     if (d < 0)
         return luaL_error(L, "unknown distance '%s' (MSE, L1, SNR)", name);
+    check_readable(L, 2);
+    check_readable(L, 3);
     et_tensor sa, sb;
     double va, vb;
     const et_tensor *a = operand(L, 2, &sa, &va), *b = operand(L, 3, &sb, &vb);
@@ -103,7 +126,9 @@ static int l_numeric_metric(lua_State *L)
     int m = et_metric_from_name(name);
     if (m < 0)
         return luaL_error(L, "unknown metric '%s' (snr, mse, cosine_similarity)", name);
-    const et_tensor *ref = et_lua_check_tensor(L, 2), *val = et_lua_check_tensor(L, 3);
+    check_readable(L, 2);
+    check_readable(L, 3);
+    const et_tensor *ref = tensor_arg(L, 2), *val = tensor_arg(L, 3);
     et_error err;
     double out;
     if (et_numeric_metric((et_metric)m, ref, val, &out, &err) != 0)
@@ -114,6 +139,8 @@ static int l_numeric_metric(lua_State *L)
 
 static int l_max_abs_diff(lua_State *L)
 {
+    check_readable(L, 1);
+    check_readable(L, 2);
     et_tensor sa, sb;
     double va, vb;
     const et_tensor *a = operand(L, 1, &sa, &va), *b = operand(L, 2, &sb, &vb);

@@ -24,6 +24,7 @@
 #define CBUFFER_MT "etinspect.cbuffer"
 #define REQUIRE_KEY "etinspect.require"
 #define STDOUT_KEY "etinspect.stdout"
+#define STD_KEY "etinspect.std"
 
 /* ---- owners -------------------------------------------------------------- */
 
@@ -261,7 +262,9 @@ static int method_tramp(lua_State *L)
         const char *open = strstr(m, " (");
         if (open) {
             int k = (int)(len - (size_t)(open + 2 - m) - 1);
-            if (n > 1)
+            if (flags & ET_LUA_FUNCTION)
+                lua_pushfstring(L, "%s: bad argument #%d (", qname, n);
+            else if (n > 1)
                 lua_pushfstring(L, "%s: bad argument #%d (", qname, n - 1);
             else
                 lua_pushfstring(L, "%s: bad self (", qname);
@@ -274,18 +277,29 @@ static int method_tramp(lua_State *L)
 }
 
 /* Push the wrapper of the function at `fn` (absolute index), method `name`
- * of type `type` ("Inspector") registered as `mt` (NULL: self unchecked). */
+ * of type `type` ("Inspector") registered as `mt` (NULL: self unchecked);
+ * with ET_LUA_FUNCTION a function named `name` (type NULL). */
 static void push_wrapped(lua_State *L, int fn, const char *type, const char *mt, const char *name,
                          int max_args, unsigned flags)
 {
     lua_pushvalue(L, fn);
-    lua_pushfstring(L, "%s:%s", type, name);
+    if (type)
+        lua_pushfstring(L, "%s:%s", type, name);
+    else
+        lua_pushstring(L, name);
     if (mt)
         luaL_getmetatable(L, mt);
     else
         lua_pushnil(L);
     lua_pushinteger(L, (lua_Integer)(max_args + 1) * 256 + (lua_Integer)flags);
     lua_pushcclosure(L, method_tramp, 4);
+}
+
+void et_lua_push_pinned(lua_State *L, lua_CFunction fn, const char *name)
+{
+    lua_pushcfunction(L, fn);
+    push_wrapped(L, lua_gettop(L), NULL, NULL, name, -1, ET_LUA_FUNCTION);
+    lua_remove(L, -2);
 }
 
 /* ---- fields ----------------------------------------------------------------- */
@@ -316,9 +330,12 @@ int et_lua_record_index(lua_State *L)
     lua_pushvalue(L, 2);
     t = lua_rawget(L, lua_upvalueindex(1)); /* 3: a method? */
     if (t != LUA_TNIL) {
-        if (t == LUA_TFUNCTION && lua_iscfunction(L, 3) && lua_tocfunction(L, 3) != method_tramp &&
+        if (t == LUA_TFUNCTION && lua_tocfunction(L, 3) != method_tramp &&
             lua_type(L, 2) == LUA_TSTRING) {
-            /* a C method added without et_lua_add_method: wrap it once */
+            /* a method added without et_lua_add_method (a C function, or
+             * a Lua-library method: report.lua, numeric.lua, html.lua):
+             * wrapped once, so it too has its self checked and its owner
+             * pinned while it runs */
             const char *type = lua_tostring(L, lua_upvalueindex(4));
             const char *mt = lua_pushfstring(L, "etinspect.%s", type); /* 4 */
             lua_pushvalue(L, 4);
@@ -454,6 +471,33 @@ static int ro_pairs(lua_State *L)
     lua_pushvalue(L, 1);
     lua_pushinteger(L, 0);
     return 3;
+}
+
+int et_lua_is_view(lua_State *L, int idx)
+{
+    if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx))
+        return 0;
+    lua_pushliteral(L, "__len");
+    lua_rawget(L, -2);
+    int view = lua_tocfunction(L, -1) == ro_len;
+    lua_pop(L, 2);
+    return view;
+}
+
+/* _core.is_view(v) -> boolean: is v a read-only sequence of the API
+ * (et_lua_push_readonly)?  Runs no user code. */
+static int core_is_view(lua_State *L)
+{
+    lua_pushboolean(L, et_lua_is_view(L, 1));
+    return 1;
+}
+
+void et_lua_open_object(lua_State *L)
+{
+    lua_pushcfunction(L, core_is_view);
+    lua_setfield(L, -2, "is_view");
+    lua_getfield(L, LUA_REGISTRYINDEX, STD_KEY);
+    lua_setfield(L, -2, "std");
 }
 
 void et_lua_push_readonly(lua_State *L, int idx, const char *what)
@@ -679,8 +723,63 @@ void **et_lua_push_cbuffer(lua_State *L, int tbc)
 
 /* ---- the standard library, as it was ------------------------------------------------ */
 
+static int std_newindex(lua_State *L)
+{
+    return luaL_error(L, "etinspect: a library module assigns the global '%s'",
+                      lua_tostring(L, 2) ? lua_tostring(L, 2) : luaL_typename(L, 2));
+}
+
+/* The standard library as it is now, for the Lua library's modules (each
+ * starts with `local _ENV = require("etinspect")._core.std`): the base
+ * functions and copies of the library tables, so that a script setting
+ * `table = nil`, `string = nil` or `table.concat = nil` later breaks no
+ * module; `package` and `_G` are the real ones; other names are read
+ * from the globals; assigning a global from a module raises. */
+static void capture_std(lua_State *L)
+{
+    static const char *const fns[] = {
+        "assert", "collectgarbage", "dofile", "error", "getmetatable", "ipairs", "load",
+        "loadfile", "next", "pairs", "pcall", "print", "rawequal", "rawget", "rawlen",
+        "rawset", "require", "select", "setmetatable", "tonumber", "tostring", "type",
+        "warn", "xpcall", "_VERSION", "package", "_G", NULL};
+    static const char *const libs[] = {"coroutine", "debug", "io", "math", "os",
+                                       "string", "table", "utf8", NULL};
+    lua_createtable(L, 0, 40);
+    int std = lua_gettop(L);
+    lua_pushglobaltable(L);
+    int g = lua_gettop(L);
+    for (int i = 0; fns[i]; i++) {
+        lua_getfield(L, g, fns[i]);
+        lua_setfield(L, std, fns[i]);
+    }
+    for (int i = 0; libs[i]; i++) {
+        if (lua_getfield(L, g, libs[i]) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            continue;
+        }
+        lua_newtable(L);
+        lua_pushnil(L);
+        while (lua_next(L, -3)) {
+            lua_pushvalue(L, -2);
+            lua_insert(L, -2);
+            lua_rawset(L, -4);
+        }
+        lua_setfield(L, std, libs[i]);
+        lua_pop(L, 1);
+    }
+    lua_createtable(L, 0, 2);
+    lua_pushvalue(L, g);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, std_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_setmetatable(L, std);
+    lua_setfield(L, LUA_REGISTRYINDEX, STD_KEY);
+    lua_pop(L, 1);
+}
+
 void et_lua_capture_stdlib(lua_State *L)
 {
+    capture_std(L);
     lua_getglobal(L, "require");
     lua_setfield(L, LUA_REGISTRYINDEX, REQUIRE_KEY);
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);

@@ -512,7 +512,11 @@ static int t_ndim(lua_State *L)
 
 static int t_numel(lua_State *L)
 {
-    lua_pushinteger(L, (lua_Integer)check_lt(L, 1)->t.numel);
+    uint64_t n = check_lt(L, 1)->t.numel;
+    if (n > (uint64_t)INT64_MAX) /* an invalid view's shape: never negative */
+        lua_pushnumber(L, (double)n);
+    else
+        lua_pushinteger(L, (lua_Integer)n);
     return 1;
 }
 
@@ -525,7 +529,11 @@ static int t_itemsize(lua_State *L)
 static int t_nbytes(lua_State *L)
 {
     const et_tensor *t = &check_lt(L, 1)->t;
-    lua_pushinteger(L, (lua_Integer)(t->numel * (uint64_t)t->elem_size));
+    uint64_t es = (uint64_t)t->elem_size;
+    if (es && t->numel > (uint64_t)INT64_MAX / es) /* an invalid view's shape: never negative */
+        lua_pushnumber(L, (double)t->numel * (double)es);
+    else
+        lua_pushinteger(L, (lua_Integer)(t->numel * es));
     return 1;
 }
 

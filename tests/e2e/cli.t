@@ -17,7 +17,7 @@ ok "-h exits 0" status_is 0
 run --version
 ok "--version prints 'etinspect X.Y.Z'" grep -qE '^etinspect [0-9]+\.[0-9]+\.[0-9]+$' "$T/out"
 
-run
+run </dev/null
 ok "no arguments: exit 2" status_is 2
 ok "no arguments: says --etdump_path is required" err_has "the following arguments are required: --etdump_path"
 run --etdump_path "$S" --bogus
@@ -100,4 +100,47 @@ ln -s target.tsv "$T/link.tsv"
 run --etdump_path "$S" --quiet --tsv_path "$T/link.tsv"
 ok "a symbolic link as output: it stays a link" test -L "$T/link.tsv"
 ok "a symbolic link as output: the file it names is replaced" grep -q "event_block_name" "$T/target.tsv"
+
+# --help shows the whole program
+run --help
+for w in "SCRIPT.lua" "-e CODE" "-l MODULE" "-i " "--list-scripts" "the REPL" "examples:" "FILE\.\.\."; do
+    ok "--help mentions $w" grep -q -- "$w" "$T/out"
+done
+
+# inputs named without options, told apart by content
+run --etdump_path "$S"
+cp "$T/out" "$T/by_option.txt"
+run "$S"
+ok "etinspect DUMP: exit 0" status_is 0
+ok "etinspect DUMP: the table of --etdump_path DUMP" cmp -s "$T/out" "$T/by_option.txt"
+cp "$S" "$T/dump.bin"
+run "$T/dump.bin" --quiet --tsv_path "$T/pos.tsv"
+run --etdump_path "$S" --quiet --tsv_path "$T/opt.tsv"
+ok "etinspect DUMP [options]: an ETDump by its content, whatever its name" cmp -s "$T/pos.tsv" "$T/opt.tsv"
+L="$ET_SRC/tests/legacy/main.bin"
+if [ -f "$L" ]; then
+    run --profile_results_path "$L"
+    cp "$T/out" "$T/legacy_opt.txt"
+    run "$L"
+    ok "etinspect LEGACY: the legacy parser's tables, as --profile_results_path" cmp -s "$T/out" "$T/legacy_opt.txt"
+fi
+run "$S" "$S"
+ok "two ETDumps: exit 2" status_is 2
+ok "two ETDumps: says so, and where two dumps are compared" err_has "two ETDumps: .* (etinspect diff A B compares two dumps)"
+run "$S" --etdump_path "$S"
+ok "an ETDump by name and one by option: exit 2" status_is 2
+run "$T/missing.etdp"
+ok "a missing input: exit 1" status_is 1
+ok "a missing input: named" err_has "missing.etdp: No such file or directory"
+run "$S" "$T/missing.bin"
+ok "a missing second input: exit 1" status_is 1
+D="$ET_SHARED/corpus/etdump/debug.etdp"
+if [ -f "$D" ]; then
+    run --etdump_path "$D" --debug_buffer_path "$ET_SHARED/corpus/etdump/debug.bin" --quiet --json "$T/opt.json"
+    run "$ET_SHARED/corpus/etdump/debug.bin" "$D" --quiet --json "$T/pos.json"
+    ok "etinspect DEBUG_BUFFER DUMP: the buffer beside the dump, in any order" cmp -s "$T/pos.json" "$T/opt.json"
+    run "$ET_SHARED/corpus/etdump/debug.bin"
+    ok "a binary file alone: exit 1" status_is 1
+    ok "a binary file alone: the ETDump reader says what is wrong" err_has "debug.bin: not an ETDump"
+fi
 done_testing

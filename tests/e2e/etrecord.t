@@ -1,16 +1,46 @@
 #!/bin/sh
 # etrecord.t - etinspect --etdump_path D --etrecord_path R: the table shows
 # op types and delegate backends, the TSV too, --json holds the linkage;
-# malformed records give exit 1 with a message naming the file and entry.
-# The records are written by tests/lua/etr_cases.lua (as etrecord.t does).
+# malformed records give exit 1 with a message naming the file and entry;
+# a dump of two methods gets each block linked to its own method.
+# The records are written by tests/lua/etr_cases.lua (as etrecord.t does)
+# and tests/lua/two_methods.lua.
 . "$(dirname "$0")/lib.sh"
-
-SMALL="$ET_SHARED/corpus/etdump/small.etdp"
-[ -f "$SMALL" ] || skip_all "$SMALL absent (the shared corpus)"
 
 run() { "$ETINSPECT" "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/status"; }
 status_is() { test "$(cat "$T/status")" -eq "$1"; }
 err_has() { grep -q -- "$1" "$T/err"; }
+
+# two methods (docs/etrecord.md, "Which method a block is linked to")
+LM="$ET_BUILD/fixtures/two_methods.etdp"
+ET_BUILD="$ET_BUILD" "$ETINSPECT" -e "package.path = '$ET_SRC/tests/lua/?.lua;' .. package.path
+  require('two_methods').write('$T/lm.bin')" || skip_all "could not write the two-method record"
+run --etdump_path "$LM" --etrecord_path "$T/lm.bin" --json "$T/lm.json" --tsv_path "$T/lm.tsv"
+ok "two methods: exit 0" status_is 0
+ok "two methods: no warning" test ! -s "$T/err"
+"$ETINSPECT" -e "
+  local j = assert(require('etinspect')._core.json_decode(io.open('$T/lm.json'):read('a')))
+  for _, b in ipairs(j.event_blocks) do print(b.name, b.etrecord_method, b.events[1].debug_handles) end" \
+    >"$T/facts" 2>"$T/err"
+printf 'Default\tforward\t1\nExecute\tforward\t1\nExecute\tdecode\t11\nExecute::forward\tforward\t1\nExecute::decode\tdecode\t11\n' >"$T/want"
+ok "--json: each block's method (inferred, or named Execute::<method>) and its handles" cmp "$T/facts" "$T/want"
+ok "TSV: a decode block's argmax" \
+    grep -q "$(printf '^[0-9]*\tExecute\tnative_call_argmax.out\t.*\t\[.aten.argmax.default.\]\tFalse\t')" "$T/lm.tsv"
+ok "TSV: a forward block's delegate call" \
+    grep -q "$(printf '^[0-9]*\tExecute::forward\tDELEGATE_CALL\t.*\t\[.aten.mm.default., .aten.add.Tensor.\]\tFalse\tXnnpackBackend\t')" "$T/lm.tsv"
+run --etdump_path "$LM" --etrecord_path "$T/lm.bin" --etrecord_method decode --quiet --json "$T/lmd.json"
+"$ETINSPECT" -e "
+  local j = assert(require('etinspect')._core.json_decode(io.open('$T/lmd.json'):read('a')))
+  local m = {}
+  for _, b in ipairs(j.event_blocks) do m[#m + 1] = b.etrecord_method end
+  print(table.concat(m, ' '))" >"$T/facts" 2>/dev/null
+ok "--etrecord_method decode: every block" test "$(cat "$T/facts")" = "decode decode decode decode decode"
+
+SMALL="$ET_SHARED/corpus/etdump/small.etdp"
+if [ ! -f "$SMALL" ]; then
+    skip "$SMALL absent (the shared corpus): the rest"
+    done_testing
+fi
 
 ET_BUILD="$ET_BUILD" "$ETINSPECT" -e "package.path = '$ET_SRC/tests/lua/?.lua;' .. package.path
   local c, w = require 'etr_cases', require 'etrwriter'

@@ -13,7 +13,9 @@ err_has() { grep -q -- "$1" "$T/err"; }
 "$ETINSPECT" -e "package.path = '$ET_SRC/tests/lua/?.lua;' .. package.path
   local c, pw = require 'legacy_cases', require 'profwriter'
   for _, n in ipairs { 'main', 'two_exec', 'full' } do pw.write('$T/' .. n .. '.bin', c.bytes(n)) end
-  pw.write('$T/bad.bin', c.bytes('main'):sub(1, 100))" ||
+  pw.write('$T/bad.bin', c.bytes('main'):sub(1, 100))
+  pw.write('$T/cut.bin', c.bytes('main'):sub(1, -25))
+  pw.write('$T/empty.bin', '')" ||
     skip_all "could not write the test dumps"
 
 ok "tests/legacy/main.bin (the fuzz seed and docs sample) is the dump the writer makes" \
@@ -52,7 +54,19 @@ ok "JSON, cycles: integers" grep -q '"duration": \[1234567, 1000000, 1000050\]' 
 run --profile_results_path "$T/bad.bin"
 ok "truncated dump: exit 1" status_is 1
 ok "truncated dump: names the file, block, offset" \
-    err_has "bad.bin: block 0 at offset 0: truncated: its 1 profiling, 2 allocator and 3 memory slots end at offset 224, the file at 100"
+    err_has "bad.bin: block 0 at offset 0: truncated: its entries in use (1 profiling, 2 allocator, 3 memory) end at offset 224, the file at 100"
+run --profile_results_path "$T/cut.bin"
+ok "cut after the last entry in use: exit 0" status_is 0
+ok "cut after the last entry in use: the reference parser's tables, as for the whole dump" \
+    cmp "$T/out" "$ET_SRC/tests/legacy/main.ns.txt"
+ok "cut after the last entry in use: a warning" \
+    err_has "cut.bin: block 3 'execute' at offset 1472 is cut short: its 8 profiling, 2 allocator and 4 memory slots end at offset 2096, the file at 2072; its entries in use end at offset 2072 and are read, as the legacy parser reads them"
+run --profile_results_path "$T/empty.bin" --tsv_path "$T/empty.tsv"
+ok "empty file: exit 0" status_is 0
+ok "empty file: nothing printed, as the legacy parser" test ! -s "$T/out"
+ok "empty file: 'no profiling blocks' on stderr" \
+    test "$(cat "$T/err")" = "etinspect: warning: $T/empty.bin: empty file: no profiling blocks"
+ok "empty file: the TSV has the header only" test "$(wc -l <"$T/empty.tsv")" -eq 1
 run --profile_results_path "$T/none.bin"
 ok "missing file: exit 1" status_is 1
 run --profile_results_path "$T/main.bin" --time_scale s

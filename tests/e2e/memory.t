@@ -2,7 +2,7 @@
 # memory.t - memory per block and allocator (not in the reference): the
 # --memory table, the "memory_summary" of --json, and block:memory_summary()
 # in Lua, on the corpus's alloc.etdp (its allocation events are listed in
-# ../shared/corpus/README.md).
+# ../shared/corpus/README.md), and bytes per run rounded on memory_round.
 . "$(dirname "$0")/lib.sh"
 A="$ET_SHARED/corpus/etdump/alloc.etdp"
 [ -f "$A" ] || skip_all "$A absent (the shared corpus)"
@@ -15,6 +15,11 @@ ok "--memory: temp_allocator of the 3 Execute runs: 6 allocations, 256+512+768+3
     grep -q "Execute .*│ *1 │ temp_allocator *│ *3 │ *6 │ *1728 │ *576 *│ *768 │" "$T/out"
 ok "--memory: an allocator with one empty allocation" grep -q "│ temp_allocator *│ *1 │ *1 │ *0 │" "$T/out"
 ok "--memory: a row per block and allocator (5)" test "$(grep -c '^│ *[0-9]' "$T/out")" -eq 5
+ok "--memory: bytes per run as an integer (5001048576, not 5.00105e+09)" \
+    grep -q "│ 5001048576 │ *5001048576 │ 5000000000 │" "$T/out"
+"$ETINSPECT" --etdump_path "$ET_BUILD/fixtures/memory_round.etdp" --memory --quiet >"$T/round" 2>&1
+ok "--memory: bytes per run rounded to the byte (3001 / 3 runs: 1000; 5 / 2 runs: 3, half up)" \
+    test "$(grep '^│ *[0-9]' "$T/round" | awk -F'│' '{gsub(/ /, ""); print $8 "/" $6 "=" $9}' | tr '\n' ' ')" = "3001/3=1000 5/2=3 "
 
 "$ETINSPECT" --etdump_path "$A" --quiet --json "$T/a.json" 2>/dev/null
 "$ETINSPECT" -e "

@@ -34,9 +34,10 @@ DB="$T/sample.db"
 run --etdump_path "$SAMPLE" --etrecord_path "$REC" --sqlite_path "$DB" -q
 ok "sample + ETRecord: exit 0" status_is 0
 ok "sample + ETRecord: nothing on stderr" test ! -s "$T/err"
-is "the database is marked: application_id 'ETIN', schema version 1" \
+is "the database is marked: application_id 'ETIN', schema version 2" \
     "$(sq "$DB" 'PRAGMA application_id; PRAGMA user_version')" "1163151694
-1"
+2"
+is "a new database has pages of 64 KiB" "$(sq "$DB" 'PRAGMA page_size')" 65536
 is "the dump is named after the file; units and inputs recorded" \
     "$(sq "$DB" 'SELECT dump, format, source_time_scale, target_time_scale, etrecord_path,
                         num_blocks, num_events, num_samples FROM dumps')" \
@@ -87,13 +88,14 @@ is "events: total is the sum of the samples" \
     "$(sq "$DB" "SELECT count(*) FROM events e WHERE abs(e.total - (SELECT sum(duration) FROM samples s
                  WHERE s.dump = e.dump AND s.block_index = e.block_index
                  AND s.event_index = e.event_index)) > 1e-12")" '0'
-is "the view top_operators: top_ops's node types, counts and shares" \
-    "$(sq "$DB" "SELECT rank, node_type, events, printf('%.6f|%.4f|%.4f', avg, avg_pct, cdf_pct)
+is "the view top_operators: per block, top_ops's node types, counts and shares" \
+    "$(sq "$DB" "SELECT block_index, block_name, runs, rank, node_type, events,
+                        printf('%.6f|%.4f|%.4f', time_per_run, pct, cdf_pct)
                  FROM top_operators WHERE dump = 'sample.etdp' ORDER BY rank")" \
-    "1|convolution|1|0.123467|66.8713|66.8713
-2|delegate:0|1|0.030867|16.7178|83.5891
-3|addmm|1|0.018867|10.2185|93.8075
-4|delegate:fused_relu #1|1|0.011433|6.1925|100.0000"
+    "1|Execute|3|1|convolution|1|0.123467|66.8713|66.8713
+1|Execute|3|2|delegate:0|1|0.030867|16.7178|83.5891
+1|Execute|3|3|addmm|1|0.018867|10.2185|93.8075
+1|Execute|3|4|delegate:fused_relu #1|1|0.011433|6.1925|100.0000"
 
 run --etdump_path "$SAMPLE" --sqlite_path "$T/norec.db" -q
 is "without an ETRecord: op_types, debug handles, backend and method are NULL" \
@@ -117,8 +119,14 @@ is "three dumps, rows per dump" \
     "first|2|10|26
 second|2|10|26
 stats10.etdp|1|1|10"
+cp "$DB" "$T/multi.orig"
 run --etdump_path "$STATS10" --sqlite_path "$DB" --sqlite_dump first -q
-ok "another file under an existing dump name: exit 0" status_is 0
+ok "another file under an existing dump name: refused (exit 2)" status_is 2
+ok "... the message names the dump, the other file and the way out" \
+    err_has "multi.db: the database has a dump named 'first' from another file ($SAMPLE); choose another name, or replace it (--sqlite_replace"
+ok "... the database is untouched" cmp "$DB" "$T/multi.orig"
+run --etdump_path "$STATS10" --sqlite_path "$DB" --sqlite_dump first --sqlite_replace -q
+ok "... with --sqlite_replace: exit 0" status_is 0
 is "the dump's old rows are gone, the new ones in, the others untouched" \
     "$(sq "$DB" "SELECT d.dump, d.etdump_path,
                         (SELECT count(*) FROM blocks b WHERE b.dump = d.dump),
@@ -128,6 +136,11 @@ is "the dump's old rows are gone, the new ones in, the others untouched" \
     "first|$STATS10|1|1|10
 second|$SAMPLE|2|10|26
 stats10.etdp|$STATS10|1|1|10"
+is "... and the replaced dump's sample rows are gone (no orphans)" \
+    "$(sq "$DB" "SELECT count(*), (SELECT sum(num_samples) FROM events) FROM sample_data")" "46|46"
+run --etdump_path "$SAMPLE" --sqlite_path "$DB" --sqlite_replace -q
+ok "--sqlite_replace without --sqlite_dump: exit 2" status_is 2
+ok "... says what it needs" err_has "argument --sqlite_replace: only with --sqlite_dump"
 is "the database is consistent" "$(sq "$DB" 'PRAGMA integrity_check; PRAGMA foreign_key_check')" ok
 ok "no temporary file left beside the database" no_temp_files multi.db
 run --etdump_path "$SAMPLE" --sqlite_path "$DB" --sqlite_dump "" -q
@@ -166,7 +179,7 @@ ok "... the message names the path" err_has "no/such/dir.db: cannot create a fil
 
 DB="$T/keep.db"
 "$ETINSPECT" --etdump_path "$SAMPLE" --sqlite_path "$DB" -q
-sq "$DB" "CREATE TRIGGER refuse BEFORE INSERT ON samples BEGIN SELECT RAISE(ABORT, 'no more samples'); END" \
+sq "$DB" "CREATE TRIGGER refuse BEFORE INSERT ON sample_data BEGIN SELECT RAISE(ABORT, 'no more samples'); END" \
     >/dev/null
 cp "$DB" "$T/keep.orig"
 run --etdump_path "$STATS10" --sqlite_path "$DB" -q
@@ -179,10 +192,10 @@ sq "$DB" "DROP TRIGGER refuse; PRAGMA user_version = 7" >/dev/null
 cp "$DB" "$T/keep.orig"
 run --etdump_path "$STATS10" --sqlite_path "$DB" -q
 ok "a database of a newer schema version: exit 1" status_is 1
-ok "... the message gives both versions" err_has "keep.db: an etinspect database of schema version 7; this etinspect writes version 1"
+ok "... the message gives both versions" err_has "keep.db: an etinspect database of schema version 7; this etinspect writes version 2"
 ok "... the database is untouched" cmp "$DB" "$T/keep.orig"
 
-sq "$DB" "PRAGMA user_version = 1" >/dev/null
+sq "$DB" "PRAGMA user_version = 2" >/dev/null
 : >"$DB-journal"
 cp "$DB" "$T/keep.orig"
 run --etdump_path "$STATS10" --sqlite_path "$DB" -q
@@ -197,6 +210,75 @@ ln -s keep-target.db "$T/link.db"
 run --etdump_path "$SAMPLE" --sqlite_path "$T/link.db" -q
 ok "a symbolic link to a new file: exit 0" status_is 0
 ok "... the link stays a link, its target is the database" test -L "$T/link.db" -a -f "$T/keep-target.db"
+
+# ---------------------------------------------------------------------------
+# a database of schema version 1 (etinspect before the samples view) is
+# migrated: its rows kept, samples moved to sample_data
+
+DB="$T/v1.db"
+sq "$DB" >/dev/null <<'EOF'
+PRAGMA application_id = 1163151694;
+PRAGMA user_version = 1;
+CREATE TABLE dumps(dump TEXT NOT NULL PRIMARY KEY, format TEXT NOT NULL, etdump_path TEXT NOT NULL,
+  etrecord_path TEXT, etrecord_method TEXT, source_time_scale TEXT NOT NULL,
+  target_time_scale TEXT NOT NULL, num_blocks INTEGER NOT NULL, num_events INTEGER NOT NULL,
+  num_samples INTEGER NOT NULL, num_allocations INTEGER NOT NULL, warnings TEXT NOT NULL,
+  etinspect_version TEXT NOT NULL, exported_at TEXT NOT NULL);
+CREATE TABLE blocks(dump TEXT NOT NULL REFERENCES dumps(dump) ON DELETE CASCADE,
+  block_index INTEGER NOT NULL, name TEXT NOT NULL, num_runs INTEGER NOT NULL,
+  num_events INTEGER NOT NULL, bundled_input_index INTEGER NOT NULL, etrecord_method TEXT,
+  PRIMARY KEY (dump, block_index)) WITHOUT ROWID;
+CREATE TABLE events(dump TEXT NOT NULL, block_index INTEGER NOT NULL, event_index INTEGER NOT NULL,
+  name TEXT NOT NULL, node_type TEXT, instruction_id INTEGER NOT NULL, delegate_debug_identifier,
+  is_delegated_op INTEGER NOT NULL, delegate_backend_name TEXT, debug_handles TEXT, op_types TEXT,
+  num_outputs INTEGER NOT NULL, num_samples INTEGER NOT NULL,
+  p10 REAL, p50 REAL, p90 REAL, avg REAL, min REAL, max REAL, total REAL,
+  PRIMARY KEY (dump, block_index, event_index),
+  FOREIGN KEY (dump, block_index) REFERENCES blocks(dump, block_index) ON DELETE CASCADE) WITHOUT ROWID;
+CREATE TABLE samples(dump TEXT NOT NULL, block_index INTEGER NOT NULL, event_index INTEGER NOT NULL,
+  run INTEGER NOT NULL, run_data_index INTEGER NOT NULL, duration REAL, start_time INTEGER,
+  PRIMARY KEY (dump, block_index, event_index, run),
+  FOREIGN KEY (dump, block_index, event_index) REFERENCES events(dump, block_index, event_index)
+    ON DELETE CASCADE) WITHOUT ROWID;
+CREATE TABLE allocations(dump TEXT NOT NULL, block_index INTEGER NOT NULL, run INTEGER NOT NULL,
+  seq INTEGER NOT NULL, run_data_index INTEGER NOT NULL, allocator_id INTEGER NOT NULL,
+  allocator TEXT, allocation_size INTEGER NOT NULL, PRIMARY KEY (dump, block_index, run, seq),
+  FOREIGN KEY (dump, block_index) REFERENCES blocks(dump, block_index) ON DELETE CASCADE) WITHOUT ROWID;
+CREATE INDEX events_by_name ON events(dump, name);
+CREATE INDEX events_by_node_type ON events(dump, node_type);
+CREATE VIEW top_operators AS SELECT dump, 1 AS rank, node_type, 1 AS events, avg, 100.0 AS avg_pct,
+  100.0 AS cdf_pct, total FROM events;
+INSERT INTO dumps VALUES('stats10.etdp', 'etdump', 'old/stats10.etdp', NULL, NULL, 'ns', 'ms', 1, 2, 5,
+  0, '[]', '0.1.0', '2026-11-20T10:00:00Z');
+INSERT INTO blocks VALUES('stats10.etdp', 0, 'Execute', 3, 2, -1, NULL);
+INSERT INTO events VALUES('stats10.etdp', 0, 0, 'native_call_add.out', 'add', 0, NULL, 0, NULL, NULL,
+  NULL, 1, 3, 1, 2, 3, 2, 1, 3, 6);
+INSERT INTO events VALUES('stats10.etdp', 0, 1, 'Method::execute', NULL, -1, NULL, 0, NULL, NULL,
+  NULL, 1, 2, 4, 4, 4, 4, 4, 4, 8);
+INSERT INTO samples VALUES('stats10.etdp', 0, 1, 1, 2, 4.0, 900), ('stats10.etdp', 0, 0, 2, 3, 3.0, 300),
+  ('stats10.etdp', 0, 0, 0, 1, 1.0, 100), ('stats10.etdp', 0, 1, 0, 1, 4.0, 800),
+  ('stats10.etdp', 0, 0, 1, 2, 2.0, 200);
+EOF
+run --etdump_path "$STATS10" --sqlite_path "$DB" -q
+ok "a schema 1 database: exported into (exit 0)" status_is 0
+is "... migrated to schema 2" "$(sq "$DB" 'PRAGMA user_version')" 2
+is "... its samples kept, in run order, through the samples view" \
+    "$(sq "$DB" "SELECT event_index, run, run_data_index, duration, start_time FROM samples
+                 WHERE dump = 'stats10.etdp' ORDER BY event_index, run")" \
+    "0|0|1|1.0|100
+0|1|2|2.0|200
+0|2|3|3.0|300
+1|0|1|4.0|800
+1|1|2|4.0|900"
+is "... its dump's file is not known: this file's dump of the same name is kept apart" \
+    "$(sq "$DB" "SELECT dump, etdump_path, etdump_realpath IS NULL FROM dumps ORDER BY dump")" \
+    "fixtures/stats10.etdp|$STATS10|0
+stats10.etdp|old/stats10.etdp|1"
+is "... top_operators is the new view" \
+    "$(sq "$DB" "SELECT block_name, node_type, time_per_run FROM top_operators WHERE dump = 'stats10.etdp'")" \
+    "Execute|add|2.0"
+is "... and the database is consistent" \
+    "$(sq "$DB" 'PRAGMA integrity_check; PRAGMA foreign_key_check')" ok
 
 # ---------------------------------------------------------------------------
 # the corpus: medium.etdp (100,252 samples), allocations of alloc.etdp
@@ -260,7 +342,7 @@ ok "... and so are their times and shares (to 1e-12, relative)" \
         off($3, t[FNR]) || off($4, p[FNR]) { bad = 1 }
         END { exit bad || NR != 10 }' "$T/top5.sql.out" "$T/top5.lua.out"
 sq "$DB" -separator "$(printf '\t')" \
-    "SELECT node_type, events, printf('%!.17g', avg), printf('%!.17g', avg_pct) FROM top_operators
+    "SELECT node_type, events, printf('%!.17g', time_per_run), printf('%!.17g', pct) FROM top_operators
      WHERE dump = 'medium.etdp' AND rank <= 5 ORDER BY rank" >"$T/top5.view.out"
 ok "... the view top_operators gives the same rows" \
     awk -F '\t' 'NR == FNR { a[FNR] = $0; next }

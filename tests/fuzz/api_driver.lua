@@ -2,14 +2,17 @@
 -- etinspect with call sequences chosen by a source of choices - the bytes
 -- of a libFuzzer input (tests/fuzz/fuzz_api.c) or a seeded generator
 -- (tests/lua/api_harness.t, `make check`).  Every method and field of
--- every userdata type is found in the metatables (so new ones are covered
--- without editing this file) and called with right and wrong selves,
--- right, wrong and extreme arguments, and callbacks (delegate metadata
--- parsers, time-scale converters, warning handlers, write sinks, Frame
--- callbacks, finalizers) that close their owner, raise, yield, recurse,
--- return the wrong type or run the collector; some steps run inside
--- coroutines.  Errors are expected; what must never happen is a crash, a
--- sanitizer report or a panic.
+-- every userdata type is found in the metatables, the methods of the Lua
+-- library's types (Frame, GroupBy, Dumps) in their method tables and the
+-- module's functions in the module (so new ones are covered without
+-- editing this file); they are called with right and wrong selves, right,
+-- wrong and extreme arguments, and callbacks (delegate metadata parsers,
+-- time-scale converters, warning handlers, write sinks, Frame callbacks
+-- of filter, mutate, rename and agg, finalizers) that close their owner
+-- or an open file, raise, yield, recurse, return the wrong type or run
+-- the collector; some steps run inside coroutines, some with the standard
+-- library's globals removed.  Errors are expected; what must never happen
+-- is a crash, a sanitizer report or a panic.
 --
 --   local D = require "api_driver"
 --   D.run(source, {dir = WORKDIR, fixtures = FIXTURE_DIR, src = CHECKOUT, steps = N}) -> stats
@@ -74,7 +77,14 @@ function M.run(src, opts)
                  tostring = tostring, pairs = pairs, ipairs = ipairs, type = type,
                  collectgarbage = collectgarbage, coroutine = coroutine, pcall = pcall,
                  setmetatable = setmetatable, getmetatable = getmetatable, next = next,
-                 select = select, error = error}
+                 select = select, error = error, math = math, os = os, utf8 = utf8,
+                 tonumber = tonumber, rawget = rawget, rawlen = rawlen, assert = assert,
+                 debug = debug}
+  -- the globals a step may remove (restored after every step)
+  local GLOBALS = {"table", "string", "io", "require", "tostring", "pairs", "ipairs", "type",
+                   "setmetatable", "getmetatable", "next", "select", "error", "math", "os",
+                   "utf8", "tonumber", "rawget", "rawlen", "assert", "pcall", "print"}
+  local function restore_globals() for _, k in saved.ipairs(GLOBALS) do _G[k] = saved[k] end end
 
   -- the fixtures, copied (a step may overwrite any of them)
   local files = {}
@@ -106,21 +116,51 @@ function M.run(src, opts)
       types[t.name] = t
     end
   end
+  -- the Lua library's types: their methods tables and how to tell them
+  local Frame = etinspect.Frame
+  local Dumps = require("etinspect.many").Dumps
+  local lua_types = {
+    {name = "Frame", mt = Frame.metatable, methods = Frame.methods, getters = {"columns"}},
+    {name = "GroupBy", mt = Frame.GroupBy, methods = Frame.GroupBy.__index, getters = {}},
+    {name = "Dumps", mt = Dumps, methods = Dumps.__index, getters = {"names", "paths", "inspectors"}},
+  }
+  local by_mt = {}
+  for _, lt in saved.ipairs(lua_types) do
+    local t = {name = lt.name, methods = {}, getters = lt.getters}
+    for k in saved.pairs(lt.methods) do t.methods[#t.methods + 1] = k end
+    table.sort(t.methods)
+    types[lt.name] = t
+    by_mt[lt.mt] = lt.name
+  end
   local function type_of(v)
     local mt = saved.getmetatable(v)
+    if by_mt[mt] then return by_mt[mt] end
     local n = saved.type(mt) == "table" and mt.__name
     return saved.type(n) == "string" and types[n] and n or nil
+  end
+  -- the module's functions ("Inspector", "Tensor.new", "Frame.new")
+  local module_fns = {}
+  for _, name in saved.ipairs(M.module_functions(etinspect)) do
+    local t, k = name:match("^([%w_]+)%.([%w_]+)$")
+    module_fns[#module_fns + 1] = {name = name, fn = t and etinspect[t][k] or etinspect[name]}
   end
 
   local quiet = function() end
   etinspect.on_warning(quiet)
-  local pool, owners, objs = {}, {}, {}
+  local pool, owners, objs, files_pool = {}, {}, {}, {}
+  local by_type, present = {}, {} -- objects per type (each type as likely as another)
   local function keep(v)
+    if saved.io.type(v) == "file" and #files_pool < 20 then files_pool[#files_pool + 1] = v end
     if v ~= nil and (saved.type(v) == "userdata" or saved.type(v) == "table") and #pool < 400 then
       pool[#pool + 1] = v
       local tn = type_of(v)
-      if tn then objs[#objs + 1] = v end
-      if tn == "Inspector" or tn == "ETRecord" then owners[#owners + 1] = v end
+      if tn then
+        objs[#objs + 1] = v
+        if not by_type[tn] then by_type[tn] = {}; present[#present + 1] = tn end
+        local l = by_type[tn]
+        if #l < 20 then l[#l + 1] = v end
+      end
+      if tn == "Inspector" or tn == "ETRecord" or tn == "Dumps" then owners[#owners + 1] = v end
       if not tn and saved.type(v) == "table" then -- a sequence of objects: keep two of them
         local ok, n = saved.pcall(function() return #v end)
         if ok and saved.type(n) == "number" and n >= 1 then
@@ -140,7 +180,7 @@ function M.run(src, opts)
 
   -- a callback of a random kind; `ok` gives its well-behaved result
   local function callback(ok)
-    local kind = int(9)
+    local kind = int(10)
     return function(...)
       if kind == 1 then return ok(...)
       elseif kind == 2 then local o = pick(owners); if o then o:close() end; return ok(...)
@@ -152,12 +192,17 @@ function M.run(src, opts)
       elseif kind == 6 then return pick{42, "str", {}, true, 0 / 0, function() end}
       elseif kind == 7 then saved.collectgarbage(); return ok(...)
       elseif kind == 8 then local o = pick(owners); if o then saved.pcall(o.close, o) end; error("after close")
-      else saved.collectgarbage("step"); return ok(...) end
+      elseif kind == 9 then saved.collectgarbage("step"); return ok(...)
+      else -- the sink or output file of a write in progress, closed under it
+        local f = pick(files_pool)
+        if f then saved.pcall(f.close, f) end
+        return ok(...)
+      end
     end
   end
   local function sink()
     local k = int(4)
-    if k == 1 then return io.tmpfile() end
+    if k == 1 then return keep(io.tmpfile()) end
     if k == 2 then return {write = callback(function(self) return self end)} end
     if k == 3 then return setmetatable({}, {__index = {write = callback(function(self) return self end)}}) end
     return {write = 42}
@@ -165,10 +210,15 @@ function M.run(src, opts)
 
   local OPTION_KEYS = {"include_units", "include_delegate_debug_data", "file", "cycles_hz", "runs",
     "runs_apart", "window", "dump", "block", "metrics", "top", "max_rows", "bogus", "style",
-    "reference_block", "run", "title", "print"}
+    "reference_block", "run", "title", "print", "how", "suffixes", "ascending", "na_position",
+    "sort", "dropna", "normalize", "percentiles", "max_colwidth", "min_rows", "width", "alpha",
+    "confidence", "min_runs", "broadcast_elements", "replace", "max_slices", "delegate_metadata_parser",
+    "debug_buffer_paths", "etrecord", "metrics"}
   local strings = {dir .. "/out1.json", dir .. "/out2", dir .. "/sub/out3", "", "ns", "cycles", "json",
     "forward", "edge_dialect_graph_module", "MSE", "float32", dir .. "/" .. ("x"):rep(300),
-    "native_call_addmm.out", "0-3,7"}
+    "native_call_addmm.out", "0-3,7", "event_name", "event_block_name", "display.max_rows",
+    "display.width", "quantile(0.9)", "mean", "box", "csv", dir .. "/out.html", dir .. "/out.tsv",
+    dir .. "/out.db", dir .. "/*.etdp"}
   local function arg()
     local k = int(12)
     if k == 1 then return nil
@@ -246,6 +296,10 @@ function M.run(src, opts)
       local v = pick(objs) or open_inspector()
       call_method(v, type_of(v), false)
     end,
+    function() -- a method of an object of any type met so far
+      local tn = pick(present)
+      if tn then call_method(pick(by_type[tn]), tn, false) end
+    end,
     function() -- a method with a wrong self
       local v = pick(objs)
       if v then call_method(v, type_of(v), true) end
@@ -321,24 +375,69 @@ function M.run(src, opts)
         setmetatable({}, {__gc = function() if o then saved.pcall(o.close, o) end end})
       end
     end,
-    function() -- a Frame and its callbacks
+    function() -- a Frame and its verbs with callbacks
       local insp = pick(owners)
       if insp and type_of(insp) == "Inspector" then
-        note("Frame")
-        local df = insp:to_dataframe()
-        keep(df)
-        local k = int(4)
-        local cb = callback(function() return true end)
-        if k == 1 then keep(df:filter(cb))
-        elseif k == 2 then keep(df:sort(function(a, b) cb(); return false end))
-        elseif k == 3 and df.group_by then keep(df:group_by("event_name"))
+        local df = keep(int(3) == 1 and insp:to_dataframe{include_delegate_debug_data = int(2) == 1}
+                        or pick(insp.event_blocks):to_dataframe())
+        if int(2) == 1 then keep(df:group_by(pick{"event_name", "event_block_name", "is_delegated_op"})) end
+        local k = int(10)
+        if k == 1 then keep(df:filter(callback(function() return int(2) == 1 end)))
+        elseif k == 2 then keep(df:mutate{x = callback(function(row) return row.event_name end)})
+        elseif k == 3 then keep(df:mutate{{"a", callback(function() return 1 end)}, {"b", callback(function(r) return r.a end)}})
+        elseif k == 4 then keep(df:rename(callback(function(c) return c .. "_" end)))
+        elseif k == 5 then
+          local g = keep(df:group_by(pick{"event_name", "event_block_name"}))
+          keep(g:agg(int(2) == 1 and callback(function(v) return #v end)
+                     or {n = {"event_name", callback(function(v) return #v end)}}))
+        elseif k == 6 then keep(df:join(keep(df:head(int(4))), "event_name", {how = pick{"inner", "left", "outer", "x"}}))
+        elseif k == 7 then keep(df:value_counts("event_name", {normalize = int(2) == 1}))
+        elseif k == 8 then keep(df:sort("event_name", {ascending = int(2) == 1}))
+        elseif k == 9 then df:print{file = sink(), style = pick{"box", "plain", "csv", "json", "markdown", "tsv"}}
         else local _ = tostring(df) end
       end
     end,
-    function() -- the standard library replaced for one step
-      table, string, io, require = nil, nil, nil, nil
+    function() -- a function of the module, with arbitrary arguments
+      local f = pick(module_fns)
+      note("etinspect." .. f.name)
+      local args = {n = int(4) - 1}
+      for i = 1, args.n do args[i] = arg() end
+      local r = table.pack(f.fn(table.unpack(args, 1, args.n)))
+      for i = 1, r.n do keep(r[i]) end
+    end,
+    function() -- several dumps, with callbacks
+      note("etinspect.open_many")
+      local o = {}
+      if int(2) == 1 then o.delegate_metadata_parser = callback(function() return {y = 2} end) end
+      if int(3) == 1 then o.delegate_time_scale_converter = callback(function(_, t) return t end) end
+      if int(3) == 1 then o.etrecord = files["sample.etrecord"] end
+      keep(etinspect.open_many(int(2) == 1 and dumps or dir, o))
+    end,
+    function() -- two dumps compared
+      local a, b = pick(owners), pick(owners)
+      if type_of(a) == "Inspector" and type_of(b) == "Inspector" then
+        note("etinspect.diff")
+        keep(etinspect.diff(a, b, int(2) == 1 and {min_runs = int(4), alpha = 0.5} or nil))
+      end
+    end,
+    function() -- the HTML report, to a path, an open file, or a file a callback closes
+      local insp = pick(owners)
+      if insp and type_of(insp) == "Inspector" then
+        note("Inspector:write_html")
+        local dest = int(2) == 1 and dir .. "/r.html" or keep(io.tmpfile())
+        insp:write_html(dest, int(2) == 1 and {top = int(5), run = int(4), max_slices = int(3) * 100} or nil)
+      end
+    end,
+    function() -- an output file of the library (_core.outfile), left open at times
+      note("OutFile")
+      local of = keep(etinspect._core.outfile(dir .. "/of" .. int(3) .. ".txt", int(2) == 1 and dumps or nil))
+      if int(2) == 1 then of:write("x", 1) end
+      if int(3) == 1 then of:commit() end
+    end,
+    function() -- the standard library's globals removed for one step
+      for _, k in saved.ipairs(GLOBALS) do if int(2) == 1 then _G[k] = nil end end
       local ok = saved.pcall(action)
-      table, string, io, require = saved.table, saved.string, saved.io, saved.require
+      restore_globals()
     end,
     function() -- a Tensor from values, and numeric helpers
       note("Tensor.new")
@@ -364,24 +463,49 @@ function M.run(src, opts)
     stats.steps = stats.steps + 1
     ok, e = saved.pcall(action)
     -- whatever a step did to the globals, the next one starts clean
-    table, string, io, require = saved.table, saved.string, saved.io, saved.require
+    restore_globals()
     if not ok then
       if saved.type(e) == "table" and e.stop then break end
       stats.errors = stats.errors + 1
     end
   end
   etinspect.on_warning(quiet)
+  -- process-wide settings back to their defaults (a fuzzer's next input
+  -- runs in the same process)
+  etinspect.limits{broadcast_elements = false}
   -- close what is left (some may be busy or linked: errors are fine)
   for i = #owners, 1, -1 do saved.pcall(owners[i].close, owners[i]) end
-  pool, owners, objs = nil, nil, nil
+  pool, owners, objs, files_pool, by_type, present = nil, nil, nil, nil, nil, nil
   saved.collectgarbage("incremental", 200, 100)
   saved.collectgarbage()
   return stats
 end
 
---- The names of every method and field of every type, for coverage
--- ("Inspector:close", "Event.name").
+--- The functions of the module `etinspect` ("Inspector", "diff",
+-- "Tensor.new", "Frame.new"), sorted: its function fields and those of its
+-- tables Tensor and Frame (the private _core is not the API).
+function M.module_functions(etinspect)
+  local all = {}
+  for k, v in pairs(etinspect) do
+    if type(v) == "function" and type(k) == "string" then all[#all + 1] = k end
+  end
+  for _, t in ipairs{"Tensor", "Frame"} do
+    for k, v in pairs(etinspect[t]) do
+      if type(v) == "function" and type(k) == "string" and k ~= "emit" and k ~= "compare"
+        and k ~= "column_of" and k ~= "json" then
+        all[#all + 1] = t .. "." .. k
+      end
+    end
+  end
+  table.sort(all)
+  return all
+end
+
+--- The names of every method and field of every type, and of every
+-- function of the module, for coverage ("Inspector:close", "Event.name",
+-- "Frame:filter", "etinspect.diff").
 function M.surface()
+  local etinspect = require "etinspect"
   local reg, all = debug.getregistry(), {}
   for name, mt in pairs(reg) do
     if type(name) == "string" and name:match("^etinspect%.") and type(mt) == "table" and type(mt.__methods) == "table" then
@@ -389,6 +513,12 @@ function M.surface()
       for k in pairs(mt.__getters) do all[#all + 1] = name:sub(11) .. "." .. k end
     end
   end
+  local lua_types = {Frame = etinspect.Frame.methods, GroupBy = etinspect.Frame.GroupBy.__index,
+                     Dumps = require("etinspect.many").Dumps.__index}
+  for tn, methods in pairs(lua_types) do
+    for k in pairs(methods) do all[#all + 1] = tn .. ":" .. k end
+  end
+  for _, name in ipairs(M.module_functions(etinspect)) do all[#all + 1] = "etinspect." .. name end
   table.sort(all)
   return all
 end

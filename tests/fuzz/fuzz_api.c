@@ -11,12 +11,20 @@
  * time.  Lua errors are expected and ignored; a crash, a sanitizer report,
  * a leak or a Lua panic is a finding.
  *
- *   ET_SRC       the checkout (default: the one it was built from), for
- *                tests/fuzz/api_driver.lua and tests/fixtures/tensors.bin
- *   ET_FIXTURES  the built fixtures (default: $ET_SRC/build/fixtures)
+ *   ET_SRC       the checkout, for tests/fuzz/api_driver.lua and
+ *                tests/fixtures/tensors.bin (default: the current
+ *                directory when it starts, as scripts/fuzz.sh runs it)
+ *   ET_FIXTURES  the built fixtures (default: $ET_BUILD/fixtures, else
+ *                $ET_SRC/build/fixtures)
  *
- * Build and run: make fuzz (scripts/fuzz.sh build/fuzz/fuzz_api SECONDS).
+ * The Lua lines an input reaches (the library's and the driver's) count
+ * as coverage (lua_cov.h).
+ *
+ * Build and run: make fuzz FUZZ_TARGETS=fuzz_api (scripts/fuzz.sh); make
+ * fuzz-check runs a 20-second slice.
  */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include <ftw.h>
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
@@ -26,9 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#ifndef ET_SRC_DEFAULT
-#define ET_SRC_DEFAULT "."
-#endif
+#include "lua_cov.h"
 
 int luaopen_etinspect(lua_State *L);
 /* The libFuzzer entry points (declared for -Wmissing-prototypes). */
@@ -38,15 +44,43 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static char workdir[256];
 static char src[2048], fixtures[2048];
 
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    if (ftw->level > 0)
+        remove(path);
+    return 0;
+}
+
+/* Empty the working directory: every input starts from the same files. */
+static void empty_workdir(void)
+{
+    nftw(workdir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void remove_workdir(void)
+{
+    empty_workdir();
+    rmdir(workdir);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
     const char *s = getenv("ET_SRC");
-    snprintf(src, sizeof src, "%s", s && *s ? s : ET_SRC_DEFAULT);
-    const char *f = getenv("ET_FIXTURES");
+    char cwd[2048];
+    if (!(s && *s) && !(s = getcwd(cwd, sizeof cwd))) {
+        perror("fuzz_api: getcwd");
+        exit(1);
+    }
+    snprintf(src, sizeof src, "%s", s);
+    const char *f = getenv("ET_FIXTURES"), *b = getenv("ET_BUILD");
     if (f && *f)
         snprintf(fixtures, sizeof fixtures, "%s", f);
+    else if (b && *b)
+        snprintf(fixtures, sizeof fixtures, "%s/fixtures", b);
     else
         snprintf(fixtures, sizeof fixtures, "%s/build/fixtures", src);
     const char *tmp = getenv("TMPDIR");
@@ -55,6 +89,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
         perror("fuzz_api: working directory");
         exit(1);
     }
+    atexit(remove_workdir);
     return 0;
 }
 
@@ -72,10 +107,12 @@ static int panic(lua_State *L)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    empty_workdir();
     lua_State *L = luaL_newstate();
     if (!L)
         return 0;
     lua_atpanic(L, panic);
+    et_fuzz_lua_coverage(L);
     luaL_openlibs(L);
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
     lua_pushcfunction(L, luaopen_etinspect);

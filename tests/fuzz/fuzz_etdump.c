@@ -9,10 +9,10 @@
  *     they point at;
  *  2. the whole model is built with et_inspector_open (etdump_data, ns ->
  *     ms); every debug value and run output of every run of every block is
- *     decoded (values.h) and each tensor read element by element (up to
- *     ET_FUZZ_READ elements at each end, all of them for statistics and the
- *     byte copy when there are at most ET_FUZZ_ALL), once with no debug
- *     buffer, once with the input itself as the debug buffer and, for an
+ *     decoded (values.h) and each tensor read in full (every element, the
+ *     statistics, the byte copy: no cap hides the product's own bound), once
+ *     with no debug buffer, once with the input itself as the debug buffer
+ *     and, for an
  *     input of the form "ETDB" u32le N, N bytes, ETDump, once with those
  *     N bytes as the debug buffer (the ETDump is the rest).
  * Inputs without the "ETDB" header are plain ETDumps, as before.
@@ -21,8 +21,9 @@
  * reader refuses (apart from value errors such as an end time before a
  * start time); an accepted dump's event counts add up to its events; a
  * value that fails to decode leaves an error message; a tensor view never
- * points outside its buffer, and a readable view reads every element it
- * claims.
+ * points outside its buffer, holds no more elements than its bytes unless
+ * it broadcasts within the budget, and a readable view reads every element
+ * it claims.
  *
  * Build and run: make fuzz (FUZZ_SECONDS=N), see scripts/fuzz.sh.
  */
@@ -36,16 +37,18 @@
 #include "values.h"
 #include "../tools/etwalk.h"
 
-#define ET_FUZZ_READ 2048 /* elements read at each end of a tensor */
-#define ET_FUZZ_ALL 65536 /* statistics and bytes only up to this many */
+#define ET_FUZZ_CHUNK 4096 /* elements read per call */
 
 /* The libFuzzer entry point (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static volatile uint64_t sink; /* keeps the walk's reads alive */
 
-/* Read a tensor view as a user would: every element at the ends, the
- * statistics and the bytes of small ones.  Traps on a broken invariant. */
+/* Read a tensor view as a user would: every element (in chunks, as
+ * doubles and, for integer types, as int64s), the statistics and the
+ * bytes - no cap: the product bounds a view by its bytes and the
+ * broadcast budget (tensor.h), and that bound is an invariant here.
+ * Traps on a broken invariant. */
 static void read_tensor(const et_tensor *t, et_value_buffer buf)
 {
     if (t->data) {
@@ -57,34 +60,34 @@ static void read_tensor(const et_tensor *t, et_value_buffer buf)
     sink += et_tensor_unreadable(t, why, sizeof why) != NULL;
     if (!et_tensor_readable(t))
         return;
-    static double f[ET_FUZZ_READ];
-    static int64_t iv[ET_FUZZ_READ];
-    uint64_t n = t->numel < ET_FUZZ_READ ? t->numel : ET_FUZZ_READ;
+    /* work proportional to the bytes: at most what they hold, or a
+     * broadcast within the budget */
+    if (t->numel > buf.size / (uint64_t)t->elem_size && t->numel > et_tensor_max_broadcast())
+        __builtin_trap();
+    static double f[ET_FUZZ_CHUNK];
+    static int64_t iv[ET_FUZZ_CHUNK];
     bool is_float = et_scalar_type_kind(t->scalar_type) == ET_ELEM_FLOAT;
-    for (int end = 0; end < 2; end++) {
-        uint64_t first = end ? t->numel - n : 0;
+    for (uint64_t first = 0; first < t->numel; first += ET_FUZZ_CHUNK) {
+        uint64_t n = t->numel - first < ET_FUZZ_CHUNK ? t->numel - first : ET_FUZZ_CHUNK;
         if (et_tensor_read_f64(t, first, n, f) != 0)
             __builtin_trap();
         if (!is_float && et_tensor_read_i64(t, first, n, iv) != 0)
             __builtin_trap();
-        for (uint64_t i = 0; i < n; i++)
-            sink += (uint64_t)(f[i] == f[i]) + (is_float ? 0 : (uint64_t)iv[i]);
+        sink += (uint64_t)(f[0] == f[0]) + (is_float ? 0 : (uint64_t)iv[n - 1]);
     }
     double x;
     if (t->numel && et_tensor_get_f64(t, t->numel - 1, &x) != 0)
         __builtin_trap();
-    if (t->numel <= ET_FUZZ_ALL) {
-        et_tensor_stats s;
-        if (et_tensor_stats_compute(t, &s) != 0 || s.count != t->numel)
+    et_tensor_stats s;
+    if (et_tensor_stats_compute(t, &s) != 0 || s.count != t->numel)
+        __builtin_trap();
+    sink += s.nan_count + s.inf_count;
+    uint8_t *b = malloc(t->numel * (uint64_t)t->elem_size + 1);
+    if (b) {
+        if (et_tensor_copy_bytes(t, b) != 0)
             __builtin_trap();
-        sink += s.nan_count + s.inf_count;
-        uint8_t *b = malloc(t->numel * (uint64_t)t->elem_size + 1);
-        if (b) {
-            if (et_tensor_copy_bytes(t, b) != 0)
-                __builtin_trap();
-            sink += t->numel ? b[0] : 0;
-            free(b);
-        }
+        sink += t->numel ? b[0] : 0;
+        free(b);
     }
 }
 

@@ -15,9 +15,12 @@
  *    encrypted; those bytes come before the content.  (The digits '0' to
  *    '3' set none of these bits: a seed can start with one and then be
  *    JSON text.)
- * The archive is opened from a heap copy of exactly its size, with caps of
- * 1 MiB per entry and 4 MiB in total (so that inputs stay fast), and then
- * every entry is read and every map looked up.
+ * The archive is opened from a heap copy of exactly its size under the
+ * product's own limits (the default JSON budget of 8,000,000 values per
+ * entry, 128,000,000 bytes per entry, 512,000,000 in all: etrecord.h), so
+ * that a zip bomb can show; then every entry is read and every map looked
+ * up.  An input takes at most ~250 MB (the budget's promise) plus what the
+ * sanitizers add: run with -rss_limit_mb of at least 1024.
  *
  * Invariants checked with __builtin_trap(): a failed open or read leaves a
  * message; a read gives exactly the declared size, NUL-terminated; every
@@ -36,7 +39,9 @@
  * handles or exactly one.
  *
  * Seeds: tests/etrecord/ (see its README.md) and the shared corpus's
- * ETRecords; run with scripts/fuzz.sh (make fuzz).
+ * ETRecords; dictionary: tests/fuzz/fuzz_etrecord.dict (ZIP signatures,
+ * entry names, the maps' and programs' JSON keys); run with
+ * scripts/fuzz.sh (make fuzz).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -382,8 +387,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.data = p;
     o.size = n;
     o.label = "fuzz";
-    o.max_entry_size = 1u << 20;
-    o.max_total_size = 4u << 20;
     et_error err;
     err.msg[0] = '\0';
     et_etrecord *r = et_etrecord_open(&o, &err);

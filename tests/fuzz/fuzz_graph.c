@@ -3,15 +3,17 @@
  * (graph.h, spec §5.3, §5.9).
  *
  * Each input is the JSON text itself, copied into a heap block of exactly
- * its size (jansson reads it with json_loadb, no terminator needed).  An
+ * its size (jsondoc.h reads it by length, no terminator needed), parsed
+ * with no budget but jsondoc's ceilings (an input is at most a few MB).  An
  * accepted graph is walked: every node's strings and module-stack entries
  * are touched, every node is found by its name and by its debug handle.
  * Invariants, checked with __builtin_trap(): a refused input leaves a
  * message; by_handle is sorted and points at nodes with that handle; a
  * lookup by handle returns exactly the nodes with it.
  *
- * Seeds: the .json files of tests/graph/; run with scripts/fuzz.sh (make
- * fuzz).
+ * Seeds: the .json files of tests/graph/; dictionary:
+ * tests/fuzz/fuzz_graph.dict (the exported program's keys and union
+ * variants); run with scripts/fuzz.sh (make fuzz).
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/env etinspect
 -- api_harness.t - a fixed-seed slice of the API harness (tests/fuzz/
 -- api_driver.lua; the libFuzzer target is build/fuzz/fuzz_api, `make
--- fuzz`): seeds 1..200, 100 steps each, in a child etinspect working in a
+-- fuzz`): seeds 1..300, 100 steps each, in a child etinspect working in a
 -- scratch directory.  It must exit 0 with no sanitizer report, and reach
 -- every method and field of every type.
 package.path = (os.getenv("ET_SRC") or ".") .. "/tests/lua/?.lua;" .. package.path
@@ -10,7 +10,7 @@ local t = require "tap"
 local fx = t.build .. "/fixtures"
 if not t.exists(fx .. "/sample.etdp") then t.skip_all("build/fixtures missing (run make)") end
 local bin = os.getenv("ETINSPECT") or (t.build .. "/etinspect")
-local FIRST, LAST, STEPS = 1, 200, 100
+local FIRST, LAST, STEPS = 1, 300, 100
 
 local work = os.tmpname()
 os.remove(work)

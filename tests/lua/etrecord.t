@@ -309,6 +309,132 @@ t.raises(function() etinspect.Inspector { etdump_path = small, etrecord = both, 
 local only = etinspect.Inspector { etdump_path = small, etrecord = two_methods(tmp .. "/enc.bin", { "encode" }) }
 t.is(pr.repr(find(only, "native_call_addmm.out").debug_handles), "102", "a record with one method: that one")
 
+-- per-block methods (tests/lua/two_methods.lua, tests/fixtures/two_methods.json)
+local tm = require "two_methods"
+local lm_dump = t.build .. "/fixtures/two_methods.etdp"
+local OWN = { "forward", "forward", "decode", "forward", "decode" } -- per block
+local function methods_of(insp)
+  local out = {}
+  for i, b in ipairs(insp.event_blocks) do out[i] = b.etrecord_method end
+  return table.concat(out, " ")
+end
+--- Every event of `insp` against the expected linkage of its block's own
+-- method, and against an Inspector forced to that method; returns the
+-- number of events checked by value and the first mismatch.
+local function check_own(insp, rec)
+  local forced, n, bad = {}, 0, nil
+  for bi, b in ipairs(insp.event_blocks) do
+    local m = OWN[bi]
+    forced[m] = forced[m] or etinspect.Inspector { etdump_path = lm_dump, etrecord = rec, etrecord_method = m }
+    local fb = forced[m].event_blocks[bi]
+    for ei, ev in ipairs(b.events) do
+      local got = { pr.repr(ev.debug_handles), pr.repr(ev.op_types), pr.repr(ev.module_hierarchy) }
+      local fe = fb.events[ei]
+      local want = { pr.repr(fe.debug_handles), pr.repr(fe.op_types), pr.repr(fe.module_hierarchy) }
+      local exp = tm.expected[m][ev.name]
+      if exp then
+        n = n + 1
+        want = exp
+      end
+      for k = 1, 3 do
+        if not bad and got[k] ~= want[k] then
+          bad = ("block %d (%s) event %s: %s, want %s"):format(bi, b.name, ev.name, got[k], want[k])
+        end
+      end
+    end
+  end
+  return n, bad
+end
+
+local lm_rec = tm.write(tmp .. "/lm.bin")
+local lm = etinspect.Inspector { etdump_path = lm_dump, etrecord = lm_rec }
+t.is(#lm.event_blocks, 5, "two methods: Default, Execute x 2, Execute::forward, Execute::decode")
+t.is(methods_of(lm), "forward forward decode forward decode",
+     "each block linked to its own method: inferred for 'Execute', named for 'Execute::<method>'")
+t.is(#lm.warnings, 0, "... without a warning")
+local n, bad = check_own(lm, lm_rec)
+t.is(bad, nil, "every event: debug handles, op types and module hierarchy of its own method")
+t.is(n, 18, "... 18 of them checked against values worked out by hand")
+local rev_rec = tm.write(tmp .. "/lm_rev.bin", { methods = { "decode", "forward" } })
+local rev = etinspect.Inspector { etdump_path = lm_dump, etrecord = rev_rec }
+t.is(methods_of(rev) .. " " .. #rev.warnings, "forward forward decode forward decode 0",
+     "the methods' order in the record does not matter")
+t.is(select(2, check_own(rev, rev_rec)), nil, "... nor what each event gets")
+local dec_blk = lm.event_blocks[3]
+t.is(pr.repr(dec_blk.events[#dec_blk.events].debug_handles), "11",
+     "Method::execute of a decode block: decode's handle of instruction 0 (no graph nodes)")
+t.is(pr.repr(lm.event_blocks[4].events[8].op_types), "[]", "Method::execute::forward: a framework event, no op types")
+local forced = etinspect.Inspector { etdump_path = lm_dump, etrecord = lm_rec, etrecord_method = "decode" }
+t.is(methods_of(forced), "decode decode decode decode decode",
+     "etrecord_method overrides the block names and the inference")
+
+-- tightness: decode's block is covered by decode and by verify (decode and
+-- one more kernel); the method the block shows all of wins
+local tight = etinspect.Inspector { etdump_path = lm_dump,
+  etrecord = tm.write(tmp .. "/tight.bin", { methods = { "forward", "verify", "decode" } }) }
+t.is(methods_of(tight) .. " " .. #tight.warnings, "forward forward decode forward decode 0",
+     "two methods cover a block: the one whose map has no instruction the block lacks")
+local sup = etinspect.Inspector { etdump_path = lm_dump,
+  etrecord = tm.write(tmp .. "/sup.bin", { methods = { "forward", "verify" } }) }
+t.is(methods_of(sup) .. " " .. #sup.warnings, "forward forward verify forward verify 1",
+     "the only method that covers a block, even with instructions it lacks")
+t.is(sup.warnings[1], "block 'Execute::decode' names method 'decode', which ETRecord '" .. tmp .. "/sup.bin' does not "
+     .. "have (methods of its debug_handle_map: forward, verify); the block's method is inferred from its events",
+     "Execute::<method> the record lacks: a warning")
+
+-- ties: decode and a copy of it fit decode's blocks equally well
+local tie_path = tmp .. "/tie.bin"
+local tie = etinspect.Inspector { etdump_path = lm_dump,
+  etrecord = tm.write(tie_path, { methods = { "forward", "decode_copy", "decode" } }) }
+t.is(methods_of(tie), "forward forward decode_copy forward decode",
+     "a tie: the first in map order ('Execute::decode' is named)")
+t.is(#tie.warnings .. " " .. tie.warnings[1], "1 block 'Execute' (event block 3 of 5): its 8 instruction events fit methods "
+     .. "'decode_copy', 'decode' of ETRecord '" .. tie_path .. "' equally well; linked to "
+     .. "'decode_copy' (name the block 'Execute::<method>', or choose the method with etrecord_method)",
+     "a tie: one warning naming the block, the tied methods and the choice")
+local tief = etinspect.Inspector { etdump_path = lm_dump,
+  etrecord = tm.write(tmp .. "/tief.bin", { methods = { "decode_copy", "forward=decode" } }) }
+t.is(tief.event_blocks[3].etrecord_method, "forward", "a tie with 'forward' goes to 'forward'")
+t.ok(tief.warnings[3] and tief.warnings[3]:find("(event block 3 of 5): its 8 instruction events fit methods "
+     .. "'decode_copy', 'forward' of ETRecord '" .. tmp .. "/tief.bin' equally well; linked to 'forward'", 1, true),
+     "... with a warning too")
+
+-- no method covers a block
+local other_path = tmp .. "/other.bin"
+local other = etinspect.Inspector { etdump_path = lm_dump,
+  etrecord = tm.write(other_path, { methods = { "other", "decode" } }) }
+t.is(methods_of(other), "forward decode decode decode decode",
+     "no method covers forward's blocks: the one covering most")
+t.is(other.warnings[2], "block 'Execute' (event block 2 of 5): no method of ETRecord '" .. other_path .. "' covers "
+     .. "its 7 instruction events (their instruction ids in debug_handle_map, delegate identifiers in "
+     .. "delegate_map): 'decode' covers 4 of them, and is linked", "... with a warning saying how many it covers")
+local uncovered = etinspect.Inspector { etdump_path = lm_dump,
+  etrecord = tm.write(tmp .. "/uncovered.bin", { methods = { "other", "other2=other" } }) }
+t.ok(uncovered.warnings[2] and uncovered.warnings[2]:find("covers its 7 instruction events %(.*%): none covers any; linked to 'forward'$"),
+     "no method covers any event: the default, with a warning")
+
+-- 20 blocks naming methods the record lacks: 16 warnings, then a count
+local flatc = os.getenv("FLATC") or "flatc"
+local runs = {}
+for i = 1, 20 do
+  runs[i] = ('{"name": "Execute::m%d", "events": [{"profile_event": {"name": "native_call_embedding.out", '
+    .. '"instruction_id": 0, "start_time": %d, "end_time": %d}}]}'):format(i, i * 100, i * 100 + 50)
+end
+local many_json = tmp .. "/many_blocks.json"
+local mf = assert(io.open(many_json, "w"))
+mf:write('{"run_data": [' .. table.concat(runs, ", ") .. "]}\n")
+mf:close()
+if os.execute(("'%s' --binary --size-prefixed -o '%s' '%s/schema/etdump.fbs' '%s' 2>/dev/null"):format(
+    flatc, tmp, t.src, many_json)) then
+  local many = etinspect.Inspector { etdump_path = tmp .. "/many_blocks.etdp", etrecord = lm_rec }
+  t.is(#many.warnings, 17, "20 blocks with a warning each: 16 warnings and a count")
+  t.is(many.warnings[17], "... and 4 more warnings about the methods of blocks", "... the count")
+  t.is(many.event_blocks[20].etrecord_method, "forward",
+       "an instruction both methods have: the method with fewer instructions the block lacks")
+else
+  for _ = 1, 3 do t.skip("flatc not found ($FLATC or flatc): the warnings cap") end
+end
+
 -- delegate identifiers (the delegate_ids fixture) ----------------------------
 local ids_dump = t.build .. "/fixtures/delegate_ids.etdp"
 local ids_rec = w.zip(tmp .. "/ids.bin", {

@@ -141,11 +141,29 @@ local function bad(bytes, pattern, desc)
   t.raises(function() open(bytes, "ns") end, pattern, desc)
 end
 local good = cases.bytes("main")
-bad("", "<profile_results_data>: empty file: no profiling block", "empty input")
+-- an empty input: no blocks, as the legacy parser prints nothing; a warning
+local prepr = require("etinspect.pyrepr").repr
+local empty = open("", "ns")
+t.is(#empty.event_blocks .. " " .. prepr(empty.warnings), "0 ['<profile_results_data>: empty file: no profiling blocks']",
+     "empty input: no blocks, one warning")
+-- cut after the last block's entries in use: read as the legacy parser reads it
+local cut = open(good:sub(1, #good - 24), "ns")
+local whole = open(good, "ns")
+t.is(#cut.warnings .. " " .. cut.warnings[1], ("1 <profile_results_data>: block 3 'execute' at offset 1472 is cut short: its 8 profiling, "
+     .. "2 allocator and 4 memory slots end at offset 2096, the file at 2072; its entries in use end at offset 2072 "
+     .. "and are read, as the legacy parser reads them"), "cut after the entries in use: a warning")
+t.is(prepr(cut.event_blocks[2].events[2].perf_data.raw), prepr(whole.event_blocks[2].events[2].perf_data.raw),
+     "... and the values of the whole dump")
+t.is(cut.memory_allocations[2].allocations[1].total_allocations_done, 1024, "... the last block's memory too")
+t.ok(open(good:sub(1, #good - 23), "ns").warnings[1]:find("the file at 2073; its entries in use end at offset 2072", 1, true),
+     "cut inside the unused slots: read, with the warning")
+bad(good:sub(1, #good - 25),
+  "block 3 at offset 1472: truncated: its entries in use %(5 profiling, 0 allocator, 1 memory%) end at offset 2072, the file at 2071",
+  "cut inside an entry in use: an error")
 bad(good:sub(1, 40), "block 0 at offset 0: truncated header: 40 bytes left, prof_header_t needs 64",
   "truncated header")
 bad(good:sub(1, 64 + 56 + 10),
-  "block 0 at offset 0: truncated: its 1 profiling, 2 allocator and 3 memory slots end at offset 224, the file at 130",
+  "block 0 at offset 0: truncated: its entries in use %(1 profiling, 2 allocator, 3 memory%) end at offset 224, the file at 130",
   "truncated regions")
 bad(good .. string.rep("\0", 20), "block 4 at offset 2096: truncated header: 20 bytes left", "trailing bytes")
 bad(pw.dump { { name = "v", version = 2 } },

@@ -411,6 +411,16 @@ else
   t.near(g[12].gap[1], sumsq / 6, 1e-12, "permute_copy doubled: MSE = mean(x^2) (strided runtime tensor)")
   t.near(a:calculate_numeric_gap(dir, "SNR")[12].gap[1], 10 * math.log(4, 10), 1e-12,
          "permute_copy doubled: SNR = 10*log10(4)")
+  local py = a:calculate_numeric_gap("MSE", dir)
+  t.is(#py, #g, "calculate_numeric_gap in the Python order (distance first): the same rows")
+  t.is(py[12].gap[1], g[12].gap[1], "... and the same gaps")
+  t.is(a:calculate_numeric_gap(" snr ", b)[1].gap[1], a:calculate_numeric_gap(b, "SNR")[1].gap[1],
+       "the Python order with an Inspector as the reference")
+  t.raises(function() a:calculate_numeric_gap("MSE") end,
+           'no reference for the AOT side: the Python Inspector runs the ETRecord\'s graph in PyTorch',
+           "the Python call without a reference says why it cannot work and what to pass")
+  t.raises(function() a:calculate_numeric_gap("MSE", false, "edge_dialect_exported_program") end,
+           "insp:calculate_numeric_gap%(\'MSE\', reference", "... also with Python's positional flags")
 
   -- errors
   local plain = open { etrecord = false }

@@ -43,40 +43,153 @@ t.is(del[2].calls, 2, "delegation: two native kernels")
 
 -- the host
 local out, st = run(bin .. " --list-scripts")
-t.ok(st == 0 and out:find("top_ops") and out:find("framework_tax") and out:find("delegation"),
-  "--list-scripts lists the three scripts")
+t.ok(st == 0 and out:find("top_ops") and out:find("framework_tax") and out:find("delegation")
+  and out:find("\netrecord +Summarise an ETRecord"), "--list-scripts lists the scripts")
 out, st = run(bin .. " --help framework_tax")
-t.ok(st == 0 and out:find("usage: etinspect framework_tax ETDUMP") and out:find("%-%-format F"),
-  "--help SCRIPT shows usage and arguments")
+t.is(out, [[
+Usage: etinspect framework_tax
+       [--format {box,plain,markdown,tsv,csv,json}]
+       [--source_time_scale {ns,us,ms,s,cycles}]
+       [--target_time_scale {ns,us,ms,s,cycles}] [--etrecord ETRECORD]
+       [-h] etdump
+
+Framework tax per run: Method::execute minus kernel and delegate time
+
+Arguments:
+   etdump                the ETDump to read
+
+Options:
+   --format {box,plain,markdown,tsv,csv,json}
+                         output format (default: box)
+   --source_time_scale {ns,us,ms,s,cycles}
+                         unit of the raw timestamps (default: ns)
+   --target_time_scale {ns,us,ms,s,cycles}
+                         unit of the durations shown (default: ms)
+   --etrecord ETRECORD   link the events to this ETRecord (op types, modules)
+   -h, --help            Show this help message and exit.
+]], "--help SCRIPT shows exactly the script's declared arguments")
+local out2 = run(bin .. " framework_tax --help")
+t.is(out2, out, "SCRIPT --help shows the same")
 out, st = run(bin .. " top_ops " .. sample .. " --format tsv --top 2")
 t.ok(st == 0 and out:find("^\tnode type\tcount\tavg %(ms%)\tavg %%\tcdf %%\n0\tconvolution\t1\t"),
   "running a bundled script by name, TSV output")
 out, st = run(bin .. " top_ops")
-t.ok(st == 2 and out:find("top_ops: an ETDump path is required") and not out:find("traceback"),
-  "a usage error: message, no traceback, exit 2")
+t.is(out, "etinspect: top_ops: missing argument 'etdump' (etinspect --help top_ops)\n",
+  "a usage error: one line naming the script and the missing argument, no traceback")
+t.is(st, 2, "a usage error: exit 2")
+out, st = run(bin .. " top_ops " .. sample .. " --top many")
+t.ok(st == 2 and out:find("top_ops: --top: expected an integer, got 'many'", 1, true),
+  "a typed option: a bad value is named")
+out, st = run(bin .. " top_ops " .. sample .. " --tpo 3")
+t.ok(st == 2 and out:find("unknown option '--tpo'", 1, true) and out:find("Did you mean '--top'?", 1, true),
+  "an unknown option: named, with a suggestion")
 out, st = run(bin .. " top_ops /nonexistent.etdp")
 t.ok(st == 1 and out:find("No such file or directory"), "an unreadable input: exit 1")
 out, st = run(bin .. " no_such_script")
-t.ok(st == 1 and out:find("neither a file nor a bundled script"), "an unknown script name")
-local tmp = os.tmpname()
-local f = io.open(tmp, "w")
-f:write('return { description = "my report", args = { {"X", "an arg"} }, run = function(a) print("ran with", a[1]) end }\n')
+t.is(out, "etinspect: 'no_such_script' is neither a bundled script nor a file (etinspect --list-scripts)\n",
+  "an unknown script name: no traceback")
+t.is(st, 2, "an unknown script name: exit 2")
+out, st = run(bin .. " top_op " .. sample)
+t.ok(st == 2 and out:find("'top_op' is neither a bundled script nor a file. Did you mean top_ops?", 1, true),
+  "a near miss: did you mean top_ops?")
+out, st = run(bin .. " framework " .. sample)
+t.ok(st == 2 and out:find("Did you mean framework_tax?", 1, true), "a prefix: did you mean framework_tax?")
+
+-- a bundled script's name comes before a file of that name
+local dir = os.tmpname()
+os.remove(dir)
+os.execute("mkdir " .. dir)
+for _, n in ipairs { "diff", "top_ops" } do
+  local f = io.open(dir .. "/" .. n, "w")
+  f:write('print("the file ran")\n')
+  f:close()
+end
+out, st = run("cd " .. dir .. " && " .. bin .. " top_ops " .. sample .. " --format tsv --top 1")
+t.ok(st == 0 and out:find("\n0\tconvolution\t1\t") and not out:find("the file ran"),
+  "an entry named top_ops in the current directory does not shadow the bundled top_ops")
+out, st = run("cd " .. dir .. " && " .. bin .. " diff " .. sample .. " " .. sample .. " --format csv")
+t.ok(st == 0 and out:find("^,block,event,") and not out:find("the file ran"),
+  "an entry named diff in the current directory does not shadow the bundled diff")
+out, st = run("cd " .. dir .. " && " .. bin .. " ./top_ops")
+t.ok(st == 0 and out == "the file ran\n", "./top_ops runs the file")
+local f = io.open(dir .. "/notes", "w")
+f:write("print('x')\n")
+f:close()
+out, st = run("cd " .. dir .. " && " .. bin .. " notes")
+t.ok(st == 1 and out:find("notes: not an ETDump, ETRecord, BundledProgram or legacy profiler dump, nor a " ..
+  "bundled script; to run it as a Lua script, name it ./notes", 1, true),
+  "a text file named without '/' or .lua is not run: the message says how")
+os.execute("rm -rf " .. dir)
+
+-- a script file that declares its arguments gets them parsed
+local tmp = os.tmpname() .. ".lua"
+f = io.open(tmp, "w")
+f:write([[
+return {
+  description = "my report",
+  args = {
+    { "etdump", help = "the dump" },
+    { "--top", type = "integer", default = 5, help = "rows" },
+    { "--scale", type = "number", help = "a factor" },
+    { "--names", args = "*", help = "names" },
+    { "--verbose", type = "boolean", help = "say more" },
+  },
+  run = function(a)
+    print(a.etdump, a.top, math.type(a.top), a.scale, a.verbose, #a.names, etinspect ~= nil)
+  end,
+}
+]])
 f:close()
 out, st = run(bin .. " --help " .. tmp)
-t.ok(st == 0 and out:find("my report") and out:find("an arg"), "--help on a script file that declares itself")
-out, st = run(bin .. " " .. tmp .. " hello")
-t.ok(st == 0 and out:find("ran with\thello"), "a declared script file's run() gets the arguments")
+t.ok(st == 0 and out:find("my report") and out:find("%-%-top TOP +rows %(default: 5%)")
+  and out:find("%-%-verbose +say more") and not out:find("%-%-format"),
+  "--help on a script file shows exactly its declared arguments")
+out, st = run(bin .. " " .. tmp .. " d.etdp --scale 2.5 --verbose --names a b")
+t.is(out, "d.etdp\t5\tinteger\t2.5\ttrue\t2\ttrue\n", "a declared script's run() gets typed, parsed arguments")
+out, st = run(bin .. " " .. tmp .. " d.etdp")
+t.is(out, "d.etdp\t5\tinteger\tnil\tfalse\t0\ttrue\n", "defaults: integer default, absent flag false")
+out, st = run(bin .. " " .. tmp .. " d.etdp --bogus")
+t.ok(st == 2 and out:find("unknown option '--bogus'", 1, true), "a declared script: an unknown option is a usage error")
 f = io.open(tmp, "w")
-f:write('print(#arg, arg[0] ~= nil, ...)\n')
+f:write('return { args = { { "x", hepl = "typo" } }, run = function() end }\n')
+f:close()
+out, st = run(bin .. " " .. tmp .. " 1")
+t.ok(st == 1 and out:find("args[1]: unknown option 'hepl'", 1, true),
+  "a declaration with an unknown key: named")
+f = io.open(tmp, "w")
+f:write('return { args = { { "--n", type = "float" } }, run = function() end }\n')
+f:close()
+out, st = run(bin .. " " .. tmp)
+t.ok(st == 1 and out:find("args[1]: unknown type 'float' (string, integer, number, boolean)", 1, true),
+  "a declaration with an unknown type: named")
+f = io.open(tmp, "w")
+f:write('return { description = "raw", run = function(a) print(#a, a[1], a[2]) end }\n')
+f:close()
+out, st = run(bin .. " " .. tmp .. " --x y")
+t.is(out, "2\t--x\ty\n", "a script declaring no args gets them as they are")
+f = io.open(tmp, "w")
+f:write('print(#arg, arg[0] ~= nil, etinspect.version ~= nil, ...)\n')
 f:close()
 out, st = run(bin .. " " .. tmp .. " a b")
-t.ok(st == 0 and out:find("^2\ttrue\ta\tb"), "a plain script gets arg and ...")
+t.ok(st == 0 and out:find("^2\ttrue\ttrue\ta\tb"), "a plain script gets arg, ... and the etinspect global")
+out, st = run(bin .. " --help " .. tmp)
+t.ok(st == 0 and out:find("a plain script %(it declares no arguments"), "--help on a plain script says so")
+out, st = run("printf 'print(\"stdin:\", ...)' | " .. bin .. " - p q")
+t.is(out, "stdin:\tp\tq\n", "etinspect - reads the script from standard input")
+out, st = run(bin .. " -e 'print(etinspect.version == require(\"etinspect\").version)'")
+t.is(out, "true\n", "-e sees the etinspect global")
+os.remove(tmp)
+out, st = run(bin .. " /nonexistent/script.lua")
+t.ok(st == 1 and out:find("/nonexistent/script.lua: No such file or directory", 1, true),
+  "a missing script path: exit 1, named")
 out, st = run(bin .. " -e 'error(\"boom\")'")
 t.ok(st == 1 and out:find("boom") and out:find("stack traceback"), "-e: an error prints a traceback, exit 1")
 out, st = run(bin .. " -l etinspect -e 'print(etinspect.version)'")
 t.ok(st == 0 and out:find("^%d+%.%d+%.%d+"), "-l loads a module into a global")
-os.remove(tmp)
 
+-- etinspect FILE: inputs by content
+out, st = run(bin .. " " .. sample .. " --quiet --tsv_path /dev/stdout")
+t.ok(st == 0 and out:find("^\tevent_block_name\tevent_name"), "etinspect DUMP: the command line, by content")
 -- modules: time per model module from the sample's ETRecord; kernels and
 -- whole delegate calls count, once per module they touch
 local rec = t.build .. "/fixtures/sample.etrecord"
@@ -98,6 +211,13 @@ if t.exists(rec) then
        "modules from the command line, TSV")
   out, st = run(bin .. " modules " .. sample)
   t.ok(st == 2 and out:find("modules: %-%-etrecord ETRECORD is required"), "modules without --etrecord: usage error")
+  out, st = run(bin .. " " .. rec)
+  t.ok(st == 0 and out:find("^ETRecord '.-sample.etrecord' %(6 entries, methods: forward%)\nexport_graph_id: 0\n" ..
+    "graphs: edge_dialect_graph_module\n\nmethod +instructions +delegate calls +num_outs entries +edge program nodes\n" ..
+    "forward +3 +1 +3 +5\n"), "etinspect ETRECORD: the summary")
+  out, st = run(bin .. " " .. rec .. " " .. sample .. " --quiet --tsv_path /dev/stdout")
+  t.ok(st == 0 and out:find("\n2\tExecute\tnative_call_convolution.out\t.-%['aten.convolution.default'%]"),
+    "etinspect RECORD DUMP: linked, whatever the order")
   out, st = run(bin .. " top_ops " .. sample .. " --etrecord " .. rec .. " --format tsv --top 1")
   t.ok(st == 0 and out:find("\n0\tconvolution\t1\t"), "the other scripts take --etrecord too")
 else

@@ -61,10 +61,15 @@ t.is(query(db, "SELECT group_concat(printf('%!.17g', duration), ' ') FROM " ..
      string.format("%.17g %.17g %.17g", pd.raw[1], pd.raw[2], pd.raw[3]),
      "samples: the durations of perf_data.raw, in run order")
 
--- the same name again: replaced
-plain:to_sqlite(db, {dump = "linked"})
+-- another file under a taken name: refused, unless replace = true
+t.raises(function() plain:to_sqlite(db, {dump = "linked"}) end,
+         "lua%.db: the database has a dump named 'linked' from another file %(.*sample%.etdp%)",
+         "{dump = another file's name}: an error naming the dump and its file")
 t.is(query(db, "SELECT dump, count(*) FROM samples GROUP BY dump ORDER BY dump"),
-     "linked|10\nother|10\nsample.etdp|26", "{dump = an existing name}: its rows replaced")
+     "linked|26\nother|10\nsample.etdp|26", "... the database is untouched")
+plain:to_sqlite(db, {dump = "linked", replace = true})
+t.is(query(db, "SELECT dump, count(*) FROM samples GROUP BY dump ORDER BY dump"),
+     "linked|10\nother|10\nsample.etdp|26", "{dump = NAME, replace = true}: its rows replaced")
 t.is(query(db, "SELECT count(*) FROM events WHERE dump = 'linked' AND op_types IS NOT NULL"), "0",
      "... none of the old dump's events are left")
 
@@ -78,8 +83,14 @@ t.raises(function() plain:to_sqlite(notes) end, "notes%.txt: not an etinspect da
 t.is(t.read(notes), "not a database\n", "... the file is untouched")
 t.raises(function() plain:to_sqlite(db, {dump = ""}) end, "the dump name is empty",
          "an empty dump name: an error")
-t.raises(function() plain:to_sqlite(db, {dump = {}}) end, "option .dump. must be a string",
-         "a dump name that is not a string: an error")
+t.raises(function() plain:to_sqlite(db, {dump = {}}) end,
+         "Inspector:to_sqlite: option 'dump' must be a string, got table",
+         "a dump name that is not a string: an error (the options contract)")
+t.raises(function() plain:to_sqlite(db, {name = "x"}) end,
+         "Inspector:to_sqlite: unknown option 'name' %(accepted: dump, replace%)",
+         "an unknown option: an error naming it")
+t.raises(function() plain:to_sqlite(db, {replace = true}) end,
+         "option 'replace' needs option 'dump'", "replace without a name: an error")
 t.raises(function() plain:to_sqlite(stats10) end, "is an input",
          "the ETDump as the database: an error")
 

@@ -1,17 +1,26 @@
 /*
  * benchrun - run a command N times; print its best and median wall time and
- * its peak resident memory.
+ * its peak resident memory; or, with --vs, pair every run with a run of a
+ * floor program and print the median of the ratios.
  *
  *   benchrun N COMMAND [ARG...]
+ *   benchrun N --vs FLOOR FLOOR_ARG COMMAND [ARG...]
  *
- * Output, one line: "best 0.231 s  median 0.262 s  peak_rss 103.2 MB  (N runs)".
- * The command's stdout and stderr are discarded; a run that fails stops the
- * benchmark with exit 1.
+ * Output, one line:
+ *   "best 0.231 s  median 0.262 s  peak_rss 103.2 MB  (N runs)"
+ *   "median 0.052 s  floor 0.040 s  ratio 1.31x  peak_rss 80.1 MB  (N pairs)"
+ * where ratio is the median over the pairs of COMMAND's time / FLOOR's (the
+ * two run in turn, so a drift of the machine's speed affects both), and
+ * peak_rss is COMMAND's largest.  The commands' stdout and stderr are
+ * discarded; a run that fails stops the benchmark with exit 1.
  */
+#define _DEFAULT_SOURCE /* wait4 */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,54 +31,78 @@ static int cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Run argv once; returns its wall time in seconds (-1: failed) and its
+ * peak RSS in KiB in *rss. */
+static double run_once(char **argv, long *rss)
+{
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    pid_t pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        return -1;
+    }
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0) {
+        perror("wait4");
+        return -1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "benchrun: %s failed (status %d)\n", argv[0], status);
+        return -1;
+    }
+    *rss = ru.ru_maxrss;
+    return (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 3 || atoi(argv[1]) < 1) {
-        fprintf(stderr, "usage: benchrun N COMMAND [ARG...]\n");
+    int vs = argc >= 3 && strcmp(argv[2], "--vs") == 0;
+    if (argc < 3 || atoi(argv[1]) < 1 || (vs && argc < 6)) {
+        fprintf(stderr, "usage: benchrun N [--vs FLOOR FLOOR_ARG] COMMAND [ARG...]\n");
         return 2;
     }
     int n = atoi(argv[1]);
-    double *t = calloc((size_t)n, sizeof *t);
-    long peak_kb = 0;
-    if (!t)
+    char **cmd = argv + (vs ? 5 : 2);
+    char *floor_argv[3] = {vs ? argv[3] : NULL, vs ? argv[4] : NULL, NULL};
+    double *t = calloc((size_t)n, sizeof *t), *f = calloc((size_t)n, sizeof *f),
+           *q = calloc((size_t)n, sizeof *q);
+    long peak_kb = 0, rss;
+    if (!t || !f || !q)
         return 2;
     for (int i = 0; i < n; i++) {
-        struct timespec a, b;
-        clock_gettime(CLOCK_MONOTONIC, &a);
-        pid_t pid = fork();
-        if (pid < 0) {
-            perror("fork");
-            return 2;
-        }
-        if (pid == 0) {
-            int fd = open("/dev/null", O_WRONLY);
-            if (fd >= 0) {
-                dup2(fd, 1);
-                dup2(fd, 2);
-            }
-            execvp(argv[2], argv + 2);
-            _exit(127);
-        }
-        int status;
-        struct rusage ru;
-        if (waitpid(pid, &status, 0) < 0) {
-            perror("waitpid");
-            return 2;
-        }
-        /* the largest peak of any child waited for so far */
-        getrusage(RUSAGE_CHILDREN, &ru);
-        clock_gettime(CLOCK_MONOTONIC, &b);
-        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            fprintf(stderr, "benchrun: %s failed (status %d)\n", argv[2], status);
+        if (vs && (f[i] = run_once(floor_argv, &rss)) < 0)
             return 1;
-        }
-        t[i] = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
-        if (ru.ru_maxrss > peak_kb)
-            peak_kb = ru.ru_maxrss;
+        if ((t[i] = run_once(cmd, &rss)) < 0)
+            return 1;
+        if (rss > peak_kb)
+            peak_kb = rss;
+        if (vs)
+            q[i] = t[i] / f[i];
     }
     qsort(t, (size_t)n, sizeof *t, cmp);
-    printf("best %.3f s  median %.3f s  peak_rss %.1f MB  (%d runs)\n", t[0], t[n / 2],
-           (double)peak_kb / 1024.0, n);
+    if (vs) {
+        qsort(f, (size_t)n, sizeof *f, cmp);
+        qsort(q, (size_t)n, sizeof *q, cmp);
+        printf("median %.3f s  floor %.3f s  ratio %.2fx  peak_rss %.1f MB  (%d pairs)\n",
+               t[n / 2], f[n / 2], q[n / 2], (double)peak_kb / 1024.0, n);
+    } else {
+        printf("best %.3f s  median %.3f s  peak_rss %.1f MB  (%d runs)\n", t[0], t[n / 2],
+               (double)peak_kb / 1024.0, n);
+    }
     free(t);
+    free(f);
+    free(q);
     return 0;
 }

@@ -21,7 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <zip.h>
@@ -35,11 +38,25 @@ typedef tap_bytes bytes;
 /* ------------------------------------------------------------------ */
 /* building archives                                                   */
 
-/* A source of `size` zero bytes, made on the fly (a ZIP bomb's content). */
+/* A source of `size` bytes made on the fly (a ZIP bomb's content): zeros,
+ * or `head`, then `unit` repeated, then `tail` (size = their lengths with
+ * the repeats). */
 typedef struct zeros {
     uint64_t size, pos;
+    const char *head, *unit, *tail;
     zip_error_t error;
 } zeros;
+
+/* The byte at `pos` of a patterned source. */
+static char pattern_at(const zeros *z, uint64_t pos)
+{
+    size_t hl = strlen(z->head), ul = strlen(z->unit), tl = strlen(z->tail);
+    if (pos < hl)
+        return z->head[pos];
+    if (pos >= z->size - tl)
+        return z->tail[pos - (z->size - tl)];
+    return z->unit[(pos - hl) % ul];
+}
 
 static zip_int64_t zeros_cb(void *ud, void *data, zip_uint64_t len, zip_source_cmd_t cmd)
 {
@@ -52,7 +69,23 @@ static zip_int64_t zeros_cb(void *ud, void *data, zip_uint64_t len, zip_source_c
         uint64_t k = z->size - z->pos;
         if (k > len)
             k = len;
-        memset(data, 0, (size_t)k);
+        if (!z->unit) {
+            memset(data, 0, (size_t)k);
+        } else {
+            /* byte by byte at the ends, whole units copied in the middle */
+            char *out = data;
+            size_t hl = strlen(z->head), ul = strlen(z->unit), tl = strlen(z->tail);
+            for (uint64_t i = 0; i < k;) {
+                uint64_t p = z->pos + i;
+                if (p >= hl && p < z->size - tl && (p - hl) % ul == 0 && p + ul <= z->size - tl &&
+                    i + ul <= k) {
+                    memcpy(out + i, z->unit, ul);
+                    i += ul;
+                } else {
+                    out[i++] = pattern_at(z, p);
+                }
+            }
+        }
         z->pos += k;
         return (zip_int64_t)k;
     }
@@ -80,7 +113,9 @@ static zip_int64_t zeros_cb(void *ud, void *data, zip_uint64_t len, zip_source_c
 }
 
 /* One entry to write: `data` (NULL: "") of `n` bytes (SIZE_MAX: strlen),
- * or, when zeros > 0, that many zero bytes; deflated when `deflate`. */
+ * or, when zeros > 0 and data is NULL, that many zero bytes, or when zeros
+ * > 0 and data is "HEAD\1UNIT\1TAIL", HEAD + `zeros` repeats of UNIT +
+ * TAIL; deflated when `deflate`. */
 typedef struct zent {
     const char *name;
     const char *data;
@@ -110,6 +145,20 @@ static bytes zbuild(const zent *es, size_t n, int deflate_all)
         zip_source_t *src;
         if (es[i].zeros) {
             zs[i].size = es[i].zeros;
+            if (es[i].data) { /* "HEAD\1UNIT\1TAIL", split in a copy */
+                char *h = strdup(es[i].data), *u = h ? strchr(h, '\1') : NULL,
+                     *t = u ? strchr(u + 1, '\1') : NULL;
+                if (!t) {
+                    fprintf(stderr, "zbuild: %s: a pattern is HEAD\\1UNIT\\1TAIL\n", es[i].name);
+                    exit(2);
+                }
+                *u++ = 0;
+                *t++ = 0;
+                zs[i].head = h;
+                zs[i].unit = u;
+                zs[i].tail = t;
+                zs[i].size = strlen(h) + es[i].zeros * strlen(u) + strlen(t);
+            }
             zip_error_init(&zs[i].error);
             src = zip_source_function(z, zeros_cb, &zs[i]);
         } else {
@@ -132,8 +181,10 @@ static bytes zbuild(const zent *es, size_t n, int deflate_all)
         exit(2);
     }
     for (size_t i = 0; i < n; i++)
-        if (es[i].zeros)
+        if (es[i].zeros) {
             zip_error_fini(&zs[i].error);
+            free((char *)zs[i].head);
+        }
     free(zs);
     bytes b = {.p = NULL, .n = 0};
     zip_stat_t st;
@@ -793,12 +844,12 @@ static void json_rejects(const char *name, const char *json, const char *k1, con
 static void test_json(void)
 {
     json_rejects("debug_handle_map", "{\"forward\": {\"0\": 1,\n  \"1\": }}",
-                 "invalid JSON at line 2, column 8", "unexpected token",
+                 "invalid JSON at line 2, column 8", "unallowed token",
                  "syntax error: entry, line and column");
     json_rejects("delegate_map", "", "invalid JSON at line 1, column 0", NULL,
                  "empty delegate_map: invalid JSON");
     json_rejects("instruction_id_to_num_outs_map", "{\"forward\": {}} x",
-                 "invalid JSON at line 1, column 17", "end of file expected",
+                 "invalid JSON at line 1, column 17", "trailing garbage",
                  "trailing garbage after the map");
     json_rejects("debug_handle_map", "{\"forward\": {\"0\": 99999999999999999999}}",
                  "invalid JSON", "too big integer", "a handle beyond 64 bits");
@@ -950,7 +1001,7 @@ static void test_caps(void)
     bytes b = zbuild(small, 2, 1);
     zpatch(&b, "debug_handle_map", F_SIZE, 300u << 20);
     rejects(&b, "entry 'debug_handle_map': declares 314572800 bytes uncompressed",
-            "above the cap of 268435456 bytes per entry", NULL,
+            "above the cap of 128000000 bytes per entry (raise it with --etrecord_json_budget", NULL,
             "declared size 300 MiB (real 21 bytes): refused before inflating");
     free(b.p);
 
@@ -960,7 +1011,7 @@ static void test_caps(void)
     diag("300 MiB of zeros deflate to %zu bytes", b.n);
     ok(b.n < (4u << 20), "the bomb is small (%zu bytes)", b.n);
     rejects(&b, "entry 'debug_handle_map': declares 314572800 bytes uncompressed",
-            "above the cap of 268435456 bytes per entry", NULL,
+            "above the cap of 128000000 bytes per entry (raise it with --etrecord_json_budget", NULL,
             "deflated bomb of 300 MiB: refused by its declared size");
     /* the same bomb declaring 1000 bytes: inflation stops after 1001 */
     zpatch(&b, "debug_handle_map", F_SIZE, 1000);
@@ -1065,6 +1116,231 @@ static void test_caps(void)
     zpatch(&b, "delegate_map", F_METHOD, 14);
     rejects(&b, "entry 'delegate_map': compression method 14 (lzma) is not supported", NULL, NULL,
             "a map marked lzma fails the open");
+    free(b.p);
+}
+
+/* ------------------------------------------------------------------ */
+/* the JSON budget and zip bombs                                       */
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+
+static et_etrecord *open_budget(const bytes *b, uint64_t budget, et_error *err)
+{
+    et_etrecord_options o;
+    et_etrecord_options_init(&o);
+    o.data = b->p;
+    o.size = b->n;
+    o.label = "rec.bin";
+    o.json_budget = budget;
+    return et_etrecord_open(&o, err);
+}
+
+/* What a child process reports: its peak resident memory and the message
+ * of the open or parse that was to fail. */
+typedef struct child_report {
+    long maxrss_kb;
+    double seconds; /* reported, never asserted */
+    char msg[1024];
+} child_report;
+
+/* Open `b` under the default budget and, when `program` is set, parse the
+ * graph of that edge program method; in a child process, so that its peak
+ * resident memory (getrusage) is the work's alone.  Returns 0 and fills
+ * *rep, or -1 when the child could not be run. */
+static int bomb_in_child(const bytes *b, const char *program, child_report *rep)
+{
+    int fds[2];
+    memset(rep, 0, sizeof *rep);
+    if (pipe(fds) != 0)
+        return -1;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        close(fds[0]);
+        child_report out;
+        memset(&out, 0, sizeof out);
+        et_error err;
+        et_error_clear(&err);
+        struct timespec t0, t1;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        et_etrecord *r = open_budget(b, 0, &err);
+        if (r && program) {
+            const et_etr_program *p = et_etrecord_edge_program(r, program);
+            if (p && !et_etrecord_graph(r, p, &err))
+                snprintf(out.msg, sizeof out.msg, "%s", err.msg);
+        } else if (!r) {
+            snprintf(out.msg, sizeof out.msg, "%s", err.msg);
+        }
+        et_etrecord_free(r);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        out.seconds = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        out.maxrss_kb = ru.ru_maxrss;
+        ssize_t w = write(fds[1], &out, sizeof out);
+        _exit(w == (ssize_t)sizeof out ? 0 : 1);
+    }
+    close(fds[1]);
+    size_t got = 0;
+    while (got < sizeof *rep) {
+        ssize_t k = read(fds[0], (char *)rep + got, sizeof *rep - got);
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    close(fds[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    return got == sizeof *rep && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* The bomb's error and the child's peak memory: under 300 MB (not checked
+ * under AddressSanitizer, whose shadow memory and quarantine count). */
+static void bomb_fails(const bytes *b, const char *program, const char *k1, const char *k2,
+                       const char *what)
+{
+    child_report rep;
+    if (bomb_in_child(b, program, &rep) != 0) {
+        ok(0, "%s: the child ran", what);
+        return;
+    }
+    ok(strstr(rep.msg, k1) && (!k2 || strstr(rep.msg, k2)), "%s: %s", what, k1);
+    diag("  %s", rep.msg);
+    diag("  peak resident memory %.1f MB, %.2f s", rep.maxrss_kb / 1024.0, rep.seconds);
+#ifdef UNDER_ASAN
+    skip_n(1, "peak memory under AddressSanitizer is not the product's");
+#else
+    ok(rep.maxrss_kb < 300 * 1000, "%s: peak resident memory %.1f MB < 300 MB", what,
+       rep.maxrss_kb / 1024.0);
+#endif
+}
+
+/* A node of a current-layout program: 42 values and keys in 453 bytes,
+ * like the nodes ExecuTorch writes. */
+#define BOMB_NODE                                                                                \
+    "{\"name\": \"add_1\", \"target\": \"executorch.exir.dialects.edge.ops.aten.add.Tensor\", " \
+    "\"inputs\": [{\"name\": \"self\", \"arg\": {\"as_tensor\": {\"name\": \"x\"}}}, "          \
+    "{\"name\": \"other\", \"arg\": {\"as_tensor\": {\"name\": \"y\"}}}], "                       \
+    "\"outputs\": [{\"as_tensor\": {\"name\": \"add_1\"}}], \"metadata\": {\"debug_handle\": "   \
+    "\"1\", \"stack_trace\": \"File \\\"model.py\\\", line 1, in forward\", "                    \
+    "\"nn_module_stack\": \"L__self__,,torch.nn.modules.container.Sequential\", "                \
+    "\"source_fn_stack\": \"add,operator.add\"}}, "
+
+static void test_budget(void)
+{
+    et_error err;
+    /* the defaults: one budget, the caps from it */
+    const zent one[] = {E("ETRECORD_V0", ""), E("debug_handle_map", "{\"forward\": {\"0\": [1, 2]}}")};
+    bytes b = zbuild(one, 2, 0);
+    et_etrecord *r = open_budget(&b, 0, &err);
+    ok(r && r->json_budget == 8000000 && r->max_entry_size == 128000000 &&
+           r->max_total_size == 512000000,
+       "defaults: 8,000,000 values per JSON entry, 128,000,000 bytes per entry, 512,000,000 in all");
+    et_etrecord_free(r);
+    /* {"forward": {"0": [1, 2]}} is 7 values and keys */
+    r = open_budget(&b, 7, &err);
+    ok(r && r->max_entry_size == 112 && r->max_total_size == 448 &&
+           et_etrecord_debug_handles(r, "forward", 0) != NULL,
+       "a 7-node map under a budget of 7: read; caps 112 and 448 bytes");
+    et_etrecord_free(r);
+    r = open_budget(&b, 6, &err);
+    ok(!r && strcmp(err.msg, "rec.bin: entry 'debug_handle_map': JSON larger than the 6-node "
+                             "budget (raise it with --etrecord_json_budget or the Lua option "
+                             "etrecord_json_budget)") == 0,
+       "... over a budget of 6: refused, naming the entry, the budget and how to raise it");
+    diag("  %s", err.msg);
+    et_etrecord_free(r);
+    r = open_budget(&b, 1, &err);
+    ok(!r && strstr(err.msg, "entry 'debug_handle_map': declares 26 bytes uncompressed, above the "
+                             "cap of 16 bytes per entry (raise it with --etrecord_json_budget"),
+       "a budget of 1: the 26-byte map is above the 16-byte cap, refused before inflating");
+    et_etrecord_free(r);
+    free(b.p);
+
+    /* a program over the budget: refused when its graph is asked for */
+    const zent prog[] = {E("ETRECORD_V0", ""),
+                         E("edge_dialect_exported_program/forward",
+                           "{\"graph_module\": {\"graph\": {\"nodes\": [" BOMB_NODE
+                           "{\"target\": \"x\"}]}}}")};
+    b = zbuild(prog, 2, 1);
+    r = open_budget(&b, 51, &err);
+    const et_etr_program *p = r ? et_etrecord_edge_program(r, "forward") : NULL;
+    ok(p && !et_etrecord_graph(r, p, &err) &&
+           strcmp(err.msg, "rec.bin: entry 'edge_dialect_exported_program/forward': JSON larger "
+                           "than the 51-node budget (raise it with --etrecord_json_budget or the "
+                           "Lua option etrecord_json_budget)") == 0,
+       "a 52-node program under a budget of 51: its graph is refused");
+    diag("  %s", err.msg);
+    et_etrecord_free(r);
+    r = open_budget(&b, 52, &err);
+    p = r ? et_etrecord_edge_program(r, "forward") : NULL;
+    const et_graph *g = p ? et_etrecord_graph(r, p, &err) : NULL;
+    ok(g && g->n_nodes == 2 && strcmp(g->nodes[0].name, "add_1") == 0,
+       "... under a budget of 52: 2 nodes");
+    et_etrecord_free(r);
+    /* declaring 256 MiB: refused when the record is opened */
+    zpatch(&b, "edge_dialect_exported_program/forward", F_SIZE, 256u << 20);
+    rejects(&b, "entry 'edge_dialect_exported_program/forward': declares 268435456 bytes "
+                "uncompressed, above the cap of 128000000 bytes per entry",
+            NULL, NULL, "a program declaring 256 MiB: refused at open, before inflating");
+    free(b.p);
+
+    /* duplicate methods and delegate identifiers: first place, last value */
+    const zent dup[] = {
+        E("ETRECORD_V0", ""),
+        E("debug_handle_map", "{\"forward\": {\"0\": 1}, \"encode\": {\"0\": 9}, \"forward\": "
+                              "{\"1\": 2, \"0\": 3}}"),
+        E("delegate_map", "{\"forward\": {\"0\": {\"name\": \"B\", \"delegate_map\": {\"b\": 1, "
+                          "\"a\": 2, \"b\": [3]}}}}")};
+    b = zbuild(dup, 3, 0);
+    r = open_budget(&b, 0, &err);
+    const int64_t h3[] = {3}, h2[] = {2};
+    const et_etr_delegate *d = r ? et_etrecord_delegate(r, "forward", 0) : NULL;
+    ok(r && r->debug_handle_map.n_methods == 2 &&
+           strcmp(r->debug_handle_map.methods[0].name, "forward") == 0 &&
+           strcmp(r->debug_handle_map.methods[1].name, "encode") == 0 &&
+           r->debug_handle_map.methods[0].n == 2 &&
+           handles_are(et_etrecord_debug_handles(r, "forward", 0), false, 1, h3) &&
+           handles_are(et_etrecord_debug_handles(r, "forward", 1), false, 1, h2),
+       "a method twice: one method, in the first's place, with the last's instructions");
+    ok(d && d->n_ids == 2 && ids_are(&d->ids[0], "b", false, 0, true, 1, h3) &&
+           strcmp(d->ids[1].key, "a") == 0,
+       "a delegate identifier twice: first place, last value");
+    et_etrecord_free(r);
+    free(b.p);
+
+    /* zip bombs within the byte cap, over the node budget: a wide
+     * debug_handle_map (60,000,001 handles, 120 MB) and a large exported
+     * program (280,000 nodes, 127 MB); each must fail with the budget's
+     * message in well under 300 MB */
+    zent mapbomb[] = {E("ETRECORD_V0", ""),
+                      {"debug_handle_map", "{\"forward\": {\"0\": [\0011,\0011]}}", 0, 1, 60000000}};
+    b = zbuild(mapbomb, 2, 0);
+    diag("a 120,000,021-byte debug_handle_map deflates to %zu bytes", b.n);
+    bomb_fails(&b, NULL,
+               "rec.bin: entry 'debug_handle_map': JSON larger than the 8,000,000-node budget "
+               "(raise it with --etrecord_json_budget or the Lua option etrecord_json_budget)",
+               NULL, "map bomb");
+    free(b.p);
+    zent progbomb[] = {E("ETRECORD_V0", ""),
+                       {"edge_dialect_exported_program/forward",
+                        "{\"graph_module\": {\"graph\": {\"inputs\": [], \"outputs\": [], "
+                        "\"nodes\": [\001" BOMB_NODE "\001{\"target\": \"x\"}]}}}",
+                        0, 1, 280000}};
+    b = zbuild(progbomb, 2, 0);
+    diag("a %.0f-byte exported program deflates to %zu bytes", 280000.0 * strlen(BOMB_NODE), b.n);
+    bomb_fails(&b, "forward",
+               "rec.bin: entry 'edge_dialect_exported_program/forward': JSON larger than the "
+               "8,000,000-node budget",
+               NULL, "program bomb");
     free(b.p);
 }
 
@@ -1217,6 +1493,7 @@ int main(void)
     test_container();
     test_json();
     test_caps();
+    test_budget();
     test_api();
     test_mkzip(build);
 

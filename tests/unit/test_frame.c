@@ -512,6 +512,48 @@ out:
 
 /* The reference directory: argv[1], else $ET_SHARED/corpus/ref, else
  * ../shared/corpus/ref (relative to the checkout). */
+/* et_frame_set_view: index labels and a "..." row that takes no part in
+ * the columns' types (a float column stays right-aligned with "g"). */
+static void test_view(void)
+{
+    const char *names[] = {"name", "val"};
+    const char *cells[] = {
+        "a", "%0.5", "~", "~", "long name", "%12.25",
+    };
+    et_frame *f = build(2, names, 3, cells);
+    const int64_t labels[] = {0, 0, 402};
+
+    if (!ok(f != NULL, "view: frame"))
+        return;
+    ok(et_frame_set_view(f, labels, 1) == 0, "set_view");
+    check_render(f, et_frame_write_grid,
+                 "╒═════╤═══════════╤═══════╕\n"
+                 "│     │ name      │   val │\n"
+                 "╞═════╪═══════════╪═══════╡\n"
+                 "│   0 │ a         │  0.5  │\n"
+                 "├─────┼───────────┼───────┤\n"
+                 "│ ... │ ...       │   ... │\n"
+                 "├─────┼───────────┼───────┤\n"
+                 "│ 402 │ long name │ 12.25 │\n"
+                 "╘═════╧═══════════╧═══════╛\n",
+                 "view: labels 0 and 402 around a '...' row; val still a float column");
+    check_render(f, et_frame_write_tsv, "\tname\tval\n0\ta\t0.5\n1\t\t\n2\tlong name\t12.25\n",
+                 "view: the TSV ignores it (writers never cut)");
+    ok(et_frame_set_view(f, NULL, -1) == 0, "set_view(NULL, -1) clears it");
+    check_render(f, et_frame_write_grid,
+                 "╒════╤═══════════╤═══════╕\n"
+                 "│    │ name      │   val │\n"
+                 "╞════╪═══════════╪═══════╡\n"
+                 "│  0 │ a         │  0.5  │\n"
+                 "├────┼───────────┼───────┤\n"
+                 "│  1 │           │       │\n"
+                 "├────┼───────────┼───────┤\n"
+                 "│  2 │ long name │ 12.25 │\n"
+                 "╘════╧═══════════╧═══════╛\n",
+                 "view cleared: row numbers again");
+    et_frame_free(f);
+}
+
 int main(int argc, char **argv)
 {
     static const char *const names[] = {
@@ -536,6 +578,7 @@ int main(int argc, char **argv)
     test_frame_basics();
     test_tsv_quoting();
     test_grid();
+    test_view();
 
     snprintf(probe, sizeof probe, "%s/small.tsv", refdir);
     if (!(fp = fopen(probe, "rb"))) {

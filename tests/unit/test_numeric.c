@@ -248,6 +248,39 @@ static void test_broadcast(void)
     et_tensor e0 = mk(ST_DOUBLE, 2, (int64_t[]){0, 3}, NULL, 0);
     near(dist(ET_DIST_L1, &e0, &r), 0, "L1 over no elements: 0");
     near(dist(ET_DIST_MSE, &e0, &r), NAN, "MSE over no elements: NaN");
+
+    /* the broadcast budget (issue 14): [1024, 1] against [1, 2048] makes
+     * 2^21 pairs from 3072 elements - refused, not computed */
+    static float col1k[1024], row2k[2048];
+    et_tensor big_c = mk(ST_FLOAT, 2, (int64_t[]){1024, 1}, col1k, sizeof col1k);
+    et_tensor big_r = mk(ST_FLOAT, 2, (int64_t[]){1, 2048}, row2k, sizeof row2k);
+    et_error err;
+    double out = 0;
+    ok(et_numeric_distance(ET_DIST_L1, &big_c, &big_r, &out, &err) == -1,
+       "[1024, 1] against [1, 2048]: over the broadcast budget");
+    is_str(err.msg,
+           "Error computing L1 difference between tensors: broadcasting tensor a (float32 "
+           "[1024, 1]) against tensor b (float32 [1, 2048]) makes 2097152 elements, more than "
+           "the broadcast budget of 1048576 elements (raise it with --max_broadcast_elements "
+           "or etinspect.limits)",
+           "... message");
+    ok(et_numeric_metric(ET_METRIC_MSE, &big_c, &big_r, &out, &err) == -1 &&
+           strstr(err.msg, "broadcast budget"),
+       "compare_results' mse: the same budget");
+    ok(et_numeric_max_abs_diff(&big_c, &big_r, &out, &err) == -1 &&
+           strstr(err.msg, "broadcast budget"),
+       "max_abs_diff: the same budget");
+    et_tensor_set_max_broadcast((uint64_t)1 << 21);
+    ok(et_numeric_distance(ET_DIST_L1, &big_c, &big_r, &out, &err) == 0 && out == 0,
+       "budget raised to 2^21: computed (L1 0)");
+    et_tensor_set_max_broadcast(0);
+    /* an operand as large as the broadcast is never refused */
+    et_tensor big_r1 = mk(ST_FLOAT, 1, (int64_t[]){2048}, row2k, sizeof row2k);
+    et_tensor s1;
+    double one;
+    sc(1, &s1, &one);
+    ok(et_numeric_distance(ET_DIST_L1, &big_r1, &s1, &out, &err) == 0 && out == 2048,
+       "a scalar against [2048]: no expansion beyond the operands (L1 2048)");
 }
 
 static void test_dtypes_strides(void)

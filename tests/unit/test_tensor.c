@@ -301,11 +301,105 @@ static void test_stats(void)
        "empty stats");
 }
 
+/* Work proportional to the bytes (issue 14): views that repeat elements,
+ * the broadcast budget, overflow-free shapes. */
+static void test_bounds(void)
+{
+    et_tensor t;
+    et_error err;
+    float f[4] = {1.5f, 2.5f, 3.5f, 4.5f};
+    et_tensor_stats s;
+
+    /* sizes [2^40], stride 0 over one float: refused, not 2^40 reads */
+    int64_t huge[1] = {(int64_t)1 << 40}, zero[1] = {0};
+    ok(view(&t, ET_ST_FLOAT, 1, huge, zero, f, 4, 0, &err) == -1, "[2^40] stride 0: refused");
+    is_str(err.msg,
+           "test: sizes [1099511627776] with strides [0] broadcast 1099511627776 elements from "
+           "4 bytes, more than the broadcast budget of 1048576 elements (raise it with "
+           "--max_broadcast_elements or etinspect.limits)",
+           "... the message names sizes, strides, bytes and the budget");
+    /* real broadcasting within the budget: bounded and correct */
+    int64_t k[1] = {1000};
+    ok(view(&t, ET_ST_FLOAT, 1, k, zero, f, 4, 0, &err) == 0 && t.numel == 1000,
+       "[1000] stride 0 over one float: a broadcast within the budget");
+    ok(et_tensor_stats_compute(&t, &s) == 0 && s.sum == 1500.0 && s.min == 1.5 && s.max == 1.5,
+       "... its statistics: sum 1500, min = max = 1.5");
+    ok(!et_tensor_is_contiguous(&t), "... not contiguous");
+    /* a broadcast dimension next to real ones: [3, 2] strides [0, 1] */
+    int64_t sz2[2] = {3, 2}, st2[2] = {0, 1};
+    ok(view(&t, ET_ST_FLOAT, 2, sz2, st2, f, 8, 0, &err) == 0 && t.numel == 6,
+       "[3, 2] strides [0, 1] over 8 bytes: accepted");
+    ok(et_tensor_stats_compute(&t, &s) == 0 && s.sum == 12.0, "... sum 3 * (1.5 + 2.5) = 12");
+    /* the budget is the limit, and it can be raised and restored */
+    int64_t at[1] = {(int64_t)ET_TENSOR_MAX_BROADCAST}, over[1] = {at[0] + 1};
+    ok(view(&t, ET_ST_FLOAT, 1, at, zero, f, 4, 0, &err) == 0, "exactly the budget: accepted");
+    ok(view(&t, ET_ST_FLOAT, 1, over, zero, f, 4, 0, &err) == -1, "one more: refused");
+    is_int((long long)et_tensor_set_max_broadcast(over[0]), (long long)ET_TENSOR_MAX_BROADCAST,
+           "set_max_broadcast returns the previous budget");
+    ok(view(&t, ET_ST_FLOAT, 1, over, zero, f, 4, 0, &err) == 0, "raised: accepted");
+    et_tensor_set_max_broadcast(0);
+    is_int((long long)et_tensor_max_broadcast(), (long long)ET_TENSOR_MAX_BROADCAST,
+           "0 restores the default");
+    /* no broadcasting needed: as many elements as the bytes hold is fine,
+     * whatever the strides (the reference reads numel * elem_size bytes) */
+    int64_t sz3[2] = {2, 2}, st3[2] = {1, 1};
+    ok(view(&t, ET_ST_FLOAT, 2, sz3, st3, f, 16, 0, &err) == 0,
+       "[2, 2] strides [1, 1] over 16 bytes: the bytes hold 4 elements");
+    /* overlapping non-zero strides beyond the bytes: refused */
+    float g[8] = {0};
+    int64_t sz4[2] = {3, 3};
+    ok(view(&t, ET_ST_FLOAT, 2, sz4, st3, g, 32, 12, &err) == -1,
+       "[3, 3] strides [1, 1] at offset 12 of 32 bytes (9 elements, room for 5): refused");
+    is_str(err.msg,
+           "test: sizes [3, 3] with strides [1, 1] name 9 elements of 4 bytes, more than the 20 "
+           "bytes from offset 12 in the debug buffer hold (only a zero stride may repeat "
+           "elements)",
+           "... the message says only zero strides may repeat elements");
+    /* a broadcast whose other dimensions overlap beyond the bytes: refused */
+    int64_t sz5[3] = {4, 3, 3}, st5[3] = {0, 1, 1};
+    ok(view(&t, ET_ST_FLOAT, 3, sz5, st5, g, 32, 12, &err) == -1 &&
+           strstr(err.msg, "only a zero stride may repeat"),
+       "[4, 3, 3] strides [0, 1, 1]: the 9 elements besides the broadcast do not fit");
+    /* without bytes there is nothing to read: the shape alone is kept */
+    ok(view(&t, ET_ST_FLOAT, 1, huge, zero, NULL, 0, 0, &err) == 0 && !et_tensor_readable(&t),
+       "no buffer: [2^40] stride 0 is a shape without data");
+
+    /* sizes [0, 2^62, 4]: empty, and is_contiguous does not overflow
+     * (UBSan checks the signed arithmetic in the sanitizer build) */
+    int64_t e3[3] = {0, (int64_t)1 << 62, 4};
+    ok(view(&t, ET_ST_FLOAT, 3, e3, NULL, f, 16, -1, &err) == 0 && t.numel == 0,
+       "[0, 2^62, 4] is empty");
+    ok(et_tensor_is_contiguous(&t), "... and contiguous (no signed overflow)");
+    int64_t big3[3] = {1, (int64_t)1 << 62, 4};
+    t.ndim = 3;
+    t.numel = 1;
+    memcpy(t.sizes, big3, sizeof big3);
+    t.strides[0] = INT64_MAX, t.strides[1] = 4, t.strides[2] = 1;
+    ok(et_tensor_is_contiguous(&t), "hand-made [1, 2^62, 4] strides [max, 4, 1]: contiguous");
+    t.sizes[0] = 2;
+    ok(!et_tensor_is_contiguous(&t), "... [2, 2^62, 4]: the product passes 2^63, not contiguous");
+
+    /* byte counts stay below 2^63: nbytes is never negative */
+    int64_t m1[1] = {INT64_MAX};
+    ok(view(&t, ET_ST_SHORT, 1, m1, NULL, NULL, 0, 0, &err) == -1,
+       "[2^63 - 1] int16: numel * 2 passes 2^63, refused");
+    is_str(err.msg, "test: 9223372036854775807 elements of 2 bytes overflow 64 bits",
+           "... message");
+    ok(view(&t, ET_ST_BYTE, 1, m1, NULL, NULL, 0, 0, &err) == 0 &&
+           t.numel * (uint64_t)t.elem_size == (uint64_t)INT64_MAX,
+       "[2^63 - 1] uint8 (no bytes): nbytes 2^63 - 1 still fits");
+    int64_t s2[2] = {(int64_t)1 << 40, (int64_t)1 << 30}, st6[2] = {0, 0};
+    ok(view(&t, ET_ST_FLOAT, 2, s2, st6, f, 4, 0, &err) == -1 &&
+           strstr(err.msg, "the number of elements overflows 64 bits"),
+       "[2^40, 2^30] strides [0, 0]: 2^70 elements overflow");
+}
+
 int main(void)
 {
     test_contiguous_and_strides();
     test_types();
     test_checks();
     test_stats();
+    test_bounds();
     return done_testing();
 }

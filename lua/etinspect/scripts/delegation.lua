@@ -6,8 +6,7 @@ local Frame = require("etinspect").Frame
 
 local S = {
   description = "Delegated vs non-delegated share of kernel time, per block",
-  usage = "delegation ETDUMP [--format F]",
-  args = { { "ETDUMP", "the ETDump to read" } },
+  args = common.args { { "etdump", help = "the ETDump to read" } },
 }
 
 --- One row per block (and kind): block, kind ("delegated" for DELEGATE_CALL
@@ -41,9 +40,8 @@ function S.table(insp)
   return Frame.new({ "block", "kind", "calls", "time (" .. unit .. ")", "share %" }, rows)
 end
 
-function S.run(args)
-  local o = common.parse("delegation", args, { format = "box",
-    source_time_scale = "ns", target_time_scale = "ms", etrecord = "" })
+--- Print the table of the dump `o.etdump` (parsed arguments).
+function S.run(o)
   local insp <close> = common.open(o)
   common.show(S.table(insp), o)
 end

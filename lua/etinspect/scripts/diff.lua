@@ -4,14 +4,17 @@ local common = require("etinspect.scripts.common")
 local etinspect = require("etinspect")
 
 local S = {
-  description = "Compare two ETDumps (A/B): time change per event, Mann-Whitney significance",
-  usage = "diff A.etdp B.etdp [--alpha X] [--top N] [--tsv_path OUT] [--format F]",
-  args = {
-    { "A", "the baseline ETDump" },
-    { "B", "the ETDump compared to it" },
-    { "--alpha X", "significance level of the Mann-Whitney U test (default 0.01)" },
-    { "--top N", "show the N events whose mean time changed most (default 0: all)" },
-    { "--tsv_path OUT", "also write every row, with every column, as TSV to OUT" },
+  description = "Compare two ETDumps (A/B): time change per event, ratio CI, Mann-Whitney significance",
+  args = common.args {
+    { "A", help = "the baseline ETDump" },
+    { "B", help = "the ETDump compared to it" },
+    { "--alpha", type = "number", default = 0.05, metavar = "X",
+      help = "false discovery rate: significant when the Benjamini-Hochberg q-value < X" },
+    { "--confidence", type = "number", default = 0.95, metavar = "C",
+      help = "confidence of the ratio's interval" },
+    { "--top", type = "integer", default = 0, metavar = "N",
+      help = "show the N events whose median time changed most; 0 shows all" },
+    { "--tsv_path", metavar = "OUT", help = "also write every row, with every column, as TSV to OUT" },
   },
 }
 
@@ -19,50 +22,37 @@ local FORMATS = { box = "compact", plain = "compact", markdown = "compact",
                   tsv = "full", csv = "full", json = "full" }
 
 --- The columns shown in the box, plain and markdown formats (tsv, csv and
--- json show every column of etinspect.diff, in its order); p_value comes
--- last, so that no line of the plain format ends in padding.
+-- json show every column of etinspect.diff, in its order): those of
+-- etinspect.diff's display_columns.
 -- @tparam string unit the target time scale
 -- @treturn {string,...}
 function S.display_columns(unit)
-  local u = " (" .. unit .. ")"
-  return { "block", "event", "instruction_id", "status", "p50_a" .. u, "p50_b" .. u,
-           "delta" .. u, "ratio", "avg_delta" .. u, "significant", "p_value" }
+  return require("etinspect.diff").display_columns(unit)
 end
 
 --- Run the script: open A and B with the same options (time scales,
 -- ETRecord), diff them with units in the column names, print the rows
 -- (the first --top N of them when N > 0) in --format, and write every row
 -- to --tsv_path when given (through a temporary file; never over A or B).
--- @tparam {string,...} args the command-line arguments
--- @raise usage errors (exit 2) for bad arguments or an alpha outside
---   (0, 1); input errors (exit 1) for unreadable dumps
-function S.run(args)
-  local o = common.parse("diff", args, { alpha = 0.01, top = 0, format = "box", tsv_path = "",
-    source_time_scale = "ns", target_time_scale = "ms", etrecord = "" }, { "etdump_a", "etdump_b" })
+-- @tparam table o the parsed arguments (A, B, alpha, confidence, top,
+--   tsv_path and the common ones)
+-- @raise usage errors (exit 2) for an alpha or confidence outside (0, 1);
+--   input errors (exit 1) for unreadable dumps
+function S.run(o)
   if not (o.alpha > 0 and o.alpha < 1) then
     common.usage_error("diff: --alpha must be between 0 and 1, got " .. tostring(o.alpha))
   end
-  if not FORMATS[o.format] then
-    common.usage_error("diff: --format must be box, plain, markdown, tsv, csv or json, got '" .. o.format .. "'")
+  if not (o.confidence > 0 and o.confidence < 1) then
+    common.usage_error("diff: --confidence must be between 0 and 1, got " .. tostring(o.confidence))
   end
-  --- Raise an input error: the host prints msg and exits with status 1.
-  local function input_error(msg)
-    error(setmetatable({ input = msg }, { __tostring = function(e) return e.input end }), 0)
-  end
-  --- Open one dump with the command line's options.
-  local function open(path)
-    local opts = {}
-    for k, v in pairs(o) do opts[k] = v end
-    opts.etdump = path
-    return common.open(opts)
-  end
-  local a <close> = open(o.etdump_a)
-  local b <close> = open(o.etdump_b)
-  local ok, f = pcall(etinspect.diff, a, b, { alpha = o.alpha, include_units = true })
+  local input_error = common.input_error
+  local a <close> = common.open(o, o.A)
+  local b <close> = common.open(o, o.B)
+  local ok, f = pcall(etinspect.diff, a, b, { alpha = o.alpha, confidence = o.confidence, include_units = true })
   if not ok then input_error(tostring(f)) end
-  if o.tsv_path ~= "" then
+  if o.tsv_path then
     -- as frame:to_tsv(path), refusing to overwrite A or B
-    local wok, werr = pcall(etinspect.Frame.emit, f:render("tsv"), o.tsv_path, { o.etdump_a, o.etdump_b })
+    local wok, werr = pcall(etinspect.Frame.emit, f:render("tsv"), o.tsv_path, { o.A, o.B })
     if not wok then input_error("--tsv_path: " .. tostring(werr):gsub("^[^:]*:%d+: ", "")) end
   end
   local shown = f

@@ -6,8 +6,7 @@ local Frame = require("etinspect").Frame
 
 local S = {
   description = "Framework tax per run: Method::execute minus kernel and delegate time",
-  usage = "framework_tax ETDUMP [--format F]",
-  args = { { "ETDUMP", "the ETDump to read" } },
+  args = common.args { { "etdump", help = "the ETDump to read" } },
 }
 
 --- One row per run of every block that has a Method::execute event:
@@ -48,9 +47,8 @@ function S.table(insp)
                      "framework tax (" .. unit .. ")", "framework tax %" }, rows)
 end
 
-function S.run(args)
-  local o = common.parse("framework_tax", args, { format = "box",
-    source_time_scale = "ns", target_time_scale = "ms", etrecord = "" })
+--- Print the table of the dump `o.etdump` (parsed arguments).
+function S.run(o)
   local insp <close> = common.open(o)
   common.show(S.table(insp), o)
 end

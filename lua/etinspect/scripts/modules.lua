@@ -6,10 +6,10 @@ local Frame = require("etinspect").Frame
 
 local S = {
   description = "Time per model module (needs --etrecord): each module with its submodules",
-  usage = "modules ETDUMP --etrecord ETRECORD [--top N] [--format F]",
-  args = {
-    { "ETDUMP", "the ETDump to read" },
-    { "--top N", "show the N most expensive modules (default 0: all)" },
+  args = common.args {
+    { "etdump", help = "the ETDump to read" },
+    { "--top", type = "integer", default = 0, metavar = "N",
+      help = "show the N most expensive modules; 0 shows all" },
   },
 }
 
@@ -75,10 +75,9 @@ function S.table(insp)
   return Frame.new({ "module", "path", "type", "events", col, "share %" }, rows)
 end
 
-function S.run(args)
-  local o = common.parse("modules", args, { top = 0, format = "box",
-    source_time_scale = "ns", target_time_scale = "ms", etrecord = "" })
-  if o.etrecord == "" then
+--- Print the table of the dump `o.etdump` linked to `o.etrecord`.
+function S.run(o)
+  if not o.etrecord then
     common.usage_error("modules: --etrecord ETRECORD is required (module names come from it)")
   end
   local insp <close> = common.open(o)

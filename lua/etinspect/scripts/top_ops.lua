@@ -5,10 +5,10 @@ local Frame = require("etinspect").Frame
 
 local S = {
   description = "Top operators by total time (TFLite 'summary by node type' layout)",
-  usage = "top_ops ETDUMP [--top N] [--format F]",
-  args = {
-    { "ETDUMP", "the ETDump to read" },
-    { "--top N", "show the N most expensive node types (default 20; 0 for all)" },
+  args = common.args {
+    { "etdump", help = "the ETDump to read" },
+    { "--top", type = "integer", default = 20, metavar = "N",
+      help = "show the N most expensive node types; 0 shows all" },
   },
 }
 
@@ -60,9 +60,8 @@ function S.summary(insp)
   return Frame.new({ "node type", "count", avg_col, "avg %", "cdf %" }, rows)
 end
 
-function S.run(args)
-  local o = common.parse("top_ops", args, { top = 20, format = "box",
-    source_time_scale = "ns", target_time_scale = "ms", etrecord = "" })
+--- Print the summary of the dump `o.etdump` (parsed arguments).
+function S.run(o)
   local insp <close> = common.open(o)
   local f = S.summary(insp)
   if o.top > 0 then f = f:head(o.top) end

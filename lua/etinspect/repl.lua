@@ -1,0 +1,502 @@
+--- etinspect.repl: the Lua half of the REPL (src/host/repl.c is the other):
+-- its meta commands, how results are shown, and completion.
+--
+-- The host calls, each under lua_pcall:
+--   repl.setup(host)            host = {input_kind=, assign_inputs=, list_dir=}
+--   repl.meta(line)             a line starting with "." -> "quit" or nil
+--   repl.render(...)            the statement's results as text (etinspect.display)
+--   repl.complete(line, cursor) -> candidates, start, append
+--   repl.terminal(cols)         the terminal's width (display.width follows it)
+--   repl.state                  {mode=, pager=, auto_width=}
+--
+-- Completion reads fields without running user code: raw table fields,
+-- the chain of metatable __index tables, the getters of etinspect's own
+-- userdata (__getters) and the columns and methods of Frames; it never
+-- calls an __index function.
+local display = require("etinspect.display")
+local Frame = require("etinspect.frame")
+
+local getmt, rawget, next, pcall, type = debug.getmetatable, rawget, next, pcall, type
+local G = _ENV -- the globals, as they were when the REPL started
+
+local R = {}
+R.state = { mode = "plain", pager = true, auto_width = true }
+local state = R.state
+local host = {}
+
+--- Meta commands, for .help and completion.
+R.COMMANDS = {
+  { ".open", "FILE...", "open inputs as `insp` (ETDump or legacy dump, with an ETRecord, BundledProgram\n" ..
+                        "                        or debug buffer beside it; kinds told by content); an ETRecord alone as `rec`" },
+  { ".mode", "[STYLE]", "how frames print: " .. table.concat(display.STYLES, ", ") .. " (default plain)" },
+  { ".set", "[NAME [VALUE]]", "display options: max_rows, min_rows, max_colwidth, width (a number, none, or auto)" },
+  { ".pager", "[on|off]", "long output through $PAGER (default less), as psql does" },
+  { ".help", "", "this text" },
+  { ".quit", "", "leave (also .exit, Ctrl-D)" },
+}
+local OPTION_NAMES = { "max_rows", "min_rows", "max_colwidth", "width" }
+
+--- Install the host's functions (C): input_kind(path), assign_inputs(files),
+-- list_dir(path).
+function R.setup(h)
+  host = h
+  return R
+end
+
+--- Render the results of a statement in the current mode.
+function R.render(...)
+  return display.render(state.mode, ...)
+end
+
+---------------------------------------------------------------------------
+-- meta commands
+
+-- Split a command line's arguments as a shell does: blanks separate, '...'
+-- and "..." quote, a backslash escapes (outside '...'), a leading ~/ is
+-- $HOME/.
+local function words(s)
+  local out, cur, i, q = {}, nil, 1, nil
+  while i <= #s do
+    local c = s:sub(i, i)
+    if q then
+      if c == q then q = nil
+      elseif c == "\\" and q == '"' and i < #s then i = i + 1; cur = cur .. s:sub(i, i)
+      else cur = cur .. c end
+    elseif c == "'" or c == '"' then q = c; cur = cur or ""
+    elseif c == "\\" and i < #s then i = i + 1; cur = (cur or "") .. s:sub(i, i)
+    elseif c:match("%s") then
+      if cur then out[#out + 1] = cur; cur = nil end
+    else
+      if not cur and c == "~" and (s:sub(i + 1, i + 1) == "/" or i == #s or s:sub(i + 1, i + 1):match("%s")) then
+        c = os.getenv("HOME") or "~"
+      end
+      cur = (cur or "") .. c
+    end
+    i = i + 1
+  end
+  if q then error("unterminated " .. q .. " quote", 0) end
+  if cur then out[#out + 1] = cur end
+  return out
+end
+R.words = words
+
+local function fail(cmd, msg)
+  error(cmd .. ": " .. tostring(msg):gsub("^%[string [^%]]*%]:%d+: ", ""), 0)
+end
+
+local function open(args)
+  local files = words(args)
+  if #files == 0 then fail(".open", "expected a file name (an ETDump or legacy dump, an ETRecord, ...)") end
+  local ok, roles = pcall(host.assign_inputs, files)
+  if not ok then fail(".open", roles) end
+  local etinspect = require("etinspect")
+  if roles.etrecord and not roles.etdump_path and not roles.profile_results_path then
+    if roles.bundled_program_path or roles.debug_buffer_path then
+      fail(".open", "a BundledProgram or debug buffer needs an ETDump beside it")
+    end
+    local ok2, rec = pcall(etinspect.parse_etrecord, roles.etrecord)
+    if not ok2 then fail(".open", rec) end
+    G.rec = rec
+    io.write("rec = ", tostring(rec), "\n")
+    return
+  end
+  local ok2, insp = pcall(etinspect.Inspector, roles)
+  if not ok2 then fail(".open", insp) end
+  G.insp = insp
+  io.write("insp = ", tostring(insp), "\n")
+end
+
+local function set_mode(args)
+  local style = words(args)[1]
+  if not style then
+    io.write("mode: ", state.mode, " (", table.concat(display.STYLES, ", "), ")\n")
+    return
+  end
+  local ok, err = pcall(function() return Frame.new({ "x" }, {}):render(style) end)
+  if not ok then fail(".mode", tostring(err):gsub("^[^:]*:%d+: ", ""):gsub("^[%w.]*:?render: ", "")) end
+  state.mode = style
+end
+
+local function show_option(name)
+  local v = display.get_option("display." .. name)
+  local note = ""
+  if name == "width" and state.auto_width then note = " (auto: the terminal's)" end
+  io.write(string.format("%-13s %s%s\n", name, v == nil and "none" or tostring(v), note))
+end
+
+local function set(args)
+  local w = words(args)
+  local name, value = w[1] and w[1]:gsub("^display%.", ""), w[2]
+  if not name then
+    for _, n in ipairs(OPTION_NAMES) do show_option(n) end
+    io.write(string.format("%-13s %s\n", "pager", state.pager and "on" or "off"))
+    return
+  end
+  if name == "pager" then return R.meta(".pager " .. (value or "")) end
+  local known = false
+  for _, n in ipairs(OPTION_NAMES) do known = known or n == name end
+  if not known then
+    fail(".set", string.format("unknown option '%s' (%s, pager)", name, table.concat(OPTION_NAMES, ", ")))
+  end
+  if not value then return show_option(name) end
+  if #w > 2 then fail(".set", "expected one value, got " .. (#w - 1)) end
+  local v
+  if value == "auto" and name == "width" then
+    state.auto_width, state.last_width = true, nil
+    return
+  elseif value == "none" or value == "nil" then
+    v = nil
+  else
+    v = math.tointeger(tonumber(value))
+    if not v or v < 1 then
+      fail(".set", string.format("%s: expected a positive integer or none%s, got '%s'", name,
+        name == "width" and " or auto" or "", value))
+    end
+  end
+  local ok, err = pcall(display.set_option, "display." .. name, v)
+  if not ok then fail(".set", err) end
+  if name == "width" then state.auto_width = false end
+end
+
+local function pager(args)
+  local v = words(args)[1]
+  if v == nil then
+    io.write("pager: ", state.pager and "on" or "off", "\n")
+  elseif v == "on" or v == "off" then
+    state.pager = v == "on"
+  else
+    fail(".pager", "expected on or off, got '" .. v .. "'")
+  end
+end
+
+local function help()
+  io.write("Lua 5.4 with the etinspect module as `etinspect`. Meta commands:\n")
+  for _, c in ipairs(R.COMMANDS) do
+    io.write(string.format("  %-22s %s\n", c[1] .. (c[2] ~= "" and " " .. c[2] or ""), c[3]))
+  end
+  io.write("An expression prints its value (frames in the .mode, long ones cut as pandas does);\n" ..
+           "a statement may span lines. Tab completes names, fields (.), methods (:), file\n" ..
+           "names and meta commands; Ctrl-C stops what runs or prints.\n")
+end
+
+--- Run a meta command line (".open x", ".mode", ...).
+-- @treturn string|nil "quit" to leave
+-- @raise a message (no position) for a bad command or argument
+function R.meta(line)
+  local cmd, args = line:match("^%s*(%.%S*)%s*(.-)%s*$")
+  local ok, err = pcall(words, args)
+  if not ok then error(cmd .. ": " .. err, 0) end
+  if cmd == ".quit" or cmd == ".exit" then return "quit" end
+  if cmd == ".help" then return help() end
+  if cmd == ".open" then return open(args) end
+  if cmd == ".mode" then return set_mode(args) end
+  if cmd == ".set" then return set(args) end
+  if cmd == ".pager" then return pager(args) end
+  error(string.format("unknown command '%s' (try .help)", tostring(cmd)), 0)
+end
+
+--- The terminal is `cols` wide: display.width follows it unless the user
+-- set the width (.set width N, or etinspect.set_option).
+function R.terminal(cols)
+  if not state.auto_width or not cols or cols < 1 then return end
+  local cur = display.get_option("display.width")
+  if state.last_width and cur ~= state.last_width and cur ~= nil then
+    state.auto_width = false -- set from Lua meanwhile
+    return
+  end
+  if cur ~= cols then display.set_option("display.width", cols) end
+  state.last_width = cols
+end
+
+---------------------------------------------------------------------------
+-- completion
+
+local KEYWORDS = { "and", "break", "do", "else", "elseif", "end", "false", "for", "function",
+                   "goto", "if", "in", "local", "nil", "not", "or", "repeat", "return", "then",
+                   "true", "until", "while" }
+
+--- The options of etinspect.Inspector{...}, completed inside its braces.
+R.INSPECTOR_OPTIONS = { "etdump_path", "etdump_data", "etrecord", "etrecord_method",
+  "source_time_scale", "target_time_scale", "debug_buffer_path", "delegate_metadata_parser",
+  "delegate_time_scale_converter", "enable_module_hierarchy", "reference_graph_name",
+  "profile_results_path", "profile_results_data", "time_scale", "bundled_program_path",
+  "bundled_test_case" }
+
+local function is_ident(k)
+  return type(k) == "string" and k:find("^[%a_][%w_]*$") ~= nil
+end
+
+local function is_frame(v, mt)
+  return type(v) == "table" and type(mt) == "table" and rawget(mt, "__name") == "Frame"
+end
+
+-- v[k] without running user code (nil when it cannot be known).
+local function field(v, k)
+  for _ = 1, 16 do -- the __index chain, bounded
+    if type(v) == "table" then
+      local r = rawget(v, k)
+      if r ~= nil then return r end
+    end
+    local mt = getmt(v)
+    if type(mt) ~= "table" then return nil end
+    if is_frame(v, mt) then
+      local rows, cols = rawget(v, "_rows"), rawget(v, "_columns")
+      if math.type(k) == "integer" and type(rows) == "table" then return rawget(rows, k) end
+      if k == "columns" then return cols end
+      return nil
+    end
+    if type(v) == "userdata" then
+      local getters, methods = rawget(mt, "__getters"), rawget(mt, "__methods")
+      local g = type(getters) == "table" and rawget(getters, k)
+      if type(g) == "function" then -- a field read of etinspect's own type
+        local ok, r = pcall(g, v)
+        return ok and r or nil
+      end
+      if type(methods) == "table" and rawget(methods, k) ~= nil then return rawget(methods, k) end
+    end
+    local idx = rawget(mt, "__index")
+    if type(idx) ~= "table" then return nil end
+    v = idx
+  end
+end
+
+-- The names after `sep` ("." or ":") in base value `v`.
+local function names_of(v, sep)
+  local out = {}
+  local function add(k, val)
+    if is_ident(k) and (sep ~= ":" or type(val) == "function") then out[k] = true end
+  end
+  local function add_all(t, only_fns)
+    if type(t) ~= "table" then return end
+    for k, val in next, t do
+      if not only_fns or type(val) == "function" then add(k, val) end
+    end
+  end
+  for _ = 1, 16 do
+    if type(v) == "table" then add_all(v) end
+    local mt = getmt(v)
+    if type(mt) ~= "table" then break end
+    if is_frame(v, mt) then
+      if sep == ":" then
+        add_all(rawget(mt, "__methods") or Frame.methods)
+      else
+        out.columns = true
+        local cols = rawget(v, "_columns")
+        for _, c in ipairs(type(cols) == "table" and cols or {}) do
+          if is_ident(c) then out[c] = true end
+        end
+      end
+      break
+    end
+    if type(v) == "userdata" then
+      local t = rawget(mt, sep == ":" and "__methods" or "__getters")
+      if type(t) == "table" then
+        for k in next, t do if is_ident(k) then out[k] = true end end
+      end
+    end
+    local idx = rawget(mt, "__index")
+    if type(idx) ~= "table" then break end
+    v = idx
+  end
+  return out
+end
+
+-- The expression that ends `before`: names, dots, colons and [...] index
+-- parts, scanning back; nil when the text ends otherwise.
+local function trailing_expr(before)
+  local i = #before
+  while i >= 1 do
+    local c = before:sub(i, i)
+    if c:match("[%w_.:]") then
+      i = i - 1
+    elseif c == "]" then
+      local depth = 0
+      while i >= 1 do
+        local d = before:sub(i, i)
+        if d == "]" then depth = depth + 1 elseif d == "[" then depth = depth - 1 end
+        if depth == 0 then break end
+        i = i - 1
+      end
+      if i < 1 then return nil end
+      i = i - 1
+    else
+      break
+    end
+  end
+  local start = i + 1
+  local e = before:sub(start)
+  local last = 0
+  for p in e:gmatch("()%.%.") do last = p + 2 end -- after a concatenation
+  if last > 0 then start, e = start + last - 1, e:sub(last) end
+  return e, start
+end
+
+-- Parse an index expression: {root, {sep, key}...}, the separator of the
+-- part being completed and its partial name; nil when it is not one.
+local function parse_expr(e)
+  local root, pos = e:match("^([%a_][%w_]*)()")
+  if not root then return nil end
+  local parts = {}
+  while pos <= #e do
+    local c = e:sub(pos, pos)
+    if c == "." or c == ":" then
+      local name, np = e:match("^([%a_][%w_]*)()", pos + 1)
+      if not name then
+        if pos + 1 > #e then return root, parts, c, "" end
+        return nil
+      end
+      if np > #e then return root, parts, c, name end
+      if c == ":" then return nil end
+      parts[#parts + 1] = name
+      pos = np
+    elseif c == "[" then
+      local inner, np = e:match("^%[(.-)%]()", pos)
+      if not inner then return nil end
+      inner = inner:match("^%s*(.-)%s*$")
+      local key
+      if inner:match("^%-?%d+$") then key = math.tointeger(tonumber(inner))
+      elseif inner:match('^"[^"\\]*"$') or inner:match("^'[^'\\]*'$") then key = inner:sub(2, -2)
+      elseif inner == "true" then key = true
+      elseif inner == "false" then key = false
+      elseif inner:match("^[%a_][%w_]*$") then key = { global = inner }
+      else return nil end
+      parts[#parts + 1] = key
+      pos = np
+    else
+      return nil
+    end
+  end
+  if #parts > 0 then return nil end -- ends in [...]: nothing to complete
+  return nil, nil, nil, root -- a bare partial name: the globals
+end
+
+local function sorted(set, partial, prefix)
+  local out = {}
+  for k in pairs(set) do
+    if k:sub(1, #partial) == partial and (k:sub(1, 1) ~= "_" or partial:sub(1, 1) == "_") then
+      out[#out + 1] = prefix .. k
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+local function complete_lua(before)
+  local e, start = trailing_expr(before)
+  if not e or e == "" or e:match("^[%d.]") then return {}, #before + 1 end
+  local root, parts, sep, partial = parse_expr(e)
+  if not root then
+    if not partial then return {}, start end
+    local set = names_of(G, ".")
+    for _, k in ipairs(KEYWORDS) do set[k] = true end
+    return sorted(set, partial, ""), start
+  end
+  local v = field(G, root)
+  for _, k in ipairs(parts) do
+    if type(k) == "table" then k = field(G, k.global) end
+    if v == nil or k == nil then return {}, start end
+    v = field(v, k)
+  end
+  if v == nil then return {}, start end
+  return sorted(names_of(v, sep), partial, e:sub(1, #e - #partial)), start
+end
+
+-- Where a string literal open at the end of `before` starts (the position
+-- after its quote), or nil.
+local function open_string(before)
+  local q, i, from = nil, 1, nil
+  while i <= #before do
+    local c = before:sub(i, i)
+    if q then
+      if c == "\\" then i = i + 1 elseif c == q then q = nil end
+    elseif c == '"' or c == "'" then
+      q, from = c, i + 1
+    elseif c == "-" and before:sub(i + 1, i + 1) == "-" then
+      return nil -- a comment
+    end
+    i = i + 1
+  end
+  return q and from or nil
+end
+
+-- File names completing `word` (as typed: ~/ stands for $HOME/).
+local function complete_path(word)
+  local dir, base = word:match("^(.*/)([^/]*)$")
+  if not dir then dir, base = "", word end
+  local real = dir == "" and "." or dir:gsub("^~/", (os.getenv("HOME") or "~") .. "/")
+  local ok, entries = pcall(host.list_dir, real)
+  local out = {}
+  if not ok or type(entries) ~= "table" then return out end
+  for name, is_dir in pairs(entries) do
+    if name ~= "." and name ~= ".." and name:sub(1, #base) == base and
+       (name:sub(1, 1) ~= "." or base:sub(1, 1) == ".") then
+      out[#out + 1] = dir .. name .. (is_dir and "/" or "")
+    end
+  end
+  table.sort(out)
+  return out
+end
+
+local function prefixed(list, partial, prefix)
+  local out = {}
+  for _, k in ipairs(list) do
+    if k:sub(1, #partial) == partial then out[#out + 1] = (prefix or "") .. k end
+  end
+  return out
+end
+
+--- Completions of the text before `cursor` in `line`.
+-- @treturn {string,...} candidates, each replacing line:sub(start, cursor)
+-- @treturn integer start
+-- @treturn string the character to append after a sole candidate ("" or " ")
+function R.complete(line, cursor)
+  local before = line:sub(1, cursor)
+  local lead = before:match("^%s*()%.")
+  if lead then
+    local cmd = before:match("^%s*(%.%a*)$")
+    if cmd then
+      local names = {}
+      for _, c in ipairs(R.COMMANDS) do names[#names + 1] = c[1] end
+      names[#names + 1] = ".exit"
+      table.sort(names)
+      return prefixed(names, cmd), lead, " "
+    end
+    local name, rest = before:match("^%s*(%.%a+)%s+(.*)$")
+    if not rest then return {}, cursor + 1, "" end
+    local argpos = #before - #rest + 1
+    if name == ".open" then
+      -- the last word, its quote left out
+      local wstart, q = argpos, nil
+      local i = argpos
+      while i <= #before do
+        local c = before:sub(i, i)
+        if q then if c == q then q = nil end
+        elseif c == '"' or c == "'" then q = c
+        elseif c:match("%s") then wstart = i + 1 end
+        i = i + 1
+      end
+      local word = before:sub(wstart)
+      local quote = word:match("^[\"']")
+      if quote then wstart, word = wstart + 1, word:sub(2) end
+      local cands = complete_path(word)
+      local append = (#cands == 1 and not cands[1]:find("/$")) and (quote or "") .. " " or ""
+      return cands, wstart, append
+    end
+    local arg = rest:match("(%S*)$")
+    local choices = name == ".mode" and display.STYLES or name == ".pager" and { "off", "on" }
+                    or name == ".set" and not rest:find("%s") and OPTION_NAMES or {}
+    return prefixed(choices, arg), #before - #arg + 1, " "
+  end
+  local from = open_string(before)
+  if from then return complete_path(before:sub(from)), from, "" end
+  -- a key inside Inspector{...}
+  local key = before:match("Inspector%s*%(?%s*{[^{}]-([%a_]*)$")
+  if key then
+    local pre = before:sub(1, #before - #key)
+    if pre:match("[{,]%s*$") then return prefixed(R.INSPECTOR_OPTIONS, key), #before - #key + 1, "" end
+  end
+  local cands, start = complete_lua(before)
+  return cands, start, ""
+end
+
+return R

@@ -1,0 +1,30 @@
+/*
+ * parallel.h - the few threads the core uses (docs/performance.md).
+ *
+ * The model's builder verifies and collates runs, fills samples and
+ * computes statistics on several threads; every result is merged in a
+ * fixed order, so outputs are byte-identical whatever the thread count.
+ * No callback into a host (Lua) ever runs on a thread started here.
+ */
+#ifndef ET_PARALLEL_H
+#define ET_PARALLEL_H
+
+#include <stddef.h>
+
+/* Most threads et_threads() gives. */
+#define ET_MAX_THREADS 64
+
+/* The number of threads to use: the environment variable ETINSPECT_THREADS
+ * when it holds a decimal integer 1..ET_MAX_THREADS, else the processors
+ * this process may run on (sched_getaffinity), at most ET_MAX_THREADS.
+ * Read once per call (cheap). */
+unsigned et_threads(void);
+
+/* Call fn(ctx, i) once for every i in [0, n), on up to `threads` threads,
+ * the calling one included; returns when every call has returned.  Which
+ * thread runs which i, and in what order, is not defined: fn must write
+ * only what belongs to its i.  If a thread cannot be started, the others
+ * (at least the caller) do its share. */
+void et_parallel_for(unsigned threads, size_t n, void (*fn)(void *ctx, size_t i), void *ctx);
+
+#endif

@@ -1,0 +1,139 @@
+/*
+ * inputs.c - what an input file is, from its first 64 bytes (inputs.h).
+ *
+ * Identifiers as the readers check them: an ETDump has "ED00" at byte 8
+ * when size-prefixed, else at byte 4 (spec §2.1); a BundledProgram "BP08"
+ * at byte 4; an ETRecord is a ZIP archive (local file header "PK\3\4", or
+ * the end-of-central-directory record "PK\5\6" of an empty one); a legacy
+ * profiler dump starts with a prof_header_t (spec §9): a 32-byte name,
+ * prof_ver = 1 and three (max, used) count pairs with used <= max, in
+ * either byte order.  Anything else is "text" when its first 64 bytes hold
+ * no NUL (a script; Lua bytecode too), else "unknown" (a debug buffer has
+ * no header at all).
+ */
+#include "inputs.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static uint32_t ld32(const unsigned char *p, int be)
+{
+    return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]
+              : (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+}
+
+static int is_legacy(const unsigned char *h, size_t n)
+{
+    if (n < 64)
+        return 0;
+    for (int be = 0; be < 2; be++) {
+        if (ld32(h + 32, be) != 1)
+            continue;
+        int ok = 1;
+        for (int k = 0; k < 3; k++) /* (max, used) pairs at 36, 44, 52 */
+            ok &= ld32(h + 40 + 8 * k, be) <= ld32(h + 36 + 8 * k, be);
+        if (ok)
+            return 1;
+    }
+    return 0;
+}
+
+et_input_kind et_input_kind_of(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return ET_INPUT_MISSING;
+    if (!S_ISREG(st.st_mode))
+        return ET_INPUT_DIRECTORY;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return ET_INPUT_MISSING;
+    unsigned char h[64];
+    size_t n = fread(h, 1, sizeof h, f);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        errno = EIO;
+        return ET_INPUT_MISSING;
+    }
+    if ((n >= 12 && memcmp(h + 8, "ED00", 4) == 0) || (n >= 8 && memcmp(h + 4, "ED00", 4) == 0))
+        return ET_INPUT_ETDUMP;
+    if (n >= 8 && memcmp(h + 4, "BP08", 4) == 0)
+        return ET_INPUT_BUNDLED;
+    if (n >= 4 && (memcmp(h, "PK\3\4", 4) == 0 || memcmp(h, "PK\5\6", 4) == 0))
+        return ET_INPUT_ETRECORD;
+    if (is_legacy(h, n))
+        return ET_INPUT_LEGACY;
+    if (memchr(h, 0, n) == NULL || (n >= 4 && memcmp(h, "\033Lua", 4) == 0))
+        return ET_INPUT_TEXT;
+    return ET_INPUT_UNKNOWN;
+}
+
+int et_inputs_assign(const char *const *files, int n, et_inputs *in, char *msg, size_t size)
+{
+    const char **other = malloc((size_t)(n > 0 ? n : 1) * sizeof *other);
+    int n_other = 0, rc = 0;
+    if (!other) {
+        snprintf(msg, size, "out of memory");
+        return 1;
+    }
+    for (int i = 0; i < n && rc == 0; i++) {
+        et_input_kind k = et_input_kind_of(files[i]);
+        const char **role = NULL, *what = NULL;
+        switch (k) {
+        case ET_INPUT_MISSING:
+            snprintf(msg, size, "%s: %s", files[i], strerror(errno ? errno : ENOENT));
+            rc = 1;
+            continue;
+        case ET_INPUT_DIRECTORY:
+            snprintf(msg, size, "%s: not a regular file", files[i]);
+            rc = 1;
+            continue;
+        case ET_INPUT_ETDUMP: role = &in->etdump, what = "ETDumps"; break;
+        case ET_INPUT_ETRECORD: role = &in->etrecord, what = "ETRecords"; break;
+        case ET_INPUT_BUNDLED: role = &in->bundled_program, what = "BundledPrograms"; break;
+        default: other[n_other++] = files[i]; continue;
+        }
+        if (*role) {
+            snprintf(msg, size, "two %s: %s and %s%s", what, *role, files[i],
+                     role == &in->etdump ? " (etinspect diff A B compares two dumps)" : "");
+            rc = 2;
+        }
+        *role = files[i];
+    }
+    for (int i = 0; i < n_other && rc == 0; i++) {
+        const char **role = &in->debug_buffer;
+        if (!in->etdump && !in->profile_results)
+            role = et_input_kind_of(other[i]) == ET_INPUT_LEGACY ? &in->profile_results
+                                                                 : &in->etdump;
+        if (*role) {
+            snprintf(msg, size,
+                     "cannot tell what %s is: not an ETDump, ETRecord, BundledProgram or legacy "
+                     "profiler dump, and %s is already the %s",
+                     other[i], *role, role == &in->debug_buffer ? "debug buffer" : "dump");
+            rc = 2;
+        }
+        *role = other[i];
+    }
+    free(other);
+    return rc;
+}
+
+const char *et_input_kind_name(et_input_kind k)
+{
+    switch (k) {
+    case ET_INPUT_ETDUMP: return "etdump";
+    case ET_INPUT_LEGACY: return "profile_results";
+    case ET_INPUT_ETRECORD: return "etrecord";
+    case ET_INPUT_BUNDLED: return "bundled_program";
+    case ET_INPUT_TEXT: return "text";
+    case ET_INPUT_MISSING: return "missing";
+    case ET_INPUT_DIRECTORY: return "directory";
+    case ET_INPUT_UNKNOWN: break;
+    }
+    return "unknown";
+}

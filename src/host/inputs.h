@@ -1,0 +1,47 @@
+/*
+ * inputs.h - what an input file is, from its first bytes (see inputs.c).
+ *
+ * The command line (`etinspect FILE...`) and the REPL's `.open FILE...`
+ * take inputs without saying what they are; this tells them apart by
+ * content, never by extension.
+ */
+#ifndef ET_INPUTS_H
+#define ET_INPUTS_H
+
+#include <stddef.h>
+
+typedef enum {
+    ET_INPUT_UNKNOWN,   /* binary, none of the below: a debug buffer beside an ETDump */
+    ET_INPUT_TEXT,      /* no NUL byte in its first 64 bytes, or Lua bytecode: a script */
+    ET_INPUT_ETDUMP,    /* "ED00" at byte 8 (size-prefixed) or 4 (plain) */
+    ET_INPUT_LEGACY,    /* a legacy profiler dump: prof_ver 1 after a 32-byte name */
+    ET_INPUT_ETRECORD,  /* a ZIP archive ("PK\3\4", or an empty one "PK\5\6") */
+    ET_INPUT_BUNDLED,   /* a BundledProgram: "BP08" at byte 4 */
+    ET_INPUT_MISSING,   /* cannot be opened or read (errno says why) */
+    ET_INPUT_DIRECTORY, /* not a regular file */
+} et_input_kind;
+
+/* The kind of the file at `path`. ET_INPUT_MISSING leaves errno set. */
+et_input_kind et_input_kind_of(const char *path);
+
+/* The kind's name as the Lua side and messages use it: "etdump",
+ * "profile_results", "etrecord", "bundled_program", "text", "unknown",
+ * "missing", "directory". */
+const char *et_input_kind_name(et_input_kind k);
+
+/* The inputs of one Inspector, by role (NULL: none). */
+typedef struct {
+    const char *etdump, *profile_results, *etrecord, *bundled_program, *debug_buffer;
+} et_inputs;
+
+/* Give each of the `n` files the role its content calls for, in `in`
+ * (which may already hold roles given by options): an ETDump the dump, an
+ * ETRecord the record, a BundledProgram the program; a legacy profiler
+ * dump the dump when no ETDump is given (beside one it can only be a debug
+ * buffer); anything else the debug buffer beside an ETDump, else the dump
+ * (whose reader then says what is wrong with it).  Returns 0; else fills
+ * `msg` (naming the file) and returns 1 when a file cannot be read, 2 when
+ * two files claim one role. */
+int et_inputs_assign(const char *const *files, int n, et_inputs *in, char *msg, size_t size);
+
+#endif
