@@ -284,19 +284,28 @@ function M.run(src, opts)
       local v = pick(objs) or open_inspector()
       read_field(v, type_of(v))
     end,
-    function() -- a field
-      local v = pick(objs) or open_inspector()
-      read_field(v, type_of(v))
-    end,
-    function() -- a method
-      local v = pick(objs) or open_inspector()
-      call_method(v, type_of(v), false)
+    function() -- a field of an object of any type met so far
+      local tn = pick(present)
+      if tn then read_field(pick(by_type[tn]), tn) end
     end,
     function() -- a method
       local v = pick(objs) or open_inspector()
       call_method(v, type_of(v), false)
     end,
     function() -- a method of an object of any type met so far
+      local tn = pick(present)
+      if tn then call_method(pick(by_type[tn]), tn, false) end
+    end,
+    function() -- a sweep: every field of one object
+      local tn = pick(present)
+      if not tn then return end
+      local v = pick(by_type[tn])
+      for _, name in saved.ipairs(types[tn].getters) do
+        note(tn .. "." .. name)
+        saved.pcall(function() return keep(v[name]) end)
+      end
+    end,
+    function() -- (twice as likely as other steps)
       local tn = pick(present)
       if tn then call_method(pick(by_type[tn]), tn, false) end
     end,
@@ -343,7 +352,10 @@ function M.run(src, opts)
           local n = 0
           -- pairs order of a plain table depends on addresses: keep only
           -- what an object's own (sorted) __pairs gives
-          for _, y in saved.pairs(v) do n = n + 1; if n > 3 then break end; if type_of(v) then keep(y) end end
+          -- (a userdata's; a Lua-library type is a table whose own fields
+          -- come in the order of their keys' hashes, seeded per state)
+          local keep_fields = saved.type(v) == "userdata" and type_of(v)
+          for _, y in saved.pairs(v) do n = n + 1; if n > 3 then break end; if keep_fields then keep(y) end end
           local ok = saved.pcall(function() return #v end)
         end
       end
@@ -380,7 +392,10 @@ function M.run(src, opts)
       if insp and type_of(insp) == "Inspector" then
         local df = keep(int(3) == 1 and insp:to_dataframe{include_delegate_debug_data = int(2) == 1}
                         or pick(insp.event_blocks):to_dataframe())
-        if int(2) == 1 then keep(df:group_by(pick{"event_name", "event_block_name", "is_delegated_op"})) end
+        if int(2) == 1 then -- a GroupBy, and one of its verbs
+          local g = keep(df:group_by(pick{"event_name", "event_block_name", "is_delegated_op"}))
+          call_method(g, "GroupBy", false)
+        end
         local k = int(10)
         if k == 1 then keep(df:filter(callback(function() return int(2) == 1 end)))
         elseif k == 2 then keep(df:mutate{x = callback(function(row) return row.event_name end)})
@@ -449,7 +464,8 @@ function M.run(src, opts)
       if type_of(v) == "Tensor" then
         note("npy")
         etinspect.write_npy(dir .. "/t.npy", v)
-        keep(etinspect.read_npy(dir .. "/t.npy"))
+        local t = keep(etinspect.read_npy(dir .. "/t.npy"))
+        keep(debug.getuservalue(t)) -- its NpyFile (closable: its Tensors must notice)
       end
     end,
   }

@@ -19,3 +19,6 @@ for _, name in ipairs(surface) do
 end
 io.write(("calls=%d errors=%d covered=%d/%d\n"):format(stats.calls, stats.errors, reached, #surface))
 io.write("uncovered: ", table.concat(missing, " "), "\n")
+if os.getenv("API_RUN_COUNTS") then
+  for _, name in ipairs(surface) do io.write(name, " ", stats.covered[name] or 0, "\n") end
+end
