@@ -773,8 +773,9 @@ static void capture_std(lua_State *L)
     lua_pushcfunction(L, std_newindex);
     lua_setfield(L, -2, "__newindex");
     lua_setmetatable(L, std);
+    lua_pushvalue(L, std);
     lua_setfield(L, LUA_REGISTRYINDEX, STD_KEY);
-    lua_pop(L, 1);
+    lua_settop(L, std - 1);
 }
 
 void et_lua_capture_stdlib(lua_State *L)

@@ -255,6 +255,84 @@ do
      .. "later reads raise (%d)"):format(busy, closes, errors))
 end
 
+-- ... also inside the Lua library's methods and the C helpers they call (_core) ---------------
+-- A finalizer that closes the Inspector and arms itself again, with the
+-- collector stepping at (nearly) every allocation: it runs at the
+-- allocations inside each call, which must refuse it and finish.
+do
+  local core = etinspect._core
+  -- each makes its call with everything it needs built first (before the
+  -- finalizer is armed: an allocation there would close the Inspector
+  -- before the call starts)
+  local calls = {
+    {"to_dataframe", function(i) local o = {include_delegate_debug_data = true}; return function() return i:to_dataframe(o) end end},
+    {"print_data_tabular", function(i) local f, o = io.tmpfile(), {include_delegate_debug_data = true}
+      return function() return i:print_data_tabular(f, o) end end},
+    {"write_html", function(i) local f = io.tmpfile(); return function() return i:write_html(f) end end},
+    {"run_columns", function(i) return function() return i:run_columns(1) end end},
+    {"_core.html_plan", function(i) return function() return core.html_plan(i, 100) end end},
+    {"_core.html_data", function(i) return function() return core.html_data(i, 100) end end},
+    {"_core.html_spread", function(i) local b, g = i.event_blocks[1], {1, 1, 2}; return function() return core.html_spread(b, g) end end},
+    {"_core.html_run", function(i) local b = i.event_blocks[1]; return function() return core.html_run(b, 1) end end},
+    {"_core.html_starts", function(i) local e = i.event_blocks[1].events[1]; return function() return core.html_starts(e, 3) end end},
+    {"_core.report_rows", function(i) local o = {metadata = true, parsed = function() return nil end}
+      return function() return core.report_rows(i, o) end end},
+    {"_core.sqlite_export", function(i) local a, n = {i}, {"d"}; return function() return core.sqlite_export(tmp .. ".db", a, n) end end},
+  }
+  local total_refused = 0
+  for _, c in ipairs(calls) do
+    local insp = etinspect.Inspector{etdump_path = DELEGATES, delegate_metadata_parser = "json"}
+    local call = c[2](insp)
+    pcall(call) -- once unarmed: the method's first lookup allocates before it runs
+    local refused, armed = 0, true
+    local gc_mt
+    gc_mt = {__gc = function()
+      if not armed then return end
+      local ok = pcall(insp.close, insp)
+      if ok then armed = false else refused = refused + 1; setmetatable({}, gc_mt) end
+    end}
+    -- a whole cycle at every allocation (the pause takes effect once a
+    -- cycle ends: one is run first)
+    collectgarbage("incremental", 1, 1000, 20)
+    collectgarbage()
+    setmetatable({}, gc_mt)
+    local ok, e = pcall(call)
+    collectgarbage("incremental", 200, 100, 13)
+    armed = false
+    -- (closed before the call pinned it, e.g. while its arguments were
+    -- built: a clean error is right too)
+    local clean = ok or tostring(e):find("inspector is closed") or tostring(e):find("used after its inspector was closed")
+    t.ok(clean, ("a finalizer closing the Inspector at the allocations inside %s: refused while it runs (%d "
+      .. "times)%s"):format(c[1], refused, ok and "" or (", else a clean error: " .. tostring(e))))
+    total_refused = total_refused + refused
+    pcall(insp.close, insp)
+  end
+  t.ok(total_refused > 10, total_refused .. " closes refused in all")
+  os.remove(tmp .. ".db")
+end
+
+-- the C helpers of the library (_core) refuse hostile arguments with named errors ----------------
+do
+  local core = etinspect._core
+  t.is(err_of(core.render, "tsv", {"a"}, {5}), "rows[1]: a table expected, got number",
+    "_core.render: a row that is not a table (the half-built frame is freed: no leak)")
+  local len = setmetatable({}, {__len = function() error("hostile __len") end})
+  t.ok(core.render("tsv", len, len) ~= nil, "_core.render: lengths are read raw (no __len runs)")
+  t.is(err_of(core.expand_dumps, {1}), "expand_dumps: paths[1]: expected a string, got number",
+    "_core.expand_dumps: a path that is not a string")
+  t.is(err_of(core.dump_names, "x"), "dump_names: bad argument #1 (a sequence of paths expected, got string)",
+    "_core.dump_names: not a sequence")
+  t.is(err_of(core.sqlite_export, tmp, {"x"}, {"n"}), "sqlite_export: inspectors[1]: an Inspector expected, got string",
+    "_core.sqlite_export: not an Inspector")
+  t.is(err_of(core.check_options, "f", {}, {a = 1}), "check_options: spec must map option names to type strings",
+    "_core.check_options: a spec value that is not a string")
+  local of = core.outfile(tmp .. ".of", {1, tmp})
+  of:abort()
+  t.is(err_of(of.write, of, "x"), "OutFile: already committed or aborted", "an aborted OutFile refuses writes")
+  t.is(getmetatable(of).__gc, nil, "OutFile's finalizer is out of reach")
+  t.is(err_of(of.write, "x"), "OutFile:write: bad self (OutFile expected, got string)", "OutFile: a wrong self")
+end
+
 -- a finalizer of the user's closes the ETRecord while an Inspector is being built --------
 do
   collectgarbage("incremental", 100, 400)
@@ -333,6 +411,39 @@ do
   t.ok(ok and e > 10, "with table, string, io, require and print set to nil the API works: " .. saved.tostring(e))
 end
 
+-- the Lua library keeps the standard library it was loaded with ------------------------------------
+do
+  local insp = etinspect.Inspector{etdump_path = DELEGATES, delegate_metadata_parser = "json"}
+  local df = insp:to_dataframe()
+  local want = tostring(df)
+  local names = {"table", "string", "io", "math", "os", "utf8", "pairs", "ipairs", "type", "tostring",
+                 "tonumber", "select", "error", "pcall", "setmetatable", "getmetatable", "next", "rawget",
+                 "rawlen", "assert", "require", "print"}
+  local saved = {}
+  for _, k in ipairs(names) do saved[k] = _G[k] end
+  local out = io.tmpfile()
+  for _, k in ipairs(names) do _G[k] = nil end
+  local ok, e = saved.pcall(function()
+    local r = {}
+    r[1] = saved.tostring(df)
+    r[2] = df:to_tsv()
+    r[3] = #insp:to_dataframe{include_delegate_debug_data = true}
+    insp:save_data_to_tsv(out)
+    insp:print_data_tabular(out)
+    insp:write_html(out)
+    r[4] = etinspect.pyrepr.repr({1, "a"})
+    r[5] = #df:group_by("event_name"):agg{n = {"event_name", "count"}}
+    r[6] = #etinspect.diff(insp, insp)
+    return r
+  end)
+  for _, k in saved.ipairs(names) do _G[k] = saved[k] end
+  t.ok(ok, "with the standard library's globals set to nil the library's methods work: " .. tostring(ok or e))
+  if ok then
+    t.is(e[1], want, "... tostring(frame) is the same")
+    t.is(e[4], "[1, 'a']", "... pyrepr too")
+  end
+end
+
 -- os.exit(true) from inside a callback: the state closes under a running write --------------------
 do
   local bin = os.getenv("ETINSPECT") or (t.build .. "/etinspect")
@@ -347,7 +458,37 @@ insp:write_trace(%q)
   local ok, how, code = os.execute(bin .. " " .. script .. " 2>/dev/null")
   t.is(code, 3, "os.exit(3, true) inside a parser during write_trace: exit 3, no sanitizer report")
   os.remove(script)
-  os.execute("rm -f '" .. tmp .. "'.??????") -- the trace's temporary file, never committed
+  local function leftovers()
+    local p = io.popen("ls '" .. tmp .. "'.?????? 2>/dev/null")
+    local l = p:read("a")
+    p:close()
+    return l
+  end
+  t.is(leftovers(), "", "... its temporary file is gone")
+  -- without closing the state (no finalizer runs): the core's registry
+  -- removes what was never committed at exit()
+  -- (write_html writes through an OutFile, as the last case does)
+  for _, case in ipairs{{"write_trace", "os.exit(4)"}, {"save_data_to_tsv", "os.exit(6)"}, {"OutFile", "os.exit(5)"}} do
+    f = assert(io.open(script, "w"))
+    if case[1] == "OutFile" then
+      f:write(([[
+local of = require("etinspect")._core.outfile(%q)
+of:write("half a page")
+%s
+]]):format(tmp, case[2]))
+    else
+      f:write(([[
+local etinspect = require "etinspect"
+local insp = etinspect.Inspector{etdump_path = %q, delegate_metadata_parser = function() %s end}
+insp:%s(%q%s)
+]]):format(DELEGATES, case[2], case[1], tmp, case[1] == "save_data_to_tsv" and ", {include_delegate_debug_data = true}" or ""))
+    end
+    f:close()
+    local _, _, c = os.execute(bin .. " " .. script .. " 2>/dev/null")
+    t.is(c, tonumber(case[2]:match("%d")), case[2] .. " inside a parser during " .. case[1] .. ": exit status")
+    t.is(leftovers(), "", "... no temporary file left (removed at exit)")
+    os.remove(script)
+  end
 end
 
 os.remove(tmp)
