@@ -4,6 +4,7 @@
 -- (spec §3.8); the Inspector subtracts the converted start from the
 -- converted end.  Pass one as
 -- `etinspect.Inspector{..., delegate_time_scale_converter = conv}`.
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local M = {}
 
 local PER_SECOND = { ns = 1e9, us = 1e6, ms = 1e3, s = 1 }

@@ -7,6 +7,7 @@
 -- q-values over all the events tested).  The statistics are in this module
 -- too: `erfc`, `normal_sf`, `normal_isf`, `mann_whitney_u`, `shift_ci`,
 -- `ratio_ci`, `bh_qvalues`.  See docs/diff.md.
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local Frame = require("etinspect.frame")
 local core = require("etinspect")._core
 

@@ -21,8 +21,10 @@
 -- The display options are the Frame's: etinspect.set_option(name, value),
 -- get_option(name) with "display.max_rows" (default 60; nil: no limit),
 -- "display.max_colwidth" (50) and "display.width" (nil: 80).
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local etinspect = require("etinspect")
 local Frame = etinspect.Frame
+local is_view = etinspect._core.is_view -- the API's read-only sequences
 
 local M = {}
 
@@ -104,9 +106,12 @@ end
 -- when there are more than max_rows; `total` is the count of sequence
 -- items (for the footer) when they were cut.
 local function entries(v, max_rows)
-  local mt = getmetatable(v)
+  -- a read-only sequence of the API (insp.event_blocks): its items are
+  -- behind C metamethods (#, [i]), which run no user code
+  local view = is_view(v)
+  local mt = not view and getmetatable(v)
   local ordered = type(mt) == "table" and rawget(mt, "__pairs") ~= nil
-  local n = rawlen(v)
+  local n = view and #v or rawlen(v)
   local out, cut_seq = {}, nil
   local function window(count, get)
     if max_rows and count > max_rows then
@@ -119,10 +124,14 @@ local function entries(v, max_rows)
     for i = 1, count do out[#out + 1] = get(i) end
     return false
   end
-  if not ordered and window(n, function(i) return { nil, rawget(v, i) } end) then cut_seq = n end
+  if not ordered and window(n, function(i) return { nil, view and v[i] or rawget(v, i) } end) then
+    cut_seq = n
+  end
   local keys = {}
-  for k in pairs(v) do
-    if ordered or not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+  if not view then
+    for k in pairs(v) do
+      if ordered or not (math.type(k) == "integer" and k >= 1 and k <= n) then keys[#keys + 1] = k end
+    end
   end
   if not ordered then sort_keys(keys) end
   window(#keys, function(i)

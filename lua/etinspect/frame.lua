@@ -16,6 +16,7 @@
 -- Numbers follow pandas 1.5 (without bottleneck): sums are NumPy's pairwise
 -- sums, std and var use ddof = 1, median averages the two middle values,
 -- quantiles and describe's percentiles are NumPy's linear interpolation.
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local pyrepr = require("etinspect.pyrepr")
 local options = require("etinspect.options")
 local core = require("etinspect")._core
@@ -527,6 +528,13 @@ end
 local GroupBy = {}
 local gmethods = {}
 GroupBy.__index = gmethods
+
+-- Raise "<where>: expected a GroupBy (use g:method())" unless g is one.
+local function gcheck(g, where)
+  if getmetatable(g) ~= GroupBy then
+    error(where .. ": expected a GroupBy (use g:method())", 3)
+  end
+end
 GroupBy.__name = "GroupBy"
 GroupBy.__methods = gmethods
 
@@ -725,6 +733,7 @@ end
 -- @raise an unknown column or aggregator, named; a numeric aggregator over
 --   text ("mean: column 'event_name' holds string values ('...'), not numbers")
 function gmethods.agg(g, spec)
+  gcheck(g, "GroupBy:agg")
   local plan = agg_plan(g, spec)
   local cols = {}
   for i, c in ipairs(g._by) do cols[i] = c end
@@ -753,16 +762,24 @@ end
 gmethods.aggregate = gmethods.agg
 
 for _, name in ipairs { "count", "sum", "mean", "median", "std", "var", "min", "max", "first", "last" } do
-  gmethods[name] = function(g) return gmethods.agg(g, name) end
+  gmethods[name] = function(g)
+    gcheck(g, "GroupBy:" .. name)
+    return gmethods.agg(g, name)
+  end
 end
 
 --- g:quantile([q]) -> Frame: every numeric column's q-quantile (default 0.5).
 function gmethods.quantile(g, q)
+  gcheck(g, "GroupBy:quantile")
+  if q ~= nil and (type(q) ~= "number" or not (q >= 0 and q <= 1)) then
+    error("GroupBy:quantile: bad argument #1 (a number between 0 and 1 expected, got " .. tostring(q) .. ")", 2)
+  end
   return gmethods.agg(g, Frame.quantile(q or 0.5))
 end
 
 --- g:size() -> Frame: the key columns and "size", the rows of each group.
 function gmethods.size(g)
+  gcheck(g, "GroupBy:size")
   local cols = {}
   for i, c in ipairs(g._by) do cols[i] = c end
   cols[#cols + 1] = "size"
@@ -777,6 +794,7 @@ end
 
 --- g:groups() -> sequence of {keys = {values of the key columns}, rows = Frame}.
 function gmethods.groups(g)
+  gcheck(g, "GroupBy:groups")
   local out = {}
   for i, grp in ipairs(g._groups) do
     out[i] = { keys = grp.keys, rows = new(g._frame._columns, grp.rows) }
@@ -1515,6 +1533,9 @@ end
 --- Everything, never cut (pandas' to_string): frame:render(style or "box").
 function methods.to_string(self, style)
   check(self, "Frame:to_string")
+  if style ~= nil and type(style) ~= "string" then
+    error("Frame:to_string: bad argument #1 (style name expected, got " .. type(style) .. ")", 2)
+  end
   return methods.render(self, style or "box")
 end
 
@@ -1525,14 +1546,20 @@ end
 -- @tparam string text
 -- @param dest a path, an open file, or nil
 -- @tparam[opt] {string,...} inputs paths that must not be overwritten
+-- @tparam[opt] string where the method, for the error of a wrong dest
 -- @return the text when dest is nil
 -- @raise "PATH: refusing to overwrite an input file with output", the
---   file's I/O errors
-local function emit(text, dest, inputs)
+--   file's I/O errors, "<where>: bad argument #1 (a path or an open file
+--   expected, got number)"
+local function emit(text, dest, inputs, where)
   if dest == nil then return text end
   if io.type(dest) == "file" or (type(dest) == "table" and type(dest.write) == "function") then
     assert(dest:write(text))
     return nil
+  end
+  if type(dest) ~= "string" then
+    error((where or "Frame.emit") .. ": bad argument #1 (a path or an open file expected, got "
+          .. (io.type(dest) == "closed file" and "closed file" or type(dest)) .. ")", 3)
   end
   -- a temporary file beside dest, then rename (src/core/outfile.h)
   local ok, err = pcall(core.write_file, dest, text, inputs)
@@ -1563,10 +1590,10 @@ function methods.print(self, opts)
 end
 
 --- frame:to_tsv([path_or_file]) -> nil, or the text when no destination.
-function methods.to_tsv(self, dest) check(self, "Frame:to_tsv"); return emit(self:render("tsv"), dest) end
+function methods.to_tsv(self, dest) check(self, "Frame:to_tsv"); return emit(self:render("tsv"), dest, nil, "Frame:to_tsv") end
 --- frame:to_csv([path_or_file]) -> nil, or the text when no destination.
-function methods.to_csv(self, dest) check(self, "Frame:to_csv"); return emit(self:render("csv"), dest) end
+function methods.to_csv(self, dest) check(self, "Frame:to_csv"); return emit(self:render("csv"), dest, nil, "Frame:to_csv") end
 --- frame:to_json([path_or_file]) -> nil, or the text when no destination.
-function methods.to_json(self, dest) check(self, "Frame:to_json"); return emit(self:render("json"), dest) end
+function methods.to_json(self, dest) check(self, "Frame:to_json"); return emit(self:render("json"), dest, nil, "Frame:to_json") end
 
 return Frame

@@ -23,9 +23,13 @@
 --              (default 2,000,000; the first runs of every block are kept;
 --              0: no limit)
 --   title      the page title (default "etinspect report: FILE")
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local pyrepr = require("etinspect.pyrepr")
 local assets = require("etinspect.html_assets")
 local etinspect = require("etinspect")
+-- loaded now, not at the first report: a script may have removed the
+-- globals (require) by then
+local top_ops = require("etinspect.scripts.top_ops")
 local core = etinspect._core
 
 local M = {}
@@ -171,7 +175,7 @@ end
 -- @treturn string
 function M.track(ev)
   if ev.is_delegated_op then return "delegate" end
-  if require("etinspect.scripts.top_ops").node_type(ev) then return "operators" end
+  if top_ops.node_type(ev) then return "operators" end
   return "framework"
 end
 
@@ -382,7 +386,6 @@ end
 -- its spread over them (box: min, p25, median, p75, max).
 -- @treturn {{block=, index=, rows = {{name=, kind=, events=, spread}, ...}, types=}, ...}
 local function top_ops_by_block(insp, top)
-  local top_ops = require("etinspect.scripts.top_ops")
   local out = {}
   for bi, blk in ipairs(insp.event_blocks) do
     if blk.name ~= "Default" then

@@ -36,6 +36,7 @@
 --                              dump has that name)
 --     d:close()                close every Inspector (and the ETRecord read
 --                              for them)
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local etinspect = require("etinspect")
 local core = etinspect._core
 local Frame = require("etinspect.frame")
@@ -93,6 +94,9 @@ end
 --- The Inspector of dump `k` (1-based) or of the dump named `k`.
 function methods.inspector(self, k)
   check(self)
+  if math.type(k) ~= "integer" and type(k) ~= "string" then
+    error("Dumps:inspector: bad argument #1 (dump index or name expected, got " .. type(k) .. ")", 2)
+  end
   if math.type(k) == "integer" then
     local insp = self.inspectors[k]
     if not insp then error(string.format("inspector: no dump %d (1 to %d)", k, #self.inspectors), 2) end
@@ -161,7 +165,7 @@ function methods.save_data_to_tsv(self, dest, opts)
   check(self)
   if dest == nil then error("Dumps:save_data_to_tsv: a path or an open file is required", 2) end
   core.check_options("Dumps:save_data_to_tsv", opts, FRAME_OPTIONS, 2)
-  return Frame.emit(display(self, opts):render("tsv"), dest, self.paths)
+  return Frame.emit(display(self, opts):render("tsv"), dest, self.paths, "Dumps:save_data_to_tsv")
 end
 
 --- Every dump into the SQLite database at `path`, in one export.

@@ -25,6 +25,7 @@
 --   stack traces     {debug_handle = {h, ...}, names = {...}, traces = {name = trace}}
 --   mapping (§7.4)   {aot = {debug_handle = tuple, output = v},
 --                     runtime = {debug_handle = tuple, output = v}}
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local etinspect = require("etinspect")
 local core = etinspect._core
 local Frame = require("etinspect.frame")
@@ -213,6 +214,9 @@ end
 -- @param results what compare_results returned
 -- @param[opt] opts {file = io.stdout, style = nil}
 function M.print_compare_results(results, opts)
+  if type(results) ~= "table" then
+    error("print_compare_results: bad argument #1 (results table expected, got " .. type(results) .. ")", 2)
+  end
   opts = check_opts(opts, { file = "file", style = "string" }, "print_compare_results", 2)
   local out = opts.file or io.stdout
   if opts.style then
@@ -953,6 +957,9 @@ local FORMAT = "etinspect-aot-outputs"
 -- @return Tensor
 -- @raise "PATH: not a .npy file ...", "PATH: No such file or directory", ...
 function M.read_npy(path)
+  if type(path) ~= "string" then
+    error("read_npy: bad argument #1 (path string expected, got " .. type(path) .. ")", 2)
+  end
   return core.npy_load(path)
 end
 
@@ -1148,6 +1155,10 @@ end
 -- @param[opt] opts {block = index or name}
 -- @return the number of outputs written
 function M.save_intermediate_outputs(insp, dir, opts)
+  if type(dir) ~= "string" then
+    error("Inspector:save_intermediate_outputs: bad argument #1 (directory path expected, got "
+          .. type(dir) .. ")", 2)
+  end
   opts = check_opts(opts, { block = "integer|string" }, "Inspector:save_intermediate_outputs", 2)
   local aot = M.aot_from_inspector(insp, opts)
   core.mkdir(dir)
@@ -1254,7 +1265,7 @@ function M.calculate_numeric_gap(insp, reference, distance, opts)
     end
     aot = M.load_aot_outputs(reference)
     if #aot.outputs == 0 then error(reference .. ": " .. MISSING_AOT .. " (no outputs)", 0) end
-  elseif getmetatable(reference) == debug.getregistry()["etinspect.Inspector"] then
+  elseif type(reference) == "userdata" and (getmetatable(reference) or {}).__name == "Inspector" then
     aot = M.aot_from_inspector(reference, { block = opts.reference_block })
     if #aot.outputs == 0 then
       error(MISSING_AOT .. " (the reference Inspector has no intermediate outputs linked to "

@@ -17,6 +17,7 @@
 -- tostring(frame) and frame:print() follow them (styles box and plain);
 -- frame:render(style, opts) takes them as per-call overrides; the document
 -- styles (markdown, TSV, CSV, JSON) are never cut.
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local M = {}
 
 local DEFAULTS = {

@@ -8,6 +8,7 @@
 -- for some backends).  A table of fields becomes one column per key with
 -- print_data_tabular{include_delegate_debug_data=true}.  A parser raises
 -- on malformed input; the Inspector then warns and keeps the raw metadata.
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local core = require("etinspect")._core
 
 local M = {}

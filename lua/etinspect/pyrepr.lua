@@ -5,6 +5,7 @@
 -- with repr() (`0.0009305000000000001`) and booleans as True/False. This
 -- module reproduces that for Lua values, so frames print as the reference's
 -- DataFrames do.
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local core = require("etinspect")._core
 
 local M = {}

@@ -20,6 +20,7 @@
 -- op_types, stack_traces, module_hierarchy, debug_data, start_time,
 -- metadata tables) and print_data_tabular / save_data_to_tsv write the C
 -- rendering as it is.
+local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local etinspect = require("etinspect")
 local core = etinspect._core
 local Frame = require("etinspect.frame")
@@ -41,9 +42,11 @@ end
 --- A function (block, event) -> Event (1-based indices, as
 -- _core.report_rows gives them) for rows of `target` (an Inspector,
 -- EventBlock or Event); the blocks' event sequences are fetched once.
+local debug_getmetatable, registry = debug.getmetatable, debug.getregistry()
+
 local function event_resolver(target)
-  local reg = debug.getregistry()
-  local mt = getmetatable(target)
+  local reg = registry
+  local mt = debug_getmetatable(target) -- getmetatable() gives the types' __metatable
   if mt == reg["etinspect.Event"] then return function() return target end end
   if mt == reg["etinspect.EventBlock"] then
     local evs
@@ -175,7 +178,7 @@ function M.inspector_to_dataframe(insp, opts)
   core.check_options("Inspector:to_dataframe", opts, INSP_OPTS, 1)
   opts = opts or {}
   return frame_of(insp, { units = units_of(insp, opts.include_units ~= false),
-                          metadata = opts.include_delegate_debug_data })
+                          metadata = opts.include_delegate_debug_data, op = "Inspector:to_dataframe" })
 end
 
 --- EventBlock.to_dataframe (spec §6.2): event_block_name first, then the
@@ -186,7 +189,7 @@ function M.block_to_dataframe(blk, opts)
   core.check_options("EventBlock:to_dataframe", opts, INSP_OPTS, 1)
   opts = opts or {}
   return frame_of(blk, { units = units_of(blk, opts.include_units),
-                         metadata = opts.include_delegate_debug_data })
+                         metadata = opts.include_delegate_debug_data, op = "EventBlock:to_dataframe" })
 end
 
 local function check_units(where, units)
@@ -203,7 +206,7 @@ end
 -- @treturn Frame
 function M.event_to_dataframe(ev, units)
   units = check_units("Event:to_dataframe", units)
-  return frame_of(ev, { units = units })
+  return frame_of(ev, { units = units, op = "Event:to_dataframe" })
 end
 
 --- Event.asdict(units): the event's row (spec §6.1) as a table keyed by
@@ -213,7 +216,7 @@ end
 -- @treturn table
 function M.event_asdict(ev, units)
   units = check_units("Event:asdict", units)
-  return frame_of(ev, { units = units })[1]
+  return frame_of(ev, { units = units, op = "Event:asdict" })[1]
 end
 
 --- The frame print_data_tabular and save_data_to_tsv show (spec §6.3),
@@ -229,9 +232,9 @@ end
 
 --- The display frame rendered by C ("grid" or "tsv"), as the command line
 -- renders it.
-local function display_text(insp, opts, render)
+local function display_text(insp, opts, render, op)
   local o = { units = units_of(insp, opts.include_units ~= false), display = true,
-              metadata = opts.include_delegate_debug_data, render = render }
+              metadata = opts.include_delegate_debug_data, render = render, op = op }
   if o.metadata then o.parsed = parsed_metadata(event_resolver(insp), {}) end
   return core.report_rows(insp, o)
 end
@@ -254,7 +257,7 @@ function M.print_data_tabular(insp, file, opts)
   core.check_options("Inspector:print_data_tabular", opts, PRINT_OPTS, file ~= nil and 2 or 1)
   opts = opts or {}
   local out = file or opts.file or io.stdout
-  out:write(display_text(insp, opts, "grid"))
+  out:write(display_text(insp, opts, "grid", "Inspector:print_data_tabular"))
 end
 
 local TSV_OPTS = { include_units = "boolean", include_delegate_debug_data = "boolean" }
@@ -270,7 +273,8 @@ function M.save_data_to_tsv(insp, dest, opts)
           .. type(dest) .. ")", 2)
   end
   core.check_options("Inspector:save_data_to_tsv", opts, TSV_OPTS, 2)
-  return Frame.emit(display_text(insp, opts or {}, "tsv"), dest)
+  return Frame.emit(display_text(insp, opts or {}, "tsv", "Inspector:save_data_to_tsv"), dest, nil,
+                    "Inspector:save_data_to_tsv")
 end
 
 --- Sum of perf_data.avg over events (not OPERATOR_CALL) whose module
@@ -309,6 +313,12 @@ end
 -- reference's is an empty stub).  Events without op types are left out;
 -- delegated events only when show_delegated_ops (default true).
 function M.get_op_list(insp, block_name, show_delegated_ops)
+  if type(block_name) ~= "string" then
+    error("Inspector:get_op_list: bad argument #1 (block name string expected, got " .. type(block_name) .. ")", 2)
+  end
+  if show_delegated_ops ~= nil and type(show_delegated_ops) ~= "boolean" then
+    error("Inspector:get_op_list: bad argument #2 (boolean expected, got " .. type(show_delegated_ops) .. ")", 2)
+  end
   if show_delegated_ops == nil then show_delegated_ops = true end
   local out = {}
   for _, blk in ipairs(insp.event_blocks) do

@@ -1497,12 +1497,12 @@ static int finish_block(builder *b, size_t gi)
                     b->debug_differs_blocks++;
                     et_str nm = et_event_name(ev);
                     if (et_inspector_warn(insp,
-                                    "%s: block %zu '%.*s': the %zu runs merged into it logged "
-                                    "different debug data (first in event %zu '%.*s', run %zu); "
-                                    "the first run's values are the event's debug_data, every "
-                                    "run's are kept",
-                                    insp->etdump_label, gi, (int)blk->name.n,
-                                    blk->name.p, R, e, (int)nm.n, nm.p, r) != 0)
+                                    "%s: event_blocks[%zu] '%.*s': the %zu runs merged into it "
+                                    "logged different debug data (first in events[%zu] '%.*s', "
+                                    "run %zu); the first run's values are the event's "
+                                    "debug_data, every run's are kept",
+                                    insp->etdump_label, gi + 1, (int)blk->name.n,
+                                    blk->name.p, R, e + 1, (int)nm.n, nm.p, r + 1) != 0)
                         return nomem(b->err);
                 }
         }
@@ -1514,10 +1514,11 @@ static int finish_block(builder *b, size_t gi)
             differs = true;
             b->debug_differs_blocks++;
             if (et_inspector_warn(insp,
-                            "%s: block %zu '%.*s': the %zu runs merged into it have different "
-                            "program outputs (first in run %zu); block.run_output is the first "
-                            "run's, every run's are kept",
-                            insp->etdump_label, gi, (int)blk->name.n, blk->name.p, R, r) != 0)
+                            "%s: event_blocks[%zu] '%.*s': the %zu runs merged into it have "
+                            "different program outputs (first in run %zu); block.run_output is "
+                            "the first run's, every run's are kept",
+                            insp->etdump_label, gi + 1, (int)blk->name.n, blk->name.p,
+                            R, r + 1) != 0)
                 return nomem(b->err);
         }
     return 0;
@@ -2020,10 +2021,10 @@ static int assign_reference_outputs(et_inspector *insp, et_error *err)
             continue;
         }
         rc = et_inspector_warn(insp,
-                               "block %zu ('%.*s'): bundled_input_index %" PRId32
+                               "event_blocks[%zu] ('%.*s'): bundled_input_index %" PRId32
                                " names no test case of method '%.*s' in BundledProgram %s "
                                "(it has %" PRIu32 "): the block has no reference output",
-                               i, (int)blk->name.n, blk->name.p ? blk->name.p : "", bii,
+                               i + 1, (int)blk->name.n, blk->name.p ? blk->name.p : "", bii,
                                (int)s.method_name.n, s.method_name.p, path,
                                s.test_cases.count);
     }

@@ -17,9 +17,14 @@
 #define TEMP_SLOTS 64
 
 static char *_Atomic temps[TEMP_SLOTS];
+static atomic_flag at_exit = ATOMIC_FLAG_INIT;
 
 int et_temp_track(char *path)
 {
+    /* a file still registered at exit() was neither committed nor aborted
+     * (os.exit in a callback during a write): it goes too */
+    if (!atomic_flag_test_and_set(&at_exit))
+        atexit(et_temp_remove_all);
     for (int i = 0; i < TEMP_SLOTS; i++) {
         char *expect = NULL;
         if (atomic_compare_exchange_strong(&temps[i], &expect, path))

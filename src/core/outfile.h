@@ -72,13 +72,15 @@ int et_outfile_fail(et_outfile *of, et_error *err);
 /* Close and remove the temporary file (after a failed write). */
 void et_outfile_abort(et_outfile *of);
 
-/* ---- temporary files removed on a signal ---------------------------------- */
+/* ---- temporary files removed on a signal or at exit ------------------------- */
 
 /* Register `path` (not copied: it must stay valid, and may change in place
  * as mkstemp fills it in, until et_temp_untrack) as a temporary file to
- * remove if the process is killed.  Returns a slot >= 0, or -1 when the
- * 64 slots are taken (the file is then not removed on a signal).
- * Thread-safe. */
+ * remove if the process is killed, or exits (exit(), e.g. Lua's os.exit
+ * from a callback in the middle of a write: the first registration
+ * installs et_temp_remove_all with atexit) before it is committed or
+ * aborted.  Returns a slot >= 0, or -1 when the 64 slots are taken (the
+ * file is then not removed on a signal or at exit).  Thread-safe. */
 int et_temp_track(char *path);
 
 /* Forget slot `slot` (-1: no-op).  Thread-safe. */

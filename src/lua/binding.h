@@ -17,18 +17,53 @@
  *   l_module.c     luaopen_etinspect: the module table, TimeScale, the
  *                  embedded Lua library (lua/)
  *
- * Lifetime: an Inspector userdata holds an `lua_insp_box` whose `insp` is
- * NULL once the inspector is closed (insp:close(), `<close>`, or __gc).
- * Every child userdata keeps its Inspector alive through its user value 1
- * and checks `box->insp` on every access, so using an object after its
- * inspector was closed raises "inspector is closed" instead of reading
- * freed memory.
+ *   l_object.c     the object model every type above shares: lifetimes
+ *                  (owners, pins, finalizers), method and field dispatch,
+ *                  read-only fields and sequences, cached fields
+ *
+ * Lifetimes (docs/lua-api.md, "Lifetimes and contracts").  An *owner* is a
+ * userdata that holds memory others point into: Inspector (the mapped
+ * dump, the model), ETRecord (its programs and graphs) and NpyFile (a
+ * mapped .npy).  Every other userdata (EventBlock, Event, PerfData, Run,
+ * Graph, Node, Tensor) *depends* on one owner: its payload starts with an
+ * et_lua_obj header naming that owner, and it keeps the owner alive
+ * through its user value 1.  The rule, enforced here in one place:
+ *
+ *  - while C code of the binding runs on an object (any method, field
+ *    read or __tostring: a loop over events, a writer, a print, a value
+ *    decode, a call of the user's parser), the object's owner is *pinned*;
+ *    owner:close() on a pinned owner is refused (a getter marked
+ *    ET_LUA_LEAF, which copies one value and runs no Lua code, needs no
+ *    pin and is called in place):
+ *      "Inspector is busy (Inspector:write_trace is running); close it
+ *       after Inspector:write_trace returns"
+ *    The pin is taken and released around a protected call, so an error or
+ *    a yield attempt inside a callback never leaves it set;
+ *  - an owner is closed by close(), `<close>`, or its finalizer; using a
+ *    dependent afterwards raises "Event used after its inspector was
+ *    closed" (the type's message) and never reads freed memory;
+ *  - a finalizer never frees what another live object points into: an
+ *    ETRecord finalized while an open Inspector is linked to it is freed
+ *    when that Inspector closes; a finalizer called by hand (through the
+ *    debug library) is a close();
+ *  - every userdata metatable of the binding sets __metatable, so getmetatable()
+ *    reaches no finalizer; fields are read-only ("field 'name' of Event is
+ *    read-only").
+ *
+ * C code that calls into Lua (a user's function, a metamethod of a user's
+ * value, or anything that allocates - the collector may run a user's
+ * finalizer) while holding a pointer into an owner must run pinned: the
+ * dispatch does this for every method, getter and __tostring; other
+ * entry points (iterators, _core functions) use et_lua_call_pinned or
+ * re-check their owner after each such call.
  */
 #ifndef ET_LUA_BINDING_H
 #define ET_LUA_BINDING_H
 
 #include <lauxlib.h>
 #include <lua.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "model.h"
 
@@ -43,23 +78,192 @@
 #define ET_MT_GRAPH "etinspect.Graph"
 #define ET_MT_NODE "etinspect.Node"
 
+/* ---- the object model (l_object.c) ---------------------------------- */
+
+#define ET_LUA_OBJ_MAGIC 0x45544c4fu /* "ETLO" */
+
+typedef struct et_lua_owner et_lua_owner;
+
+/* The first member of every userdata payload of the binding. */
+typedef struct et_lua_obj {
+    uint32_t magic;      /* ET_LUA_OBJ_MAGIC */
+    et_lua_owner *owner; /* the owner whose memory it uses (itself for an owner), or NULL */
+} et_lua_obj;
+
+/* What an owner type says about itself. */
+typedef struct et_lua_owner_class {
+    const char *name;       /* "Inspector": "Inspector is busy (...)" */
+    const char *noun;       /* "inspector": "Event used after its inspector was closed" */
+    const char *closed_msg; /* raised when the owner itself is used after close */
+    const char *in_use_msg; /* raised by close() while users > 0 */
+    /* free what it holds (idempotent; L may run no Lua code but luaL_unref) */
+    void (*release)(lua_State *L, et_lua_owner *o);
+} et_lua_owner_class;
+
+/* The header of an owner's payload (Inspector, ETRecord, NpyFile). */
+struct et_lua_owner {
+    et_lua_obj obj; /* obj.owner == this owner */
+    const et_lua_owner_class *cls;
+    const char *op;   /* the outermost running operation ("Inspector:write_trace") */
+    const char *op_type, *op_key; /* ... or a field read: op_type "." op_key */
+    unsigned pins;    /* operations running on it (0: idle) */
+    unsigned users;   /* open owners pointing into it (Inspectors linked to an ETRecord) */
+    bool closed;      /* released by close() or a finalizer */
+    bool finalized;   /* finalized while users > 0: released when the last user goes */
+};
+
+/* Initialise the header of an owner payload (not yet closed, idle). */
+void et_lua_owner_init(et_lua_owner *o, const et_lua_owner_class *cls);
+
+/* The owner of the binding userdata at `idx` (itself for an owner), or
+ * NULL for any other value. */
+et_lua_owner *et_lua_owner_of(lua_State *L, int idx);
+
+/* Pin and unpin by hand, for C code that cannot raise between the two
+ * (nothing but C and protected calls in between): see et_lua_call_pinned.
+ * `op` must stay valid until the matching unpin. */
+void et_lua_pin(et_lua_owner *o, const char *op);
+void et_lua_unpin(lua_State *L, et_lua_owner *o);
+
+/* lua_call with `o` (may be NULL) pinned as operation `op` for the call's
+ * duration; the call is protected, so the pin is released whatever
+ * happens, and an error is raised again afterwards.  Returns the number of
+ * results (nres, or all for LUA_MULTRET). */
+int et_lua_call_pinned(lua_State *L, et_lua_owner *o, const char *op, int nargs, int nres);
+
+/* close() of an owner: nothing when already closed; refused (a Lua
+ * error) while pinned or while users > 0; else releases it. */
+void et_lua_owner_close(lua_State *L, et_lua_owner *o);
+
+/* A user of `o` went away (an Inspector linked to an ETRecord closed):
+ * releases `o` when it was finalized and this was its last user. */
+void et_lua_owner_unuse(lua_State *L, et_lua_owner *o);
+
+/* Raise the message for using a dependent of type `type` ("Event") or the
+ * owner itself (type NULL) after `o` was closed. */
+int et_lua_closed_error(lua_State *L, const char *type, const et_lua_owner *o);
+
+/* A method of a userdata type. */
+typedef struct et_lua_method {
+    const char *name;
+    lua_CFunction fn;
+    int max_args; /* arguments after self it takes; -1: not checked */
+    unsigned flags;
+} et_lua_method;
+
+#define ET_LUA_NOPIN 1u /* runs unpinned (close: it must see no pin of its own) */
+#define ET_LUA_FUNCTION 2u /* a function, not a method: argument 1 is no self */
+
+/* Push `fn` wrapped as the function `name` ("_core.html_plan"): while it
+ * runs (a protected call), the owner of its first argument (when that is
+ * an object of the binding) is pinned, so a user's finalizer run by one
+ * of its allocations, or any Lua code it calls, cannot close what it
+ * reads; its errors are raised again with the caller's position and
+ * "bad argument #N" names it.  For the _core functions taking an object
+ * first. */
+void et_lua_push_pinned(lua_State *L, lua_CFunction fn, const char *name);
+
+/* A field of a userdata type, read by getter(self) -> value. */
+typedef struct et_lua_getter {
+    const char *name;
+    lua_CFunction fn;
+    int cache; /* user value slot keeping the value once read (same value on
+                * every read), or 0: computed on each read */
+    unsigned flags; /* ET_LUA_LEAF or 0 */
+} et_lua_getter;
+
+/* A getter that runs no Lua code and uses its pointers only before its
+ * one allocation (it pushes one number, boolean or string it copies):
+ * called directly, without a protected call or a pin. */
+#define ET_LUA_LEAF 1u
+
+/* A userdata type. */
+typedef struct et_lua_type {
+    const char *mt;   /* registry name, "etinspect.Event" */
+    const char *name; /* what users read, "Event" */
+    const et_lua_method *methods; /* {NULL} terminated; may be NULL */
+    const et_lua_getter *getters; /* {NULL} terminated; may be NULL */
+    lua_CFunction len, tostring;  /* __len, __tostring (pinned), or NULL */
+    lua_CFunction index;          /* its own __index (upvalues as
+                                   * et_lua_record_index's), or NULL */
+    lua_CFunction newindex;       /* its own __newindex, or NULL */
+    const et_lua_owner_class *owner; /* an owner type: adds close(), __close
+                                      * and __gc (et_lua_owner_close) */
+} et_lua_type;
+
+/* Create and fill the metatable of `t`: __index dispatching to the methods
+ * (each wrapped: self checked, arguments counted, owner pinned, argument
+ * errors named "Type:method: bad argument #N (...)") and getters (pinned;
+ * cached ones kept in their user value slot), __newindex raising "field
+ * 'k' of Type is read-only" / "Type has no field 'k'", __pairs over the
+ * fields, __name, __metatable (a read-only table {__name = name}), and for
+ * owners close/__close/__gc. */
+void et_lua_define_type(lua_State *L, const et_lua_type *t);
+
+/* Add a method / a getter to the type registered as `mt` (after
+ * et_lua_define_type). */
+void et_lua_add_method(lua_State *L, const char *mt, const et_lua_method *m);
+void et_lua_add_getter(lua_State *L, const char *mt, const et_lua_getter *g);
+
+/* Push a read-only view of the sequence at `idx`: `#`, `[k]`, ipairs and
+ * pairs read it; writes raise "<what> is read-only (a sequence of the
+ * API: copy it to change it)".  `what` ("EventBlock.events") is copied. */
+void et_lua_push_readonly(lua_State *L, int idx, const char *what);
+
+/* Is the value at `idx` a read-only view (et_lua_push_readonly)?  Reads
+ * raw: runs no user code. */
+int et_lua_is_view(lua_State *L, int idx);
+
+/* Add to the table on top (_core): is_view(v) -> boolean (et_lua_is_view),
+ * the Lua library's way to tell the API's read-only sequences, whose
+ * getmetatable() is false, from other tables; and std, the standard
+ * library as it was when the module was opened (et_lua_capture_stdlib),
+ * the environment of the library's modules. */
+void et_lua_open_object(lua_State *L);
+
+/* Push the sequence behind the read-only view at `idx` (for C code). */
+void et_lua_push_backing(lua_State *L, int idx);
+
+/* Push a userdata owning a malloc'd buffer: store the pointer in the slot
+ * returned (NULL until then); it is freed when the userdata is collected
+ * or closed, so a Lua error unwinding through the caller cannot leak it.
+ * Marked to-be-closed when `tbc` (then freed when the C function returns;
+ * mind lua_settop below it). */
+void **et_lua_push_cbuffer(lua_State *L, int tbc);
+
+/* Functions of the standard library the binding uses, captured when the
+ * module is opened, so that a script replacing the globals (`require =
+ * nil`, `io = nil`) breaks nothing (l_object.c); also the snapshot of the
+ * standard library the Lua library's modules run in (_core.std). */
+void et_lua_capture_stdlib(lua_State *L);
+/* require(name) with the captured require; pushes the module. */
+void et_lua_require(lua_State *L, const char *name);
+/* Push io.stdout as it was when the module was opened (a Lua error when
+ * the io library was not loaded). */
+void et_lua_push_stdout(lua_State *L);
+
+/* ---- the types' payloads --------------------------------------------- */
+
 /* The ETRecord's userdata payload.  An Inspector linked to it holds it in
- * its user value and counts itself in `users`; the record cannot be closed
- * while an open Inspector points into it. */
+ * its user value and counts itself in own.users; the record cannot be
+ * closed while an open Inspector points into it. */
 typedef struct lua_etr_box {
+    et_lua_owner own;
     et_etrecord *r; /* NULL once closed */
-    int users;      /* open Inspectors linked to it */
 } lua_etr_box;
 
-/* A Graph's payload (user value 1: its ETRecord userdata). */
+/* A Graph's payload (user value 1: its ETRecord userdata; 2: the nodes). */
 typedef struct lua_graph_box {
+    et_lua_obj obj;
     lua_etr_box *rec;
     const et_graph *g;  /* owned by the record */
     char name[200];     /* what it was asked as, e.g. "aten_dialect_output/forward" */
 } lua_graph_box;
 
-/* The Inspector's userdata payload. */
+/* The Inspector's userdata payload (user value 1: a table anchoring its
+ * options and caches; 2: event_blocks). */
 typedef struct lua_insp_box {
+    et_lua_owner own;
     et_inspector *insp; /* NULL once closed */
     int parser_ref;     /* delegate metadata parser (registry ref) or LUA_NOREF */
     char parser_name[64];
@@ -67,8 +271,10 @@ typedef struct lua_insp_box {
 } lua_insp_box;
 
 /* A child's payload: its inspector, block index and (for events and perf
- * data) event index. */
+ * data) event index.  User value 1 anchors the Inspector, 2 caches
+ * (EventBlock: events; Event: perf_data). */
 typedef struct lua_child {
+    et_lua_obj obj;
     lua_insp_box *box;
     size_t block;
     size_t event;
@@ -104,6 +310,10 @@ const struct et_tensor *et_lua_check_tensor(lua_State *L, int arg);
 int et_lua_parse_etrecord(lua_State *L);
 
 /* Check that argument `arg` is an open ETRecord; returns its box. */
+/* Push a new ETRecord userdata holding no record yet (r NULL: the caller
+ * sets it before anything can raise, or it reads as closed); raises only
+ * on out of memory. */
+lua_etr_box *et_lua_new_etrecord(lua_State *L);
 lua_etr_box *et_lua_check_etrecord(lua_State *L, int arg);
 
 /* Push a Graph for program `p` of the ETRecord userdata at `rec_idx`
@@ -135,10 +345,10 @@ void et_lua_push_str(lua_State *L, et_str s);
 /* Push the Inspector userdata that child argument `arg` belongs to. */
 void et_lua_push_parent(lua_State *L, int arg);
 
-/* Generic __index for record-like userdata: looks `key` up first in the
- * methods table at upvalue 1, then calls the getter function found in the
- * getters table at upvalue 2 (getter(self) -> value).  Used with
- * et_lua_set_index. */
+/* et_lua_define_type for a type given as two luaL_Reg lists (methods
+ * not counted, no cached getters), on the metatable on top of the stack,
+ * whose __name must be set already.  Kept for types written before
+ * et_lua_define_type. */
 void et_lua_set_index(lua_State *L, const luaL_Reg *methods, const luaL_Reg *getters);
 
 /* The generic-for triple (iterator, self, nil) walking the keys of the
@@ -146,11 +356,14 @@ void et_lua_set_index(lua_State *L, const luaL_Reg *methods, const luaL_Reg *get
  * honoured) as values; for __pairs.  Returns 3. */
 int et_lua_pairs_in_order(lua_State *L, int self, int keys);
 
-/* The __index body et_lua_set_index installs: looks the key up in the
- * methods table at upvalue 1 of the running closure, then calls the getter
- * at upvalue 2; "<__name> has no field or method 'k'" for other strings,
- * nil for other keys.  A type with its own __index closure over the same
- * two tables (Tensor: integer keys are elements) calls it for the rest. */
+/* The __index body et_lua_define_type installs (upvalues: 1 methods,
+ * 2 getters, 3 {name = leaf getter | cache slot}, 4 the type's name): a
+ * leaf getter, called in place; else a cached value; else a method (one
+ * stored unwrapped, a C function or a Lua-library method, is wrapped on
+ * first use: self checked, owner pinned); else the getter called pinned;
+ * "<Type> has no field or method 'k'" for other strings, nil for other
+ * keys.  A type with its own __index closure over the same upvalues
+ * (Tensor: integer keys are elements) calls it for the rest. */
 int et_lua_record_index(lua_State *L);
 
 /* __pairs for record-like userdata: iterates the getter names (sorted) and
@@ -179,6 +392,19 @@ typedef struct et_lua_opt {
  * Keys are read raw; no user code runs. */
 void et_lua_check_options(lua_State *L, int arg, const char *where, const et_lua_opt *spec,
                           int argn);
+
+/* Is the value at `idx` an output sink: an io file, or a table or userdata
+ * with a `write` method (found without running user code)? */
+int et_lua_is_sink(lua_State *L, int idx);
+
+/* Argument `arg` must be a sink (nil allowed when `optional`); raises
+ * "<where>: bad argument #<argn> (file expected, got <type>)". */
+void et_lua_check_sink(lua_State *L, int arg, const char *where, int argn, int optional);
+
+/* Push field `key` of the options table at `idx` read raw (nil when `idx`
+ * is not a table); returns its type.  Options are read as checked: a
+ * metatable of the options table is not consulted. */
+int et_lua_opt_get(lua_State *L, int idx, const char *key);
 
 /* Add _core.check_options(where, opts, spec [, argn]) -> opts to the
  * table on top (the same rule for the Lua library; spec = {key = "types"}). */

@@ -50,6 +50,10 @@ static int blk_method(lua_State *L)
     return 1;
 }
 
+/* blk.events: a read-only sequence of the block's events, made once
+ * (cached in user value 2 by the dispatch): the same Event userdata on
+ * every read, so `blk.events[k]` costs a table read and events can be
+ * table keys. */
 static int blk_events(lua_State *L)
 {
     lua_child *c;
@@ -61,6 +65,7 @@ static int blk_events(lua_State *L)
         et_lua_push_child(L, insp, ET_MT_EVENT, c->block, e);
         lua_rawseti(L, -2, (lua_Integer)e + 1);
     }
+    et_lua_push_readonly(L, -1, "EventBlock.events");
     return 1;
 }
 
@@ -155,27 +160,21 @@ static int blk_tostring(lua_State *L)
 
 void et_lua_register_block(lua_State *L)
 {
-    static const luaL_Reg methods[] = {{"run_output_of_run", blk_run_output_of_run},
-                                       {"run_output_raw", blk_run_output_raw},
-                                       {NULL, NULL}};
-    static const luaL_Reg getters[] = {{"name", blk_name},
-                                       {"events", blk_events},
-                                       {"bundled_input_index", blk_bii},
-                                       {"run_output", blk_run_output},
-                                       {"reference_output", blk_nil},
-                                       {"source_time_scale", blk_source},
-                                       {"target_time_scale", blk_target},
-                                       {"allocators", blk_allocators},
-                                       {"num_runs", blk_num_runs},
-                                       {"etrecord_method", blk_method},
-                                       {NULL, NULL}};
-    luaL_newmetatable(L, ET_MT_BLOCK);
-    et_lua_set_index(L, methods, getters);
-    lua_pushcfunction(L, blk_len);
-    lua_setfield(L, -2, "__len");
-    lua_pushcfunction(L, blk_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushliteral(L, "EventBlock");
-    lua_setfield(L, -2, "__name");
-    lua_pop(L, 1);
+    static const et_lua_method methods[] = {{"run_output_of_run", blk_run_output_of_run, 1, 0},
+                                            {"run_output_raw", blk_run_output_raw, 1, 0},
+                                            {NULL, NULL, 0, 0}};
+    static const et_lua_getter getters[] = {{"name", blk_name, 0, ET_LUA_LEAF},
+                                            {"events", blk_events, 2, 0},
+                                            {"bundled_input_index", blk_bii, 0, ET_LUA_LEAF},
+                                            {"run_output", blk_run_output, 0, 0},
+                                            {"reference_output", blk_nil, 0, 0},
+                                            {"source_time_scale", blk_source, 0, ET_LUA_LEAF},
+                                            {"target_time_scale", blk_target, 0, ET_LUA_LEAF},
+                                            {"allocators", blk_allocators, 0, 0},
+                                            {"num_runs", blk_num_runs, 0, ET_LUA_LEAF},
+                                            {"etrecord_method", blk_method, 0, ET_LUA_LEAF},
+                                            {NULL, NULL, 0, 0}};
+    static const et_lua_type type = {ET_MT_BLOCK, "EventBlock", methods, getters, blk_len,
+                                     blk_tostring, NULL, NULL, NULL};
+    et_lua_define_type(L, &type);
 }

@@ -80,7 +80,7 @@ static int blk_reference_output(lua_State *L)
         return 1;
     }
     char what[120];
-    snprintf(what, sizeof what, "block %u '%.*s' reference_output", (unsigned)c->block,
+    snprintf(what, sizeof what, "event_blocks[%u] '%.*s' reference_output", (unsigned)c->block + 1,
              (int)(blk->name.n > 40 ? 40 : blk->name.n), blk->name.p ? blk->name.p : "");
     push_values(L, insp->bundled, &tc.expected_outputs, 1, what);
     return 1;
@@ -124,11 +124,11 @@ static int insp_bundled_program(lua_State *L)
             char what[120];
             lua_createtable(L, 0, 2);
             snprintf(what, sizeof what, "method_test_suites[%u].test_cases[%u].inputs",
-                     (unsigned)s, (unsigned)k);
+                     (unsigned)s + 1, (unsigned)k + 1);
             push_values(L, bp, &tc.inputs, 1, what);
             lua_setfield(L, -2, "inputs");
             snprintf(what, sizeof what, "method_test_suites[%u].test_cases[%u].expected_outputs",
-                     (unsigned)s, (unsigned)k);
+                     (unsigned)s + 1, (unsigned)k + 1);
             push_values(L, bp, &tc.expected_outputs, 1, what);
             lua_setfield(L, -2, "expected_outputs");
             lua_rawseti(L, -2, (lua_Integer)k + 1);
@@ -140,19 +140,10 @@ static int insp_bundled_program(lua_State *L)
     return 1;
 }
 
-/* Put getter `fn` under `name` in the __getters table of metatable `mt`. */
-static void add_getter(lua_State *L, const char *mt, const char *name, lua_CFunction fn)
-{
-    luaL_getmetatable(L, mt);
-    if (lua_getfield(L, -1, "__getters") == LUA_TTABLE) {
-        lua_pushcfunction(L, fn);
-        lua_setfield(L, -2, name);
-    }
-    lua_pop(L, 2);
-}
-
 void et_lua_register_bundled(lua_State *L)
 {
-    add_getter(L, ET_MT_BLOCK, "reference_output", blk_reference_output);
-    add_getter(L, ET_MT_INSPECTOR, "bundled_program", insp_bundled_program);
+    static const et_lua_getter ref = {"reference_output", blk_reference_output, 0, 0};
+    static const et_lua_getter bp = {"bundled_program", insp_bundled_program, 0, 0};
+    et_lua_add_getter(L, ET_MT_BLOCK, &ref);
+    et_lua_add_getter(L, ET_MT_INSPECTOR, &bp);
 }

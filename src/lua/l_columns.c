@@ -171,15 +171,16 @@ static int insp_column_names(lua_State *L)
     return 1;
 }
 
-/* Add the two methods to the Inspector (called by luaopen_etinspect). */
+/* Add the two methods to the Inspector (called by luaopen_etinspect),
+ * through the object model's dispatch (binding.h): self checked, the
+ * arguments counted, the inspector pinned while a call runs (a user's
+ * finalizer run by an allocation, or a metamethod of `cols`, cannot close
+ * it under the loop). */
 void et_lua_register_columns(lua_State *L);
 void et_lua_register_columns(lua_State *L)
 {
-    luaL_getmetatable(L, ET_MT_INSPECTOR);
-    lua_getfield(L, -1, "__methods");
-    lua_pushcfunction(L, insp_run_columns);
-    lua_setfield(L, -2, "run_columns");
-    lua_pushcfunction(L, insp_column_names);
-    lua_setfield(L, -2, "column_names");
-    lua_pop(L, 2);
+    static const et_lua_method run_columns = {"run_columns", insp_run_columns, 2, 0};
+    static const et_lua_method column_names = {"column_names", insp_column_names, 0, 0};
+    et_lua_add_method(L, ET_MT_INSPECTOR, &run_columns);
+    et_lua_add_method(L, ET_MT_INSPECTOR, &column_names);
 }

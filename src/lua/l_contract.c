@@ -16,7 +16,7 @@
 /* An io file, or a table or userdata with a `write` method found without
  * running user code: a raw field, or a field of its metatable's __index
  * table (a userdata whose __index is a function is taken on trust). */
-static int is_sink(lua_State *L, int idx)
+int et_lua_is_sink(lua_State *L, int idx)
 {
     if (luaL_testudata(L, idx, LUA_FILEHANDLE))
         return 1;
@@ -66,7 +66,7 @@ static int has_type(lua_State *L, int idx, const char *t, size_t n)
         return c;
     }
     if (IS("file"))
-        return is_sink(L, idx);
+        return et_lua_is_sink(L, idx);
     for (int i = 0; i < LUA_NUMTYPES; i++) {
         const char *tn = lua_typename(L, i);
         if (strlen(tn) == n && memcmp(tn, t, n) == 0)
@@ -185,15 +185,44 @@ void et_lua_check_options(lua_State *L, int arg, const char *where, const et_lua
     }
 }
 
+void et_lua_check_sink(lua_State *L, int arg, const char *where, int argn, int optional)
+{
+    if (optional && lua_isnoneornil(L, arg))
+        return;
+    if (!et_lua_is_sink(L, arg))
+        luaL_error(L, "%s: bad argument #%d (file expected, got %s)", where, argn,
+                   lua_isnone(L, arg) ? "no value" : value_type(L, arg));
+}
+
+int et_lua_opt_get(lua_State *L, int idx, const char *key)
+{
+    if (lua_type(L, idx) != LUA_TTABLE) {
+        lua_pushnil(L);
+        return LUA_TNIL;
+    }
+    idx = lua_absindex(L, idx);
+    lua_pushstring(L, key);
+    return lua_rawget(L, idx);
+}
+
 static int cmp_opt(const void *a, const void *b)
 {
     return strcmp(((const et_lua_opt *)a)->name, ((const et_lua_opt *)b)->name);
 }
 
+/* et_lua_check_options(L, 1, where = 2, spec = 3, argn = 4), run as a
+ * protected call by core_check_options. */
+static int check_protected(lua_State *L)
+{
+    et_lua_check_options(L, 1, lua_tostring(L, 2), lua_touserdata(L, 3), (int)lua_tointeger(L, 4));
+    return 0;
+}
+
 /* _core.check_options(where, opts, spec [, argn]) -> opts
  * spec: {key = "boolean" | "string|table" | ...}; the accepted keys are
  * listed sorted in the message.  Raises as et_lua_check_options; the error
- * is reported at the caller's caller's level (the user's line). */
+ * is reported at the caller's caller's level (the user's line that called
+ * the library's method). */
 static int core_check_options(lua_State *L)
 {
     const char *where = luaL_checkstring(L, 1);
@@ -209,18 +238,29 @@ static int core_check_options(lua_State *L)
     size_t i = 0;
     lua_pushnil(L);
     while (lua_next(L, 3) && i < n) {
-        /* key and value are strings anchored in the spec table */
+        /* key and value are strings anchored in the spec table (checked
+         * before they are read: no conversion under lua_next) */
+        if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
+            return luaL_error(L, "check_options: spec must map option names to type strings");
         spec[i].name = lua_tostring(L, -2);
         spec[i].types = lua_tostring(L, -1);
-        if (!spec[i].name || lua_type(L, -2) != LUA_TSTRING)
-            return luaL_error(L, "check_options: spec keys must be strings");
         i++;
         lua_pop(L, 1);
     }
     spec[i].name = NULL;
     spec[i].types = NULL;
     qsort(spec, i, sizeof *spec, cmp_opt);
-    et_lua_check_options(L, 2, where, spec, argn);
+    lua_pushcfunction(L, check_protected);
+    lua_pushvalue(L, 2);
+    lua_pushstring(L, where);
+    lua_pushlightuserdata(L, spec); /* anchored on the stack below */
+    lua_pushinteger(L, argn);
+    if (lua_pcall(L, 4, 0, 0) != LUA_OK) {
+        luaL_where(L, 2); /* the line that called the method */
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
     lua_settop(L, 2);
     return 1;
 }

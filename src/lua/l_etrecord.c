@@ -50,7 +50,10 @@
  *       cannot be parsed ("PATH: entry 'NAME': invalid JSON at line L,
  *       column C: ...").
  *   rec:close()            free it now (also __close); an error while an
- *                          open Inspector is linked to it
+ *                          open Inspector is linked to it, or while it is
+ *                          busy (a Graph:print running)
+ *   Graphs are made once per (program, name): asking again gives the same
+ *   Graph userdata.
  *   tostring(rec)          "ETRecord 'PATH' (N entries, methods: forward)"
  */
 #include <string.h>
@@ -66,10 +69,37 @@ lua_etr_box *et_lua_check_etrecord(lua_State *L, int arg)
     return b;
 }
 
+static void rec_release(lua_State *L, et_lua_owner *o)
+{
+    (void)L;
+    lua_etr_box *b = (lua_etr_box *)o;
+    et_etrecord_free(b->r);
+    b->r = NULL;
+}
+
+static const et_lua_owner_class rec_class = {
+    "ETRecord", "ETRecord", "ETRecord used after it was closed",
+    "ETRecord is linked to an open Inspector; close the Inspector first", rec_release};
+
+lua_etr_box *et_lua_new_etrecord(lua_State *L)
+{
+    lua_etr_box *b = lua_newuserdatauv(L, sizeof *b, 1);
+    et_lua_owner_init(&b->own, &rec_class);
+    b->r = NULL;
+    luaL_setmetatable(L, ET_MT_ETRECORD);
+    lua_newtable(L); /* user value: the Graphs made, by program and name */
+    lua_setiuservalue(L, -2, 1);
+    return b;
+}
+
 int et_lua_parse_etrecord(lua_State *L)
 {
     static const et_lua_opt spec[] = {{"etrecord_json_budget", "integer"}, {NULL, NULL}};
-    const char *path = luaL_checkstring(L, 1);
+    if (lua_type(L, 1) != LUA_TSTRING)
+        return luaL_error(L, "etinspect.parse_etrecord: bad argument #1 (path string expected, got "
+                             "%s)",
+                          luaL_typename(L, 1));
+    const char *path = lua_tostring(L, 1);
     et_lua_check_options(L, 2, "etinspect.parse_etrecord", spec, 2);
     et_etrecord_options o;
     et_etrecord_options_init(&o);
@@ -86,33 +116,11 @@ int et_lua_parse_etrecord(lua_State *L)
         }
         lua_pop(L, 1);
     }
-    lua_etr_box *b = lua_newuserdatauv(L, sizeof *b, 1);
-    b->r = NULL;
-    b->users = 0;
-    luaL_setmetatable(L, ET_MT_ETRECORD);
+    lua_etr_box *b = et_lua_new_etrecord(L);
     et_error err;
     if (!(b->r = et_etrecord_open(&o, &err)))
         return luaL_error(L, "%s", err.msg);
     return 1;
-}
-
-static int rec_close(lua_State *L)
-{
-    lua_etr_box *b = luaL_checkudata(L, 1, ET_MT_ETRECORD);
-    if (b->users > 0)
-        return luaL_error(L, "ETRecord is linked to an open Inspector; close the Inspector first");
-    et_etrecord_free(b->r);
-    b->r = NULL;
-    return 0;
-}
-
-static int rec_gc(lua_State *L)
-{
-    /* an Inspector linked to it is finalized first (it was created later) */
-    lua_etr_box *b = luaL_checkudata(L, 1, ET_MT_ETRECORD);
-    et_etrecord_free(b->r);
-    b->r = NULL;
-    return 0;
 }
 
 static int rec_path(lua_State *L)
@@ -321,27 +329,19 @@ static int rec_tostring(lua_State *L)
 
 void et_lua_register_etrecord(lua_State *L)
 {
-    static const luaL_Reg methods[] = {{"close", rec_close},
-                                       {"get_exported_program", rec_get_exported_program},
-                                       {NULL, NULL}};
-    static const luaL_Reg getters[] = {{"path", rec_path},
-                                       {"entries", rec_entries},
-                                       {"methods", rec_methods},
-                                       {"graphs", rec_graphs},
-                                       {"export_graph_id", rec_export_graph_id},
-                                       {"debug_handle_map", rec_debug_handle_map},
-                                       {"delegate_map", rec_delegate_map},
-                                       {"instruction_id_to_num_outs_map", rec_num_outs_map},
-                                       {NULL, NULL}};
-    luaL_newmetatable(L, ET_MT_ETRECORD);
-    et_lua_set_index(L, methods, getters);
-    lua_pushcfunction(L, rec_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, rec_close);
-    lua_setfield(L, -2, "__close");
-    lua_pushcfunction(L, rec_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushliteral(L, "ETRecord");
-    lua_setfield(L, -2, "__name");
-    lua_pop(L, 1);
+    static const et_lua_method methods[] = {
+        {"get_exported_program", rec_get_exported_program, 2, 0}, {NULL, NULL, 0, 0}};
+    static const et_lua_getter getters[] = {{"path", rec_path, 0, 0},
+                                            {"entries", rec_entries, 0, 0},
+                                            {"methods", rec_methods, 0, 0},
+                                            {"graphs", rec_graphs, 0, 0},
+                                            {"export_graph_id", rec_export_graph_id, 0, 0},
+                                            {"debug_handle_map", rec_debug_handle_map, 0, 0},
+                                            {"delegate_map", rec_delegate_map, 0, 0},
+                                            {"instruction_id_to_num_outs_map",
+                                             rec_num_outs_map, 0, 0},
+                                            {NULL, NULL, 0, 0}};
+    static const et_lua_type type = {ET_MT_ETRECORD, "ETRecord", methods, getters, NULL,
+                                     rec_tostring, NULL, NULL, &rec_class};
+    et_lua_define_type(L, &type);
 }

@@ -341,33 +341,29 @@ static int ev_tostring(lua_State *L)
 
 void et_lua_register_event(lua_State *L)
 {
-    static const luaL_Reg methods[] = {{"debug_data_of_run", ev_debug_data_of_run},
-                                       {"debug_data_raw", ev_debug_data_raw},
-                                       {NULL, NULL}};
-    static const luaL_Reg getters[] = {
-        {"name", ev_name},
-        {"perf_data", ev_perf_data},
-        {"op_types", ev_op_types},
-        {"delegate_debug_identifier", ev_did},
-        {"debug_handles", ev_debug_handles},
-        {"stack_traces", ev_stack_traces},
-        {"module_hierarchy", ev_module_hierarchy},
-        {"is_delegated_op", ev_is_delegated},
-        {"delegate_backend_name", ev_backend},
-        {"debug_data", ev_debug_data},
-        {"num_debug_runs", ev_num_debug_runs},
-        {"start_time", ev_start_time},
-        {"num_outputs", ev_num_outputs},
-        {"instruction_id", ev_instruction_id},
-        {"chain_index", ev_chain_index},
-        {"delegate_debug_metadatas", ev_metadatas},
-        {"raw_delegate_debug_metadatas", ev_raw_metadatas},
-        {NULL, NULL}};
-    luaL_newmetatable(L, ET_MT_EVENT);
-    et_lua_set_index(L, methods, getters);
-    lua_pushcfunction(L, ev_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushliteral(L, "Event");
-    lua_setfield(L, -2, "__name");
-    lua_pop(L, 1);
+    static const et_lua_method methods[] = {{"debug_data_of_run", ev_debug_data_of_run, 1, 0},
+                                            {"debug_data_raw", ev_debug_data_raw, 1, 0},
+                                            {NULL, NULL, 0, 0}};
+    static const et_lua_getter getters[] = {
+        {"name", ev_name, 0, ET_LUA_LEAF},
+        {"perf_data", ev_perf_data, 2, 0},
+        {"op_types", ev_op_types, 0, 0},
+        {"delegate_debug_identifier", ev_did, 0, ET_LUA_LEAF},
+        {"debug_handles", ev_debug_handles, 0, 0},
+        {"stack_traces", ev_stack_traces, 0, 0},
+        {"module_hierarchy", ev_module_hierarchy, 0, 0},
+        {"is_delegated_op", ev_is_delegated, 0, ET_LUA_LEAF},
+        {"delegate_backend_name", ev_backend, 0, ET_LUA_LEAF},
+        {"debug_data", ev_debug_data, 0, 0},
+        {"num_debug_runs", ev_num_debug_runs, 0, ET_LUA_LEAF},
+        {"start_time", ev_start_time, 0, 0},
+        {"num_outputs", ev_num_outputs, 0, ET_LUA_LEAF},
+        {"instruction_id", ev_instruction_id, 0, ET_LUA_LEAF},
+        {"chain_index", ev_chain_index, 0, ET_LUA_LEAF},
+        {"delegate_debug_metadatas", ev_metadatas, 0, 0},
+        {"raw_delegate_debug_metadatas", ev_raw_metadatas, 0, 0},
+        {NULL, NULL, 0, 0}};
+    static const et_lua_type type = {ET_MT_EVENT, "Event", methods, getters, NULL, ev_tostring,
+                                     NULL, NULL, NULL};
+    et_lua_define_type(L, &type);
 }

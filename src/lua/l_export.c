@@ -52,34 +52,45 @@ typedef struct trace_md {
     int json; /* index of the JSON encoder (etinspect.Frame.json) */
 } trace_md;
 
-/* json(ev.delegate_debug_metadatas): arguments the Event and the encoder. */
+/* json(ev.delegate_debug_metadatas) of event (block, event): arguments the
+ * Inspector, the block and event (0-based) and the encoder.  Runs
+ * protected: nothing may unwind through the C trace writer. */
 static int metadata_json(lua_State *L)
 {
-    lua_getfield(L, 1, "delegate_debug_metadatas"); /* parsed once, cached */
+    size_t block = (size_t)lua_tointeger(L, 2), event = (size_t)lua_tointeger(L, 3);
+    et_lua_push_child(L, 1, ET_MT_EVENT, block, event);
+    lua_getfield(L, -1, "delegate_debug_metadatas"); /* parsed once, cached */
+    lua_pushvalue(L, 4);
+    lua_insert(L, -2);
     lua_call(L, 1, 1);
     return 1;
 }
 
 /* JSON of an event's parsed delegate metadata, or NULL (not delegated, no
- * parser, the parser failed, or nothing to say). */
+ * parser, the parser failed, or nothing to say).  The Inspector is pinned
+ * by write_trace: the parser cannot close it. */
 static char *trace_metadata(void *ud, size_t block, size_t event, size_t run)
 {
     (void)run;
     trace_md *m = ud;
     lua_State *L = m->L;
     lua_insp_box *box = lua_touserdata(L, m->insp);
+    if (!box->insp)
+        return NULL;
     const et_event *ev = &box->insp->blocks[block].events[event];
     if (!ev->is_delegated_op || box->parser_ref == LUA_NOREF || !ev->raw_delegate_debug_metadatas)
         return NULL;
     int top = lua_gettop(L);
     if (!lua_checkstack(L, 8))
         return NULL;
+    /* nothing allocates before the protected call */
     lua_pushcfunction(L, metadata_json);
-    et_lua_push_child(L, m->insp, ET_MT_EVENT, block, event);
+    lua_pushvalue(L, m->insp);
+    lua_pushinteger(L, (lua_Integer)block);
+    lua_pushinteger(L, (lua_Integer)event);
     lua_pushvalue(L, m->json);
     char *out = NULL;
-    /* protected: nothing may unwind through the C trace writer */
-    if (lua_pcall(L, 2, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
+    if (lua_pcall(L, 4, 1, 0) == LUA_OK && lua_type(L, -1) == LUA_TSTRING) {
         size_t n;
         const char *s = lua_tolstring(L, -1, &n);
         if ((out = malloc(n + 1)))
@@ -92,7 +103,7 @@ static char *trace_metadata(void *ud, size_t block, size_t event, size_t run)
 /* The runs option: a string as is, or a sequence of integers joined. */
 static const char *runs_option(lua_State *L, int opts, luaL_Buffer *b)
 {
-    int t = lua_getfield(L, opts, "runs");
+    int t = et_lua_opt_get(L, opts, "runs");
     if (t == LUA_TNIL) {
         lua_pop(L, 1);
         return NULL;
@@ -100,15 +111,15 @@ static const char *runs_option(lua_State *L, int opts, luaL_Buffer *b)
     if (t == LUA_TSTRING)
         return lua_tostring(L, -1); /* left on the stack */
     if (t != LUA_TTABLE)
-        luaL_error(L, "write_trace: runs: expected a string like \"0-3,7\" or a sequence of "
-                      "run indices, got %s", luaL_typename(L, -1));
+        luaL_error(L, "Inspector:write_trace: runs: expected a string like \"0-3,7\" or a "
+                      "sequence of run indices, got %s", luaL_typename(L, -1));
     int tbl = lua_gettop(L);
     luaL_buffinit(L, b);
     lua_Integer n = (lua_Integer)lua_rawlen(L, tbl);
     for (lua_Integer i = 1; i <= n; i++) {
         lua_rawgeti(L, tbl, i);
         if (!lua_isinteger(L, -1))
-            luaL_error(L, "write_trace: runs[%d]: expected an integer", (int)i);
+            luaL_error(L, "Inspector:write_trace: runs[%I]: expected an integer", i);
         lua_Integer v = lua_tointeger(L, -1);
         lua_pop(L, 1);
         lua_pushfstring(L, "%s%I", i > 1 ? "," : "", v);
@@ -135,31 +146,31 @@ static void inputs_of(lua_State *L, const char *inputs[3])
 
 static int insp_write_trace(lua_State *L)
 {
+    static const et_lua_opt spec[] = {{"cycles_hz", "number"},
+                                      {"runs", "string|table"},
+                                      {"runs_apart", "boolean"},
+                                      {"window", "table"},
+                                      {NULL, NULL}};
     lua_insp_box *box = luaL_checkudata(L, 1, ET_MT_INSPECTOR);
     et_inspector *insp = et_lua_insp(L, box);
     const char *path = luaL_checkstring(L, 2);
+    et_lua_check_options(L, 3, "Inspector:write_trace", spec, 2);
     lua_settop(L, 3);
-    if (lua_isnil(L, 3)) {
-        lua_newtable(L);
-        lua_replace(L, 3);
-    }
-    luaL_checktype(L, 3, LUA_TTABLE);
     et_trace_options o;
     et_trace_options_init(&o);
-    if (lua_getfield(L, 3, "cycles_hz") != LUA_TNIL)
-        o.cycles_hz = luaL_checknumber(L, -1);
+    if (et_lua_opt_get(L, 3, "cycles_hz") != LUA_TNIL)
+        o.cycles_hz = lua_tonumber(L, -1);
     lua_pop(L, 1);
-    lua_getfield(L, 3, "runs_apart");
+    et_lua_opt_get(L, 3, "runs_apart");
     o.runs_apart = lua_toboolean(L, -1);
     lua_pop(L, 1);
-    if (lua_getfield(L, 3, "window") != LUA_TNIL) {
-        luaL_checktype(L, -1, LUA_TTABLE);
+    if (et_lua_opt_get(L, 3, "window") != LUA_TNIL) {
         lua_rawgeti(L, -1, 1);
         lua_rawgeti(L, -2, 2);
         if (!lua_isnumber(L, -2) || !lua_isnumber(L, -1) ||
             !(lua_tonumber(L, -1) > lua_tonumber(L, -2)))
-            return luaL_error(L, "write_trace: window: expected {start_us, end_us} with start "
-                                 "below end");
+            return luaL_error(L, "Inspector:write_trace: window: expected {start_us, end_us} with "
+                                 "start below end");
         o.window_start_us = lua_tonumber(L, -2);
         o.window_end_us = lua_tonumber(L, -1);
         lua_pop(L, 2);
@@ -167,9 +178,7 @@ static int insp_write_trace(lua_State *L)
     lua_pop(L, 1);
     luaL_Buffer b;
     o.runs = runs_option(L, 3, &b);
-    lua_getglobal(L, "require");
-    lua_pushliteral(L, "etinspect");
-    lua_call(L, 1, 1);
+    et_lua_require(L, "etinspect");
     lua_getfield(L, -1, "Frame");
     lua_getfield(L, -1, "json");
     trace_md md = {L, 1, lua_gettop(L)};
@@ -179,6 +188,8 @@ static int insp_write_trace(lua_State *L)
     inputs_of(L, inputs);
     et_error err;
     et_outfile of;
+    /* from here to the commit only C and protected calls run: no Lua error
+     * can leave the temporary file behind */
     if (et_outfile_open(&of, path, inputs, &err) != 0)
         return luaL_error(L, "%s", err.msg);
     if (et_trace_write(insp, &o, of.fp, &err) != 0) {
@@ -201,13 +212,11 @@ static int insp_to_sqlite(lua_State *L)
     const char *path = luaL_checkstring(L, 2);
     et_lua_check_options(L, 3, "Inspector:to_sqlite", spec, 2);
     et_sqlite_dump_options o = {0};
-    if (lua_istable(L, 3)) {
-        if (lua_getfield(L, 3, "dump") == LUA_TSTRING)
-            o.name = lua_tostring(L, -1); /* anchored in the options table */
-        lua_getfield(L, 3, "replace");
-        o.replace = lua_toboolean(L, -1);
-        lua_pop(L, 2);
-    }
+    if (et_lua_opt_get(L, 3, "dump") != LUA_TNIL)
+        o.name = lua_tostring(L, -1); /* anchored in the options table */
+    et_lua_opt_get(L, 3, "replace");
+    o.replace = lua_toboolean(L, -1);
+    lua_pop(L, 2);
     if (o.replace && !o.name)
         return luaL_error(L, "Inspector:to_sqlite: option 'replace' needs option 'dump' (the "
                              "name whose rows it replaces)");
@@ -227,9 +236,11 @@ static int blk_memory_summary(lua_State *L)
     lua_child *c = et_lua_check_child(L, 1, ET_MT_BLOCK);
     const et_block *blk = &c->box->insp->blocks[c->block];
     et_memory_row *rows;
+    void **keep = et_lua_push_cbuffer(L, 1); /* frees the rows on any exit */
     long n = et_block_memory_summary(blk, &rows);
     if (n < 0)
         return luaL_error(L, "out of memory");
+    *keep = rows;
     lua_createtable(L, (int)n, 0);
     for (long i = 0; i < n; i++) {
         lua_createtable(L, 0, 6);
@@ -247,7 +258,6 @@ static int blk_memory_summary(lua_State *L)
         lua_setfield(L, -2, "largest");
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
-    free(rows);
     return 1;
 }
 
@@ -255,12 +265,46 @@ static int blk_memory_summary(lua_State *L)
 
 void et_lua_open_export(lua_State *L); /* called by l_module.c */
 
-/* Raise the message of `err` after freeing `l`. */
-static int fail_list(lua_State *L, et_pathlist *l, const et_error *err)
+/* A path list that the collector frees whatever happens (a userdata with
+ * __gc), so that no error between its filling and its use leaks it. */
+static int pathlist_gc(lua_State *L)
 {
-    lua_pushstring(L, err->msg);
+    et_pathlist *l = lua_touserdata(L, 1);
     et_pathlist_free(l);
-    return lua_error(L);
+    *l = (et_pathlist){0};
+    return 0;
+}
+
+static et_pathlist *push_pathlist(lua_State *L)
+{
+    et_pathlist *l = lua_newuserdatauv(L, sizeof *l, 0);
+    *l = (et_pathlist){0};
+    if (luaL_newmetatable(L, "etinspect.PathList")) {
+        lua_pushcfunction(L, pathlist_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_setmetatable(L, -2);
+    return l;
+}
+
+/* Argument `arg` must be a sequence of strings (read raw: no metamethod
+ * runs); returns its length.  Raises "<fn>: bad argument #N (...)" and
+ * "<fn>: <what>[k]: expected a string, got T". */
+static size_t check_strings(lua_State *L, int arg, const char *fn, const char *what)
+{
+    if (lua_type(L, arg) != LUA_TTABLE)
+        luaL_error(L, "%s: bad argument #%d (a sequence of %s expected, got %s)", fn, arg, what,
+                   luaL_typename(L, arg));
+    size_t n = (size_t)lua_rawlen(L, arg);
+    for (size_t i = 0; i < n; i++) {
+        if (lua_rawgeti(L, arg, (lua_Integer)i + 1) != LUA_TSTRING)
+            luaL_error(L, "%s: %s[%d]: expected a string, got %s", fn, what, (int)i + 1,
+                       luaL_typename(L, -1));
+        lua_pop(L, 1);
+    }
+    return n;
 }
 
 /* _core.expand_dumps(patterns [, keep_dirs]) -> sequence of paths: each
@@ -270,67 +314,74 @@ static int fail_list(lua_State *L, et_pathlist *l, const et_error *err)
  * Raises the expansion's errors. */
 static int core_expand_dumps(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer n = luaL_len(L, 1);
-    for (lua_Integer i = 1; i <= n; i++)
-        if (lua_rawgeti(L, 1, i) != LUA_TSTRING || (lua_pop(L, 1), 0))
-            return luaL_error(L, "paths[%I]: expected a string, got %s", i,
-                              luaL_typename(L, -1));
+    lua_settop(L, 2);
+    size_t n = check_strings(L, 1, "expand_dumps", "paths");
     bool keep_dirs = lua_toboolean(L, 2);
-    et_pathlist l = {0};
+    et_pathlist *l = push_pathlist(L); /* 3 */
     et_error err;
-    for (lua_Integer i = 1; i <= n; i++) {
-        lua_rawgeti(L, 1, i);
-        const char *arg = lua_tostring(L, -1);
+    for (size_t i = 0; i < n; i++) {
+        lua_rawgeti(L, 1, (lua_Integer)i + 1);
+        const char *arg = lua_tostring(L, -1); /* a string (checked), anchored in the table */
         struct stat st;
         int rc = keep_dirs && stat(arg, &st) == 0 && S_ISDIR(st.st_mode)
-                     ? et_pathlist_add(&l, arg, &err)
-                     : et_dumpset_expand(arg, &l, &err);
+                     ? et_pathlist_add(l, arg, &err)
+                     : et_dumpset_expand(arg, l, &err);
         lua_pop(L, 1);
         if (rc != 0)
-            return fail_list(L, &l, &err);
+            return luaL_error(L, "%s", err.msg);
     }
-    if (!lua_checkstack(L, 4)) {
-        et_pathlist_free(&l);
-        return luaL_error(L, "out of memory");
-    }
-    lua_createtable(L, l.n > INT_MAX ? 0 : (int)l.n, 0);
-    for (size_t i = 0; i < l.n; i++) {
-        lua_pushstring(L, l.v[i]);
+    lua_createtable(L, l->n > INT_MAX ? 0 : (int)l->n, 0);
+    for (size_t i = 0; i < l->n; i++) {
+        lua_pushstring(L, l->v[i]);
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
-    et_pathlist_free(&l);
     return 1;
+}
+
+/* The names of et_dumpset_names, freed by the collector (see pathlist). */
+typedef struct {
+    char **names;
+    size_t n;
+} names_box;
+
+static int names_gc(lua_State *L)
+{
+    names_box *b = lua_touserdata(L, 1);
+    if (b->names)
+        et_dumpset_names_free(b->names, b->n);
+    b->names = NULL;
+    return 0;
 }
 
 /* _core.dump_names(paths) -> sequence of names (et_dumpset_names).
  * Raises "X and Y are the same file". */
 static int core_dump_names(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
-    size_t n = (size_t)luaL_len(L, 1);
+    lua_settop(L, 1);
+    size_t n = check_strings(L, 1, "dump_names", "paths");
     const char **paths = lua_newuserdatauv(L, (n ? n : 1) * sizeof *paths, 0);
     for (size_t i = 0; i < n; i++) {
         lua_rawgeti(L, 1, (lua_Integer)i + 1);
-        paths[i] = lua_tostring(L, -1); /* anchored in the table */
-        if (!paths[i])
-            return luaL_error(L, "paths[%d]: expected a string", (int)i + 1);
+        paths[i] = lua_tostring(L, -1); /* a string (checked), anchored in the table */
         lua_pop(L, 1);
     }
-    char **names;
-    et_error err;
-    if (et_dumpset_names(paths, n, &names, &err) != 0)
-        return luaL_error(L, "%s", err.msg);
-    if (!lua_checkstack(L, 4)) {
-        et_dumpset_names_free(names, n);
-        return luaL_error(L, "out of memory");
+    names_box *b = lua_newuserdatauv(L, sizeof *b, 0);
+    *b = (names_box){NULL, n};
+    if (luaL_newmetatable(L, "etinspect.DumpNames")) {
+        lua_pushcfunction(L, names_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
     }
+    lua_setmetatable(L, -2);
+    et_error err;
+    if (et_dumpset_names(paths, n, &b->names, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
     lua_createtable(L, (int)n, 0);
     for (size_t i = 0; i < n; i++) {
-        lua_pushstring(L, names[i]);
+        lua_pushstring(L, b->names[i]);
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
-    et_dumpset_names_free(names, n);
     return 1;
 }
 
@@ -338,31 +389,44 @@ static int core_dump_names(lua_State *L)
  * Inspector of the sequence into the database at `path` in one export
  * (one copy, one transaction, one rename; sqlexport.h), dump k under
  * names[k] as preferred name (et_sqlite_dump_options.preferred).  Raises
- * the export's errors; the database is then as it was. */
+ * the export's errors; the database is then as it was.  The arguments
+ * are read raw and everything that allocates comes first: the inspectors
+ * are read from their boxes just before the export, which runs no Lua
+ * code (a user's finalizer cannot close one under it). */
 static int core_sqlite_export(lua_State *L)
 {
-    const char *path = luaL_checkstring(L, 1);
-    luaL_checktype(L, 2, LUA_TTABLE);
-    luaL_checktype(L, 3, LUA_TTABLE);
-    size_t n = (size_t)luaL_len(L, 2);
-    if ((size_t)luaL_len(L, 3) != n)
+    lua_settop(L, 3);
+    if (lua_type(L, 1) != LUA_TSTRING)
+        return luaL_error(L, "sqlite_export: bad argument #1 (a path expected, got %s)",
+                          luaL_typename(L, 1));
+    const char *path = lua_tostring(L, 1);
+    if (lua_type(L, 2) != LUA_TTABLE)
+        return luaL_error(L, "sqlite_export: bad argument #2 (a sequence of Inspectors "
+                             "expected, got %s)",
+                          luaL_typename(L, 2));
+    size_t n = (size_t)lua_rawlen(L, 2);
+    if (check_strings(L, 3, "sqlite_export", "names") != n)
         return luaL_error(L, "sqlite_export: %d inspectors, %d names", (int)n,
-                          (int)luaL_len(L, 3));
-    /* everything that can raise before the export starts */
+                          (int)lua_rawlen(L, 3));
+    lua_insp_box **boxes = lua_newuserdatauv(L, (n ? n : 1) * sizeof *boxes, 0);
     const et_inspector **insps = lua_newuserdatauv(L, (n ? n : 1) * sizeof *insps, 0);
     const char **names = lua_newuserdatauv(L, (n ? n : 1) * sizeof *names, 0);
     const char **inputs = lua_newuserdatauv(L, (2 * n + 1) * sizeof *inputs, 0);
-    size_t n_inputs = 0;
     for (size_t i = 0; i < n; i++) {
         lua_rawgeti(L, 2, (lua_Integer)i + 1);
-        lua_insp_box *box = luaL_checkudata(L, -1, ET_MT_INSPECTOR);
-        insps[i] = et_lua_insp(L, box);
+        boxes[i] = luaL_testudata(L, -1, ET_MT_INSPECTOR);
+        if (!boxes[i])
+            return luaL_error(L, "sqlite_export: inspectors[%d]: an Inspector expected, got %s",
+                              (int)i + 1, luaL_typename(L, -1));
         lua_pop(L, 1); /* anchored in the table */
         lua_rawgeti(L, 3, (lua_Integer)i + 1);
-        names[i] = lua_tostring(L, -1);
-        if (!names[i])
-            return luaL_error(L, "sqlite_export: names[%d]: expected a string", (int)i + 1);
+        names[i] = lua_tostring(L, -1); /* a string (checked), anchored in the table */
         lua_pop(L, 1);
+    }
+    /* from here no Lua code runs until the export is over */
+    size_t n_inputs = 0;
+    for (size_t i = 0; i < n; i++) {
+        insps[i] = et_lua_insp(L, boxes[i]);
         const char *label = insps[i]->etdump_label;
         if (label && strcmp(label, "<etdump_data>") != 0 &&
             strcmp(label, "<profile_results_data>") != 0)
@@ -396,19 +460,12 @@ void et_lua_open_export(lua_State *L)
     luaL_setfuncs(L, fns, 0);
 }
 
-/* Add `fn` as method `name` of the type `mt` (its __methods table). */
-static void add_method(lua_State *L, const char *mt, const char *name, lua_CFunction fn)
-{
-    luaL_getmetatable(L, mt);
-    lua_getfield(L, -1, "__methods");
-    lua_pushcfunction(L, fn);
-    lua_setfield(L, -2, name);
-    lua_pop(L, 2);
-}
-
 void et_lua_register_export(lua_State *L)
 {
-    add_method(L, ET_MT_INSPECTOR, "write_trace", insp_write_trace);
-    add_method(L, ET_MT_INSPECTOR, "to_sqlite", insp_to_sqlite);
-    add_method(L, ET_MT_BLOCK, "memory_summary", blk_memory_summary);
+    static const et_lua_method trace = {"write_trace", insp_write_trace, 2, 0};
+    static const et_lua_method sqlite = {"to_sqlite", insp_to_sqlite, 2, 0};
+    static const et_lua_method memory = {"memory_summary", blk_memory_summary, 0, 0};
+    et_lua_add_method(L, ET_MT_INSPECTOR, &trace);
+    et_lua_add_method(L, ET_MT_INSPECTOR, &sqlite);
+    et_lua_add_method(L, ET_MT_BLOCK, &memory);
 }

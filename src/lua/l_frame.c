@@ -31,34 +31,86 @@ static int core_g(lua_State *L)
     return 1;
 }
 
-/* Build an et_frame from (columns, rows) at stack 2 and 3; NULL on OOM. */
+#define MT_REPORT_ROWS "etinspect.ReportRows"
+
+/* What a _core.report_rows call owns while it converts (freed by __gc or
+ * at the end, whichever comes first). */
+typedef struct {
+    et_frame *f;
+    et_report_rowmap map;
+    char op[64]; /* the operation its owner is pinned as (opts.op) */
+} rows_box;
+
+static void rows_free(rows_box *b)
+{
+    et_frame_free(b->f);
+    free(b->map.block);
+    free(b->map.event);
+    b->f = NULL;
+    b->map = (et_report_rowmap){0};
+}
+
+static int rows_gc(lua_State *L)
+{
+    rows_free(luaL_checkudata(L, 1, MT_REPORT_ROWS));
+    return 0;
+}
+
+static rows_box *push_holder(lua_State *L)
+{
+    rows_box *b = lua_newuserdatauv(L, sizeof *b, 0);
+    *b = (rows_box){0};
+    if (luaL_newmetatable(L, MT_REPORT_ROWS)) {
+        lua_pushcfunction(L, rows_gc);
+        lua_setfield(L, -2, "__gc");
+        lua_pushboolean(L, 0);
+        lua_setfield(L, -2, "__metatable");
+    }
+    lua_setmetatable(L, -2);
+    return b;
+}
+
+/* Push a holder (a ReportRows userdata: freed by the collector whatever
+ * happens) for a frame built from Lua values. */
+static rows_box *push_holder(lua_State *L);
+
+/* Build an et_frame from (columns, rows) at stack 2 and 3 into a holder
+ * pushed on the stack (so that no error leaks it); NULL when out of
+ * memory.  Lengths are read raw (no __len runs); a row that is not a
+ * table raises; column names are strings (a number is converted, other
+ * values are ""). */
 static et_frame *frame_from_lua(lua_State *L)
 {
     luaL_checktype(L, 2, LUA_TTABLE);
     luaL_checktype(L, 3, LUA_TTABLE);
-    size_t ncols = (size_t)luaL_len(L, 2);
-    const char **names = calloc(ncols ? ncols : 1, sizeof *names);
-    if (!names)
-        return NULL;
+    rows_box *h = push_holder(L);
+    size_t ncols = (size_t)lua_rawlen(L, 2);
+    lua_createtable(L, ncols > INT32_MAX ? 0 : (int)ncols, 0); /* the names, anchored */
+    int anchor = lua_gettop(L);
+    const char **names = lua_newuserdatauv(L, (ncols ? ncols : 1) * sizeof *names, 0);
     for (size_t c = 0; c < ncols; c++) {
-        lua_rawgeti(L, 2, (lua_Integer)c + 1);
+        int t = lua_rawgeti(L, 2, (lua_Integer)c + 1);
+        if (t != LUA_TSTRING && t != LUA_TNUMBER) {
+            lua_pop(L, 1);
+            lua_pushliteral(L, "");
+        }
+        lua_tostring(L, -1); /* a number: converted, and anchored below */
+        lua_pushvalue(L, -1);
+        lua_rawseti(L, anchor, (lua_Integer)c + 1);
         names[c] = lua_tostring(L, -1);
-        if (!names[c])
-            names[c] = "";
-        lua_pop(L, 1); /* still anchored in the columns table */
+        lua_pop(L, 1);
     }
-    et_frame *f = et_frame_new(ncols, names);
-    free(names);
+    et_frame *f = h->f = et_frame_new(ncols, names);
+    lua_pop(L, 1); /* names (the strings stay in the anchor) */
     if (!f)
         return NULL;
-    lua_Integer nrows = luaL_len(L, 3);
+    lua_Integer nrows = (lua_Integer)lua_rawlen(L, 3);
     for (lua_Integer r = 1; r <= nrows; r++) {
         long row = et_frame_add_row(f);
-        if (row < 0) {
-            et_frame_free(f);
+        if (row < 0)
             return NULL;
-        }
-        lua_rawgeti(L, 3, r);
+        if (lua_rawgeti(L, 3, r) != LUA_TTABLE)
+            luaL_error(L, "rows[%I]: a table expected, got %s", r, luaL_typename(L, -1));
         for (size_t c = 0; c < ncols; c++) {
             lua_rawgeti(L, -1, (lua_Integer)c + 1);
             size_t len;
@@ -73,10 +125,8 @@ static et_frame *frame_from_lua(lua_State *L)
                 break;
             case LUA_TSTRING:
                 s = lua_tolstring(L, -1, &len);
-                if (et_frame_set_text(f, (size_t)row, c, s, len) != 0) {
-                    et_frame_free(f);
+                if (et_frame_set_text(f, (size_t)row, c, s, len) != 0)
                     return NULL;
-                }
                 break;
             default: break; /* nil and anything else: missing */
             }
@@ -84,6 +134,7 @@ static et_frame *frame_from_lua(lua_State *L)
         }
         lua_pop(L, 1);
     }
+    lua_pop(L, 1); /* the anchor; the holder stays */
     return f;
 }
 
@@ -96,16 +147,18 @@ static int core_render(lua_State *L)
 {
     static const char *const fmts[] = {"grid", "tsv", NULL};
     int fmt = luaL_checkoption(L, 1, NULL, fmts);
-    et_frame *f = frame_from_lua(L);
+    lua_settop(L, 4);
+    et_frame *f = frame_from_lua(L); /* its holder at 5 frees it on any exit */
     if (!f)
         return luaL_error(L, "out of memory");
     if (lua_istable(L, 4)) {
         size_t nr = et_frame_nrows(f);
-        int64_t *labels = NULL;
         long ell = -1;
         int rc = 0;
-        if (lua_getfield(L, 4, "labels") == LUA_TTABLE && nr) {
-            labels = malloc(nr * sizeof *labels);
+        void **keep = et_lua_push_cbuffer(L, 0);
+        int64_t *labels = NULL;
+        if (et_lua_opt_get(L, 4, "labels") == LUA_TTABLE && nr) {
+            *keep = labels = malloc(nr * sizeof *labels);
             if (!labels)
                 rc = -1;
             for (size_t r = 0; labels && r < nr; r++) {
@@ -115,17 +168,15 @@ static int core_render(lua_State *L)
             }
         }
         lua_pop(L, 1);
-        if (lua_getfield(L, 4, "ellipsis") == LUA_TNUMBER)
+        if (et_lua_opt_get(L, 4, "ellipsis") == LUA_TNUMBER)
             ell = (long)lua_tointeger(L, -1) - 1;
         lua_pop(L, 1);
         if (rc == 0)
             rc = et_frame_set_view(f, labels, ell);
-        free(labels);
-        if (rc != 0) {
-            et_frame_free(f);
+        if (rc != 0)
             return luaL_error(L, "out of memory");
-        }
     }
+    void **keep = et_lua_push_cbuffer(L, 0);
     char *buf = NULL;
     size_t len = 0;
     FILE *mem = open_memstream(&buf, &len);
@@ -135,13 +186,10 @@ static int core_render(lua_State *L)
         if (fclose(mem) != 0)
             rc = -1;
     }
-    et_frame_free(f);
-    if (rc != 0) {
-        free(buf);
+    *keep = buf;
+    if (rc != 0)
         return luaL_error(L, "out of memory while rendering a frame");
-    }
     lua_pushlstring(L, buf, len);
-    free(buf);
     return 1;
 }
 
@@ -265,8 +313,8 @@ static int core_write_file(lua_State *L)
     const char *inputs[9] = {0};
     if (lua_istable(L, 3))
         for (int i = 0; i < 8; i++) {
-            lua_rawgeti(L, 3, i + 1);
-            if (!lua_isstring(L, -1)) {
+            /* strings only: a converted number would be anchored nowhere */
+            if (lua_rawgeti(L, 3, i + 1) != LUA_TSTRING) {
                 lua_pop(L, 1);
                 break;
             }
@@ -288,30 +336,6 @@ static int core_write_file(lua_State *L)
 
 /* ---- the rows of spec §6.1-§6.3 (report.h), for lua/etinspect/report.lua ---- */
 
-#define MT_REPORT_ROWS "etinspect.ReportRows"
-
-/* What a _core.report_rows call owns while it converts (freed by __gc or
- * at the end, whichever comes first). */
-typedef struct {
-    et_frame *f;
-    et_report_rowmap map;
-} rows_box;
-
-static void rows_free(rows_box *b)
-{
-    et_frame_free(b->f);
-    free(b->map.block);
-    free(b->map.event);
-    b->f = NULL;
-    b->map = (et_report_rowmap){0};
-}
-
-static int rows_gc(lua_State *L)
-{
-    rows_free(luaL_checkudata(L, 1, MT_REPORT_ROWS));
-    return 0;
-}
-
 /* The metadata callback's context: the Lua function at `fn` is called as
  * fn(block, event) (1-based) and returns nil (use the raw metadata) or
  * keys, cells: two sequences, cells already scalars (string, integer,
@@ -319,7 +343,6 @@ static int rows_gc(lua_State *L)
 typedef struct {
     lua_State *L;
     int fn;
-    lua_insp_box *box; /* to notice an inspector closed by the function */
 } md_ctx;
 
 static int md_value(lua_State *L, int idx, et_md_value *v)
@@ -366,12 +389,10 @@ static int md_callback(void *ctx, size_t block, size_t event, et_md_fields *out,
         lua_settop(L, top);
         return -1;
     }
+    /* the owner is pinned (core_report_rows): the function cannot have
+     * closed it.  Below, nothing raises (no conversion, no allocation by
+     * Lua): keys and texts must be strings already */
     int rc = 1;
-    if (!c->box->insp) { /* closed under us: stop before the core reads it again */
-        et_fail(err, ET_ERR_USAGE, "inspector is closed");
-        lua_settop(L, top);
-        return -1;
-    }
     if (lua_istable(L, top + 1) && lua_istable(L, top + 2)) {
         rc = 0;
         lua_Integer n = (lua_Integer)lua_rawlen(L, top + 1);
@@ -379,7 +400,7 @@ static int md_callback(void *ctx, size_t block, size_t event, et_md_fields *out,
             lua_rawgeti(L, top + 1, i);
             lua_rawgeti(L, top + 2, i);
             size_t klen;
-            const char *k = lua_tolstring(L, -2, &klen);
+            const char *k = lua_type(L, -2) == LUA_TSTRING ? lua_tolstring(L, -2, &klen) : NULL;
             et_md_value v;
             if (!k || md_value(L, -1, &v) != 0) {
                 et_fail(err, ET_ERR_VALUE, "delegate metadata field %d: bad key or value", (int)i);
@@ -411,7 +432,9 @@ static void push_cell(lua_State *L, const et_frame *f, size_t r, size_t c)
     }
 }
 
-/* _core.report_rows(target, opts) (report.h et_report_rows):
+/* _core.report_rows(target, opts) (report.h et_report_rows), the
+ * target's owner pinned while the rows are built (as opts.op, default
+ * "_core.report_rows": the metadata function cannot close it):
  *   target  an Inspector (every block, concatenated), an EventBlock or an
  *           Event (its row, without the event_block_name column)
  *   opts    {units = string (" (ms)", ""; default: the target time scale),
@@ -419,7 +442,9 @@ static void push_cell(lua_State *L, const et_frame *f, size_t r, size_t c)
  *            parsed = function(block, event) -> nil | keys, cells,
  *            render = "tsv" | "grid",
  *            values = boolean: leave the list-valued cells (raw, stack_traces,
- *            module_hierarchy, debug_data, start_time) nil for the caller}
+ *            module_hierarchy, debug_data, start_time) nil for the caller,
+ *            op = string: what the running operation is called in the
+ *            "Inspector is busy" error, e.g. "Inspector:to_dataframe"}
  * Returns the rendered text when opts.render is given; else columns (a
  * sequence of names), rows (sequence of tables keyed by column name:
  * strings, integers, floats -- NaN for a missing metadata cell --,
@@ -430,54 +455,61 @@ static int core_report_rows(lua_State *L)
 {
     et_report_opts o = {.block = -1, .event = -1, .block_column = true};
     lua_insp_box *box = luaL_testudata(L, 1, ET_MT_INSPECTOR);
-    const et_inspector *insp;
+    const char *type = NULL; /* the target's type in "... used after ..." */
     if (box) {
-        insp = et_lua_insp(L, box);
+        et_lua_insp(L, box);
     } else if (luaL_testudata(L, 1, ET_MT_BLOCK)) {
         lua_child *c = et_lua_check_child(L, 1, ET_MT_BLOCK);
+        type = "EventBlock";
         box = c->box;
-        insp = c->box->insp;
         o.block = (long)c->block;
     } else {
         lua_child *c = et_lua_check_child(L, 1, ET_MT_EVENT);
+        type = "Event";
         box = c->box;
-        insp = c->box->insp;
         o.block = (long)c->block;
         o.event = (long)c->event;
         o.block_column = false;
     }
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
-    if (lua_getfield(L, 2, "units") == LUA_TSTRING) {
+    /* options read raw: no user code runs before the pin (the target is
+     * anchored at 1; its inspector is read again once pinned) */
+    if (et_lua_opt_get(L, 2, "units") == LUA_TSTRING) {
         size_t n;
-        o.units = lua_tolstring(L, -1, &n); /* anchored in opts */
+        o.units = lua_tolstring(L, -1, &n); /* anchored on the stack */
         if (n > 40)
             return luaL_error(L, "units suffix too long (%d bytes; at most 40)", (int)n);
     }
-    lua_getfield(L, 2, "display");
+    et_lua_opt_get(L, 2, "display");
     o.for_display = lua_toboolean(L, -1);
-    lua_getfield(L, 2, "metadata");
+    et_lua_opt_get(L, 2, "metadata");
     o.include_delegate_debug_data = lua_toboolean(L, -1);
-    lua_getfield(L, 2, "values");
+    et_lua_opt_get(L, 2, "values");
     o.no_list_text = lua_toboolean(L, -1);
-    md_ctx mc = {L, 0, box};
-    if (lua_getfield(L, 2, "parsed") == LUA_TFUNCTION) {
+    md_ctx mc = {L, 0};
+    if (et_lua_opt_get(L, 2, "parsed") == LUA_TFUNCTION) {
         mc.fn = lua_gettop(L);
         o.metadata = md_callback;
         o.ctx = &mc;
     }
     int render = -1;
-    if (lua_getfield(L, 2, "render") == LUA_TSTRING)
+    if (et_lua_opt_get(L, 2, "render") == LUA_TSTRING)
         render = strcmp(lua_tostring(L, -1), "grid") == 0 ? 0 : 1;
-    rows_box *b = lua_newuserdatauv(L, sizeof *b, 0);
-    *b = (rows_box){0};
-    if (luaL_newmetatable(L, MT_REPORT_ROWS)) {
-        lua_pushcfunction(L, rows_gc);
-        lua_setfield(L, -2, "__gc");
-    }
-    lua_setmetatable(L, -2);
+    rows_box *b = push_holder(L);
+    snprintf(b->op, sizeof b->op, "%s",
+             et_lua_opt_get(L, 2, "op") == LUA_TSTRING ? lua_tostring(L, -1)
+                                                       : "_core.report_rows");
+    lua_pop(L, 1);
+    /* the allocations above may have run a user's finalizer: the
+     * inspector is read now, and pinned while the rows are built (the
+     * metadata function runs in protected calls; nothing else raises) */
+    if (!box->insp)
+        return et_lua_closed_error(L, type, &box->own);
     et_error err;
-    b->f = et_report_rows(insp, &o, render < 0 ? &b->map : NULL, &err);
+    et_lua_pin(&box->own, b->op);
+    b->f = et_report_rows(box->insp, &o, render < 0 ? &b->map : NULL, &err);
+    et_lua_unpin(L, &box->own);
     if (!b->f)
         return luaL_error(L, "%s", err.msg);
     const et_frame *f = b->f;

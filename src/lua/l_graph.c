@@ -39,6 +39,7 @@
 #include "l_pyobj.h"
 
 typedef struct lua_node_box {
+    et_lua_obj obj;
     lua_graph_box *graph;
     size_t i;
 } lua_node_box;
@@ -65,17 +66,39 @@ void et_lua_push_graph(lua_State *L, int rec_idx, const et_etr_program *p, const
 {
     rec_idx = lua_absindex(L, rec_idx);
     lua_etr_box *rec = et_lua_check_etrecord(L, rec_idx);
+    /* one Graph per (program, name), kept in the record's user value */
+    int cache = lua_getiuservalue(L, rec_idx, 1) == LUA_TTABLE ? lua_gettop(L) : 0;
+    lua_pushfstring(L, "%p\n%s", (const void *)p, name);
+    int key = lua_gettop(L);
+    lua_pushvalue(L, key);
+    if (cache && lua_rawget(L, cache) == LUA_TUSERDATA) {
+        lua_replace(L, cache);
+        lua_settop(L, cache);
+        return;
+    }
+    lua_settop(L, key);
     et_error err;
     const et_graph *g = et_etrecord_graph(rec->r, p, &err);
     if (!g)
         luaL_error(L, "%s", err.msg);
-    lua_graph_box *b = lua_newuserdatauv(L, sizeof *b, 1);
+    lua_graph_box *b = lua_newuserdatauv(L, sizeof *b, 2);
+    b->obj.magic = ET_LUA_OBJ_MAGIC;
+    b->obj.owner = &rec->own;
     b->rec = rec;
     b->g = g;
     snprintf(b->name, sizeof b->name, "%s", name);
     luaL_setmetatable(L, ET_MT_GRAPH);
     lua_pushvalue(L, rec_idx);
     lua_setiuservalue(L, -2, 1);
+    if (cache) {
+        lua_pushvalue(L, key);
+        lua_pushvalue(L, -2);
+        lua_rawset(L, cache);
+        lua_replace(L, cache);
+        lua_settop(L, cache);
+    } else {
+        lua_replace(L, key);
+    }
 }
 
 void et_lua_push_node(lua_State *L, int graph_idx, size_t i)
@@ -83,11 +106,42 @@ void et_lua_push_node(lua_State *L, int graph_idx, size_t i)
     graph_idx = lua_absindex(L, graph_idx);
     lua_graph_box *g = luaL_checkudata(L, graph_idx, ET_MT_GRAPH);
     lua_node_box *b = lua_newuserdatauv(L, sizeof *b, 1);
+    b->obj.magic = ET_LUA_OBJ_MAGIC;
+    b->obj.owner = g->obj.owner;
     b->graph = g;
     b->i = i;
     luaL_setmetatable(L, ET_MT_NODE);
     lua_pushvalue(L, graph_idx);
     lua_setiuservalue(L, -2, 1);
+}
+
+/* Push the read-only sequence of the nodes of the Graph at `graph_idx`
+ * (made once, kept in its user value 2: g.nodes, g:node and
+ * g:nodes_by_debug_handle give the same Node userdata). */
+static void push_nodes(lua_State *L, int graph_idx)
+{
+    graph_idx = lua_absindex(L, graph_idx);
+    if (lua_getiuservalue(L, graph_idx, 2) == LUA_TTABLE)
+        return;
+    lua_pop(L, 1);
+    lua_graph_box *gb = luaL_checkudata(L, graph_idx, ET_MT_GRAPH);
+    lua_createtable(L, (int)gb->g->n_nodes, 0);
+    for (size_t i = 0; i < gb->g->n_nodes; i++) {
+        et_lua_push_node(L, graph_idx, i);
+        lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    et_lua_push_readonly(L, -1, "Graph.nodes");
+    lua_remove(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setiuservalue(L, graph_idx, 2);
+}
+
+/* Push node i (0-based) of the Graph at `graph_idx`. */
+static void push_cached_node(lua_State *L, int graph_idx, size_t i)
+{
+    push_nodes(L, graph_idx);
+    lua_geti(L, -1, (lua_Integer)i + 1);
+    lua_remove(L, -2);
 }
 
 static void push_strings(lua_State *L, char *const *v, size_t n)
@@ -134,12 +188,8 @@ static int g_schema(lua_State *L)
 
 static int g_nodes(lua_State *L)
 {
-    const et_graph *g = check_graph(L, 1, NULL);
-    lua_createtable(L, (int)g->n_nodes, 0);
-    for (size_t i = 0; i < g->n_nodes; i++) {
-        et_lua_push_node(L, 1, i);
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
+    check_graph(L, 1, NULL);
+    push_nodes(L, 1);
     return 1;
 }
 
@@ -170,7 +220,7 @@ static int g_node(lua_State *L)
     if (!nd)
         lua_pushnil(L);
     else
-        et_lua_push_node(L, 1, (size_t)(nd - g->nodes));
+        push_cached_node(L, 1, (size_t)(nd - g->nodes));
     return 1;
 }
 
@@ -180,9 +230,11 @@ static int g_by_handle(lua_State *L)
     lua_Integer h = luaL_checkinteger(L, 2);
     const struct et_graph_handle *first;
     size_t n = et_graph_by_handle(g, (int64_t)h, &first);
+    push_nodes(L, 1);
+    int nodes = lua_gettop(L);
     lua_createtable(L, (int)n, 0);
     for (size_t i = 0; i < n; i++) {
-        et_lua_push_node(L, 1, first[i].node);
+        lua_geti(L, nodes, (lua_Integer)first[i].node + 1);
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
     return 1;
@@ -203,18 +255,22 @@ static size_t last_line(const char *s, const char **out)
     return (size_t)(end - start);
 }
 
+/* g:print([file]): pinned (its ETRecord cannot be closed by the sink's
+ * write); the write method is looked up once. */
 static int g_print(lua_State *L)
 {
     const et_graph *g = check_graph(L, 1, NULL);
+    et_lua_check_sink(L, 2, "Graph:print", 1, 1);
     lua_settop(L, 2);
     if (lua_isnil(L, 2)) {
-        lua_getglobal(L, "io");
-        lua_getfield(L, -1, "stdout");
+        et_lua_push_stdout(L);
         lua_replace(L, 2);
-        lua_settop(L, 2);
     }
     lua_getfield(L, 2, "write");
-    int write = lua_gettop(L);
+    if (!lua_isfunction(L, -1) && !luaL_getmetafield(L, -1, "__call"))
+        return luaL_error(L, "Graph:print: the file's write is not a function");
+    lua_settop(L, 3);
+    int write = 3;
     luaL_Buffer b;
     for (size_t i = 0; i < g->n_nodes; i++) {
         const et_graph_node *nd = &g->nodes[i];
@@ -370,41 +426,33 @@ static int n_tostring(lua_State *L)
 
 void et_lua_register_graph(lua_State *L)
 {
-    static const luaL_Reg gmethods[] = {{"node", g_node},
-                                        {"nodes_by_debug_handle", g_by_handle},
-                                        {"print", g_print},
-                                        {NULL, NULL}};
-    static const luaL_Reg ggetters[] = {{"name", g_name},       {"schema_version", g_schema},
-                                        {"nodes", g_nodes},     {"inputs", g_inputs},
-                                        {"outputs", g_outputs}, {NULL, NULL}};
-    luaL_newmetatable(L, ET_MT_GRAPH);
-    et_lua_set_index(L, gmethods, ggetters);
-    lua_pushcfunction(L, g_len);
-    lua_setfield(L, -2, "__len");
-    lua_pushcfunction(L, g_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushliteral(L, "Graph");
-    lua_setfield(L, -2, "__name");
-    lua_pop(L, 1);
+    static const et_lua_method gmethods[] = {{"node", g_node, 1, 0},
+                                             {"nodes_by_debug_handle", g_by_handle, 1, 0},
+                                             {"print", g_print, 1, 0},
+                                             {NULL, NULL, 0, 0}};
+    static const et_lua_getter ggetters[] = {{"name", g_name, 0, ET_LUA_LEAF},
+                                             {"schema_version", g_schema, 0, ET_LUA_LEAF},
+                                             {"nodes", g_nodes, 0, 0},
+                                             {"inputs", g_inputs, 0, 0},
+                                             {"outputs", g_outputs, 0, 0},
+                                             {NULL, NULL, 0, 0}};
+    static const et_lua_type gtype = {ET_MT_GRAPH, "Graph", gmethods, ggetters, g_len,
+                                      g_tostring, NULL, NULL, NULL};
+    et_lua_define_type(L, &gtype);
 
-    static const luaL_Reg nmethods[] = {{NULL, NULL}};
-    static const luaL_Reg ngetters[] = {{"name", n_name},
-                                        {"target", n_target},
-                                        {"op", n_op},
-                                        {"debug_handle", n_handle},
-                                        {"stack_trace", n_stack_trace},
-                                        {"module_hierarchy", n_module_hierarchy},
-                                        {"nn_module_stack", n_nn_module_stack},
-                                        {"source_fn_stack", n_source_fn_stack},
-                                        {"from_node", n_from_node},
-                                        {"inputs", n_inputs},
-                                        {"outputs", n_outputs},
-                                        {NULL, NULL}};
-    luaL_newmetatable(L, ET_MT_NODE);
-    et_lua_set_index(L, nmethods, ngetters);
-    lua_pushcfunction(L, n_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushliteral(L, "Node");
-    lua_setfield(L, -2, "__name");
-    lua_pop(L, 1);
+    static const et_lua_getter ngetters[] = {{"name", n_name, 0, ET_LUA_LEAF},
+                                             {"target", n_target, 0, ET_LUA_LEAF},
+                                             {"op", n_op, 0, ET_LUA_LEAF},
+                                             {"debug_handle", n_handle, 0, ET_LUA_LEAF},
+                                             {"stack_trace", n_stack_trace, 0, ET_LUA_LEAF},
+                                             {"module_hierarchy", n_module_hierarchy, 0, 0},
+                                             {"nn_module_stack", n_nn_module_stack, 0, ET_LUA_LEAF},
+                                             {"source_fn_stack", n_source_fn_stack, 0, ET_LUA_LEAF},
+                                             {"from_node", n_from_node, 0, ET_LUA_LEAF},
+                                             {"inputs", n_inputs, 0, 0},
+                                             {"outputs", n_outputs, 0, 0},
+                                             {NULL, NULL, 0, 0}};
+    static const et_lua_type ntype = {ET_MT_NODE, "Node", NULL, ngetters, NULL, n_tostring,
+                                      NULL, NULL, NULL};
+    et_lua_define_type(L, &ntype);
 }

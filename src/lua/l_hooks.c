@@ -3,12 +3,32 @@
 
 #include <lauxlib.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "binding.h"
 
 #define ON_WARNING_KEY "etinspect.on_warning"
+
+/* Give message `msg` (on top of the stack, popped) to the handler or
+ * stderr. */
+static void report(lua_State *L)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, ON_WARNING_KEY) == LUA_TFUNCTION) {
+        lua_pushvalue(L, -2);
+        if (lua_pcall(L, 1, 0, 0) == LUA_OK) {
+            lua_pop(L, 1);
+            return;
+        }
+        /* the handler itself failed: fall back to stderr */
+        const char *e = lua_tostring(L, -1);
+        fprintf(stderr, "etinspect: warning: on_warning failed: %s\n", e ? e : "(not a string)");
+    }
+    lua_pop(L, 1);
+    fprintf(stderr, "etinspect: warning: %s\n", lua_tostring(L, -1));
+    lua_pop(L, 1);
+}
 
 void et_lua_warn(lua_State *L, const char *fmt, ...)
 {
@@ -17,15 +37,67 @@ void et_lua_warn(lua_State *L, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (lua_getfield(L, LUA_REGISTRYINDEX, ON_WARNING_KEY) == LUA_TFUNCTION) {
-        lua_pushstring(L, msg);
-        if (lua_pcall(L, 1, 0, 0) == LUA_OK)
-            return;
-        /* the handler itself failed: fall back to stderr */
-        fprintf(stderr, "etinspect: warning: on_warning failed: %s\n", lua_tostring(L, -1));
-    }
+    lua_pushstring(L, msg);
+    report(L);
+}
+
+void et_lua_insp_warnings_init(lua_State *L, int insp_idx)
+{
+    lua_getiuservalue(L, insp_idx, 1);
+    lua_newtable(L);
+    lua_setfield(L, -2, "warnings");
+    lua_newtable(L);
+    lua_setfield(L, -2, "warned");
     lua_pop(L, 1);
-    fprintf(stderr, "etinspect: warning: %s\n", msg);
+}
+
+/* Appends the string on top of the stack to the warnings of the Inspector
+ * at insp_idx unless it was given already; leaves the string on top.
+ * Returns whether it was new. */
+static bool record_warning(lua_State *L, int insp_idx)
+{
+    int base = lua_gettop(L) - 1; /* the message is base + 1 */
+    bool fresh = true;
+    if (lua_getiuservalue(L, insp_idx, 1) == LUA_TTABLE &&
+        lua_getfield(L, base + 2, "warned") == LUA_TTABLE &&
+        lua_getfield(L, base + 2, "warnings") == LUA_TTABLE) {
+        lua_pushvalue(L, base + 1);
+        if (lua_rawget(L, base + 3) != LUA_TNIL) { /* given already */
+            fresh = false;
+        } else {
+            lua_pop(L, 1);
+            lua_pushvalue(L, base + 1);
+            lua_pushboolean(L, 1);
+            lua_rawset(L, base + 3);
+            lua_pushvalue(L, base + 1);
+            lua_rawseti(L, base + 4, (lua_Integer)lua_rawlen(L, base + 4) + 1);
+        }
+    }
+    lua_settop(L, base + 1);
+    return fresh;
+}
+
+void et_lua_insp_warn(lua_State *L, int insp_idx, const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    insp_idx = lua_absindex(L, insp_idx);
+    lua_pushstring(L, msg);
+    if (record_warning(L, insp_idx))
+        report(L);
+    else
+        lua_pop(L, 1);
+}
+
+void et_lua_insp_warnings_add(lua_State *L, int insp_idx, const char *msg)
+{
+    insp_idx = lua_absindex(L, insp_idx);
+    lua_pushstring(L, msg);
+    record_warning(L, insp_idx);
+    lua_pop(L, 1);
 }
 
 /* _core.warn(message): et_lua_warn for the Lua library (etinspect.diff's
@@ -61,6 +133,10 @@ const char *et_lua_describe_function(lua_State *L, int idx)
 {
     lua_Debug ar;
     lua_pushvalue(L, idx);
+    if (lua_type(L, -1) != LUA_TFUNCTION) { /* a callable table or userdata */
+        lua_pop(L, 1);
+        return lua_pushfstring(L, "callable %s", luaL_typename(L, idx));
+    }
     if (!lua_getinfo(L, ">S", &ar))
         return lua_pushliteral(L, "function");
     if (ar.what[0] == 'C')
@@ -82,9 +158,10 @@ void et_lua_call_parser(lua_State *L, int insp_idx, int raw_idx, int ev_idx, con
                         size_t block, size_t event)
 {
     ev_idx = lua_absindex(L, ev_idx);
+    insp_idx = lua_absindex(L, insp_idx);
+    raw_idx = lua_absindex(L, raw_idx);
     lua_insp_box *box = lua_touserdata(L, insp_idx);
     int top = lua_gettop(L);
-    raw_idx = lua_absindex(L, raw_idx);
     /* top + 1: how to name the parser in warnings */
     if (box->parser_name[0]) {
         lua_pushstring(L, box->parser_name);
@@ -94,29 +171,88 @@ void et_lua_call_parser(lua_State *L, int insp_idx, int raw_idx, int ev_idx, con
         lua_remove(L, -2);
     }
     const char *what = lua_tostring(L, top + 1);
+    /* top + 2: the event's name, copied before any Lua code runs */
+    et_lua_push_str(L, et_event_name(ev));
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        lua_pushliteral(L, "");
+    }
+    const char *name = lua_tostring(L, top + 2);
     int h = et_lua_push_msgh(L);
     lua_rawgeti(L, LUA_REGISTRYINDEX, box->parser_ref);
     lua_pushvalue(L, raw_idx);
     lua_pushvalue(L, ev_idx);
-    et_str name = et_event_name(ev);
     if (lua_pcall(L, 2, 1, h) != LUA_OK) {
         char line[512];
         first_line(lua_tostring(L, -1) ? lua_tostring(L, -1) : "?", line, sizeof line);
-        et_lua_warn(L, "delegate metadata parser (%s) failed on event '%.*s' (block %zu, event %zu): "
-                       "%s; the raw metadata is kept",
-                    what, (int)name.n, name.p, block, event, line);
+        et_lua_insp_warn(L, insp_idx,
+                         "delegate metadata parser (%s) failed on event '%s' "
+                         "(event_blocks[%zu].events[%zu]): %s; the raw metadata is kept",
+                         what, name, block + 1, event + 1, line);
         lua_pop(L, 1);
         lua_pushvalue(L, raw_idx);
     } else if (!lua_istable(L, -1)) {
-        et_lua_warn(L, "delegate metadata parser (%s) returned a %s for event '%.*s' (block %zu, "
-                       "event %zu), expected a table; the raw metadata is kept",
-                    what, luaL_typename(L, -1), (int)name.n, name.p, block, event);
+        et_lua_insp_warn(L, insp_idx,
+                         "delegate metadata parser (%s) returned a %s for event '%s' "
+                         "(event_blocks[%zu].events[%zu]), expected a table; the raw metadata "
+                         "is kept",
+                         what, luaL_typename(L, -1), name, block + 1, event + 1);
         lua_pop(L, 1);
         lua_pushvalue(L, raw_idx);
     }
     lua_replace(L, top + 1); /* the result replaces the description */
     lua_settop(L, top + 1);
-    (void)insp_idx; /* the box is reached through it above */
+}
+
+/* One call of the converter, run protected by et_lua_time_converter. */
+typedef struct conv_call {
+    const et_lua_converter *c;
+    const char *name;
+    size_t name_len;
+    uint64_t ticks;
+    double out;
+    int ok;
+} conv_call;
+
+/* Arguments: 1 the conv_call, 2 the converter, 3 the table of names warned
+ * about, 4 the Inspector userdata. */
+static int converter_body(lua_State *L)
+{
+    conv_call *a = lua_touserdata(L, 1);
+    const char *why = NULL;
+    int h = et_lua_push_msgh(L);
+    lua_pushvalue(L, 2);
+    lua_pushlstring(L, a->name, a->name_len);
+    lua_pushinteger(L, (lua_Integer)a->ticks);
+    char line[512];
+    if (lua_pcall(L, 2, 1, h) != LUA_OK) {
+        first_line(lua_tostring(L, -1) ? lua_tostring(L, -1) : "?", line, sizeof line);
+        why = line;
+    } else if (lua_type(L, -1) != LUA_TNUMBER) {
+        snprintf(line, sizeof line, "returned a %s, expected a number", luaL_typename(L, -1));
+        why = line;
+    } else {
+        a->out = lua_tonumber(L, -1);
+        a->ok = 1;
+        return 0;
+    }
+    lua_pushlstring(L, a->name, a->name_len);
+    if (lua_rawget(L, 3) != LUA_TNIL) /* one warning per event name */
+        return 0;
+    lua_pushlstring(L, a->name, a->name_len);
+    lua_pushboolean(L, 1);
+    lua_rawset(L, 3);
+    if (a->ok == 0 && strncmp(why, "returned a ", 11) == 0)
+        et_lua_insp_warn(L, 4,
+                         "delegate time-scale converter (%s) %s for delegated event '%.*s'; the "
+                         "default conversion is used",
+                         a->c->what, why, (int)a->name_len, a->name);
+    else
+        et_lua_insp_warn(L, 4,
+                         "delegate time-scale converter (%s) failed on delegated event '%.*s': "
+                         "%s; the default conversion is used",
+                         a->c->what, (int)a->name_len, a->name, why);
+    return 0;
 }
 
 int et_lua_time_converter(void *ud, const char *name, size_t name_len, uint64_t ticks,
@@ -125,37 +261,19 @@ int et_lua_time_converter(void *ud, const char *name, size_t name_len, uint64_t 
     et_lua_converter *c = ud;
     lua_State *L = c->L;
     int top = lua_gettop(L);
-    int h = et_lua_push_msgh(L);
+    if (!lua_checkstack(L, 8))
+        return -1;
+    conv_call a = {c, name, name_len, ticks, 0.0, 0};
+    /* nothing below allocates before the protected call */
+    lua_pushcfunction(L, converter_body);
+    lua_pushlightuserdata(L, &a);
     lua_pushvalue(L, c->fn_index);
-    lua_pushlstring(L, name, name_len);
-    lua_pushinteger(L, (lua_Integer)ticks);
-    int rc = -1;
-    if (lua_pcall(L, 2, 1, h) != LUA_OK) {
-        lua_pushlstring(L, name, name_len);
-        if (lua_rawget(L, c->warned_index) == LUA_TNIL) {
-            char line[512];
-            first_line(lua_tostring(L, -2) ? lua_tostring(L, -2) : "?", line, sizeof line);
-            et_lua_warn(L, "delegate time-scale converter (%s) failed on event '%.*s': %s; the "
-                           "default conversion is used",
-                        c->what, (int)name_len, name, line);
-            lua_pushlstring(L, name, name_len);
-            lua_pushboolean(L, 1);
-            lua_rawset(L, c->warned_index);
-        }
-    } else if (lua_type(L, -1) != LUA_TNUMBER) {
-        lua_pushlstring(L, name, name_len);
-        if (lua_rawget(L, c->warned_index) == LUA_TNIL) {
-            et_lua_warn(L, "delegate time-scale converter (%s) returned a %s for event '%.*s', "
-                           "expected a number; the default conversion is used",
-                        c->what, luaL_typename(L, -2), (int)name_len, name);
-            lua_pushlstring(L, name, name_len);
-            lua_pushboolean(L, 1);
-            lua_rawset(L, c->warned_index);
-        }
-    } else {
-        *out = lua_tonumber(L, -1);
-        rc = 0;
-    }
+    lua_pushvalue(L, c->warned_index);
+    lua_pushvalue(L, c->insp_index);
+    (void)lua_pcall(L, 4, 0, 0); /* only out of memory can fail it: the default then */
     lua_settop(L, top);
-    return rc;
+    if (!a.ok)
+        return -1;
+    *out = a.out;
+    return 0;
 }

@@ -15,12 +15,32 @@
 #include "model.h"
 
 /* Report a warning: calls etinspect.on_warning(message) when the user set
- * one, else writes "etinspect: warning: MESSAGE" to stderr. */
+ * one (protected: a failing handler falls back to stderr), else writes
+ * "etinspect: warning: MESSAGE" to stderr. */
 void et_lua_warn(lua_State *L, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+
+/* A warning about the Inspector userdata at `insp_idx`: appended to its
+ * insp.warnings (once: a message already given is not repeated) and
+ * reported as et_lua_warn does. */
+void et_lua_insp_warn(lua_State *L, int insp_idx, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Create the warning list of the Inspector userdata at `insp_idx` (in its
+ * user value table: "warnings", the sequence insp.warnings reads, and
+ * "warned", the set of messages given). */
+void et_lua_insp_warnings_init(lua_State *L, int insp_idx);
+
+/* Record `msg` in the warnings of the Inspector at `insp_idx` as
+ * et_lua_insp_warn does, without reporting it (warnings the command line
+ * printed already, for an inspector it hands to Lua). */
+void et_lua_insp_warnings_add(lua_State *L, int insp_idx, const char *msg);
 
 /* Add `warn(message)` (et_lua_warn) to the table on top of the stack: the
  * library's private _core table. */
@@ -29,9 +49,11 @@ void et_lua_open_hooks(lua_State *L);
 /* Call the inspector's metadata parser (Inspector userdata at `insp_idx`)
  * as parser(raw_list, event) -- the raw metadata list at `raw_idx`, the
  * Event userdata at `ev_idx` (parsers written for the Python contract take
- * only the list) -- for event (block, event); leaves the parser's table on
- * the stack, or the raw list after a warning when the parser failed or
- * returned something else than a table. */
+ * only the list) -- for event (block, event) (0-based; messages say them
+ * 1-based, as Lua indexes); leaves the parser's table on the stack, or
+ * the raw list after a warning when the parser failed or returned
+ * something else than a table.  The caller runs pinned (the dispatch):
+ * the parser cannot close the inspector under it. */
 void et_lua_call_parser(lua_State *L, int insp_idx, int raw_idx, int ev_idx, const et_event *ev,
                         size_t block, size_t event);
 
@@ -40,10 +62,14 @@ typedef struct et_lua_converter {
     lua_State *L;
     int fn_index;   /* stack index of the converter function */
     int warned_index; /* stack index of a table of event names already warned about */
+    int insp_index; /* stack index of the Inspector userdata being built */
     const char *what; /* how to name the function in warnings */
 } et_lua_converter;
 
-/* An et_time_converter (model.h) calling the Lua converter in `ud`. */
+/* An et_time_converter (model.h) calling the Lua converter in `ud`.  All
+ * Lua work runs in one protected call: no Lua error (not even running out
+ * of memory) unwinds through the core; a failing converter gives one
+ * warning per event name and the default conversion. */
 int et_lua_time_converter(void *ud, const char *name, size_t name_len, uint64_t ticks,
                           double *out);
 

@@ -11,7 +11,11 @@
  *
  * They exist so that the report never builds a Lua value per sample: the
  * timeline's data (a million samples for large.etdp) goes from the model
- * to the page's file in one pass.
+ * to the page's file in one pass.  The html_* functions run with the
+ * owner of their first argument pinned (et_lua_push_pinned): they hold
+ * pointers into the model across allocations, at which the collector may
+ * run a user's finalizer that closes the inspector.  OutFile is a type
+ * of the object model (et_lua_define_type: self checked, __metatable).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +33,7 @@ void et_lua_open_html(lua_State *L);
 /* An output file being written (outfile.h); `open` until committed or
  * aborted. */
 typedef struct lua_outfile {
+    et_lua_obj obj; /* no owner */
     et_outfile of;
     int open;
 } lua_outfile;
@@ -249,8 +254,9 @@ static int outfile_open(lua_State *L)
     const char *inputs[9] = {0};
     if (lua_istable(L, 2))
         for (int i = 0; i < 8; i++) {
-            lua_rawgeti(L, 2, i + 1);
-            if (!lua_isstring(L, -1)) {
+            /* strings only: a number converted here would be anchored
+             * nowhere once popped */
+            if (lua_rawgeti(L, 2, i + 1) != LUA_TSTRING) {
                 lua_pop(L, 1);
                 break;
             }
@@ -258,7 +264,8 @@ static int outfile_open(lua_State *L)
             lua_pop(L, 1);
         }
     lua_outfile *o = lua_newuserdatauv(L, sizeof *o, 0);
-    o->open = 0;
+    memset(o, 0, sizeof *o);
+    o->obj.magic = ET_LUA_OBJ_MAGIC;
     luaL_setmetatable(L, ET_MT_OUTFILE);
     et_error err;
     if (et_outfile_open(&o->of, path, inputs, &err) != 0)
@@ -311,7 +318,10 @@ static int outfile_commit(lua_State *L)
  * committed; a no-op afterwards. */
 static int outfile_abort(lua_State *L)
 {
-    lua_outfile *o = luaL_checkudata(L, 1, ET_MT_OUTFILE);
+    lua_outfile *o = luaL_testudata(L, 1, ET_MT_OUTFILE);
+    if (!o)
+        return luaL_error(L, "OutFile:abort: bad self (OutFile expected, got %s)",
+                          luaL_typename(L, 1));
     if (o->open) {
         o->open = 0;
         et_outfile_abort(&o->of);
@@ -321,22 +331,28 @@ static int outfile_abort(lua_State *L)
 
 void et_lua_open_html(lua_State *L)
 {
-    static const luaL_Reg methods[] = {{"write", outfile_write},
-                                       {"commit", outfile_commit},
-                                       {"abort", outfile_abort},
-                                       {NULL, NULL}};
-    if (luaL_newmetatable(L, ET_MT_OUTFILE)) {
-        luaL_newlib(L, methods);
-        lua_setfield(L, -2, "__index");
-        lua_pushcfunction(L, outfile_abort);
-        lua_setfield(L, -2, "__gc");
-        lua_pushcfunction(L, outfile_abort);
-        lua_setfield(L, -2, "__close");
-    }
+    static const et_lua_method methods[] = {{"write", outfile_write, -1, 0},
+                                            {"commit", outfile_commit, 0, 0},
+                                            {"abort", outfile_abort, 0, 0},
+                                            {NULL, NULL, 0, 0}};
+    static const et_lua_type outfile = {ET_MT_OUTFILE, "OutFile", methods, NULL, NULL, NULL,
+                                        NULL, NULL, NULL};
+    et_lua_define_type(L, &outfile);
+    luaL_getmetatable(L, ET_MT_OUTFILE);
+    lua_pushcfunction(L, outfile_abort);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, outfile_abort);
+    lua_setfield(L, -2, "__close");
     lua_pop(L, 1);
     static const luaL_Reg fns[] = {{"html_plan", html_plan},     {"html_data", html_data},
                                    {"html_spread", html_spread}, {"html_starts", html_starts},
-                                   {"html_run", html_run},
-                                   {"outfile", outfile_open},    {NULL, NULL}};
-    luaL_setfuncs(L, fns, 0);
+                                   {"html_run", html_run},       {NULL, NULL}};
+    for (int i = 0; fns[i].name; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "_core.%s", fns[i].name);
+        et_lua_push_pinned(L, fns[i].func, name);
+        lua_setfield(L, -2, fns[i].name);
+    }
+    lua_pushcfunction(L, outfile_open);
+    lua_setfield(L, -2, "outfile");
 }

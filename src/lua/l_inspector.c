@@ -67,12 +67,12 @@ static lua_insp_box *check_box(lua_State *L, int arg)
 /* A time scale option: absent -> def; "ns".. -> it; anything else -> error. */
 static et_time_scale opt_time_scale(lua_State *L, int opts, const char *key, et_time_scale def)
 {
-    if (lua_getfield(L, opts, key) == LUA_TNIL) {
+    if (et_lua_opt_get(L, opts, key) == LUA_TNIL) {
         lua_pop(L, 1);
         return def;
     }
     const char *s = lua_tostring(L, -1);
-    et_time_scale ts;
+    et_time_scale ts = def;
     et_error err;
     if (!s || et_time_scale_parse(s, &ts, &err) != 0)
         luaL_error(L, "%s: %s", key, s ? err.msg : "expected a time scale name");
@@ -80,41 +80,62 @@ static et_time_scale opt_time_scale(lua_State *L, int opts, const char *key, et_
     return ts;
 }
 
+/* Free what an Inspector holds (its owner class's release). */
+static void insp_release(lua_State *L, et_lua_owner *o)
+{
+    lua_insp_box *box = (lua_insp_box *)o;
+    lua_etr_box *rec = box->etrecord;
+    box->etrecord = NULL;
+    et_inspector_free(box->insp);
+    box->insp = NULL;
+    if (box->parser_ref != LUA_NOREF) {
+        luaL_unref(L, LUA_REGISTRYINDEX, box->parser_ref);
+        box->parser_ref = LUA_NOREF;
+    }
+    if (rec) /* after the model that pointed into it */
+        et_lua_owner_unuse(L, &rec->own);
+}
+
+static const et_lua_owner_class insp_class = {
+    "Inspector", "inspector", "inspector is closed",
+    "Inspector is in use", insp_release};
+
 static int insp_new(lua_State *L)
 {
-    static const char *const known[] = {"etdump_path", "etdump_data", "etrecord",
-                                        "source_time_scale", "target_time_scale",
-                                        "debug_buffer_path", "delegate_metadata_parser",
-                                        "delegate_time_scale_converter",
-                                        "enable_module_hierarchy", "reference_graph_name",
-                                        "profile_results_path", "profile_results_data",
-                                        "time_scale", "etrecord_method",
-                                        "bundled_program_path", "bundled_test_case",
-                                        "etrecord_json_budget", NULL};
-    luaL_checktype(L, 1, LUA_TTABLE);
+    static const et_lua_opt spec[] = {{"bundled_program_path", "string"},
+                                      {"bundled_test_case", "integer"},
+                                      {"debug_buffer_path", "string"},
+                                      {"delegate_metadata_parser", "string|callable"},
+                                      {"delegate_time_scale_converter", "callable"},
+                                      {"enable_module_hierarchy", "boolean"},
+                                      {"etdump_data", "string"},
+                                      {"etdump_path", "string"},
+                                      {"etrecord", NULL},
+                                      {"etrecord_json_budget", "integer"},
+                                      {"etrecord_method", "string"},
+                                      {"profile_results_data", "string"},
+                                      {"profile_results_path", "string"},
+                                      {"reference_graph_name", "string"},
+                                      {"source_time_scale", "string"},
+                                      {"target_time_scale", "string"},
+                                      {"time_scale", "string"},
+                                      {NULL, NULL}};
+    if (!lua_istable(L, 1))
+        return luaL_error(L, "etinspect.Inspector: bad argument #1 (options table expected, got "
+                             "%s)",
+                          lua_isnone(L, 1) ? "no value" : luaL_typename(L, 1));
     lua_settop(L, 1);
-    /* reject misspelt options */
-    lua_pushnil(L);
-    while (lua_next(L, 1)) {
-        lua_pop(L, 1);
-        const char *k = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        int found = 0;
-        for (int i = 0; k && known[i]; i++)
-            found |= strcmp(k, known[i]) == 0;
-        if (!found)
-            return luaL_error(L, "unknown option '%s'", k ? k : luaL_typename(L, -1));
-    }
+    et_lua_check_options(L, 1, "etinspect.Inspector", spec, 1);
     et_inspector_options o;
     et_inspector_options_init(&o);
-    int legacy = lua_getfield(L, 1, "profile_results_path") != LUA_TNIL ||
-                 lua_getfield(L, 1, "profile_results_data") != LUA_TNIL;
+    int legacy = et_lua_opt_get(L, 1, "profile_results_path") != LUA_TNIL ||
+                 et_lua_opt_get(L, 1, "profile_results_data") != LUA_TNIL;
     lua_settop(L, 1);
     et_error err;
     if (legacy) {
         /* a legacy profiler dump: its ticks' time scale, output in ms */
-        lua_getfield(L, 1, "source_time_scale");
-        lua_getfield(L, 1, "target_time_scale");
-        if (!lua_isnil(L, -1) || !lua_isnil(L, -2))
+        if (et_lua_opt_get(L, 1, "source_time_scale") != LUA_TNIL ||
+            et_lua_opt_get(L, 1, "target_time_scale") != LUA_TNIL)
             return luaL_error(L, "profile results take time_scale (the unit of their ticks), "
                                  "not source_time_scale or target_time_scale");
         lua_settop(L, 1);
@@ -123,7 +144,7 @@ static int insp_new(lua_State *L)
             return luaL_error(L, "time_scale: the legacy profiler's time scales are ns, us, ms "
                                  "and cycles");
     } else {
-        if (lua_getfield(L, 1, "time_scale") != LUA_TNIL)
+        if (et_lua_opt_get(L, 1, "time_scale") != LUA_TNIL)
             return luaL_error(L, "time_scale is for profile results; an ETDump takes "
                                  "source_time_scale and target_time_scale");
         lua_pop(L, 1);
@@ -135,8 +156,9 @@ static int insp_new(lua_State *L)
 
     /* the userdata first, so that everything below is anchored to it */
     int t;
-    lua_insp_box *box = lua_newuserdatauv(L, sizeof *box, 1);
+    lua_insp_box *box = lua_newuserdatauv(L, sizeof *box, 2);
     memset(box, 0, sizeof *box);
+    et_lua_owner_init(&box->own, &insp_class);
     box->parser_ref = LUA_NOREF;
     luaL_setmetatable(L, ET_MT_INSPECTOR);
     int ud = lua_gettop(L);
@@ -144,33 +166,35 @@ static int insp_new(lua_State *L)
     lua_pushvalue(L, -1);
     lua_setiuservalue(L, ud, 1);
     int uv = lua_gettop(L);
+    et_lua_insp_warnings_init(L, ud);
 
-    if (lua_getfield(L, 1, "etdump_path") != LUA_TNIL)
-        o.etdump_path = luaL_checkstring(L, -1);
-    lua_setfield(L, uv, "etdump_path"); /* keeps the string alive */
-    if (lua_getfield(L, 1, "etdump_data") != LUA_TNIL) {
+    /* strings are anchored in the user value (the options table is the
+     * caller's: it may change) */
+    static const char *const paths[] = {"etdump_path", "profile_results_path",
+                                        "debug_buffer_path", "bundled_program_path",
+                                        "etrecord_method", "reference_graph_name"};
+    const char **dst[] = {&o.etdump_path, &o.profile_results_path, &o.debug_buffer_path,
+                          &o.bundled_program_path, &o.etrecord_method,
+                          &o.reference_graph_name};
+    for (int i = 0; i < 6; i++) {
+        if (et_lua_opt_get(L, 1, paths[i]) != LUA_TNIL)
+            *dst[i] = lua_tostring(L, -1);
+        lua_setfield(L, uv, paths[i]);
+    }
+    if (et_lua_opt_get(L, 1, "etdump_data") != LUA_TNIL) {
         size_t n;
-        o.etdump_data = (const uint8_t *)luaL_checklstring(L, -1, &n);
+        o.etdump_data = (const uint8_t *)lua_tolstring(L, -1, &n);
         o.etdump_size = n;
     }
     lua_setfield(L, uv, "etdump_data");
-    if (lua_getfield(L, 1, "profile_results_path") != LUA_TNIL)
-        o.profile_results_path = luaL_checkstring(L, -1);
-    lua_setfield(L, uv, "profile_results_path");
-    if (lua_getfield(L, 1, "profile_results_data") != LUA_TNIL) {
+    if (et_lua_opt_get(L, 1, "profile_results_data") != LUA_TNIL) {
         size_t n;
-        o.profile_results_data = (const uint8_t *)luaL_checklstring(L, -1, &n);
+        o.profile_results_data = (const uint8_t *)lua_tolstring(L, -1, &n);
         o.profile_results_size = n;
     }
     lua_setfield(L, uv, "profile_results_data");
-    if (lua_getfield(L, 1, "debug_buffer_path") != LUA_TNIL)
-        o.debug_buffer_path = luaL_checkstring(L, -1);
-    lua_setfield(L, uv, "debug_buffer_path");
-    if (lua_getfield(L, 1, "bundled_program_path") != LUA_TNIL)
-        o.bundled_program_path = luaL_checkstring(L, -1);
-    lua_setfield(L, uv, "bundled_program_path");
-    if (lua_getfield(L, 1, "bundled_test_case") != LUA_TNIL) {
-        lua_Integer k = luaL_checkinteger(L, -1);
+    if (et_lua_opt_get(L, 1, "bundled_test_case") != LUA_TNIL) {
+        lua_Integer k = lua_tointeger(L, -1);
         if (k < 0 || k > INT32_MAX)
             return luaL_error(L, "bundled_test_case: expected a test case index >= 0, got %I",
                               k);
@@ -181,18 +205,17 @@ static int insp_new(lua_State *L)
     /* the ETRecord (spec §1.3 step 3): a path (parsed here, before the
      * ETDump, as the reference does) or an ETRecord; anchored in the user
      * value, linked by the core */
-    int top = lua_gettop(L);
-    if (lua_getfield(L, 1, "etrecord_json_budget") != LUA_TNIL &&
-        lua_getfield(L, 1, "etrecord") != LUA_TSTRING)
+    if (et_lua_opt_get(L, 1, "etrecord_json_budget") != LUA_TNIL &&
+        et_lua_opt_get(L, 1, "etrecord") != LUA_TSTRING)
         return luaL_error(L, "etrecord_json_budget: only with etrecord = PATH (an ETRecord is "
                              "already parsed)");
-    lua_settop(L, top);
-    t = lua_getfield(L, 1, "etrecord");
+    lua_settop(L, uv);
+    t = et_lua_opt_get(L, 1, "etrecord");
     if (t == LUA_TSTRING) {
         lua_pushcfunction(L, et_lua_parse_etrecord);
         lua_insert(L, -2);
         lua_createtable(L, 0, 1); /* its options: the JSON budget */
-        lua_getfield(L, 1, "etrecord_json_budget");
+        et_lua_opt_get(L, 1, "etrecord_json_budget");
         lua_setfield(L, -2, "etrecord_json_budget");
         lua_call(L, 2, 1);
     } else if (t != LUA_TNIL && !luaL_testudata(L, -1, ET_MT_ETRECORD)) {
@@ -200,56 +223,42 @@ static int insp_new(lua_State *L)
                              "(etinspect.parse_etrecord), got %s",
                           luaL_typename(L, -1));
     }
-    if (t != LUA_TNIL) {
-        lua_etr_box *rb = et_lua_check_etrecord(L, -1);
-        o.etrecord = rb->r;
-        box->etrecord = rb;
-    }
+    /* only its box is kept here: Lua code runs below (require, a user's
+     * finalizer at any allocation) and may close the record; its pointer
+     * is read just before the open, with the record pinned */
+    lua_etr_box *rb = t != LUA_TNIL ? et_lua_check_etrecord(L, -1) : NULL;
     lua_setfield(L, uv, "etrecord");
-    if (lua_getfield(L, 1, "etrecord_method") != LUA_TNIL)
-        o.etrecord_method = luaL_checkstring(L, -1);
-    lua_setfield(L, uv, "etrecord_method");
-    if (lua_getfield(L, 1, "reference_graph_name") != LUA_TNIL)
-        o.reference_graph_name = luaL_checkstring(L, -1);
-    lua_setfield(L, uv, "reference_graph_name");
-    lua_getfield(L, 1, "enable_module_hierarchy");
-    o.enable_module_hierarchy = lua_toboolean(L, -1);
+    if (et_lua_opt_get(L, 1, "enable_module_hierarchy") != LUA_TNIL)
+        o.enable_module_hierarchy = lua_toboolean(L, -1);
     lua_pop(L, 1);
 
     /* delegate metadata parser: a function or the name of a built-in one */
-    t = lua_getfield(L, 1, "delegate_metadata_parser");
+    t = et_lua_opt_get(L, 1, "delegate_metadata_parser");
     if (t == LUA_TSTRING) {
         const char *name = lua_tostring(L, -1);
-        lua_getglobal(L, "require");
-        lua_pushliteral(L, "etinspect.parsers");
-        lua_call(L, 1, 1);
-        lua_getfield(L, -1, name);
+        et_lua_require(L, "etinspect.parsers");
+        if (lua_type(L, -1) != LUA_TTABLE)
+            return luaL_error(L, "etinspect.parsers is not a table");
+        lua_pushvalue(L, -2);
+        lua_rawget(L, -2);
         if (!lua_isfunction(L, -1))
             return luaL_error(L, "unknown delegate metadata parser '%s' (see etinspect.parsers)",
                               name);
         snprintf(box->parser_name, sizeof box->parser_name, "%s", name);
         box->parser_ref = luaL_ref(L, LUA_REGISTRYINDEX);
         lua_pop(L, 2);
-    } else if (t == LUA_TFUNCTION || (t != LUA_TNIL && luaL_getmetafield(L, -1, "__call"))) {
-        if (t != LUA_TFUNCTION)
-            lua_pop(L, 1);
-        box->parser_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     } else if (t != LUA_TNIL) {
-        return luaL_error(L, "delegate_metadata_parser: expected a function or a parser name, "
-                             "got %s", luaL_typename(L, -1));
+        box->parser_ref = luaL_ref(L, LUA_REGISTRYINDEX); /* callable (checked) */
     } else {
         lua_pop(L, 1);
     }
 
     /* delegate time-scale converter, called while the model is built */
     et_lua_converter conv;
-    t = lua_getfield(L, 1, "delegate_time_scale_converter");
-    if (t != LUA_TNIL) {
-        if (t != LUA_TFUNCTION)
-            return luaL_error(L, "delegate_time_scale_converter: expected a function, got %s",
-                              luaL_typename(L, -1));
+    if (et_lua_opt_get(L, 1, "delegate_time_scale_converter") != LUA_TNIL) {
         conv.L = L;
         conv.fn_index = lua_gettop(L);
+        conv.insp_index = ud;
         conv.what = et_lua_describe_function(L, conv.fn_index);
         lua_newtable(L);
         conv.warned_index = lua_gettop(L);
@@ -257,59 +266,44 @@ static int insp_new(lua_State *L)
         o.converter_ud = &conv;
     }
 
-    box->insp = et_inspector_open(&o, &err);
-    if (!box->insp) {
-        box->etrecord = NULL;
-        return luaL_error(L, "%s", err.msg);
+    /* the converter runs inside: it must not close the ETRecord the model
+     * is being linked to (nothing between the check and the unpin
+     * allocates or raises) */
+    if (rb) {
+        if (!rb->r)
+            return et_lua_closed_error(L, NULL, &rb->own);
+        o.etrecord = rb->r;
+        et_lua_pin(&rb->own, "etinspect.Inspector");
     }
-    if (box->etrecord)
-        box->etrecord->users++;
-    for (size_t i = 0; i < box->insp->n_warnings; i++)
-        et_lua_warn(L, "%s", box->insp->warnings[i]);
+    box->insp = et_inspector_open(&o, &err);
+    if (rb)
+        et_lua_unpin(L, &rb->own);
+    if (!box->insp)
+        return luaL_error(L, "%s", err.msg);
+    if (rb) {
+        box->etrecord = rb;
+        rb->own.users++;
+    }
+    /* the core's warnings join the converter's in insp.warnings; each goes
+     * to on_warning once (the Inspector is not yet the handler's to close) */
+    size_t nw = box->insp->n_warnings;
+    for (size_t i = 0; i < nw && box->insp; i++)
+        et_lua_insp_warn(L, ud, "%s", box->insp->warnings[i]);
     lua_settop(L, ud);
     return 1;
 }
 
-static void close_box(lua_State *L, lua_insp_box *box)
-{
-    if (box->insp && box->etrecord)
-        box->etrecord->users--;
-    box->etrecord = NULL;
-    et_inspector_free(box->insp);
-    box->insp = NULL;
-    if (box->parser_ref != LUA_NOREF) {
-        luaL_unref(L, LUA_REGISTRYINDEX, box->parser_ref);
-        box->parser_ref = LUA_NOREF;
-    }
-}
-
-static int insp_close(lua_State *L)
-{
-    close_box(L, check_box(L, 1));
-    return 0;
-}
-
-static int insp_gc(lua_State *L)
-{
-    close_box(L, check_box(L, 1));
-    return 0;
-}
-
+/* insp.event_blocks: a read-only sequence of the blocks, made once (cached
+ * in user value 2 by the dispatch). */
 static int insp_event_blocks(lua_State *L)
 {
-    lua_insp_box *box = check_box(L, 1);
-    et_inspector *insp = et_lua_insp(L, box);
-    lua_getiuservalue(L, 1, 1);
-    if (lua_getfield(L, -1, "event_blocks") == LUA_TTABLE)
-        return 1;
-    lua_pop(L, 1);
+    et_inspector *insp = et_lua_insp(L, check_box(L, 1));
     lua_createtable(L, (int)insp->n_blocks, 0);
     for (size_t b = 0; b < insp->n_blocks; b++) {
         et_lua_push_child(L, 1, ET_MT_BLOCK, b, 0);
         lua_rawseti(L, -2, (lua_Integer)b + 1);
     }
-    lua_pushvalue(L, -1);
-    lua_setfield(L, -3, "event_blocks");
+    et_lua_push_readonly(L, -1, "Inspector.event_blocks");
     return 1;
 }
 
@@ -325,14 +319,21 @@ static int insp_target(lua_State *L)
     return 1;
 }
 
+/* insp.warnings: a read-only view of every warning about this Inspector,
+ * in order: those found while loading (the core's and the time-scale
+ * converter's), then those of later reads (parser failures, unreadable
+ * values); each message once. */
 static int insp_warnings(lua_State *L)
 {
-    et_inspector *insp = et_lua_insp(L, check_box(L, 1));
-    lua_createtable(L, (int)insp->n_warnings, 0);
-    for (size_t i = 0; i < insp->n_warnings; i++) {
-        lua_pushstring(L, insp->warnings[i]);
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
+    et_lua_insp(L, check_box(L, 1));
+    lua_getiuservalue(L, 1, 1);
+    if (lua_getfield(L, -1, "warnings_view") == LUA_TTABLE)
+        return 1;
+    lua_pop(L, 1);
+    lua_getfield(L, -1, "warnings");
+    et_lua_push_readonly(L, -1, "Inspector.warnings");
+    lua_pushvalue(L, -1);
+    lua_setfield(L, -4, "warnings_view");
     return 1;
 }
 
@@ -454,6 +455,8 @@ static int insp_etrecord(lua_State *L)
 static int insp_get_exported_program(lua_State *L)
 {
     et_inspector *insp = et_lua_insp(L, check_box(L, 1));
+    luaL_optstring(L, 2, NULL);
+    luaL_optstring(L, 3, NULL);
     lua_settop(L, 3);
     lua_getiuservalue(L, 1, 1);
     if (lua_getfield(L, -1, "etrecord") == LUA_TNIL) {
@@ -501,33 +504,23 @@ static int insp_tostring(lua_State *L)
 
 void et_lua_register_inspector(lua_State *L)
 {
-    static const luaL_Reg methods[] = {{"close", insp_close},
-                                       {"get_exported_program", insp_get_exported_program},
-                                       {NULL, NULL}};
-    static const luaL_Reg getters[] = {{"event_blocks", insp_event_blocks},
-                                       {"source_time_scale", insp_source},
-                                       {"target_time_scale", insp_target},
-                                       {"warnings", insp_warnings},
-                                       {"etdump_path", insp_path},
-                                       {"profile_results_path", insp_results_path},
-                                       {"format", insp_format},
-                                       {"framework_tax", insp_framework_tax},
-                                       {"memory_allocations", insp_memory_allocations},
-                                       {"etrecord", insp_etrecord},
-                                       {NULL, NULL}};
-    luaL_newmetatable(L, ET_MT_INSPECTOR);
-    et_lua_set_index(L, methods, getters);
-    lua_pushcfunction(L, insp_gc);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, insp_close);
-    lua_setfield(L, -2, "__close");
-    lua_pushcfunction(L, insp_len);
-    lua_setfield(L, -2, "__len");
-    lua_pushcfunction(L, insp_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushliteral(L, "Inspector");
-    lua_setfield(L, -2, "__name");
-    lua_pop(L, 1);
+    static const et_lua_method methods[] = {
+        {"get_exported_program", insp_get_exported_program, 2, 0}, {NULL, NULL, 0, 0}};
+    static const et_lua_getter getters[] = {{"event_blocks", insp_event_blocks, 2, 0},
+                                            {"source_time_scale", insp_source, 0, ET_LUA_LEAF},
+                                            {"target_time_scale", insp_target, 0, ET_LUA_LEAF},
+                                            {"warnings", insp_warnings, 0, 0},
+                                            {"etdump_path", insp_path, 0, ET_LUA_LEAF},
+                                            {"profile_results_path", insp_results_path, 0,
+                                             ET_LUA_LEAF},
+                                            {"format", insp_format, 0, ET_LUA_LEAF},
+                                            {"framework_tax", insp_framework_tax, 0, 0},
+                                            {"memory_allocations", insp_memory_allocations, 0, 0},
+                                            {"etrecord", insp_etrecord, 0, ET_LUA_LEAF},
+                                            {NULL, NULL, 0, 0}};
+    static const et_lua_type type = {ET_MT_INSPECTOR, "Inspector", methods, getters,
+                                     insp_len, insp_tostring, NULL, NULL, &insp_class};
+    et_lua_define_type(L, &type);
 }
 
 /* An inspector opened in C handed to Lua (the command line's --html_path
@@ -559,28 +552,30 @@ int et_lua_adopt_inspector(lua_State *L)
         return luaL_error(L, "the etinspect module did not register its types");
     lua_settop(L, 3);
     lua_etr_box *rb = NULL;
-    if (insp->etrecord && insp->owns_etrecord) {
-        rb = lua_newuserdatauv(L, sizeof *rb, 1);
-        rb->r = NULL;
-        rb->users = 0;
-        luaL_setmetatable(L, ET_MT_ETRECORD);
-    } else {
+    if (insp->etrecord && insp->owns_etrecord)
+        rb = et_lua_new_etrecord(L);
+    else
         lua_pushnil(L);
-    }
-    lua_insp_box *box = lua_newuserdatauv(L, sizeof *box, 1);
+    int rec = lua_gettop(L); /* 4 */
+    lua_insp_box *box = lua_newuserdatauv(L, sizeof *box, 2);
     memset(box, 0, sizeof *box);
+    et_lua_owner_init(&box->own, &insp_class);
     box->parser_ref = LUA_NOREF;
     luaL_setmetatable(L, ET_MT_INSPECTOR);
+    int ud = lua_gettop(L); /* 5 */
+    lua_newtable(L); /* user value, as insp_new fills it */
+    lua_setiuservalue(L, ud, 1);
+    et_lua_insp_warnings_init(L, ud);
     /* nothing raises from here until the box owns the inspector */
     box->insp = insp;
     if (rb) {
         rb->r = insp->etrecord;
-        rb->users = 1;
+        rb->own.users = 1;
         insp->owns_etrecord = false;
         box->etrecord = rb;
     }
     *owned = true;
-    lua_newtable(L); /* user value, as insp_new fills it */
+    lua_getiuservalue(L, ud, 1);
     static const char *const keys[] = {"etdump_path", "profile_results_path",
                                        "debug_buffer_path", "bundled_program_path",
                                        "etrecord_method", "reference_graph_name", NULL};
@@ -589,9 +584,12 @@ int et_lua_adopt_inspector(lua_State *L)
             return luaL_error(L, "%s: expected a string", keys[i]);
         lua_setfield(L, -2, keys[i]);
     }
-    lua_pushvalue(L, 4);
+    lua_pushvalue(L, rec);
     lua_setfield(L, -2, "etrecord");
-    lua_setiuservalue(L, 5, 1);
+    lua_settop(L, ud);
+    /* the warnings the command line printed, in insp.warnings (not again) */
+    for (size_t i = 0; i < insp->n_warnings; i++)
+        et_lua_insp_warnings_add(L, ud, insp->warnings[i]);
     return 1;
 }
 

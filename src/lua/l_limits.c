@@ -11,7 +11,7 @@ int et_lua_limits(lua_State *L)
     static const et_lua_opt spec[] = {{"broadcast_elements", "integer|boolean"}, {NULL, NULL}};
     et_lua_check_options(L, 1, "etinspect.limits", spec, 1);
     if (lua_istable(L, 1)) {
-        int t = lua_getfield(L, 1, "broadcast_elements");
+        int t = et_lua_opt_get(L, 1, "broadcast_elements"); /* raw, as checked */
         if (t == LUA_TBOOLEAN) {
             if (lua_toboolean(L, -1))
                 return luaL_error(L, "etinspect.limits: broadcast_elements must be a number of "

@@ -40,8 +40,10 @@ void et_lua_register_columns(lua_State *L); /* l_columns.c: insp:run_columns, in
 
 static int on_warning(lua_State *L)
 {
-    if (!lua_isnoneornil(L, 1))
-        luaL_checktype(L, 1, LUA_TFUNCTION);
+    if (!lua_isnoneornil(L, 1) && lua_type(L, 1) != LUA_TFUNCTION)
+        return luaL_error(L, "etinspect.on_warning: bad argument #1 (function or nil expected, got "
+                             "%s)",
+                          luaL_typename(L, 1));
     lua_settop(L, 1);
     lua_setfield(L, LUA_REGISTRYINDEX, "etinspect.on_warning");
     return 0;
@@ -62,6 +64,7 @@ static int load_embedded(lua_State *L)
 
 int luaopen_etinspect(lua_State *L)
 {
+    et_lua_capture_stdlib(L); /* before any script can replace require or io */
     et_lua_register_inspector(L);
     et_lua_register_block(L);
     et_lua_register_event(L);
@@ -102,6 +105,7 @@ int luaopen_etinspect(lua_State *L)
     et_lua_open_hooks(L);  /* _core.warn */
     et_lua_open_html(L);
     et_lua_open_export(L);
+    et_lua_open_object(L); /* _core.is_view */
     lua_setfield(L, M, "_core");
 
     /* the embedded library: package.preload, then the modules that extend

@@ -54,16 +54,25 @@ static int raise(lua_State *L, const char *msg)
     return lua_error(L);
 }
 
-/* Argument `arg`, a Tensor, as a view; a view refused when it was read
- * (past the end of its buffer, over the broadcast budget) raises its own
- * message (t.error), not "... cannot be read". */
-static const et_tensor *tensor_arg(lua_State *L, int arg)
+/* A Tensor argument `arg` whose view was refused when it was read (past
+ * the end of its buffer, over the broadcast budget) raises its own
+ * message (t.error), not "... cannot be read".  Runs Lua code (the field
+ * read): call it for every argument before taking any view. */
+static void check_readable(lua_State *L, int arg)
 {
-    const et_tensor *t = et_lua_check_tensor(L, arg);
+    if (!luaL_testudata(L, arg, ET_MT_TENSOR))
+        return;
     if (lua_getfield(L, arg, "error") == LUA_TSTRING)
         lua_error(L);
     lua_pop(L, 1);
-    return t;
+}
+
+/* Argument `arg`, a Tensor (checked readable), as a view.  Runs no Lua
+ * code and allocates nothing: views taken one after the other stay valid
+ * (no finalizer can close their owners in between). */
+static const et_tensor *tensor_arg(lua_State *L, int arg)
+{
+    return et_lua_check_tensor(L, arg);
 }
 
 /* Argument `arg` as a tensor view: a Tensor, or a number / boolean made a
@@ -98,6 +107,8 @@ static int l_numeric_distance(lua_State *L)
     int d = et_distance_from_name(name, len);
     if (d < 0)
         return luaL_error(L, "unknown distance '%s' (MSE, L1, SNR)", name);
+    check_readable(L, 2);
+    check_readable(L, 3);
     et_tensor sa, sb;
     double va, vb;
     const et_tensor *a = operand(L, 2, &sa, &va), *b = operand(L, 3, &sb, &vb);
@@ -115,6 +126,8 @@ static int l_numeric_metric(lua_State *L)
     int m = et_metric_from_name(name);
     if (m < 0)
         return luaL_error(L, "unknown metric '%s' (snr, mse, cosine_similarity)", name);
+    check_readable(L, 2);
+    check_readable(L, 3);
     const et_tensor *ref = tensor_arg(L, 2), *val = tensor_arg(L, 3);
     et_error err;
     double out;
@@ -126,6 +139,8 @@ static int l_numeric_metric(lua_State *L)
 
 static int l_max_abs_diff(lua_State *L)
 {
+    check_readable(L, 1);
+    check_readable(L, 2);
     et_tensor sa, sb;
     double va, vb;
     const et_tensor *a = operand(L, 1, &sa, &va), *b = operand(L, 2, &sb, &vb);
@@ -138,21 +153,31 @@ static int l_max_abs_diff(lua_State *L)
 }
 
 /* The owner of a parsed .npy: an et_npy (followed, for npy_parse, by a
- * copy of the bytes).  Closed by the garbage collector once no Tensor
- * anchors it. */
-static int npy_gc(lua_State *L)
+ * copy of the bytes).  Released by the garbage collector once no Tensor
+ * anchors it (its Tensors pin it while they run; one used after a
+ * finalizer called by hand raises "Tensor used after its owner was
+ * closed"). */
+typedef struct npy_owner {
+    et_lua_owner own;
+    et_npy npy;
+} npy_owner;
+
+static void npy_release(lua_State *L, et_lua_owner *o)
 {
-    et_npy *n = luaL_checkudata(L, 1, ET_MT_NPY);
-    et_npy_close(n);
-    return 0;
+    (void)L;
+    et_npy_close(&((npy_owner *)o)->npy);
 }
+
+static const et_lua_owner_class npy_class = {"NpyFile", "owner", "NpyFile used after it was closed",
+                                             "NpyFile is in use", npy_release};
 
 static et_npy *new_owner(lua_State *L, size_t extra)
 {
-    et_npy *n = lua_newuserdatauv(L, sizeof *n + extra, 0);
+    npy_owner *n = lua_newuserdatauv(L, sizeof *n + extra, 0);
     memset(n, 0, sizeof *n);
+    et_lua_owner_init(&n->own, &npy_class);
     luaL_setmetatable(L, ET_MT_NPY);
-    return n;
+    return &n->npy;
 }
 
 static int l_npy_load(lua_State *L)
@@ -172,7 +197,7 @@ static int l_npy_parse(lua_State *L)
     const char *bytes = luaL_checklstring(L, 1, &len);
     const char *name = luaL_optstring(L, 2, ".npy data");
     et_npy *n = new_owner(L, len);
-    uint8_t *copy = (uint8_t *)(n + 1);
+    uint8_t *copy = (uint8_t *)((npy_owner *)lua_touserdata(L, -1) + 1);
     if (len)
         memcpy(copy, bytes, len);
     et_error err;
@@ -222,11 +247,7 @@ void et_lua_open_numeric(lua_State *L)
                                    {NULL, NULL}};
     luaL_checktype(L, -1, LUA_TTABLE);
     luaL_setfuncs(L, fns, 0);
-    if (luaL_newmetatable(L, ET_MT_NPY)) {
-        lua_pushcfunction(L, npy_gc);
-        lua_setfield(L, -2, "__gc");
-        lua_pushliteral(L, "NpyFile");
-        lua_setfield(L, -2, "__name");
-    }
-    lua_pop(L, 1);
+    static const et_lua_type npy_type = {ET_MT_NPY, "NpyFile", NULL, NULL, NULL, NULL,
+                                         NULL, NULL, &npy_class};
+    et_lua_define_type(L, &npy_type);
 }

@@ -10,7 +10,6 @@
  *   pd:percentile(q)   q-th percentile, 0 <= q <= 100, NumPy "linear"
  *   #pd           number of samples
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "binding.h"
@@ -60,13 +59,11 @@ static int pd_percentile(lua_State *L)
     const et_perf_data *pd = check_pd(L, 1);
     double q = luaL_checknumber(L, 2);
     luaL_argcheck(L, q >= 0 && q <= 100, 2, "percentile must be between 0 and 100");
-    double *tmp = malloc(pd->n * sizeof *tmp);
-    if (!tmp)
-        return luaL_error(L, "out of memory");
+    double *tmp = lua_newuserdatauv(L, (pd->n ? pd->n : 1) * sizeof *tmp, 0);
+    pd = check_pd(L, 1); /* after the allocation: re-read */
     memcpy(tmp, pd->raw, pd->n * sizeof *tmp);
     double out;
     et_percentiles(tmp, pd->n, &q, 1, &out);
-    free(tmp);
     lua_pushnumber(L, out);
     return 1;
 }
@@ -95,17 +92,15 @@ static int pd_tostring(lua_State *L)
 
 void et_lua_register_perfdata(lua_State *L)
 {
-    static const luaL_Reg methods[] = {{"percentile", pd_percentile}, {NULL, NULL}};
-    static const luaL_Reg getters[] = {{"raw", pd_raw}, {"p10", pd_p10}, {"p50", pd_p50},
-                                       {"p90", pd_p90}, {"avg", pd_avg}, {"min", pd_min},
-                                       {"max", pd_max}, {"stddev", pd_stddev}, {NULL, NULL}};
-    luaL_newmetatable(L, ET_MT_PERFDATA);
-    et_lua_set_index(L, methods, getters);
-    lua_pushcfunction(L, pd_len);
-    lua_setfield(L, -2, "__len");
-    lua_pushcfunction(L, pd_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushliteral(L, "PerfData");
-    lua_setfield(L, -2, "__name");
-    lua_pop(L, 1);
+    static const et_lua_method methods[] = {{"percentile", pd_percentile, 1, 0},
+                                            {NULL, NULL, 0, 0}};
+    static const et_lua_getter getters[] = {
+        {"raw", pd_raw, 0, 0},         {"p10", pd_p10, 0, ET_LUA_LEAF},
+        {"p50", pd_p50, 0, ET_LUA_LEAF}, {"p90", pd_p90, 0, ET_LUA_LEAF},
+        {"avg", pd_avg, 0, ET_LUA_LEAF}, {"min", pd_min, 0, ET_LUA_LEAF},
+        {"max", pd_max, 0, ET_LUA_LEAF}, {"stddev", pd_stddev, 0, ET_LUA_LEAF},
+        {NULL, NULL, 0, 0}};
+    static const et_lua_type type = {ET_MT_PERFDATA, "PerfData", methods, getters, pd_len,
+                                     pd_tostring, NULL, NULL, NULL};
+    et_lua_define_type(L, &type);
 }

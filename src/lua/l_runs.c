@@ -21,6 +21,7 @@
 static const char *const kind_names[] = {"empty", "profile", "debug", "allocation"};
 
 typedef struct run_ref {
+    et_lua_obj obj;
     lua_insp_box *box;
     uint32_t run;
 } run_ref;
@@ -28,7 +29,9 @@ typedef struct run_ref {
 static run_ref *check_run(lua_State *L, int arg, et_run *out)
 {
     run_ref *r = luaL_checkudata(L, arg, ET_MT_RUN);
-    et_inspector *insp = et_lua_insp(L, r->box);
+    if (!r->box->insp)
+        et_lua_closed_error(L, "Run", &r->box->own);
+    et_inspector *insp = r->box->insp;
     if (out)
         et_etdump_run(&insp->dump, r->run, out);
     return r;
@@ -91,12 +94,17 @@ static inline void push_name(lua_State *L, events_iter *it, et_str s)
 }
 
 /* The events() iterator.  Upvalues: 1 the Run userdata (anchor), 2 the
- * events_iter, 3..6 the kind names, NAME_UV.. the name cache's strings. */
+ * events_iter, 3..6 the kind names, NAME_UV.. the name cache's strings.  It
+ * runs unpinned (it is called once per event: no protected call), so it
+ * checks the inspector first and again after the one allocation that may
+ * run a user's finalizer before it reads the dump again. */
 static int events_next(lua_State *L)
 {
     events_iter *it = lua_touserdata(L, lua_upvalueindex(2));
     run_ref *r = it->run_ud;
-    et_inspector *insp = et_lua_insp(L, r->box);
+    if (!r->box->insp)
+        return et_lua_closed_error(L, "Run", &r->box->own);
+    et_inspector *insp = r->box->insp;
     const et_run *run = &it->run;
     uint32_t i = it->next;
     if (i >= run->events.count)
@@ -112,6 +120,8 @@ static int events_next(lua_State *L)
 #define e (*ep)
     lua_pushinteger(L, (lua_Integer)i + 1);
     push_name(L, it, e.kind == ET_EV_ALLOCATION ? (et_str){NULL, 0} : e.name);
+    if (r->box->insp != insp) /* closed by a finalizer the allocation ran */
+        return et_lua_closed_error(L, "Run", &r->box->own);
     switch (e.kind) {
     case ET_EV_PROFILE:
         lua_pushinteger(L, (lua_Integer)e.start_time);
@@ -235,6 +245,8 @@ static int runs_next(lua_State *L)
     lua_replace(L, lua_upvalueindex(2));
     lua_pushinteger(L, i + 1);
     run_ref *r = lua_newuserdatauv(L, sizeof *r, 1);
+    r->obj.magic = ET_LUA_OBJ_MAGIC;
+    r->obj.owner = &box->own;
     r->box = box;
     r->run = (uint32_t)i;
     luaL_setmetatable(L, ET_MT_RUN);
@@ -254,24 +266,17 @@ static int insp_runs(lua_State *L)
 
 void et_lua_register_runs(lua_State *L)
 {
-    static const luaL_Reg methods[] = {{"events", run_events}, {NULL, NULL}};
-    static const luaL_Reg getters[] = {{"name", run_name},
-                                       {"bundled_input_index", run_bii},
-                                       {"num_events", run_num_events},
-                                       {"allocators", run_allocators},
-                                       {"index", run_index},
-                                       {NULL, NULL}};
-    luaL_newmetatable(L, ET_MT_RUN);
-    et_lua_set_index(L, methods, getters);
-    lua_pushcfunction(L, run_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushliteral(L, "Run");
-    lua_setfield(L, -2, "__name");
-    lua_pop(L, 1);
+    static const et_lua_method methods[] = {{"events", run_events, 0, 0}, {NULL, NULL, 0, 0}};
+    static const et_lua_getter getters[] = {{"name", run_name, 0, ET_LUA_LEAF},
+                                            {"bundled_input_index", run_bii, 0, ET_LUA_LEAF},
+                                            {"num_events", run_num_events, 0, ET_LUA_LEAF},
+                                            {"allocators", run_allocators, 0, 0},
+                                            {"index", run_index, 0, ET_LUA_LEAF},
+                                            {NULL, NULL, 0, 0}};
+    static const et_lua_type type = {ET_MT_RUN, "Run", methods, getters, NULL, run_tostring,
+                                     NULL, NULL, NULL};
+    et_lua_define_type(L, &type);
     /* insp:runs() joins the Inspector's methods */
-    luaL_getmetatable(L, ET_MT_INSPECTOR);
-    lua_getfield(L, -1, "__methods");
-    lua_pushcfunction(L, insp_runs);
-    lua_setfield(L, -2, "runs");
-    lua_pop(L, 2);
+    static const et_lua_method runs = {"runs", insp_runs, 0, 0};
+    et_lua_add_method(L, ET_MT_INSPECTOR, &runs);
 }

@@ -57,6 +57,7 @@
 #include "pyfmt.h"
 
 typedef struct lua_tensor {
+    et_lua_obj obj;           /* obj.owner: the owner of the bytes, or NULL */
     et_tensor t;
     lua_insp_box *box;        /* the anchor is (or belongs to) an Inspector */
     const void *const *alive; /* another owner: *alive NULL once closed */
@@ -72,6 +73,7 @@ void et_lua_push_tensor_ex(lua_State *L, const et_tensor *t, int anchor, const c
         anchor = lua_absindex(L, anchor);
     lua_tensor *lt = lua_newuserdatauv(L, sizeof *lt, 2);
     memset(lt, 0, sizeof *lt);
+    lt->obj.magic = ET_LUA_OBJ_MAGIC;
     lt->t = *t;
     lt->alive = alive;
     snprintf(lt->what, sizeof lt->what, "%s", what && *what ? what : "tensor");
@@ -79,6 +81,8 @@ void et_lua_push_tensor_ex(lua_State *L, const et_tensor *t, int anchor, const c
     if (!anchor)
         return;
     int anchored = 0;
+    /* the owner of the bytes: pinned while the tensor's C code runs */
+    lt->obj.owner = et_lua_owner_of(L, anchor);
     lua_insp_box *box = luaL_testudata(L, anchor, ET_MT_INSPECTOR);
     if (box) {
         lt->box = box;
@@ -116,7 +120,7 @@ static lua_tensor *check_lt(lua_State *L, int arg)
     lua_tensor *lt = luaL_checkudata(L, arg, ET_MT_TENSOR);
     if (lt->box && !lt->box->insp)
         luaL_error(L, "Tensor used after its inspector was closed");
-    if (lt->alive && !*lt->alive)
+    if ((lt->alive && !*lt->alive) || (lt->obj.owner && lt->obj.owner->closed))
         luaL_error(L, "Tensor used after its owner was closed");
     return lt;
 }
@@ -587,12 +591,7 @@ static int t_index(lua_State *L)
         push_elem(L, &lt->t, (uint64_t)i - 1);
         return 1;
     }
-    return et_lua_record_index(L); /* same upvalues: methods, getters */
-}
-
-static int t_newindex(lua_State *L)
-{
-    return luaL_error(L, "%s: a Tensor is read-only", check_lt(L, 1)->what);
+    return et_lua_record_index(L); /* same upvalues */
 }
 
 /* ---- tostring ----------------------------------------------------------- */
@@ -695,7 +694,8 @@ static void add_shape(luaL_Buffer *b, const et_tensor *t)
 static int t_tostring(lua_State *L)
 {
     lua_tensor *lt = luaL_checkudata(L, 1, ET_MT_TENSOR);
-    if ((lt->box && !lt->box->insp) || (lt->alive && !*lt->alive)) {
+    if ((lt->box && !lt->box->insp) || (lt->alive && !*lt->alive) ||
+        (lt->obj.owner && lt->obj.owner->closed)) {
         lua_pushstring(L, lt->box ? "Tensor (inspector closed)" : "Tensor (owner closed)");
         return 1;
     }
@@ -739,15 +739,15 @@ static int t_tostring(lua_State *L)
 static uint32_t read_dims(lua_State *L, int idx, const char *field, int64_t *out)
 {
     lua_Integer n = (lua_Integer)luaL_len(L, idx);
-    if (n > ET_TENSOR_MAX_DIM)
-        luaL_error(L, "Tensor.new: %s has %d entries (at most %d dimensions)", field, (int)n,
+    if (n < 0 || n > ET_TENSOR_MAX_DIM)
+        luaL_error(L, "Tensor.new: %s has %I entries (at most %d dimensions)", field, n,
                    ET_TENSOR_MAX_DIM);
     for (lua_Integer i = 1; i <= n; i++) {
         lua_geti(L, idx, i);
         int ok;
         lua_Integer v = lua_tointegerx(L, -1, &ok);
         if (!ok || v < 0)
-            luaL_error(L, "Tensor.new: %s[%d] must be a non-negative integer", field, (int)i);
+            luaL_error(L, "Tensor.new: %s[%I] must be a non-negative integer", field, i);
         out[i - 1] = v;
         lua_pop(L, 1);
     }
@@ -763,6 +763,8 @@ static uint32_t infer_shape(lua_State *L, int idx, int64_t *out)
         if (nd == ET_TENSOR_MAX_DIM)
             luaL_error(L, "Tensor.new: values nest deeper than %d levels", ET_TENSOR_MAX_DIM);
         out[nd++] = (int64_t)luaL_len(L, -1);
+        if (out[nd - 1] < 0)
+            luaL_error(L, "Tensor.new: values have a negative length");
         if (out[nd - 1] == 0)
             break;
         lua_geti(L, -1, 1);
@@ -793,7 +795,7 @@ static void encode_top(lua_State *L, const et_tensor *t, uint8_t *dst, uint64_t 
     if (rc) {
         char lbl[24];
         const char *v = luaL_tolstring(L, -1, NULL);
-        luaL_error(L, "Tensor.new: value %d (%s) %s %s", (int)*k, v,
+        luaL_error(L, "Tensor.new: value %I (%s) %s %s", (lua_Integer)*k, v,
                    rc == -2 ? "is not a number or boolean for" : "does not fit",
                    et_scalar_type_label(t->scalar_type, lbl));
     }
@@ -808,8 +810,8 @@ static void encode_values(lua_State *L, int idx, const et_tensor *t, uint32_t d,
     if (flat) {
         lua_Integer n = (lua_Integer)luaL_len(L, idx);
         if ((uint64_t)n != t->numel)
-            luaL_error(L, "Tensor.new: %d values for a shape of %d elements", (int)n,
-                       (int)t->numel);
+            luaL_error(L, "Tensor.new: %I values for a shape of %I elements", n,
+                       (lua_Integer)t->numel);
         for (lua_Integer i = 1; i <= n; i++) {
             lua_geti(L, idx, i);
             encode_top(L, t, dst, k);
@@ -849,14 +851,21 @@ static void encode_values(lua_State *L, int idx, const et_tensor *t, uint32_t d,
  * offset running past the bytes. */
 static int tensor_new(lua_State *L)
 {
-    luaL_checktype(L, 1, LUA_TTABLE);
+    static const et_lua_opt spec[] = {{"bytes", "string"},   {"dtype", "string"},
+                                      {"offset", "integer"}, {"shape", "table"},
+                                      {"strides", "table"},  {"values", NULL},
+                                      {NULL, NULL}};
+    if (!lua_istable(L, 1))
+        return luaL_error(L, "Tensor.new: bad argument #1 (options table expected, got %s)",
+                          lua_isnone(L, 1) ? "no value" : luaL_typename(L, 1));
     lua_settop(L, 1);
-    lua_getfield(L, 1, "dtype");  /* 2 */
-    lua_getfield(L, 1, "shape");  /* 3 */
-    lua_getfield(L, 1, "values"); /* 4 */
-    lua_getfield(L, 1, "bytes");  /* 5 */
-    lua_getfield(L, 1, "strides"); /* 6 */
-    lua_getfield(L, 1, "offset"); /* 7 */
+    et_lua_check_options(L, 1, "Tensor.new", spec, 1);
+    et_lua_opt_get(L, 1, "dtype");   /* 2 */
+    et_lua_opt_get(L, 1, "shape");   /* 3 */
+    et_lua_opt_get(L, 1, "values");  /* 4 */
+    et_lua_opt_get(L, 1, "bytes");   /* 5 */
+    et_lua_opt_get(L, 1, "strides"); /* 6 */
+    et_lua_opt_get(L, 1, "offset");  /* 7 */
     const char *dtype = lua_tostring(L, 2);
     if (!dtype)
         return luaL_error(L, "Tensor.new: dtype (a string) is required");
@@ -923,6 +932,7 @@ static int tensor_new(lua_State *L)
     size_t nbytes = (size_t)(t.numel * (uint64_t)es);
     lua_tensor *lt = lua_newuserdatauv(L, sizeof *lt + nbytes, 2); /* 8 */
     memset(lt, 0, sizeof *lt);
+    lt->obj.magic = ET_LUA_OBJ_MAGIC; /* owns its bytes: no owner */
     uint8_t *data = (uint8_t *)(lt + 1);
     uint64_t k = 0;
     if (nd == 0) {
@@ -962,34 +972,27 @@ void et_lua_push_tensor_class(lua_State *L)
 
 void et_lua_register_tensor(lua_State *L)
 {
-    static const luaL_Reg methods[] = {
-        {"at", t_at},           {"tolist", t_tolist},       {"bytes", t_bytes},
-        {"min", t_min},         {"max", t_max},             {"sum", t_sum},
-        {"mean", t_mean},       {"std", t_std},             {"nan_count", t_nan_count},
-        {"inf_count", t_inf_count}, {"stats", t_stats},     {NULL, NULL}};
-    static const luaL_Reg getters[] = {
-        {"dtype", t_dtype},     {"scalar_type", t_scalar_type}, {"shape", t_shape},
-        {"strides", t_strides}, {"ndim", t_ndim},               {"numel", t_numel},
-        {"itemsize", t_itemsize}, {"nbytes", t_nbytes},         {"readable", t_readable},
-        {"is_contiguous", t_is_contiguous}, {"error", t_error}, {NULL, NULL}};
-    luaL_newmetatable(L, ET_MT_TENSOR);
-    lua_newtable(L);
-    luaL_setfuncs(L, methods, 0);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, -3, "__methods");
-    lua_newtable(L);
-    luaL_setfuncs(L, getters, 0);
-    lua_pushvalue(L, -1);
-    lua_setfield(L, -4, "__getters");
-    lua_pushcclosure(L, t_index, 2);
-    lua_setfield(L, -2, "__index");
-    lua_pushcfunction(L, t_newindex);
-    lua_setfield(L, -2, "__newindex");
-    lua_pushcfunction(L, t_len);
-    lua_setfield(L, -2, "__len");
-    lua_pushcfunction(L, t_tostring);
-    lua_setfield(L, -2, "__tostring");
-    lua_pushliteral(L, "Tensor");
-    lua_setfield(L, -2, "__name");
-    lua_pop(L, 1);
+    static const et_lua_method methods[] = {
+        {"at", t_at, -1, 0},           {"tolist", t_tolist, 0, 0},
+        {"bytes", t_bytes, 0, 0},      {"min", t_min, 0, 0},
+        {"max", t_max, 0, 0},          {"sum", t_sum, 0, 0},
+        {"mean", t_mean, 0, 0},        {"std", t_std, 0, 0},
+        {"nan_count", t_nan_count, 0, 0}, {"inf_count", t_inf_count, 0, 0},
+        {"stats", t_stats, 0, 0},      {NULL, NULL, 0, 0}};
+    static const et_lua_getter getters[] = {
+        {"dtype", t_dtype, 0, ET_LUA_LEAF},
+        {"scalar_type", t_scalar_type, 0, ET_LUA_LEAF},
+        {"shape", t_shape, 0, 0},
+        {"strides", t_strides, 0, 0},
+        {"ndim", t_ndim, 0, ET_LUA_LEAF},
+        {"numel", t_numel, 0, ET_LUA_LEAF},
+        {"itemsize", t_itemsize, 0, ET_LUA_LEAF},
+        {"nbytes", t_nbytes, 0, ET_LUA_LEAF},
+        {"readable", t_readable, 0, ET_LUA_LEAF},
+        {"is_contiguous", t_is_contiguous, 0, ET_LUA_LEAF},
+        {"error", t_error, 0, ET_LUA_LEAF},
+        {NULL, NULL, 0, 0}};
+    static const et_lua_type type = {ET_MT_TENSOR, "Tensor", methods, getters, t_len,
+                                     t_tostring, t_index, NULL, NULL};
+    et_lua_define_type(L, &type);
 }

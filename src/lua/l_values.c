@@ -133,7 +133,7 @@ void et_lua_push_value(lua_State *L, int insp_idx, const et_inspector *insp, uin
             push_bad_tensor(L, insp_idx, &insp->dump, &v.raw, what, &err);
             return;
         }
-        et_lua_warn(L, "%s; it reads as nil", err.msg);
+        et_lua_insp_warn(L, insp_idx, "%s; it reads as nil", err.msg);
         lua_pushnil(L);
         return;
     }
@@ -208,8 +208,8 @@ int et_lua_child_run_values(lua_State *L, const lua_child *c, size_t event,
     size_t r = 0;
     if (run == ET_RUN_REQUIRED || (run == ET_RUN_OPTIONAL && !lua_isnoneornil(L, 2))) {
         lua_Integer k = luaL_checkinteger(L, 2);
-        if (k < 1 || (size_t)k > b->n_runs)
-            luaL_error(L, "run %d is out of range 1..%d", (int)k, (int)b->n_runs);
+        if (k < 1 || (uint64_t)k > b->n_runs)
+            luaL_error(L, "run %I is out of range 1..%I", k, (lua_Integer)b->n_runs);
         r = (size_t)k - 1;
     }
     et_lua_push_parent(L, 1);
