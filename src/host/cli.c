@@ -48,9 +48,6 @@
 #include "inputs.h"
 #include "lua_host.h"
 
-/* input files named without an option (etinspect FILE...) */
-#define MAX_FILES 8
-
 enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
@@ -146,8 +143,11 @@ static void print_help(FILE *out)
           "                        BundledPrograms and debug buffers, told apart by\n"
           "                        their content: 'etinspect m.etdp m.etrecord d.bin'\n"
           "                        is '--etdump_path m.etdp --etrecord_path m.etrecord\n"
-          "                        --debug_buffer_path d.bin'; an ETRecord alone prints\n"
-          "                        a summary of it\n"
+          "                        --debug_buffer_path d.bin'; several ETDumps (or\n"
+          "                        directories of them) are one table with a leading\n"
+          "                        dump column, as with repeated --etdump_path, their\n"
+          "                        debug buffers paired in order; an ETRecord alone\n"
+          "                        prints a summary of it\n"
           "\n"
           "options:\n"
           "  -h, --help            show this help message and exit\n"
@@ -233,7 +233,7 @@ static void print_help(FILE *out)
           "\n"
           "examples:\n"
           "  etinspect model.etdp                       the table\n"
-          "  etinspect model.etdp model.etrecord --tsv_path out.tsv\n"
+          "  etinspect model.etdp model.etrecord --tsv_path out.tsv\n"          "  etinspect runs/*.etdp --tsv_path all.tsv   many dumps, one table\n"
           "  etinspect --etdump_path c.etdp --source_time_scale cycles \\\n"
           "            --target_time_scale cycles\n"
           "  etinspect model.etrecord                   what the ETRecord holds\n"
@@ -623,11 +623,15 @@ static int inspector_options(const char *const *val, et_inspector_options *o)
 /* ---- several dumps as one dataset (docs/fleet.md) ---- */
 
 /* The values of the options that may be repeated (--etdump_path,
- * --debug_buffer_path), in order, and what they expand to. */
+ * --debug_buffer_path), in order, then the ETDumps and debug buffers named
+ * as files (etinspect FILE...), and what they expand to; the files named
+ * without an option. */
 typedef struct cli_multi {
     const char **dumps, **buffers;
     int n_dumps, n_buffers;
     et_pathlist dump_paths, buffer_paths;
+    const char **files;
+    int n_files;
 } cli_multi;
 
 
@@ -883,18 +887,29 @@ out:
 /* ---- inputs given by name (etinspect FILE...) ---- */
 
 /* The files named without an option take the options their content calls
- * for (et_inputs_assign).  Returns 0, or the exit status after printing
- * the error. */
-static int assign_files(const char *const *files, int n, const char **val)
+ * for (et_inputs_assign): ETDumps (and directories of them) are added to
+ * the --etdump_path values and debug buffers to the --debug_buffer_path
+ * values, after those given by option, so that several dumps are one
+ * dataset as with repeated options.  Returns 0, or the exit status after
+ * printing the error. */
+static int assign_files(cli_multi *m, const char **val)
 {
-    et_inputs in = {val[OPT_ETDUMP], val[OPT_PROFILE], val[OPT_ETRECORD], val[OPT_BUNDLED],
-                    val[OPT_DEBUG_BUFFER]};
+    /* m->dumps and m->buffers have room for every argument */
+    et_inputs in = {.etdump = val[OPT_ETDUMP],
+                    .profile_results = val[OPT_PROFILE],
+                    .etrecord = val[OPT_ETRECORD],
+                    .bundled_program = val[OPT_BUNDLED],
+                    .debug_buffer = val[OPT_DEBUG_BUFFER],
+                    .etdumps = m->dumps + m->n_dumps,
+                    .debug_buffers = m->buffers + m->n_buffers};
     char msg[1024];
-    int rc = et_inputs_assign(files, n, &in, msg, sizeof msg);
+    int rc = et_inputs_assign(m->files, m->n_files, &in, msg, sizeof msg);
     if (rc != 0) {
         fprintf(stderr, "%setinspect: error: %s\n", rc == 2 ? usage_line : "", msg);
         return rc;
     }
+    m->n_dumps += in.n_etdumps;
+    m->n_buffers += in.n_debug_buffers;
     val[OPT_ETDUMP] = in.etdump;
     val[OPT_PROFILE] = in.profile_results;
     val[OPT_ETRECORD] = in.etrecord;
@@ -924,8 +939,9 @@ int et_cli_main(int argc, char **argv)
     cli_multi m = {0};
     m.dumps = malloc((size_t)argc * sizeof *m.dumps);
     m.buffers = malloc((size_t)argc * sizeof *m.buffers);
+    m.files = malloc((size_t)argc * sizeof *m.files);
     int rc;
-    if (!m.dumps || !m.buffers) {
+    if (!m.dumps || !m.buffers || !m.files) {
         fprintf(stderr, "etinspect: error: out of memory\n");
         rc = 1;
     } else {
@@ -933,6 +949,7 @@ int et_cli_main(int argc, char **argv)
     }
     free(m.dumps);
     free(m.buffers);
+    free(m.files);
     et_pathlist_free(&m.dump_paths);
     et_pathlist_free(&m.buffer_paths);
     return rc;
@@ -942,8 +959,6 @@ static int cli_main(int argc, char **argv, cli_multi *m)
 {
     const char *val[OPT_COUNT] = {0};
     bool flag[OPT_COUNT] = {0};
-    const char *files[MAX_FILES];
-    int n_files = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int opt;
@@ -963,9 +978,7 @@ static int cli_main(int argc, char **argv, cli_multi *m)
             if (eq)
                 value = eq + 1;
         } else if (a[0] != '-' && a[0]) {
-            if (n_files == MAX_FILES)
-                return usage_error("more input files than etinspect takes: %s", a);
-            files[n_files++] = a;
+            m->files[m->n_files++] = a;
             continue;
         } else {
             return usage_error("unrecognized arguments: %s", a);
@@ -1004,8 +1017,8 @@ static int cli_main(int argc, char **argv, cli_multi *m)
                                "elements >= 1, found '%s'", val[OPT_MAX_BROADCAST]);
         et_tensor_set_max_broadcast(n);
     }
-    if (n_files > 0) {
-        int rc = assign_files(files, n_files, val);
+    if (m->n_files > 0) {
+        int rc = assign_files(m, val);
         if (rc != 0)
             return rc;
     }
