@@ -14,7 +14,8 @@
 --
 -- Options (all optional; checked with the options contract):
 --   run        {block = NAME or INDEX, index = K}: the run the timeline shows
---              first (default: run 1 of the first "Execute" block, else of
+--              first (default: run 1 of the first "Execute" block, or
+--              upstream's "Execute::<method>", else of
 --              block 1)
 --   top        node types per block in the top-operators chart (default 20;
 --              0 for all)
@@ -196,7 +197,7 @@ local function choose_run(insp, spec)
     if #blocks == 0 then return nil, 1 end
     bi = 1
     for i, blk in ipairs(blocks) do
-      if blk.name == "Execute" then bi = i; break end
+      if require("etinspect.scripts.framework_tax").is_execute_block(blk.name) then bi = i; break end
     end
   elseif math.type(block) == "integer" then
     if block < 1 or block > #blocks then
@@ -370,7 +371,8 @@ local function runs_html(insp, plan)
     string.format('<p class="note">The duration of one event in every run, in dump order (x: the RunData index), '
       .. "in %s: warm-up shows as first runs above the rest (the first run is ringed), drift as a trend "
       .. "(the dark line: medians of about 50 buckets of runs; more runs than pixels are drawn as one "
-      .. "min–max line per pixel). By default <code>Method::execute</code> of every block; pick another "
+      .. "min–max line per pixel). By default <code>Method::execute</code> (upstream's "
+      .. "<code>Method::execute::&lt;method&gt;</code> too) of every block; pick another "
       .. "event below or click a row of the events table.</p>", esc(insp.target_time_scale)),
     kept_note(insp, plan, "runs-truncated"),
     '<div class="controls"><label>event <select id="runs-event"></select></label></div>',

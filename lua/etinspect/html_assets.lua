@@ -186,11 +186,14 @@ M.SCRIPT = [==[
     for (var k = 0; k < b.R; k++) { var v = b.dur[base + k]; if (isFinite(v)) { s += v; n++; } }
     return n ? s / n : NaN;
   }
+  /* Method::execute, or upstream's Method::execute::<method> (as
+     framework_tax.is_execute_event) */
+  function isExec(name) { return name === "Method::execute" || name.lastIndexOf("Method::execute::", 0) === 0; }
   function execEvents() {
     var out = [];
     BLOCKS.forEach(function (b) {
       if (!b.R) return;
-      for (var e = 0; e < b.E; e++) if (nameOf(b, e) === "Method::execute") { out.push([b, e]); break; }
+      for (var e = 0; e < b.E; e++) if (isExec(nameOf(b, e))) { out.push([b, e]); break; }
     });
     return out;
   }
@@ -351,7 +354,7 @@ M.SCRIPT = [==[
     BLOCKS.forEach(function (b) {
       for (var e = 0; e < b.E; e++) {
         var m = eventMean(b, e);
-        if (isFinite(m) && nameOf(b, e) !== "Method::execute") cand.push([m * b.runs, b, e]);
+        if (isFinite(m) && !isExec(nameOf(b, e))) cand.push([m * b.runs, b, e]);
       }
     });
     cand.sort(function (p, q) { return q[0] - p[0] || p[1].index - q[1].index || p[2] - q[2]; });

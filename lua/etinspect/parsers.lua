@@ -10,6 +10,7 @@
 -- on malformed input; the Inspector then warns and keeps the raw metadata.
 local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local core = require("etinspect")._core
+local pyrepr = require("etinspect.pyrepr")
 
 local M = {}
 
@@ -229,12 +230,16 @@ function M.vgf_record(v)
         local blob = seg[key]
         if type(blob) == "table" then
           if not blob.available then
-            if blob.raw_data == nil then blob.raw_data = "" end
+            if blob.raw_data == nil then -- b"" (a raw_data of the JSON stays a str)
+              blob.raw_data = ""
+              pyrepr.mark_bytes(blob, "raw_data")
+            end
           else
             if blob.encoding ~= "base64" then
               error("Unsupported VGF neural statistics blob encoding: " .. tostring(blob.encoding), 2)
             end
             blob.raw_data = M.base64_decode(blob.data or "")
+            pyrepr.mark_bytes(blob, "raw_data")
           end
         end
       end

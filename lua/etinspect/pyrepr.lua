@@ -49,6 +49,29 @@ function M.repr_bytes(s)
   return "b" .. q .. out .. q
 end
 
+--- Mark the string at `t[key]` as Python bytes: repr() and str() of the
+-- table `t` render it as b'...' (repr_bytes), as the reference renders a
+-- bytes value its delegate metadata parsers return (the VGF blobs'
+-- raw_data, spec §6.7).  The value stays a Lua string.  The mark lives in
+-- `t`'s metatable (field __pybytes_keys): the metatable is replaced by a
+-- shallow copy holding it, so a metatable shared with other tables is not
+-- changed; a protected metatable (__metatable) leaves `t` unmarked.
+-- @tparam table t
+-- @param key the key whose string value is bytes
+-- @treturn table t
+function M.mark_bytes(t, key)
+  local mt = getmetatable(t)
+  if mt ~= nil and type(mt) ~= "table" then return t end -- protected
+  local copy = {}
+  for k, v in pairs(mt or {}) do copy[k] = v end
+  local keys = {}
+  for k in pairs(copy.__pybytes_keys or {}) do keys[k] = true end
+  keys[key] = true
+  copy.__pybytes_keys = keys
+  pcall(setmetatable, t, copy)
+  return t
+end
+
 local BYTES_LIST = { __pybytes = true, __name = "bytes list" }
 
 --- A copy of a sequence of byte strings that renders as the reference's
@@ -114,8 +137,12 @@ function M.repr(v)
       for k in pairs(v) do keys[#keys + 1] = k end
       table.sort(keys, function(a, b) return tostring(a) < tostring(b) end)
     end
+    local bytes = mt and mt.__pybytes_keys or {}
     local parts = {}
-    for i, k in ipairs(keys) do parts[i] = M.repr(k) .. ": " .. M.repr(v[k]) end
+    for i, k in ipairs(keys) do
+      local x = v[k]
+      parts[i] = M.repr(k) .. ": " .. ((bytes[k] and type(x) == "string") and M.repr_bytes(x) or M.repr(x))
+    end
     return "{" .. table.concat(parts, ", ") .. "}"
   end
   return tostring(v)

@@ -92,7 +92,8 @@ end
 -- @tparam function input_kind the host's sniffer: path -> kind [, message]
 --   (kind "etdump", "profile_results", "etrecord", "bundled_program",
 --   "text", "unknown", "missing" or "directory")
--- @treturn string "stdin", "bundled", "data" (inputs for the command line)
+-- @treturn string "stdin", "bundled", "data" (inputs for the command line,
+--   directories of ETDumps too)
 --   or "script" (a Lua file)
 -- @raise usage error (exit 2) for a name that is neither; input error
 --   (exit 1) for a missing or unreadable file
@@ -101,11 +102,10 @@ function M.resolve(target, input_kind)
   if M.is_bundled(target) then return "bundled" end
   local kind, why = input_kind(target)
   if kind == "etdump" or kind == "profile_results" or kind == "etrecord" or
-     kind == "bundled_program" or kind == "unknown" then
-    return "data"
+     kind == "bundled_program" or kind == "unknown" or kind == "directory" then
+    return "data" -- a directory: its ETDumps (the command line's FILE...)
   end
   local pathlike = target:find("/", 1, true) or target:find("%.lua$")
-  if kind == "directory" then M.input_error(target .. ": not a regular file") end
   if pathlike then
     if kind == "missing" then M.input_error(target .. ": " .. tostring(why)) end
     return "script"

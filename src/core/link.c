@@ -5,6 +5,7 @@
 #include "link.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,25 @@ static const et_graph *reference_graph(et_etrecord *r, const char *ref, const ch
     return et_etrecord_graph(r, p, err);
 }
 
+/* The kinds of warnings given per block (or per delegate call of a block):
+ * each kind at most ET_LINK_MAX_METHOD_WARNINGS times, the rest counted
+ * in one last warning per kind (block_warning, rest_warnings). */
+enum {
+    LW_METHOD,     /* which method a block is linked to */
+    LW_NO_HANDLES, /* the block's method is not in debug_handle_map */
+    LW_NO_EDGE,    /* the block's method has no edge program */
+    LW_DELEGATE,   /* a delegate call without (complete) delegate_map entries */
+    LW_COUNT
+};
+
+/* The last warning of each kind: "... and N more " + this. */
+static const char *const lw_rest[LW_COUNT] = {
+    [LW_METHOD] = "warnings about the methods of blocks",
+    [LW_NO_HANDLES] = "blocks not linked (debug_handle_map has no method for them)",
+    [LW_NO_EDGE] = "blocks with debug handles only (no edge program for their method)",
+    [LW_DELEGATE] = "warnings about delegate calls without delegate_map entries",
+};
+
 /* A warning to give once per (block, instruction id). */
 typedef struct pending {
     int64_t iid;
@@ -239,8 +259,8 @@ typedef struct linker {
     int64_t *iids;         /* the block's evidence instruction ids */
     size_t cap_iids;
     uint64_t budget;       /* coverage checks left (ET_LINK_INFER_BUDGET) */
-    size_t n_method_warnings; /* warnings about a block's method given so far */
-    size_t n_method_quiet; /* ... and those left out past the cap */
+    size_t n_warned[LW_COUNT]; /* per-block warnings given so far, per kind */
+    size_t n_quiet[LW_COUNT];  /* ... and those left out past the cap */
     const record_index *x; /* the record's name indexes */
     const char *last_method; /* the previous block's method (a record-owned or
                                 static string), and its reference graph */
@@ -509,16 +529,51 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Give a warning about a block's method, at most ET_LINK_MAX_METHOD_WARNINGS
- * of them (the rest are counted, and summed up at the end). */
-static int method_warning(linker *k, const char *msg)
+/* Give a per-block warning of kind `kind` (LW_*), at most
+ * ET_LINK_MAX_METHOD_WARNINGS of each kind: the rest are counted, and
+ * summed up at the end (rest_warnings).  Returns 0, or -1 out of memory
+ * (err set). */
+static int block_warning(linker *k, int kind, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int block_warning(linker *k, int kind, const char *fmt, ...)
 {
-    if (k->n_method_warnings == ET_LINK_MAX_METHOD_WARNINGS) {
-        k->n_method_quiet++;
+    if (k->n_warned[kind] == ET_LINK_MAX_METHOD_WARNINGS) {
+        k->n_quiet[kind]++;
         return 0;
     }
-    k->n_method_warnings++;
-    return et_inspector_warn(k->insp, "%s", msg) != 0 ? nomem(k) : 0;
+    k->n_warned[kind]++;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!msg)
+        return nomem(k);
+    va_start(ap, fmt);
+    vsnprintf(msg, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    int rc = et_inspector_warn(k->insp, "%s", msg);
+    free(msg);
+    return rc != 0 ? nomem(k) : 0;
+}
+
+/* A warning about a block's method (block_warning, LW_METHOD). */
+static int method_warning(linker *k, const char *msg)
+{
+    return block_warning(k, LW_METHOD, "%s", msg);
+}
+
+/* After the last block: per kind, the count of the warnings left out. */
+static int rest_warnings(linker *k)
+{
+    for (int kind = 0; kind < LW_COUNT; kind++)
+        if (k->n_quiet[kind] && et_inspector_warn(k->insp, "... and %zu more %s",
+                                                  k->n_quiet[kind], lw_rest[kind]) != 0)
+            return nomem(k);
+    return 0;
 }
 
 /* ", "-separated quoted names of the methods i of map `m` whose score[i]
@@ -722,11 +777,11 @@ static int link_block(linker *k, et_etrecord *r, const et_link_options *o, et_bl
     if (!dh) {
         char names[400];
         method_list(&r->debug_handle_map, names, sizeof names);
-        if (et_inspector_warn(insp,
-                              "ETRecord '%s': debug_handle_map has no method '%s' (its methods: "
-                              "%s); the events of block '%.*s' are not linked",
-                              r->label, method, names, (int)blk->name.n, blk->name.p) != 0)
-            return nomem(k);
+        if (block_warning(k, LW_NO_HANDLES,
+                          "ETRecord '%s': debug_handle_map has no method '%s' (its methods: "
+                          "%s); the events of block '%.*s' are not linked",
+                          r->label, method, names, (int)blk->name.n, blk->name.p) != 0)
+            return -1;
     }
     bool missing = false;
     const et_graph *g;
@@ -742,12 +797,12 @@ static int link_block(linker *k, et_etrecord *r, const et_link_options *o, et_bl
         k->last_missing = missing;
     }
     if (missing && dh &&
-        et_inspector_warn(insp,
-                          "ETRecord '%s' has no edge program for method '%s': the events of "
-                          "block '%.*s' get debug handles but no op types, stack traces or "
-                          "module hierarchy",
-                          r->label, method, (int)blk->name.n, blk->name.p) != 0)
-        return nomem(k);
+        block_warning(k, LW_NO_EDGE,
+                      "ETRecord '%s' has no edge program for method '%s': the events of "
+                      "block '%.*s' get debug handles but no op types, stack traces or "
+                      "module hierarchy",
+                      r->label, method, (int)blk->name.n, blk->name.p) != 0)
+        return -1;
     blk->graph = g;
     if (g && g->n_nodes > k->stamp_cap) {
         uint32_t *ns = realloc(k->stamp, g->n_nodes * sizeof *ns);
@@ -814,22 +869,22 @@ static int link_block(linker *k, et_etrecord *r, const et_link_options *o, et_bl
     for (size_t i = 0; i < k->n_pend; i++) {
         const pending *p = &k->pend[i];
         int rc = p->no_entry
-                     ? et_inspector_warn(insp,
-                                         "block '%.*s': no delegate mapping found for the "
-                                         "delegate call at instruction id %" PRId64
-                                         " (ETRecord delegate_map['%s']); its %zu delegated "
-                                         "event(s) take the delegate call's debug handles",
-                                         (int)blk->name.n, blk->name.p, p->iid, method,
-                                         p->n_events)
-                     : et_inspector_warn(insp,
-                                         "block '%.*s': the delegate call at instruction id "
-                                         "%" PRId64 " has no delegate_map entry for delegate "
-                                         "debug identifier(s) %s; %zu event(s) have no debug "
-                                         "handles",
-                                         (int)blk->name.n, blk->name.p, p->iid, p->ids,
-                                         p->n_events);
+                     ? block_warning(k, LW_DELEGATE,
+                                     "block '%.*s': no delegate mapping found for the "
+                                     "delegate call at instruction id %" PRId64
+                                     " (ETRecord delegate_map['%s']); its %zu delegated "
+                                     "event(s) take the delegate call's debug handles",
+                                     (int)blk->name.n, blk->name.p, p->iid, method,
+                                     p->n_events)
+                     : block_warning(k, LW_DELEGATE,
+                                     "block '%.*s': the delegate call at instruction id "
+                                     "%" PRId64 " has no delegate_map entry for delegate "
+                                     "debug identifier(s) %s; %zu event(s) have no debug "
+                                     "handles",
+                                     (int)blk->name.n, blk->name.p, p->iid, p->ids,
+                                     p->n_events);
         if (rc != 0)
-            return nomem(k);
+            return -1;
     }
     return 0;
 }
@@ -853,10 +908,8 @@ int et_link_etrecord(et_inspector *insp, et_etrecord *rec, const et_link_options
     int rc = 0;
     for (size_t b = 0; b < insp->n_blocks && rc == 0; b++)
         rc = link_block(&k, rec, o, &insp->blocks[b]);
-    if (rc == 0 && k.n_method_quiet &&
-        et_inspector_warn(insp, "... and %zu more warnings about the methods of blocks",
-                          k.n_method_quiet) != 0)
-        rc = nomem(&k);
+    if (rc == 0)
+        rc = rest_warnings(&k);
     free(k.stamp);
     free(k.pend);
     free(k.tmp);

@@ -92,8 +92,10 @@
  * method with a warning; real dumps need (events x methods) far less. */
 #define ET_LINK_INFER_BUDGET (1u << 24)
 
-/* Warnings about the methods of blocks given one by one; the rest are
- * counted in one last warning. */
+/* Warnings given per block, of each kind (the block's method; a method
+ * debug_handle_map lacks; a method without edge program; delegate calls
+ * without delegate_map entries): this many one by one, the rest counted
+ * in one last warning per kind ("... and N more ..."). */
 #define ET_LINK_MAX_METHOD_WARNINGS 16u
 
 /* The graph node of link entry k (0 <= k < ev->node_count) of event `ev`

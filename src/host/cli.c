@@ -16,7 +16,9 @@
  * "--opt value" or "--opt=value", unambiguous prefixes of long options
  * ("--etdump" for "--etdump_path"), usage errors on stderr with exit 2.
  * Exit codes: 0 success, 1 bad input (unreadable or malformed files),
- * 2 usage (bad options, unsupported features).
+ * 2 usage (bad options, unsupported features).  The options[] table says
+ * which modes take each option and what it needs; anything else typed is
+ * a usage error naming it (check_options).
  */
 #include "cli.h"
 
@@ -46,9 +48,6 @@
 #include "inputs.h"
 #include "lua_host.h"
 
-/* input files named without an option (etinspect FILE...) */
-#define MAX_FILES 8
-
 enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
@@ -57,38 +56,58 @@ enum {
     OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_COUNT
 };
 
+/* The modes of the command line, as bits of the mask of the modes that
+ * take an option: one ETDump, several ETDumps as one dataset (docs/fleet.md),
+ * a legacy profiler dump (--profile_results_path), an ETRecord alone (its
+ * summary). */
+enum { M_ETDUMP = 1, M_MANY = 2, M_LEGACY = 4, M_RECORD = 8, M_ALL = 15 };
+
+/* Every option of --help, where it is taken and what it works with: an
+ * option typed in a mode that does not take it, or without the option it
+ * needs, is a usage error naming it (check_options) - nothing typed is
+ * silently ignored.  tests/e2e/options.t walks --help against this. */
 static const struct {
     const char *name;
-    const char *metavar; /* NULL: a flag without value */
+    const char *metavar;    /* NULL: a flag without value */
+    unsigned modes;         /* M_*: the modes that take it */
+    int needs;              /* the option it only works with; 0 (OPT_HELP): none */
+    const char *note;       /* NULL, or why the one-ETDump or legacy mode refuses it */
+    const char *needs_note; /* NULL, or why it needs `needs` */
 } options[OPT_COUNT] = {
-    [OPT_HELP] = {"help", NULL},
-    [OPT_VERSION] = {"version", NULL},
-    [OPT_ETDUMP] = {"etdump_path", "ETDUMP_PATH"},
-    [OPT_ETRECORD] = {"etrecord_path", "ETRECORD_PATH"},
-    [OPT_DEBUG_BUFFER] = {"debug_buffer_path", "DEBUG_BUFFER_PATH"},
-    [OPT_SOURCE] = {"source_time_scale", "{ns,us,ms,s,cycles}"},
-    [OPT_TARGET] = {"target_time_scale", "{ns,us,ms,s,cycles}"},
-    [OPT_TSV] = {"tsv_path", "TSV_PATH"},
-    [OPT_JSON] = {"json", "JSON_PATH"},
-    [OPT_COMPARE] = {"compare_results", NULL},
-    [OPT_QUIET] = {"quiet", NULL},
-    [OPT_PROFILE] = {"profile_results_path", "PROFILE_RESULTS_PATH"},
-    [OPT_TIME_SCALE] = {"time_scale", "{ns,us,ms,cycles}"},
-    [OPT_METHOD] = {"etrecord_method", "METHOD"},
-    [OPT_TRACE] = {"trace_path", "TRACE_PATH"},
-    [OPT_CYCLES_HZ] = {"cycles_hz", "HZ"},
-    [OPT_TRACE_RUNS] = {"trace_runs", "RUNS"},
-    [OPT_TRACE_WINDOW] = {"trace_window", "START_US:END_US"},
-    [OPT_TRACE_APART] = {"trace_runs_apart", NULL},
-    [OPT_SQLITE] = {"sqlite_path", "SQLITE_PATH"},
-    [OPT_SQLITE_DUMP] = {"sqlite_dump", "NAME"},
-    [OPT_SQLITE_REPLACE] = {"sqlite_replace", NULL},
-    [OPT_HTML] = {"html_path", "HTML_PATH"},
-    [OPT_MEMORY] = {"memory", NULL},
-    [OPT_BUNDLED] = {"bundled_program_path", "BUNDLED_PROGRAM_PATH"},
-    [OPT_TEST_CASE] = {"bundled_test_case", "K"},
-    [OPT_JSON_BUDGET] = {"etrecord_json_budget", "N"},
-    [OPT_MAX_BROADCAST] = {"max_broadcast_elements", "N"},
+    [OPT_HELP] = {"help", NULL, M_ALL},
+    [OPT_VERSION] = {"version", NULL, M_ALL},
+    [OPT_ETDUMP] = {"etdump_path", "ETDUMP_PATH", M_ETDUMP | M_MANY},
+    [OPT_ETRECORD] = {"etrecord_path", "ETRECORD_PATH", M_ETDUMP | M_MANY | M_RECORD},
+    [OPT_DEBUG_BUFFER] = {"debug_buffer_path", "DEBUG_BUFFER_PATH", M_ETDUMP | M_MANY},
+    [OPT_SOURCE] = {"source_time_scale", "{ns,us,ms,s,cycles}", M_ETDUMP | M_MANY, 0,
+                    "a legacy dump takes --time_scale"},
+    [OPT_TARGET] = {"target_time_scale", "{ns,us,ms,s,cycles}", M_ETDUMP | M_MANY, 0,
+                    "a legacy dump takes --time_scale"},
+    [OPT_TSV] = {"tsv_path", "TSV_PATH", M_ETDUMP | M_MANY | M_LEGACY},
+    [OPT_JSON] = {"json", "JSON_PATH", M_ETDUMP | M_MANY | M_LEGACY},
+    [OPT_COMPARE] = {"compare_results", NULL, M_ETDUMP},
+    [OPT_QUIET] = {"quiet", NULL, M_ETDUMP | M_MANY | M_LEGACY},
+    [OPT_PROFILE] = {"profile_results_path", "PROFILE_RESULTS_PATH", M_LEGACY},
+    [OPT_TIME_SCALE] = {"time_scale", "{ns,us,ms,cycles}", M_LEGACY, 0,
+                        "an ETDump takes --source_time_scale and --target_time_scale"},
+    [OPT_METHOD] = {"etrecord_method", "METHOD", M_ETDUMP | M_MANY, OPT_ETRECORD},
+    [OPT_TRACE] = {"trace_path", "TRACE_PATH", M_ETDUMP},
+    [OPT_CYCLES_HZ] = {"cycles_hz", "HZ", M_ETDUMP, OPT_TRACE},
+    [OPT_TRACE_RUNS] = {"trace_runs", "RUNS", M_ETDUMP, OPT_TRACE},
+    [OPT_TRACE_WINDOW] = {"trace_window", "START_US:END_US", M_ETDUMP, OPT_TRACE},
+    [OPT_TRACE_APART] = {"trace_runs_apart", NULL, M_ETDUMP, OPT_TRACE},
+    [OPT_SQLITE] = {"sqlite_path", "SQLITE_PATH", M_ETDUMP | M_MANY},
+    [OPT_SQLITE_DUMP] = {"sqlite_dump", "NAME", M_ETDUMP, OPT_SQLITE},
+    [OPT_SQLITE_REPLACE] = {"sqlite_replace", NULL, M_ETDUMP, OPT_SQLITE_DUMP, NULL,
+                            "the name whose dump it replaces"},
+    [OPT_HTML] = {"html_path", "HTML_PATH", M_ETDUMP},
+    [OPT_MEMORY] = {"memory", NULL, M_ETDUMP, 0,
+                    "the legacy tables show the memory per allocator"},
+    [OPT_BUNDLED] = {"bundled_program_path", "BUNDLED_PROGRAM_PATH", M_ETDUMP},
+    [OPT_TEST_CASE] = {"bundled_test_case", "K", M_ETDUMP, OPT_BUNDLED},
+    [OPT_JSON_BUDGET] = {"etrecord_json_budget", "N", M_ETDUMP | M_MANY | M_RECORD, OPT_ETRECORD},
+    [OPT_MAX_BROADCAST] = {"max_broadcast_elements", "N", M_ETDUMP | M_MANY, 0,
+                           "a legacy dump has no tensors"},
 };
 
 static const char usage_line[] =
@@ -124,8 +143,11 @@ static void print_help(FILE *out)
           "                        BundledPrograms and debug buffers, told apart by\n"
           "                        their content: 'etinspect m.etdp m.etrecord d.bin'\n"
           "                        is '--etdump_path m.etdp --etrecord_path m.etrecord\n"
-          "                        --debug_buffer_path d.bin'; an ETRecord alone prints\n"
-          "                        a summary of it\n"
+          "                        --debug_buffer_path d.bin'; several ETDumps (or\n"
+          "                        directories of them) are one table with a leading\n"
+          "                        dump column, as with repeated --etdump_path, their\n"
+          "                        debug buffers paired in order; an ETRecord alone\n"
+          "                        prints a summary of it\n"
           "\n"
           "options:\n"
           "  -h, --help            show this help message and exit\n"
@@ -211,7 +233,7 @@ static void print_help(FILE *out)
           "\n"
           "examples:\n"
           "  etinspect model.etdp                       the table\n"
-          "  etinspect model.etdp model.etrecord --tsv_path out.tsv\n"
+          "  etinspect model.etdp model.etrecord --tsv_path out.tsv\n"          "  etinspect runs/*.etdp --tsv_path all.tsv   many dumps, one table\n"
           "  etinspect --etdump_path c.etdp --source_time_scale cycles \\\n"
           "            --target_time_scale cycles\n"
           "  etinspect model.etrecord                   what the ETRecord holds\n"
@@ -244,6 +266,44 @@ static int match_option(const char *name, size_t len)
             found = found == -1 ? i : -2;
     }
     return found;
+}
+
+/* Refuse what mode `mode` (one M_* bit) does not take, and options without
+ * the option they need (the options[] table).  Returns 0, or 2 after
+ * printing the usage error naming the first such option. */
+static int check_options(unsigned mode, const char *const *val, const bool *flag)
+{
+    for (int o = 0; o < OPT_COUNT; o++) {
+        if (!val[o] && !flag[o])
+            continue;
+        const char *why = NULL;
+        if (!(options[o].modes & mode)) {
+            if (mode == M_RECORD)
+                why = "needs an ETDump (an ETRecord alone is summarised)";
+            else if (mode == M_MANY)
+                why = "not allowed with several dumps";
+            else if (mode == M_LEGACY)
+                why = "not allowed with --profile_results_path";
+            else
+                why = "only with --profile_results_path";
+            fprintf(stderr, "%setinspect: error: argument --%s: %s", usage_line,
+                    options[o].name, why);
+            if (options[o].note && (mode == M_LEGACY || mode == M_ETDUMP))
+                fprintf(stderr, " (%s)", options[o].note);
+            fputc('\n', stderr);
+            return 2;
+        }
+        int need = options[o].needs;
+        if (need && !val[need] && !flag[need]) {
+            fprintf(stderr, "%setinspect: error: argument --%s: only with --%s", usage_line,
+                    options[o].name, options[need].name);
+            if (options[o].needs_note)
+                fprintf(stderr, " (%s)", options[o].needs_note);
+            fputc('\n', stderr);
+            return 2;
+        }
+    }
+    return 0;
 }
 
 static void print_warnings(const et_inspector *insp)
@@ -338,18 +398,9 @@ static int write_legacy_json(const et_inspector *insp, const et_frame *f, FILE *
 /* --profile_results_path: a legacy profiler dump. */
 static int legacy_main(const char *const *val, const bool *flag)
 {
-    static const int etdump_only[] = {OPT_ETDUMP,       OPT_ETRECORD,     OPT_DEBUG_BUFFER,
-                                      OPT_SOURCE,       OPT_TARGET,       OPT_METHOD,
-                                      OPT_TRACE,        OPT_CYCLES_HZ,    OPT_TRACE_RUNS,
-                                      OPT_TRACE_WINDOW, OPT_SQLITE,       OPT_SQLITE_DUMP,
-                                      OPT_HTML,         OPT_BUNDLED,      OPT_TEST_CASE};
-    for (size_t k = 0; k < sizeof etdump_only / sizeof *etdump_only; k++)
-        if (val[etdump_only[k]])
-            return usage_error("argument --%s: not allowed with --profile_results_path",
-                               options[etdump_only[k]].name);
-    if (flag[OPT_COMPARE])
-        return usage_error("argument --%s: not allowed with --profile_results_path",
-                           options[OPT_COMPARE].name);
+    int crc = check_options(M_LEGACY, val, flag);
+    if (crc != 0)
+        return crc;
     et_error err;
     et_inspector_options o;
     et_inspector_options_init(&o);
@@ -547,12 +598,7 @@ static int inspector_options(const char *const *val, et_inspector_options *o)
                         "frequency (cycles_hz / --cycles_hz) to place events in time\n");
         return 2;
     }
-    if (val[OPT_METHOD] && !val[OPT_ETRECORD])
-        return usage_error("argument --etrecord_method: %s", "only with --etrecord_path");
-    if (val[OPT_JSON_BUDGET] && !val[OPT_ETRECORD])
-        return usage_error("argument --etrecord_json_budget: %s", "only with --etrecord_path");
-    if (val[OPT_TEST_CASE] && !val[OPT_BUNDLED])
-        return usage_error("argument --bundled_test_case: %s", "only with --bundled_program_path");
+    o->etrecord_method = val[OPT_METHOD]; /* every dump's, several dumps too */
     if (val[OPT_TEST_CASE]) {
         char *end;
         long k = strtol(val[OPT_TEST_CASE], &end, 10);
@@ -577,11 +623,15 @@ static int inspector_options(const char *const *val, et_inspector_options *o)
 /* ---- several dumps as one dataset (docs/fleet.md) ---- */
 
 /* The values of the options that may be repeated (--etdump_path,
- * --debug_buffer_path), in order, and what they expand to. */
+ * --debug_buffer_path), in order, then the ETDumps and debug buffers named
+ * as files (etinspect FILE...), and what they expand to; the files named
+ * without an option. */
 typedef struct cli_multi {
     const char **dumps, **buffers;
     int n_dumps, n_buffers;
     et_pathlist dump_paths, buffer_paths;
+    const char **files;
+    int n_files;
 } cli_multi;
 
 
@@ -701,19 +751,9 @@ static void put_json_str(FILE *out, const char *s)
 static int many_main(const char *const *val, const bool *flag, cli_multi *m,
                      et_inspector_options *o)
 {
-    static const int single_only[] = {OPT_TRACE,   OPT_CYCLES_HZ,   OPT_TRACE_RUNS,
-                                      OPT_TRACE_WINDOW, OPT_SQLITE_DUMP, OPT_HTML,
-                                      OPT_BUNDLED, OPT_TEST_CASE};
-    for (size_t k = 0; k < sizeof single_only / sizeof *single_only; k++)
-        if (val[single_only[k]])
-            return usage_error("argument --%s: not allowed with several dumps",
-                               options[single_only[k]].name);
-    static const int single_flags[] = {OPT_TRACE_APART, OPT_SQLITE_REPLACE, OPT_COMPARE,
-                                       OPT_MEMORY};
-    for (size_t k = 0; k < sizeof single_flags / sizeof *single_flags; k++)
-        if (flag[single_flags[k]])
-            return usage_error("argument --%s: not allowed with several dumps",
-                               options[single_flags[k]].name);
+    int crc = check_options(M_MANY, val, flag);
+    if (crc != 0)
+        return crc;
     size_t n = m->dump_paths.n, nb = m->buffer_paths.n;
     if (nb != 0 && nb != n) {
         fprintf(stderr, "%setinspect: error: argument --debug_buffer_path: %zu debug buffers "
@@ -847,18 +887,29 @@ out:
 /* ---- inputs given by name (etinspect FILE...) ---- */
 
 /* The files named without an option take the options their content calls
- * for (et_inputs_assign).  Returns 0, or the exit status after printing
- * the error. */
-static int assign_files(const char *const *files, int n, const char **val)
+ * for (et_inputs_assign): ETDumps (and directories of them) are added to
+ * the --etdump_path values and debug buffers to the --debug_buffer_path
+ * values, after those given by option, so that several dumps are one
+ * dataset as with repeated options.  Returns 0, or the exit status after
+ * printing the error. */
+static int assign_files(cli_multi *m, const char **val)
 {
-    et_inputs in = {val[OPT_ETDUMP], val[OPT_PROFILE], val[OPT_ETRECORD], val[OPT_BUNDLED],
-                    val[OPT_DEBUG_BUFFER]};
+    /* m->dumps and m->buffers have room for every argument */
+    et_inputs in = {.etdump = val[OPT_ETDUMP],
+                    .profile_results = val[OPT_PROFILE],
+                    .etrecord = val[OPT_ETRECORD],
+                    .bundled_program = val[OPT_BUNDLED],
+                    .debug_buffer = val[OPT_DEBUG_BUFFER],
+                    .etdumps = m->dumps + m->n_dumps,
+                    .debug_buffers = m->buffers + m->n_buffers};
     char msg[1024];
-    int rc = et_inputs_assign(files, n, &in, msg, sizeof msg);
+    int rc = et_inputs_assign(m->files, m->n_files, &in, msg, sizeof msg);
     if (rc != 0) {
         fprintf(stderr, "%setinspect: error: %s\n", rc == 2 ? usage_line : "", msg);
         return rc;
     }
+    m->n_dumps += in.n_etdumps;
+    m->n_buffers += in.n_debug_buffers;
     val[OPT_ETDUMP] = in.etdump;
     val[OPT_PROFILE] = in.profile_results;
     val[OPT_ETRECORD] = in.etrecord;
@@ -870,12 +921,15 @@ static int assign_files(const char *const *files, int n, const char **val)
 /* An ETRecord without a dump: the bundled `etrecord` script summarises it. */
 static int etrecord_summary(const char *const *val, const bool *flag)
 {
-    for (int o = 0; o < OPT_COUNT; o++)
-        if ((val[o] || flag[o]) && o != OPT_ETRECORD)
-            return usage_error("argument --%s: needs an ETDump (an ETRecord alone is "
-                               "summarised)", options[o].name);
-    char *args[] = {"etinspect", "etrecord", (char *)val[OPT_ETRECORD], NULL};
-    return et_lua_host_main(3, args);
+    int crc = check_options(M_RECORD, val, flag);
+    et_inspector_options o; /* --etrecord_json_budget checked as for a dump */
+    if (crc == 0)
+        crc = inspector_options(val, &o);
+    if (crc != 0)
+        return crc;
+    char *args[] = {"etinspect", "etrecord", (char *)val[OPT_ETRECORD],
+                    "--etrecord_json_budget", (char *)val[OPT_JSON_BUDGET], NULL};
+    return et_lua_host_main(val[OPT_JSON_BUDGET] ? 5 : 3, args);
 }
 
 static int cli_main(int argc, char **argv, cli_multi *m);
@@ -885,8 +939,9 @@ int et_cli_main(int argc, char **argv)
     cli_multi m = {0};
     m.dumps = malloc((size_t)argc * sizeof *m.dumps);
     m.buffers = malloc((size_t)argc * sizeof *m.buffers);
+    m.files = malloc((size_t)argc * sizeof *m.files);
     int rc;
-    if (!m.dumps || !m.buffers) {
+    if (!m.dumps || !m.buffers || !m.files) {
         fprintf(stderr, "etinspect: error: out of memory\n");
         rc = 1;
     } else {
@@ -894,6 +949,7 @@ int et_cli_main(int argc, char **argv)
     }
     free(m.dumps);
     free(m.buffers);
+    free(m.files);
     et_pathlist_free(&m.dump_paths);
     et_pathlist_free(&m.buffer_paths);
     return rc;
@@ -903,8 +959,6 @@ static int cli_main(int argc, char **argv, cli_multi *m)
 {
     const char *val[OPT_COUNT] = {0};
     bool flag[OPT_COUNT] = {0};
-    const char *files[MAX_FILES];
-    int n_files = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int opt;
@@ -924,9 +978,7 @@ static int cli_main(int argc, char **argv, cli_multi *m)
             if (eq)
                 value = eq + 1;
         } else if (a[0] != '-' && a[0]) {
-            if (n_files == MAX_FILES)
-                return usage_error("more input files than etinspect takes: %s", a);
-            files[n_files++] = a;
+            m->files[m->n_files++] = a;
             continue;
         } else {
             return usage_error("unrecognized arguments: %s", a);
@@ -965,8 +1017,8 @@ static int cli_main(int argc, char **argv, cli_multi *m)
                                "elements >= 1, found '%s'", val[OPT_MAX_BROADCAST]);
         et_tensor_set_max_broadcast(n);
     }
-    if (n_files > 0) {
-        int rc = assign_files(files, n_files, val);
+    if (m->n_files > 0) {
+        int rc = assign_files(m, val);
         if (rc != 0)
             return rc;
     }
@@ -974,15 +1026,11 @@ static int cli_main(int argc, char **argv, cli_multi *m)
         return etrecord_summary(val, flag);
     if (val[OPT_PROFILE])
         return legacy_main(val, flag);
-    if (val[OPT_TIME_SCALE])
-        return usage_error("argument --time_scale: %s",
-                           "only with --profile_results_path (an ETDump takes "
-                           "--source_time_scale and --target_time_scale)");
     if (!val[OPT_ETDUMP])
         return usage_error("the following arguments are required: %s", "--etdump_path");
-    if (flag[OPT_SQLITE_REPLACE] && !val[OPT_SQLITE_DUMP])
-        return usage_error("argument --sqlite_replace: %s",
-                           "only with --sqlite_dump (the name whose dump it replaces)");
+    int crc = check_options(M_ETDUMP, val, flag);
+    if (crc != 0)
+        return crc;
     et_error err;
     et_inspector_options o;
     int orc = inspector_options(val, &o);
@@ -1005,7 +1053,6 @@ static int cli_main(int argc, char **argv, cli_multi *m)
     o.debug_buffer_path = val[OPT_DEBUG_BUFFER];
     o.bundled_program_path = val[OPT_BUNDLED];
     o.etrecord_path = val[OPT_ETRECORD];
-    o.etrecord_method = val[OPT_METHOD];
     int open_rc;
     et_inspector *insp = open_inspector(&o, &open_rc);
     if (!insp)

@@ -90,10 +90,24 @@ int et_inputs_assign(const char *const *files, int n, et_inputs *in, char *msg, 
             rc = 1;
             continue;
         case ET_INPUT_DIRECTORY:
+            if (in->etdumps) { /* several dumps: a directory's ETDumps (dumpset.h) */
+                in->etdumps[in->n_etdumps++] = files[i];
+                if (!in->etdump)
+                    in->etdump = files[i];
+                continue;
+            }
             snprintf(msg, size, "%s: not a regular file", files[i]);
             rc = 1;
             continue;
-        case ET_INPUT_ETDUMP: role = &in->etdump, what = "ETDumps"; break;
+        case ET_INPUT_ETDUMP:
+            if (in->etdumps) { /* several dumps, one dataset */
+                in->etdumps[in->n_etdumps++] = files[i];
+                if (!in->etdump)
+                    in->etdump = files[i];
+                continue;
+            }
+            role = &in->etdump, what = "ETDumps";
+            break;
         case ET_INPUT_ETRECORD: role = &in->etrecord, what = "ETRecords"; break;
         case ET_INPUT_BUNDLED: role = &in->bundled_program, what = "BundledPrograms"; break;
         default: other[n_other++] = files[i]; continue;
@@ -110,7 +124,13 @@ int et_inputs_assign(const char *const *files, int n, et_inputs *in, char *msg, 
         if (!in->etdump && !in->profile_results)
             role = et_input_kind_of(other[i]) == ET_INPUT_LEGACY ? &in->profile_results
                                                                  : &in->etdump;
-        if (*role) {
+        if (in->etdumps && role == &in->etdump) { /* read as an ETDump, which it is not */
+            in->etdumps[in->n_etdumps++] = other[i];
+        } else if (in->etdumps && role == &in->debug_buffer && !in->profile_results) {
+            in->debug_buffers[in->n_debug_buffers++] = other[i];
+            if (in->debug_buffer)
+                continue;
+        } else if (*role) {
             snprintf(msg, size,
                      "cannot tell what %s is: not an ETDump, ETRecord, BundledProgram or legacy "
                      "profiler dump, and %s is already the %s",

@@ -29,9 +29,17 @@ et_input_kind et_input_kind_of(const char *path);
  * "missing", "directory". */
 const char *et_input_kind_name(et_input_kind k);
 
-/* The inputs of one Inspector, by role (NULL: none). */
+/* The inputs of one Inspector, by role (NULL: none); or, when `etdumps`
+ * and `debug_buffers` are set, of several dumps read as one dataset. */
 typedef struct {
     const char *etdump, *profile_results, *etrecord, *bundled_program, *debug_buffer;
+    /* NULL: one ETDump at most (a second is an error).  Else room for as
+     * many paths as there are files: every ETDump among the files is
+     * appended to `etdumps` and every debug buffer to `debug_buffers`, in
+     * the order given, counted in n_etdumps and n_debug_buffers (`etdump`
+     * and `debug_buffer` get the first of each). */
+    const char **etdumps, **debug_buffers;
+    int n_etdumps, n_debug_buffers;
 } et_inputs;
 
 /* Give each of the `n` files the role its content calls for, in `in`
@@ -39,9 +47,11 @@ typedef struct {
  * ETRecord the record, a BundledProgram the program; a legacy profiler
  * dump the dump when no ETDump is given (beside one it can only be a debug
  * buffer); anything else the debug buffer beside an ETDump, else the dump
- * (whose reader then says what is wrong with it).  Returns 0; else fills
- * `msg` (naming the file) and returns 1 when a file cannot be read, 2 when
- * two files claim one role. */
+ * (whose reader then says what is wrong with it).  With `etdumps` set,
+ * several ETDumps and several debug buffers are taken (the debug buffers
+ * pair with the dumps in order; the caller checks their numbers).  Returns
+ * 0; else fills `msg` (naming the file) and returns 1 when a file cannot
+ * be read, 2 when two files claim one role. */
 int et_inputs_assign(const char *const *files, int n, et_inputs *in, char *msg, size_t size);
 
 #endif

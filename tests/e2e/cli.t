@@ -124,11 +124,36 @@ if [ -f "$L" ]; then
     run "$L"
     ok "etinspect LEGACY: the legacy parser's tables, as --profile_results_path" cmp -s "$T/out" "$T/legacy_opt.txt"
 fi
+# several ETDumps by name: one dataset, as --etdump_path repeated
+cp "$S" "$T/a.etdp"
+cp "$S" "$T/b.etdp"
+run --etdump_path "$T/a.etdp" --etdump_path "$T/b.etdp" --quiet --tsv_path "$T/many_opt.tsv"
+run "$T/a.etdp" "$T/b.etdp" --quiet --tsv_path "$T/many_pos.tsv"
+ok "etinspect A B: exit 0" status_is 0
+ok "etinspect A B: the TSV of --etdump_path A --etdump_path B" cmp -s "$T/many_pos.tsv" "$T/many_opt.tsv"
+ok "etinspect A B: a leading dump column, A's rows then B's" \
+    sh -c "head -n 1 '$T/many_pos.tsv' | grep -q '^	dump	event_block_name	' &&
+           test \"\$(cut -f2 '$T/many_pos.tsv' | uniq | tr '\n' ' ')\" = 'dump a.etdp b.etdp '"
+run "$T/a.etdp" "$T/b.etdp"
+ok "etinspect A B: the table too" grep -q "│ dump   │ event_block_name" "$T/out"
+run "$T/a.etdp" --etdump_path "$T/b.etdp" --quiet --tsv_path "$T/many_mix.tsv"
+ok "an ETDump by name and one by option: one dataset, the option's first" \
+    test "$(cut -f2 "$T/many_mix.tsv" | uniq | tr '\n' ' ')" = "dump b.etdp a.etdp "
+mkdir "$T/runs"
+cp "$S" "$T/runs/x.etdp"
+cp "$S" "$T/runs/y.etdp"
+echo notes >"$T/runs/notes.txt"
+run "$T/runs" --quiet --tsv_path "$T/dir_pos.tsv"
+run --etdump_path "$T/runs" --quiet --tsv_path "$T/dir_opt.tsv"
+ok "etinspect DIR: its ETDumps, as --etdump_path DIR" cmp -s "$T/dir_pos.tsv" "$T/dir_opt.tsv"
+ok "etinspect DIR: both dumps" test "$(cut -f2 "$T/dir_pos.tsv" | uniq | tr '\n' ' ')" = "dump x.etdp y.etdp "
 run "$S" "$S"
-ok "two ETDumps: exit 2" status_is 2
-ok "two ETDumps: says so, and where two dumps are compared" err_has "two ETDumps: .* (etinspect diff A B compares two dumps)"
-run "$S" --etdump_path "$S"
-ok "an ETDump by name and one by option: exit 2" status_is 2
+ok "one ETDump twice: exit 2" status_is 2
+ok "one ETDump twice: says so" err_has "are the same file"
+head -c 64 /dev/zero >"$T/zeros.bin"
+run "$T/a.etdp" "$T/b.etdp" "$T/zeros.bin"
+ok "two ETDumps, one debug buffer: exit 2" status_is 2
+ok "two ETDumps, one debug buffer: they pair one per dump" err_has "1 debug buffers for 2 dumps (give one per dump, in the order of the dumps)"
 run "$T/missing.etdp"
 ok "a missing input: exit 1" status_is 1
 ok "a missing input: named" err_has "missing.etdp: No such file or directory"
@@ -139,6 +164,16 @@ if [ -f "$D" ]; then
     run --etdump_path "$D" --debug_buffer_path "$ET_SHARED/corpus/etdump/debug.bin" --quiet --json "$T/opt.json"
     run "$ET_SHARED/corpus/etdump/debug.bin" "$D" --quiet --json "$T/pos.json"
     ok "etinspect DEBUG_BUFFER DUMP: the buffer beside the dump, in any order" cmp -s "$T/pos.json" "$T/opt.json"
+    cp "$D" "$T/d1.etdp"
+    cp "$D" "$T/d2.etdp"
+    cp "$ET_SHARED/corpus/etdump/debug.bin" "$T/b1.bin"
+    cp "$ET_SHARED/corpus/etdump/debug.bin" "$T/b2.bin"
+    run --etdump_path "$T/d1.etdp" --etdump_path "$T/d2.etdp" --debug_buffer_path "$T/b1.bin" \
+        --debug_buffer_path "$T/b2.bin" --quiet --json "$T/many_opt.json"
+    run "$T/d1.etdp" "$T/b1.bin" "$T/d2.etdp" "$T/b2.bin" --quiet --json "$T/many_pos.json"
+    ok "etinspect D1 B1 D2 B2: exit 0" status_is 0
+    ok "etinspect D1 B1 D2 B2: the debug buffers paired with the dumps in order, as by option" \
+        cmp -s "$T/many_pos.json" "$T/many_opt.json"
     run "$ET_SHARED/corpus/etdump/debug.bin"
     ok "a binary file alone: exit 1" status_is 1
     ok "a binary file alone: the ETDump reader says what is wrong" err_has "debug.bin: not an ETDump"

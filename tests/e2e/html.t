@@ -64,7 +64,9 @@ for _, blk in ipairs(insp.event_blocks) do
     bars = bars + math.min(n, 20)
   end
   for _, ev in ipairs(blk.events) do
-    if ev.name == "Method::execute" then series = series + 1; points = points + blk.num_runs; break end
+    if require("etinspect.scripts.framework_tax").is_execute_event(ev.name) then
+      series = series + 1; points = points + blk.num_runs; break
+    end
   end
 end
 local tl = html.timeline(insp)
@@ -278,6 +280,17 @@ for page in linked; do
             test "${w:-0}" -ge $((width - 100)) -a "${w:-0}" -le "$width"
     done
 done
+
+# upstream's names (pytorch/executorch PR 8033): the runs chart draws
+# Method::execute::<method> of both blocks, Execute::forward and
+# Execute::decode, 2 runs each (tests/fixtures/upstream_names.json)
+"$ETINSPECT" --etdump_path "$ET_BUILD/fixtures/upstream_names.etdp" --html_path "$T/upstream.html" -q
+with_script "$T/upstream.html" "$PROBE" "$T/upstream.probe.html"
+chrome upstream "file://$T/upstream.probe.html" --window-size=1366,900 --dump-dom
+set -- $(attr "$T/upstream.out" data-p-init)
+ok "upstream names: the timeline shows run 1 of Execute::forward (block 2) first" test "$1 $2" = "2 1"
+ok "upstream names: the runs chart draws Method::execute::<method> of both blocks (2 series, 4 points; ${5:-?} ${6:-?})" \
+    test "$5 $6" = "2 4"
 
 # the screenshots, kept under build/test-output (once: not again for the
 # sanitizer build, whose pages are the same)

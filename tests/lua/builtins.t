@@ -54,6 +54,24 @@ md = ev["6"].delegate_debug_metadatas
 t.is(#md, 2, "vgf: one record per run")
 t.is(md[1].segments[1].debug_database.raw_data, "hello", "vgf: base64 blob decoded")
 t.is(md[1].segments[1].statistics_info.raw_data, "", "vgf: unavailable blob gets empty raw_data")
+-- raw_data is bytes, as the reference renders it (spec §6.7; the Python
+-- output below is str() of what the reference's parser returns)
+local vgf_json = '{"schema": "executorch.vgf.neural_statistics", "schema_version": 1, "segments": '
+  .. '[{"debug_database": {"available": true, "encoding": "base64", "data": "AP8n"}, '
+  .. '"statistics_info": {"available": false, "raw_data": "kept"}, "statistics_memory": {"available": false}}]}'
+local vrec = parsers.vgf({ vgf_json })
+t.is(vrec[1].segments[1].debug_database.raw_data, "\0\255'", "vgf: raw_data is the decoded bytes, a Lua string")
+t.is(etinspect.pyrepr.repr(vrec),
+  [=[[{'schema': 'executorch.vgf.neural_statistics', 'schema_version': 1, 'segments': [{'debug_database': ]=]
+  .. [=[{'available': True, 'encoding': 'base64', 'data': 'AP8n', 'raw_data': b"\x00\xff'"}, 'statistics_info': ]=]
+  .. [=[{'available': False, 'raw_data': 'kept'}, 'statistics_memory': {'available': False, 'raw_data': b''}}]}]]=],
+  "vgf: raw_data renders as Python bytes (b'...'), a raw_data of the JSON as str, as the reference")
+local shared_mt = { __index = { x = 1 } }
+local ta, tb = setmetatable({ k = "a" }, shared_mt), setmetatable({ k = "b" }, shared_mt)
+etinspect.pyrepr.mark_bytes(ta, "k")
+t.ok(etinspect.pyrepr.repr(ta) == "{'k': b'a'}" and etinspect.pyrepr.repr(tb) == "{'k': 'b'}"
+  and getmetatable(tb) == shared_mt and shared_mt.__pybytes_keys == nil and ta.x == 1,
+  "pyrepr.mark_bytes: the marked table only; a shared metatable stays as it was")
 t.raises(function() parsers.vgf({ '{"schema":"executorch.vgf.neural_statistics","schema_version":2}' }) end,
   "Unsupported VGF neural statistics metadata schema version: 2", "vgf: schema version checked")
 t.raises(function() parsers.vgf({ "executorch.vgf.neural_statistics {" }) end,

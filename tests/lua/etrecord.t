@@ -435,6 +435,43 @@ else
   for _ = 1, 3 do t.skip("flatc not found ($FLATC or flatc): the warnings cap") end
 end
 
+-- 40 blocks, each with a per-block linking warning: 16 of each kind, then
+-- a count (a dump of 10,000 blocks would otherwise give 10,000 lines)
+local blocks40 = {}
+for i = 1, 40 do
+  blocks40[i] = ('{"name": "B%d", "events": [{"profile_event": {"name": "native_call_embedding.out", '
+    .. '"instruction_id": 0, "start_time": %d, "end_time": %d}}]}'):format(i, i * 100, i * 100 + 50)
+end
+local b40_json = tmp .. "/blocks40.json"
+local bf = assert(io.open(b40_json, "w"))
+bf:write('{"run_data": [' .. table.concat(blocks40, ", ") .. "]}\n")
+bf:close()
+if os.execute(("'%s' --binary --size-prefixed -o '%s' '%s/schema/etdump.fbs' '%s' 2>/dev/null"):format(
+    flatc, tmp, t.src, b40_json)) then
+  local b40 = tmp .. "/blocks40.etdp"
+  -- forward in debug_handle_map, no edge program: handles only, per block
+  local noedge_path = w.zip(tmp .. "/noedge.bin", { { "ETRECORD_V0", "" },
+    { "debug_handle_map", w.json(w.obj { "forward", w.obj { "0", { 1 } } }) } })
+  local ne = etinspect.Inspector { etdump_path = b40, etrecord = noedge_path }
+  t.is(#ne.warnings, 17, "40 blocks whose method has no edge program: 16 warnings and a count")
+  t.is(ne.warnings[16], "ETRecord '" .. noedge_path .. "' has no edge program for method 'forward': the events of "
+    .. "block 'B16' get debug handles but no op types, stack traces or module hierarchy", "... the 16th, of block B16")
+  t.is(ne.warnings[17], "... and 24 more blocks with debug handles only (no edge program for their method)",
+    "... the count")
+  t.is(ne.event_blocks[40].events[1].debug_handles[1], 1, "... and every block is linked still (block 40)")
+  -- forward's edge program, its handles under another name: not linked, per block
+  local nodh_path = w.zip(tmp .. "/nodh.bin", { { "ETRECORD_V0", "" },
+    { "edge_dialect_exported_program/forward", w.program { inputs = { "x" }, outputs = { "y" }, nodes = {} } },
+    { "debug_handle_map", w.json(w.obj { "other", w.obj { "0", { 1 } } }) } })
+  local nd = etinspect.Inspector { etdump_path = b40, etrecord = nodh_path, etrecord_method = "forward" }
+  t.is(#nd.warnings, 17, "40 blocks whose method debug_handle_map lacks: 16 warnings and a count")
+  t.is(nd.warnings[1], "ETRecord '" .. nodh_path .. "': debug_handle_map has no method 'forward' (its methods: other); "
+    .. "the events of block 'B1' are not linked", "... the first, of block B1")
+  t.is(nd.warnings[17], "... and 24 more blocks not linked (debug_handle_map has no method for them)", "... the count")
+else
+  for _ = 1, 7 do t.skip("flatc not found ($FLATC or flatc): the per-kind warnings cap") end
+end
+
 -- delegate identifiers (the delegate_ids fixture) ----------------------------
 local ids_dump = t.build .. "/fixtures/delegate_ids.etdp"
 local ids_rec = w.zip(tmp .. "/ids.bin", {

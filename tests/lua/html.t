@@ -48,9 +48,12 @@ local function track(ev)
   return "framework"
 end
 
---- The block the timeline shows by default: the first "Execute", else 1.
+--- The block the timeline shows by default: the first "Execute" (or
+-- upstream's "Execute::<method>"), else 1.
 local function default_block(insp)
-  for i, blk in ipairs(insp.event_blocks) do if blk.name == "Execute" then return i end end
+  for i, blk in ipairs(insp.event_blocks) do
+    if blk.name == "Execute" or blk.name:find("^Execute::") then return i end
+  end
   return 1
 end
 
@@ -347,6 +350,18 @@ t.ok(ldoc:find('<td class="name">DELEGATE_CALL</td>', 1, true) and ldoc:find('<t
   .. 'aten.convolution.default</span><span class="item">aten.relu.default</span></td>', 1, true) ~= nil,
   "ETRecord: the DELEGATE_CALL's two op types listed like every other row's")
 t.ok(ldoc:find("<td>XnnpackBackend</td>", 1, true) ~= nil, "ETRecord: the delegate backend")
+
+-- upstream's names (pytorch/executorch PR 8033) ----------------------------------
+-- blocks Default, Execute::forward, Execute::decode; execute events
+-- Method::execute::<method> (tests/fixtures/upstream_names.json)
+local up = etinspect.Inspector{etdump_path = t.build .. "/fixtures/upstream_names.etdp"}
+local udoc = html.render(up)
+check_page("upstream names", up, udoc)
+local umeta = check_data("upstream names", up, udoc)
+t.is(umeta.timeline.block, 2, "upstream names: the timeline shows Execute::forward first")
+t.ok(udoc:find("<code>Method::execute::&lt;method&gt;</code>", 1, true) ~= nil,
+  "upstream names: the run-over-run note names both execute events")
+up:close()
 
 -- hostile names ---------------------------------------------------------------
 local bad = etinspect.Inspector{etdump_path = hostile}

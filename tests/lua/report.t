@@ -129,6 +129,16 @@ if t.exists(fx) then
   t.is(stats[1].schema, "executorch.vgf.neural_statistics", "... the schema")
   t.is(stats[1].segments[1].debug_database.raw_data, "hello", "... blobs base64-decoded into raw_data")
   t.is(stats[1].segments[1].statistics_info.raw_data, "", "... an unavailable blob gets raw_data ''")
+  local vp = etinspect.Inspector { etdump_path = fx, delegate_metadata_parser = "vgf" }
+  etinspect.on_warning(function() end)
+  local tsv = assert(io.tmpfile())
+  vp:save_data_to_tsv(tsv, { include_delegate_debug_data = true })
+  tsv:seek("set")
+  local text = tsv:read("a")
+  t.ok(text:find("{'available': True, 'encoding': 'base64', 'data': 'aGVsbG8=', 'raw_data': b'hello'}, "
+    .. "'statistics_info': {'available': False, 'raw_data': b''}", 1, true) ~= nil,
+    "vgf parser's TSV: raw_data as Python bytes reprs, as the reference writes them")
+  vp:close()
 else
   t.skip("build/fixtures/delegates.etdp not built")
 end

@@ -36,6 +36,27 @@ t.near(tax[1]["execute (ms)"], 0.184, 1e-12, "framework_tax: run 1 execute")
 t.near(tax[1]["kernels and delegates (ms)"], 0.120 + 0.042 + 0.018, 1e-12, "framework_tax: run 1 kernels")
 t.near(tax[1]["framework tax %"], 0.004 / 0.184 * 100, 1e-9, "framework_tax: run 1 percentage")
 
+-- upstream's names (pytorch/executorch PR 8033): blocks Execute::<method>,
+-- their execute event Method::execute::<method> (tests/fixtures/upstream_names.json)
+local ft = require("etinspect.scripts.framework_tax")
+t.ok(ft.is_execute_event("Method::execute") and ft.is_execute_event("Method::execute::decode")
+  and not ft.is_execute_event("Method::execute:") and not ft.is_execute_event("Method::init"),
+  "framework_tax.is_execute_event: both names, nothing else")
+t.ok(ft.is_execute_block("Execute") and ft.is_execute_block("Execute::forward")
+  and not ft.is_execute_block("Default") and not ft.is_execute_block("Executor"),
+  "framework_tax.is_execute_block: both names, nothing else")
+local up = etinspect.Inspector{etdump_path = t.build .. "/fixtures/upstream_names.etdp"}
+local utax = ft.table(up)
+t.is(#utax, 4, "framework_tax, upstream names: one row per run of Execute::forward and Execute::decode")
+t.is(utax[1].block, "Execute::forward", "framework_tax, upstream names: forward's block first")
+t.is(utax[3].block, "Execute::decode", "framework_tax, upstream names: then decode's")
+t.near(utax[1]["execute (ms)"], 0.000543, 1e-15, "framework_tax, upstream names: forward run 1: Method::execute::forward")
+t.near(utax[1]["kernels and delegates (ms)"], 0.000101 + 0.000316 + 0.000071, 1e-15,
+  "framework_tax, upstream names: forward run 1: embedding + DELEGATE_CALL + softmax")
+t.near(utax[3]["execute (ms)"], 0.000339, 1e-15, "framework_tax, upstream names: decode run 1: Method::execute::decode")
+t.near(utax[3]["kernels and delegates (ms)"], 4 * 0.000056, 1e-15, "framework_tax, upstream names: decode run 1: four kernels")
+up:close()
+
 local del = require("etinspect.scripts.delegation").table(insp)
 t.is(#del, 2, "delegation: delegated and not delegated")
 t.near(del[1]["share %"] + del[2]["share %"], 100, 1e-9, "delegation: shares add up")

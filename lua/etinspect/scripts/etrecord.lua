@@ -10,6 +10,8 @@ local S = {
   args = {
     { "etrecord", help = "the ETRecord to read" },
     { "--format", choices = common.FORMATS, default = "plain", help = "output format of the tables" },
+    { "--etrecord_json_budget", type = "integer", metavar = "N",
+      help = "JSON values per ETRecord entry (default 8000000)" },
   },
 }
 
@@ -53,7 +55,8 @@ end
 
 --- Print the summary of `o.etrecord` in `o.format`.
 function S.run(o)
-  local ok, rec = pcall(etinspect.parse_etrecord, o.etrecord)
+  local ok, rec = pcall(etinspect.parse_etrecord, o.etrecord,
+                        { etrecord_json_budget = o.etrecord_json_budget })
   if not ok then common.input_error(tostring(rec)) end
   io.write(tostring(rec), "\n")
   io.write("export_graph_id: ", tostring(rec.export_graph_id), "\n")

@@ -9,7 +9,25 @@ local S = {
   args = common.args { { "etdump", help = "the ETDump to read" } },
 }
 
---- One row per run of every block that has a Method::execute event:
+--- Is `name` the event of a method's whole execution: "Method::execute",
+-- or "Method::execute::<method>", the name upstream gives it in blocks
+-- named "Execute::<method>" (pytorch/executorch PR 8033)?
+-- @tparam string name an event name
+-- @treturn boolean
+function S.is_execute_event(name)
+  return name == "Method::execute" or name:sub(1, 17) == "Method::execute::"
+end
+
+--- Is `name` the name of an execute block: "Execute", or upstream's
+-- "Execute::<method>"?
+-- @tparam string name a block name
+-- @treturn boolean
+function S.is_execute_block(name)
+  return name == "Execute" or name:sub(1, 9) == "Execute::"
+end
+
+--- One row per run of every block that has a Method::execute event
+-- (either name, S.is_execute_event):
 -- block, run (1-based within the block), execute, kernels and delegates
 -- (native_call_* and DELEGATE_CALL events), tax (execute - kernels) and
 -- tax % = tax / execute * 100.  Times in the target unit.
@@ -23,7 +41,7 @@ function S.table(insp)
     for _, ev in ipairs(blk.events) do
       local pd = ev.perf_data
       if pd then
-        if ev.name == "Method::execute" then
+        if S.is_execute_event(ev.name) then
           exec = pd.raw
         elseif not ev.is_delegated_op and (ev.name:find("^native_call_") or ev.name == "DELEGATE_CALL") then
           for r, x in ipairs(pd.raw) do kernel[r] = (kernel[r] or 0) + x end
