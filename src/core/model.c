@@ -367,6 +367,20 @@ typedef struct ggroup {
     uint32_t pe_first;           /* run 0's ProfileEvent per event: in pe0 */
 } ggroup;
 
+/* What the debug-data comparisons of one model may still read of the debug
+ * buffer: a hostile dump can point every run's tensors at the whole buffer
+ * from different offsets, so that comparing them would cost runs x events
+ * x the buffer's size.  Past the budget, values are taken as equal (the
+ * comparison only decides a warning) and `exhausted` says so. */
+typedef struct cmp_budget {
+    uint64_t left;  /* bytes of the debug buffer still to compare */
+    bool exhausted; /* some tensors were not compared */
+} cmp_budget;
+
+/* Twice the debug buffer (each run's tensors compared with the first
+ * run's) plus 64 MiB. */
+#define CMP_BUDGET_SLACK (UINT64_C(64) << 20)
+
 typedef struct builder {
     et_inspector *insp;
     et_error *err;
@@ -385,6 +399,7 @@ typedef struct builder {
     uint64_t empty_events, repeated_events, debug_differs_blocks, bad_allocator_ids;
     uint64_t wrapped_events;
     bool tensor_values;
+    cmp_budget cmp; /* the debug-data comparisons' reading budget */
 } builder;
 
 static int nomem(et_error *err)
@@ -1022,7 +1037,9 @@ static void apply_sig(et_event *ev, const sig_part *p)
 
 /* Python-style equality of two raw Values (spec §3.3-§3.4), comparing
  * tensor bytes when the debug buffer holds them. */
-static bool tensor_equal(const et_inspector *insp, const et_raw_value *a, const et_raw_value *b)
+
+static bool tensor_equal(const et_inspector *insp, const et_raw_value *a, const et_raw_value *b,
+                         cmp_budget *budget)
 {
     const et_etdump *d = &insp->dump;
     if (a->scalar_type != b->scalar_type || a->sizes.count != b->sizes.count)
@@ -1038,6 +1055,8 @@ static bool tensor_equal(const et_inspector *insp, const et_raw_value *a, const 
         else
             numel *= (uint64_t)x;
     }
+    if (a->offset == b->offset)
+        return true; /* the same bytes, or the same unreadable ones */
     int es = et_scalar_type_size(a->scalar_type);
     if (!valid || es <= 0 || numel > UINT64_MAX / (uint64_t)es)
         return a->offset == b->offset;
@@ -1049,11 +1068,16 @@ static bool tensor_equal(const et_inspector *insp, const et_raw_value *a, const 
         (uint64_t)b->offset > size || nbytes > size - (uint64_t)a->offset ||
         nbytes > size - (uint64_t)b->offset)
         return a->offset == b->offset;
+    if (2 * nbytes > budget->left) {
+        budget->exhausted = true;
+        return true;
+    }
+    budget->left -= 2 * nbytes;
     return memcmp(insp->debug_buffer.data + a->offset, insp->debug_buffer.data + b->offset,
                   nbytes) == 0;
 }
 
-static bool value_equal(const et_inspector *insp, uint32_t pa, uint32_t pb)
+static bool value_equal(const et_inspector *insp, uint32_t pa, uint32_t pb, cmp_budget *budget)
 {
     et_raw_value a, b;
     et_etdump_value(&insp->dump, pa, &a);
@@ -1065,7 +1089,7 @@ static bool value_equal(const et_inspector *insp, uint32_t pa, uint32_t pb)
     case ET_VAL_BOOL: return a.bool_val == b.bool_val;
     case ET_VAL_FLOAT: return a.float_val == b.float_val;
     case ET_VAL_DOUBLE: return a.double_val == b.double_val;
-    case ET_VAL_TENSOR: return tensor_equal(insp, &a, &b);
+    case ET_VAL_TENSOR: return tensor_equal(insp, &a, &b, budget);
     case ET_VAL_TENSOR_LIST:
         if (a.tensors.count != b.tensors.count)
             return false;
@@ -1073,7 +1097,7 @@ static bool value_equal(const et_inspector *insp, uint32_t pa, uint32_t pb)
             et_raw_value ta, tb;
             et_etdump_list_tensor(&insp->dump, &a, i, &ta);
             et_etdump_list_tensor(&insp->dump, &b, i, &tb);
-            if (!tensor_equal(insp, &ta, &tb))
+            if (!tensor_equal(insp, &ta, &tb, budget))
                 return false;
         }
         return true;
@@ -1082,12 +1106,12 @@ static bool value_equal(const et_inspector *insp, uint32_t pa, uint32_t pb)
 }
 
 static bool lists_equal(const et_inspector *insp, const uint32_t *pool, uint32_t fa, uint32_t na,
-                        uint32_t fb, uint32_t nb)
+                        uint32_t fb, uint32_t nb, cmp_budget *budget)
 {
     if (na != nb)
         return false;
     for (uint32_t i = 0; i < na; i++)
-        if (pool[fa + i] != pool[fb + i] && !value_equal(insp, pool[fa + i], pool[fb + i]))
+        if (pool[fa + i] != pool[fb + i] && !value_equal(insp, pool[fa + i], pool[fb + i], budget))
             return false;
     return true;
 }
@@ -1492,7 +1516,7 @@ static int finish_block(builder *b, size_t gi)
             ev->has_debug_data = true;
             for (size_t r = 1; r < R && !differs; r++)
                 if (!lists_equal(insp, blk->value_pool, ev->debug_first[0], ev->debug_count[0],
-                                 ev->debug_first[r], ev->debug_count[r])) {
+                                 ev->debug_first[r], ev->debug_count[r], &b->cmp)) {
                     differs = true;
                     b->debug_differs_blocks++;
                     et_str nm = et_event_name(ev);
@@ -1510,7 +1534,7 @@ static int finish_block(builder *b, size_t gi)
     for (size_t r = 1; r < R && !differs; r++)
         if (!lists_equal(insp, blk->value_pool, blk->run_output_first[0],
                          blk->run_output_count[0], blk->run_output_first[r],
-                         blk->run_output_count[r])) {
+                         blk->run_output_count[r], &b->cmp)) {
             differs = true;
             b->debug_differs_blocks++;
             if (et_inspector_warn(insp,
@@ -1770,6 +1794,9 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
     }
     if (all_stats(&b) != 0)
         goto out;
+    b.cmp.left = insp->debug_buffer.size > (UINT64_MAX - CMP_BUDGET_SLACK) / 2
+                     ? UINT64_MAX
+                     : 2 * insp->debug_buffer.size + CMP_BUDGET_SLACK;
     for (size_t gi = 0; gi < b.n_groups; gi++)
         if (finish_block(&b, gi) != 0)
             goto out;
@@ -1789,6 +1816,11 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
         (insp->dump.trailing_bytes &&
          et_inspector_warn(insp, "%s: %" PRIu64 " bytes after the end of the size-prefixed "
                            "buffer were ignored", lbl, insp->dump.trailing_bytes) != 0) ||
+        (b.cmp.exhausted &&
+         et_inspector_warn(insp, "%s: the runs' debug data point at more of the debug buffer than "
+                           "twice its size plus 64 MiB; the rest was not compared across runs "
+                           "(warnings of runs that logged different debug data may be missing)",
+                           lbl) != 0) ||
         (b.tensor_values && insp->debug_buffer.size == 0 &&
          et_inspector_warn(insp, "%s: no debug buffer given; tensor values of debug events are not "
                            "available", lbl) != 0)) {

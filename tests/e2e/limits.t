@@ -16,6 +16,7 @@ case $ETINSPECT in */asan/*) ASAN=1 ;; *) ASAN= ;; esac
 run() { timeout 120 "$ETINSPECT" "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/status"; }
 status_is() { test "$(cat "$T/status")" -eq "$1"; }
 err_has() { grep -qF -- "$1" "$T/err"; }
+err_lacks() { ! grep -qF -- "$1" "$T/err"; }
 out_has() { grep -qF -- "$1" "$T/out"; }
 no_traceback() { ! grep -q "traceback" "$T/err"; }
 # peak RSS in KiB of the last rss_run
@@ -208,5 +209,21 @@ EOF
 run "$T/shrink2.lua" "$T/shrink.etdp"
 ok "an ETDump truncated under its mapping: exit 1, named" \
     sh -c "test \"\$(cat '$T/status')\" -eq 1 && grep -qF '$T/shrink.etdp: the file shrank' '$T/err'"
+
+# ------------------------------------------- debug data compared across runs
+# 40 runs whose one tensor covers the whole 8 MiB debug buffer, from offsets
+# 0 and 4 in turn: comparing every run with the first would read 40 x 16 MiB;
+# the comparisons read at most twice the buffer plus 64 MiB, then say so.
+CB="$F/cmp_budget.etdp"
+head -c 8388612 /dev/zero >"$T/z8.bin"
+run --etdump_path "$CB" --debug_buffer_path "$T/z8.bin" --quiet --tsv_path "$T/cb.tsv"
+ok "tensors of every run over the whole debug buffer: exit 0" status_is 0
+ok "... the comparisons stop at their budget and say so" \
+    err_has "$CB: the runs' debug data point at more of the debug buffer than twice its size plus 64 MiB; the rest was not compared across runs"
+ok "... and no run is said to differ (the bytes are equal)" err_lacks "runs merged into it"
+# a buffer as large as the tensors read: within budget, compared, no warning
+run --etdump_path "$F/tensors.etdp" --debug_buffer_path "$ET_SRC/tests/fixtures/tensors.bin" --quiet --tsv_path "$T/t.tsv"
+ok "a debug buffer compared within budget: exit 0" status_is 0
+ok "... no budget warning" err_lacks "not compared across runs"
 
 done_testing
