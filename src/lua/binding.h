@@ -310,6 +310,11 @@ const struct et_tensor *et_lua_check_tensor(lua_State *L, int arg);
 int et_lua_parse_etrecord(lua_State *L);
 
 /* Check that argument `arg` is an open ETRecord; returns its box. */
+/* The FILE of an output destination at `arg` (l_outfile.c): an open io
+ * file or an open OutFile; NULL for nil or none.  Raises "WHO: the file
+ * is closed", "WHO: the OutFile is finished", or a type error. */
+FILE *et_lua_dest_file(lua_State *L, int arg, const char *who);
+
 /* Push a new ETRecord userdata holding no record yet (r NULL: the caller
  * sets it before anything can raise, or it reads as closed); raises only
  * on out of memory. */

@@ -10,7 +10,6 @@
 
 #include "frame.h"
 #include "l_json.h"
-#include "outfile.h"
 #include "pyfmt.h"
 #include "report.h"
 #include "stats.h"
@@ -298,42 +297,6 @@ static int core_agg(lua_State *L)
     return 1;
 }
 
-/* _core.write_file(path, text [, inputs]): write `text` to `path` through
- * a temporary file and rename (outfile.h: a FIFO, terminal or /dev/null is
- * written directly, a symbolic link keeps pointing at the replaced file);
- * `inputs` is a sequence of paths that must not be overwritten (besides
- * every input in use: outfile.h's guard).  Raises the outfile errors
- * ("PATH: refusing to overwrite an input file ...",
- * "PATH: is a directory ...", "PATH: write failed: ..."). */
-static int core_write_file(lua_State *L)
-{
-    const char *path = luaL_checkstring(L, 1);
-    size_t n;
-    const char *text = luaL_checklstring(L, 2, &n);
-    const char *inputs[9] = {0};
-    if (lua_istable(L, 3))
-        for (int i = 0; i < 8; i++) {
-            /* strings only: a converted number would be anchored nowhere */
-            if (lua_rawgeti(L, 3, i + 1) != LUA_TSTRING) {
-                lua_pop(L, 1);
-                break;
-            }
-            inputs[i] = lua_tostring(L, -1); /* anchored in the table */
-            lua_pop(L, 1);
-        }
-    et_error err;
-    et_outfile of;
-    if (et_outfile_open(&of, path, inputs, &err) != 0)
-        return luaL_error(L, "%s", err.msg);
-    if (n && fwrite(text, 1, n, of.fp) != n) {
-        et_outfile_fail(&of, &err); /* "PATH: write failed: REASON" */
-        return luaL_error(L, "%s", err.msg);
-    }
-    if (et_outfile_commit(&of, &err) != 0)
-        return luaL_error(L, "%s", err.msg);
-    return 0;
-}
-
 /* ---- the rows of spec §6.1-§6.3 (report.h), for lua/etinspect/report.lua ---- */
 
 /* The metadata callback's context: the Lua function at `fn` is called as
@@ -567,7 +530,7 @@ void et_lua_open_core(lua_State *L)
 {
     static const luaL_Reg fns[] = {
         {"repr", core_repr},   {"g", core_g}, {"render", core_render},
-        {"json_decode", et_lua_json_decode}, {"write_file", core_write_file},
+        {"json_decode", et_lua_json_decode},
         {"report_rows", core_report_rows}, {"agg", core_agg}, {NULL, NULL}};
     luaL_newlib(L, fns);
     et_lua_open_contract(L);

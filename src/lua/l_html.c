@@ -7,15 +7,14 @@
  *   _core.html_spread(block, groups)         -> spread per group
  *   _core.html_run(block, k)                 -> starts of run k, origin tick
  *   _core.html_starts(event, max)            -> first start ticks, count
- *   _core.outfile(path [, inputs])           -> OutFile (outfile.h)
  *
  * They exist so that the report never builds a Lua value per sample: the
  * timeline's data (a million samples for large.etdp) goes from the model
  * to the page's file in one pass.  The html_* functions run with the
  * owner of their first argument pinned (et_lua_push_pinned): they hold
  * pointers into the model across allocations, at which the collector may
- * run a user's finalizer that closes the inspector.  OutFile is a type
- * of the object model (et_lua_define_type: self checked, __metatable).
+ * run a user's finalizer that closes the inspector.  html_data writes to
+ * an io file or an OutFile (l_outfile.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,20 +22,9 @@
 
 #include "binding.h"
 #include "htmldata.h"
-#include "outfile.h"
-
-#define ET_MT_OUTFILE "etinspect.OutFile"
 
 /* Add the functions above to the table on top (called by l_module.c). */
 void et_lua_open_html(lua_State *L);
-
-/* An output file being written (outfile.h); `open` until committed or
- * aborted. */
-typedef struct lua_outfile {
-    et_lua_obj obj; /* no owner */
-    et_outfile of;
-    int open;
-} lua_outfile;
 
 /* The sample limit at `arg`: a non-negative integer (0: none). */
 static size_t check_limit(lua_State *L, int arg)
@@ -87,26 +75,6 @@ static int write_buffer(void *ud, const char *text, size_t n)
     return 0;
 }
 
-/* The FILE of a destination: an io file or an open OutFile; NULL for nil.
- * Raises for anything else, a closed file or a finished OutFile. */
-static FILE *dest_file(lua_State *L, int arg)
-{
-    if (lua_isnoneornil(L, arg))
-        return NULL;
-    luaL_Stream *s = luaL_testudata(L, arg, LUA_FILEHANDLE);
-    if (s) {
-        if (!s->closef)
-            luaL_error(L, "html_data: the file is closed");
-        return s->f;
-    }
-    lua_outfile *o = luaL_testudata(L, arg, ET_MT_OUTFILE);
-    if (!o)
-        luaL_typeerror(L, arg, "file or OutFile");
-    if (!o->open)
-        luaL_error(L, "html_data: the OutFile is finished");
-    return o->of.fp;
-}
-
 /* _core.html_data(insp, max_slices [, dest]): the page's data (htmldata.h)
  * as base64 text, written to `dest` (an io file or an OutFile) or returned
  * as a string when there is none.  Raises "html_data: write failed". */
@@ -114,7 +82,7 @@ static int html_data(lua_State *L)
 {
     et_inspector *insp = et_lua_insp(L, luaL_checkudata(L, 1, ET_MT_INSPECTOR));
     size_t max = check_limit(L, 2);
-    FILE *fp = dest_file(L, 3);
+    FILE *fp = et_lua_dest_file(L, 3, "html_data");
     et_html_plan plan;
     et_error err;
     if (et_html_plan_make(insp, max, &plan, &err) != 0)
@@ -238,112 +206,8 @@ static int html_starts(lua_State *L)
     return 2;
 }
 
-/* OutFile ---------------------------------------------------------------- */
-
-/* _core.outfile(path [, inputs]): an output file written through a
- * temporary file beside `path` and renamed into place by :commit()
- * (outfile.h: a FIFO, terminal or /dev/null is written directly, a link
- * keeps naming the replaced file); `inputs` is a sequence of (at most 8)
- * paths that must not be overwritten.  Unless committed, the temporary
- * file is removed when the OutFile is closed (`<close>`, :abort(), garbage
- * collection).  Raises the outfile errors ("PATH: refusing to overwrite an
- * input file ...", "PATH: is a directory ..."). */
-static int outfile_open(lua_State *L)
-{
-    const char *path = luaL_checkstring(L, 1);
-    const char *inputs[9] = {0};
-    if (lua_istable(L, 2))
-        for (int i = 0; i < 8; i++) {
-            /* strings only: a number converted here would be anchored
-             * nowhere once popped */
-            if (lua_rawgeti(L, 2, i + 1) != LUA_TSTRING) {
-                lua_pop(L, 1);
-                break;
-            }
-            inputs[i] = lua_tostring(L, -1); /* anchored in the table */
-            lua_pop(L, 1);
-        }
-    lua_outfile *o = lua_newuserdatauv(L, sizeof *o, 0);
-    memset(o, 0, sizeof *o);
-    o->obj.magic = ET_LUA_OBJ_MAGIC;
-    luaL_setmetatable(L, ET_MT_OUTFILE);
-    et_error err;
-    if (et_outfile_open(&o->of, path, inputs, &err) != 0)
-        return luaL_error(L, "%s", err.msg);
-    o->open = 1;
-    return 1;
-}
-
-static lua_outfile *check_open(lua_State *L)
-{
-    lua_outfile *o = luaL_checkudata(L, 1, ET_MT_OUTFILE);
-    if (!o->open)
-        luaL_error(L, "OutFile: already committed or aborted");
-    return o;
-}
-
-/* of:write(s, ...): append strings (or numbers); returns of.  Raises
- * "PATH: write failed: REASON" (the file is then aborted). */
-static int outfile_write(lua_State *L)
-{
-    lua_outfile *o = check_open(L);
-    int top = lua_gettop(L);
-    for (int i = 2; i <= top; i++) {
-        size_t n;
-        const char *s = luaL_checklstring(L, i, &n);
-        if (n && fwrite(s, 1, n, o->of.fp) != n) {
-            et_error err;
-            o->open = 0;
-            et_outfile_fail(&o->of, &err); /* "PATH: write failed: REASON" */
-            return luaL_error(L, "%s", err.msg);
-        }
-    }
-    lua_settop(L, 1);
-    return 1;
-}
-
-/* of:commit(): flush, close and rename into place.  Raises the commit
- * error (the temporary file is then removed). */
-static int outfile_commit(lua_State *L)
-{
-    lua_outfile *o = check_open(L);
-    o->open = 0;
-    et_error err;
-    if (et_outfile_commit(&o->of, &err) != 0)
-        return luaL_error(L, "%s", err.msg);
-    return 0;
-}
-
-/* of:abort() (also __close and __gc): remove the temporary file unless
- * committed; a no-op afterwards. */
-static int outfile_abort(lua_State *L)
-{
-    lua_outfile *o = luaL_testudata(L, 1, ET_MT_OUTFILE);
-    if (!o)
-        return luaL_error(L, "OutFile:abort: bad self (OutFile expected, got %s)",
-                          luaL_typename(L, 1));
-    if (o->open) {
-        o->open = 0;
-        et_outfile_abort(&o->of);
-    }
-    return 0;
-}
-
 void et_lua_open_html(lua_State *L)
 {
-    static const et_lua_method methods[] = {{"write", outfile_write, -1, 0},
-                                            {"commit", outfile_commit, 0, 0},
-                                            {"abort", outfile_abort, 0, 0},
-                                            {NULL, NULL, 0, 0}};
-    static const et_lua_type outfile = {ET_MT_OUTFILE, "OutFile", methods, NULL, NULL, NULL,
-                                        NULL, NULL, NULL};
-    et_lua_define_type(L, &outfile);
-    luaL_getmetatable(L, ET_MT_OUTFILE);
-    lua_pushcfunction(L, outfile_abort);
-    lua_setfield(L, -2, "__gc");
-    lua_pushcfunction(L, outfile_abort);
-    lua_setfield(L, -2, "__close");
-    lua_pop(L, 1);
     static const luaL_Reg fns[] = {{"html_plan", html_plan},     {"html_data", html_data},
                                    {"html_spread", html_spread}, {"html_starts", html_starts},
                                    {"html_run", html_run},       {NULL, NULL}};
@@ -353,6 +217,4 @@ void et_lua_open_html(lua_State *L)
         et_lua_push_pinned(L, fns[i].func, name);
         lua_setfield(L, -2, fns[i].name);
     }
-    lua_pushcfunction(L, outfile_open);
-    lua_setfield(L, -2, "outfile");
 }

@@ -34,6 +34,7 @@ extern const struct et_lua_source {
 int et_lua_inspector_new(lua_State *L);
 void et_lua_open_numeric(lua_State *L); /* l_numeric.c: numeric primitives into _core */
 void et_lua_open_html(lua_State *L);    /* l_html.c: the HTML report's helpers into _core */
+void et_lua_open_outfile(lua_State *L); /* l_outfile.c: _core.outfile, _core.write_file */
 void et_lua_open_export(lua_State *L);  /* l_export.c: several dumps' helpers into _core */
 int luaopen_etinspect(lua_State *L);
 void et_lua_register_columns(lua_State *L); /* l_columns.c: insp:run_columns, insp:column_names */
@@ -104,6 +105,7 @@ int luaopen_etinspect(lua_State *L)
     et_lua_open_numeric(L);
     et_lua_open_hooks(L);  /* _core.warn */
     et_lua_open_html(L);
+    et_lua_open_outfile(L);
     et_lua_open_export(L);
     et_lua_open_object(L); /* _core.is_view */
     lua_setfield(L, M, "_core");

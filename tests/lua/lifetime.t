@@ -326,7 +326,21 @@ do
     "_core.sqlite_export: not an Inspector")
   t.is(err_of(core.check_options, "f", {}, {a = 1}), "check_options: spec must map option names to type strings",
     "_core.check_options: a spec value that is not a string")
-  local of = core.outfile(tmp .. ".of", {1, tmp})
+  t.is(err_of(core.outfile, tmp .. ".of", {1, tmp}),
+    "_core.outfile: bad argument #2 (inputs[1]: expected a path string, got number)",
+    "_core.outfile: an input that is not a path string is named, not skipped")
+  t.is(err_of(core.write_file, tmp .. ".of", "x", {tmp, true}),
+    "_core.write_file: bad argument #3 (inputs[2]: expected a path string, got boolean)",
+    "_core.write_file: the same contract")
+  local many = {}
+  for i = 1, 20 do many[i] = tmp .. ".in" .. i end
+  many[21] = tmp .. ".in21"
+  core.write_file(tmp .. ".in21", "input")
+  t.is(err_of(core.write_file, tmp .. ".in21", "x", many),
+    tmp .. ".in21: refusing to overwrite an input file with output (the input " .. tmp .. ".in21)",
+    "_core.write_file: the 21st input is guarded too (no cap of 8)")
+  os.remove(tmp .. ".in21")
+  local of = core.outfile(tmp .. ".of", {tmp})
   of:abort()
   t.is(err_of(of.write, of, "x"), "OutFile: already committed or aborted", "an aborted OutFile refuses writes")
   t.is(getmetatable(of).__gc, nil, "OutFile's finalizer is out of reach")

@@ -1,0 +1,202 @@
+/*
+ * l_outfile.c - output files for the Lua library, in the private table
+ * etinspect._core (outfile.h: a temporary file beside the destination,
+ * synced and renamed into place; a FIFO, terminal or /dev/null is written
+ * directly; a symbolic link keeps naming the replaced file; an input in
+ * use is never overwritten):
+ *
+ *   _core.outfile(path [, inputs])           -> OutFile, written piecewise
+ *   _core.write_file(path, text [, inputs])  -> nothing; text written whole
+ *
+ * `inputs` is a sequence of paths that must not be overwritten besides
+ * every input in use (outfile.h's guard), of any length; an entry that is
+ * not a string is an error naming it.  OutFile is a type of the object
+ * model (et_lua_define_type: self checked, __metatable); unless committed
+ * its temporary file is removed when it is closed (`<close>`, :abort(),
+ * garbage collection) - and at exit by the core's registry of temporary
+ * files.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "binding.h"
+#include "outfile.h"
+
+#define ET_MT_OUTFILE "etinspect.OutFile"
+
+/* Register OutFile and add outfile and write_file to the table on top
+ * (called by l_module.c). */
+void et_lua_open_outfile(lua_State *L);
+
+/* An output file being written (outfile.h); `open` until committed or
+ * aborted. */
+typedef struct lua_outfile {
+    et_lua_obj obj; /* no owner */
+    et_outfile of;
+    int open;
+} lua_outfile;
+
+/* The sequence of paths at `arg` (nil or none: no paths) as a
+ * NULL-terminated array in a userdata pushed on the stack, its strings
+ * anchored in the caller's table (which stays on the stack).  `who` names
+ * the function in errors: "WHO: bad argument #N (inputs[K]: expected a path
+ * string, got TYPE)". */
+static const char **check_inputs(lua_State *L, int arg, const char *who)
+{
+    if (lua_isnoneornil(L, arg)) {
+        const char **none = lua_newuserdatauv(L, sizeof *none, 0);
+        none[0] = NULL;
+        return none;
+    }
+    if (!lua_istable(L, arg))
+        luaL_error(L, "%s: bad argument #%d (inputs: expected a sequence of path strings, got %s)",
+                   who, arg, luaL_typename(L, arg));
+    lua_Unsigned n = lua_rawlen(L, arg);
+    if (n > 1u << 20)
+        luaL_error(L, "%s: bad argument #%d (inputs: %I paths, at most 1048576)", who, arg,
+                   (lua_Integer)n);
+    const char **v = lua_newuserdatauv(L, (size_t)(n + 1) * sizeof *v, 0);
+    for (lua_Unsigned i = 0; i < n; i++) {
+        if (lua_rawgeti(L, arg, (lua_Integer)i + 1) != LUA_TSTRING)
+            luaL_error(L, "%s: bad argument #%d (inputs[%I]: expected a path string, got %s)", who,
+                       arg, (lua_Integer)i + 1, luaL_typename(L, -1));
+        v[i] = lua_tostring(L, -1); /* anchored in the table: a raw string */
+        lua_pop(L, 1);
+    }
+    v[n] = NULL;
+    return v;
+}
+
+/* _core.outfile(path [, inputs]): an open OutFile writing to a temporary
+ * file beside `path`.  Raises the outfile errors ("PATH: refusing to
+ * overwrite an input file ...", "PATH: is a directory ..."). */
+static int outfile_open(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    const char **inputs = check_inputs(L, 2, "_core.outfile");
+    lua_outfile *o = lua_newuserdatauv(L, sizeof *o, 0);
+    memset(o, 0, sizeof *o);
+    o->obj.magic = ET_LUA_OBJ_MAGIC;
+    luaL_setmetatable(L, ET_MT_OUTFILE);
+    et_error err;
+    if (et_outfile_open(&o->of, path, inputs, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    o->open = 1;
+    return 1;
+}
+
+/* _core.write_file(path, text [, inputs]): `text` written to `path` as a
+ * whole (open, write, commit).  Raises the outfile errors, and
+ * "PATH: write failed: REASON". */
+static int write_file(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    size_t n;
+    const char *text = luaL_checklstring(L, 2, &n);
+    const char **inputs = check_inputs(L, 3, "_core.write_file");
+    et_error err;
+    et_outfile of;
+    if (et_outfile_open(&of, path, inputs, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    if (n && fwrite(text, 1, n, of.fp) != n) {
+        et_outfile_fail(&of, &err); /* "PATH: write failed: REASON" */
+        return luaL_error(L, "%s", err.msg);
+    }
+    if (et_outfile_commit(&of, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    return 0;
+}
+
+static lua_outfile *check_open(lua_State *L)
+{
+    lua_outfile *o = luaL_checkudata(L, 1, ET_MT_OUTFILE);
+    if (!o->open)
+        luaL_error(L, "OutFile: already committed or aborted");
+    return o;
+}
+
+/* of:write(s, ...): append strings (or numbers); returns of.  Raises
+ * "PATH: write failed: REASON" (the file is then aborted). */
+static int outfile_write(lua_State *L)
+{
+    lua_outfile *o = check_open(L);
+    int top = lua_gettop(L);
+    for (int i = 2; i <= top; i++) {
+        size_t n;
+        const char *s = luaL_checklstring(L, i, &n);
+        if (n && fwrite(s, 1, n, o->of.fp) != n) {
+            et_error err;
+            o->open = 0;
+            et_outfile_fail(&o->of, &err); /* "PATH: write failed: REASON" */
+            return luaL_error(L, "%s", err.msg);
+        }
+    }
+    lua_settop(L, 1);
+    return 1;
+}
+
+/* of:commit(): flush, sync, close and rename into place.  Raises the
+ * commit error (the temporary file is then removed). */
+static int outfile_commit(lua_State *L)
+{
+    lua_outfile *o = check_open(L);
+    o->open = 0;
+    et_error err;
+    if (et_outfile_commit(&o->of, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    return 0;
+}
+
+/* of:abort() (also __close and __gc): remove the temporary file unless
+ * committed; a no-op afterwards. */
+static int outfile_abort(lua_State *L)
+{
+    lua_outfile *o = luaL_testudata(L, 1, ET_MT_OUTFILE);
+    if (!o)
+        return luaL_error(L, "OutFile:abort: bad self (OutFile expected, got %s)",
+                          luaL_typename(L, 1));
+    if (o->open) {
+        o->open = 0;
+        et_outfile_abort(&o->of);
+    }
+    return 0;
+}
+
+FILE *et_lua_dest_file(lua_State *L, int arg, const char *who)
+{
+    if (lua_isnoneornil(L, arg))
+        return NULL;
+    luaL_Stream *s = luaL_testudata(L, arg, LUA_FILEHANDLE);
+    if (s) {
+        if (!s->closef)
+            luaL_error(L, "%s: the file is closed", who);
+        return s->f;
+    }
+    lua_outfile *o = luaL_testudata(L, arg, ET_MT_OUTFILE);
+    if (!o)
+        luaL_typeerror(L, arg, "file or OutFile");
+    if (!o->open)
+        luaL_error(L, "%s: the OutFile is finished", who);
+    return o->of.fp;
+}
+
+void et_lua_open_outfile(lua_State *L)
+{
+    static const et_lua_method methods[] = {{"write", outfile_write, -1, 0},
+                                            {"commit", outfile_commit, 0, 0},
+                                            {"abort", outfile_abort, 0, 0},
+                                            {NULL, NULL, 0, 0}};
+    static const et_lua_type outfile = {ET_MT_OUTFILE, "OutFile", methods, NULL, NULL, NULL,
+                                        NULL, NULL, NULL};
+    et_lua_define_type(L, &outfile);
+    luaL_getmetatable(L, ET_MT_OUTFILE);
+    lua_pushcfunction(L, outfile_abort);
+    lua_setfield(L, -2, "__gc");
+    lua_pushcfunction(L, outfile_abort);
+    lua_setfield(L, -2, "__close");
+    lua_pop(L, 1);
+    lua_pushcfunction(L, outfile_open);
+    lua_setfield(L, -2, "outfile");
+    lua_pushcfunction(L, write_file);
+    lua_setfield(L, -2, "write_file");
+}
