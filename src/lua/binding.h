@@ -224,6 +224,13 @@ void et_lua_open_object(lua_State *L);
 /* Push the sequence behind the read-only view at `idx` (for C code). */
 void et_lua_push_backing(lua_State *L, int idx);
 
+/* Push a zeroed userdata of `size` bytes holding C memory for the
+ * duration of one call, with the metatable `mt` (made on first use:
+ * __gc and __close both `gc`, __metatable false, so no script reaches the
+ * finalizer).  `gc` must free what the payload holds and be idempotent.
+ * Returns the payload; raises only on out of memory. */
+void *et_lua_push_holder(lua_State *L, size_t size, const char *mt, lua_CFunction gc);
+
 /* Push a userdata owning a malloc'd buffer: store the pointer in the slot
  * returned (NULL until then); it is freed when the userdata is collected
  * or closed, so a Lua error unwinding through the caller cannot leak it.

@@ -277,16 +277,7 @@ static int pathlist_gc(lua_State *L)
 
 static et_pathlist *push_pathlist(lua_State *L)
 {
-    et_pathlist *l = lua_newuserdatauv(L, sizeof *l, 0);
-    *l = (et_pathlist){0};
-    if (luaL_newmetatable(L, "etinspect.PathList")) {
-        lua_pushcfunction(L, pathlist_gc);
-        lua_setfield(L, -2, "__gc");
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, "__metatable");
-    }
-    lua_setmetatable(L, -2);
-    return l;
+    return et_lua_push_holder(L, sizeof(et_pathlist), "etinspect.PathList", pathlist_gc);
 }
 
 /* Argument `arg` must be a sequence of strings (read raw: no metamethod
@@ -365,15 +356,8 @@ static int core_dump_names(lua_State *L)
         paths[i] = lua_tostring(L, -1); /* a string (checked), anchored in the table */
         lua_pop(L, 1);
     }
-    names_box *b = lua_newuserdatauv(L, sizeof *b, 0);
-    *b = (names_box){NULL, n};
-    if (luaL_newmetatable(L, "etinspect.DumpNames")) {
-        lua_pushcfunction(L, names_gc);
-        lua_setfield(L, -2, "__gc");
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, "__metatable");
-    }
-    lua_setmetatable(L, -2);
+    names_box *b = et_lua_push_holder(L, sizeof *b, "etinspect.DumpNames", names_gc);
+    b->n = n;
     et_error err;
     if (et_dumpset_names(paths, n, &b->names, &err) != 0)
         return luaL_error(L, "%s", err.msg);

@@ -57,16 +57,7 @@ static int rows_gc(lua_State *L)
 
 static rows_box *push_holder(lua_State *L)
 {
-    rows_box *b = lua_newuserdatauv(L, sizeof *b, 0);
-    *b = (rows_box){0};
-    if (luaL_newmetatable(L, MT_REPORT_ROWS)) {
-        lua_pushcfunction(L, rows_gc);
-        lua_setfield(L, -2, "__gc");
-        lua_pushboolean(L, 0);
-        lua_setfield(L, -2, "__metatable");
-    }
-    lua_setmetatable(L, -2);
-    return b;
+    return et_lua_push_holder(L, sizeof(rows_box), MT_REPORT_ROWS, rows_gc);
 }
 
 /* Push a holder (a ReportRows userdata: freed by the collector whatever

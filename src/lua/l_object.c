@@ -703,19 +703,25 @@ static int cbuffer_free(lua_State *L)
     return 0;
 }
 
-void **et_lua_push_cbuffer(lua_State *L, int tbc)
+void *et_lua_push_holder(lua_State *L, size_t size, const char *mt, lua_CFunction gc)
 {
-    void **box = lua_newuserdatauv(L, sizeof *box, 0);
-    *box = NULL;
-    if (luaL_newmetatable(L, CBUFFER_MT)) {
-        lua_pushcfunction(L, cbuffer_free);
+    void *p = lua_newuserdatauv(L, size, 0);
+    memset(p, 0, size);
+    if (luaL_newmetatable(L, mt)) {
+        lua_pushcfunction(L, gc);
         lua_setfield(L, -2, "__gc");
-        lua_pushcfunction(L, cbuffer_free);
+        lua_pushcfunction(L, gc);
         lua_setfield(L, -2, "__close");
         lua_pushboolean(L, 0);
         lua_setfield(L, -2, "__metatable");
     }
     lua_setmetatable(L, -2);
+    return p;
+}
+
+void **et_lua_push_cbuffer(lua_State *L, int tbc)
+{
+    void **box = et_lua_push_holder(L, sizeof *box, CBUFFER_MT, cbuffer_free);
     if (tbc)
         lua_toclose(L, -1);
     return box;
