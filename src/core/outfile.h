@@ -58,6 +58,14 @@ int et_outfile_guard(const char *dest, const char *const *inputs, et_error *err)
  * "DEST: REASON"), ET_ERR_NOMEM. */
 int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs, et_error *err);
 
+/* Start writing back to disk what was written to `fp` so far, without
+ * waiting for it (Linux's sync_file_range; elsewhere nothing), so that the
+ * fsync of et_outfile_commit finds less left to write: for writers of
+ * large outputs that write on a thread of their own (the trace).  Flushes
+ * the stream first; never fails (a pipe or terminal is not written back,
+ * a flush error stays on the stream for the writer to report). */
+void et_file_start_writeback(FILE *fp);
+
 /* Flush, fsync, close and rename into place (then fsync the directory).
  * Returns 0, or -1 with `err` set (ET_ERR_IO "DEST: write failed:
  * REASON", REASON strerror's text); on failure the temporary file is

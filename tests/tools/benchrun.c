@@ -3,8 +3,8 @@
  * its peak resident memory; or, with --vs, pair every run with a run of a
  * floor program and print the median of the ratios.
  *
- *   benchrun N [--per COUNT] COMMAND [ARG...]
- *   benchrun N [--per COUNT] --vs FLOOR FLOOR_ARG COMMAND [ARG...]
+ *   benchrun N [--per COUNT] [--fresh PATH] COMMAND [ARG...]
+ *   benchrun N [--per COUNT] [--fresh PATH] --vs FLOOR FLOOR_ARG COMMAND [ARG...]
  *
  * Output, one line:
  *   "best 0.231 s  median 0.262 s  peak_rss 103.2 MiB  (N runs)"
@@ -14,7 +14,10 @@
  * peak_rss is COMMAND's largest.  With --per COUNT (the events of the
  * input, say) the line ends with the median time and the peak RSS per
  * item: "  52 ns, 84 B per item".  The commands' stdout and stderr are
- * discarded; a run that fails stops the benchmark with exit 1.
+ * discarded; a run that fails stops the benchmark with exit 1.  With
+ * --fresh PATH, PATH is removed before each run of COMMAND, outside the
+ * time: the run writes a new file instead of replacing the last run's
+ * (whose blocks the file system frees inside the replacing rename).
  */
 #define _DEFAULT_SOURCE /* wait4 */
 #include <fcntl.h>
@@ -72,13 +75,24 @@ int main(int argc, char **argv)
 {
     int a = 2;
     double per = 0;
-    if (argc >= 4 && strcmp(argv[2], "--per") == 0) {
-        per = strtod(argv[3], NULL);
-        a = 4;
+    const char *fresh = NULL;
+    for (;;) {
+        if (argc >= a + 2 && strcmp(argv[a], "--per") == 0) {
+            per = strtod(argv[a + 1], NULL);
+            if (!(per > 0))
+                argc = 0; /* usage */
+            a += 2;
+        } else if (argc >= a + 2 && strcmp(argv[a], "--fresh") == 0) {
+            fresh = argv[a + 1];
+            a += 2;
+        } else {
+            break;
+        }
     }
     int vs = argc > a && strcmp(argv[a], "--vs") == 0;
-    if (argc <= a || atoi(argv[1]) < 1 || (vs && argc < a + 4) || (a == 4 && !(per > 0))) {
-        fprintf(stderr, "usage: benchrun N [--per COUNT] [--vs FLOOR FLOOR_ARG] COMMAND [ARG...]\n");
+    if (argc <= a || atoi(argv[1]) < 1 || (vs && argc < a + 4)) {
+        fprintf(stderr, "usage: benchrun N [--per COUNT] [--fresh PATH] [--vs FLOOR FLOOR_ARG] "
+                        "COMMAND [ARG...]\n");
         return 2;
     }
     int n = atoi(argv[1]);
@@ -92,6 +106,8 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         if (vs && (f[i] = run_once(floor_argv, &rss)) < 0)
             return 1;
+        if (fresh)
+            unlink(fresh); /* untimed: a new output, not one replacing the last */
         if ((t[i] = run_once(cmd, &rss)) < 0)
             return 1;
         if (rss > peak_kb)
