@@ -2,8 +2,8 @@
 #
 #   make               build build/etinspect
 #   make demo          build the sample ETDump and run etinspect on it
-#   make check         unit and end-to-end tests, then again under ASan+UBSan,
-#                      then a short slice of every fuzz target
+#   make check         a short slice of every fuzz target, then the unit and
+#                      end-to-end tests, then again under ASan+UBSan
 #   make bench         issue 15's table on large.etdp as ratios to the floor
 #                      (tests/tools/floor), the scaling over the corpus, the
 #                      scaling curve over synthetic dumps (BENCH_CURVE=long:
@@ -204,12 +204,13 @@ test-asan: $(B)/asan/etinspect $(ASAN_UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN) $(SAM
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    prove $(PROVE_FLAGS) $(ASAN_UNIT_BIN) tests/e2e/*.t tests/lua/*.t
 
-# the two suites, then the fuzz slices, one after the other (their builds may
-# still run in parallel)
+# the fuzz slices, then the two suites, one after the other (their builds
+# may still run in parallel); the output ends with the ASan suite's
+# summary from prove ("Result: PASS")
 check:
+	@$(MAKE) --no-print-directory fuzz-check
 	@$(MAKE) --no-print-directory test
 	@$(MAKE) --no-print-directory test-asan
-	@$(MAKE) --no-print-directory fuzz-check
 
 bench: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/mkzip $(B)/tools/floor $(B)/tools/gen_etdump
 	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
