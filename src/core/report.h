@@ -24,7 +24,10 @@
  * print_data_tabular() and save_data_to_tsv() do.
  * Cells: statistics FLOAT in target units (None for an event without perf
  * data: the reference builds one DataFrame per event, so these stay None
- * through pd.concat), lists as Python str().
+ * through pd.concat), lists as Python str() - except debug_data (not
+ * displayed: spec §6.3), whose values the core does not render: one
+ * "<value>" per entry of the first run ("[<value>, <value>]"); the Lua
+ * frame (report.lua) holds the values themselves.
  * Returns NULL with `err` set (ET_ERR_NOMEM) on failure. */
 et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for_display,
                           et_error *err);
