@@ -221,6 +221,13 @@ ok "tensors of every run over the whole debug buffer: exit 0" status_is 0
 ok "... the comparisons stop at their budget and say so" \
     err_has "$CB: the runs' debug data point at more of the debug buffer than twice its size plus 64 MiB; the rest was not compared across runs"
 ok "... and no run is said to differ (the bytes are equal)" err_lacks "runs merged into it"
+# the HTML report of the command line (its inspector handed to Lua) lists
+# the core's warnings; stderr has each once
+run --etdump_path "$CB" --debug_buffer_path "$T/z8.bin" --quiet --html_path "$T/cb.html"
+ok "--html_path: exit 0" status_is 0
+ok "... the page lists the core's warning" grep -qF "the rest was not compared across runs" "$T/cb.html"
+ok "... and stderr gives it once" \
+    test "$(grep -c 'not compared across runs' "$T/err")" -eq 1
 # a buffer as large as the tensors read: within budget, compared, no warning
 run --etdump_path "$F/tensors.etdp" --debug_buffer_path "$ET_SRC/tests/fixtures/tensors.bin" --quiet --tsv_path "$T/t.tsv"
 ok "a debug buffer compared within budget: exit 0" status_is 0
