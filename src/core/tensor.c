@@ -494,7 +494,10 @@ static void foreach_run(const et_tensor *t, uint64_t first, uint64_t n, run_fn f
     }
     uint32_t last = t->ndim - 1;
     uint64_t inner = (uint64_t)t->sizes[last];
-    int64_t step = t->strides[last] * es;
+    /* a dimension of size 1 may have any stride (its step is never taken;
+     * stride x itemsize may not even fit); a longer one's fits, the tensor
+     * being valid */
+    int64_t step = inner > 1 ? t->strides[last] * es : es;
     /* coordinates of `first` */
     uint64_t idx[ET_TENSOR_MAX_DIM];
     uint64_t f = first;

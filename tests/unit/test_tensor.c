@@ -330,6 +330,17 @@ static void test_bounds(void)
     ok(view(&t, ET_ST_FLOAT, 2, sz2, st2, f, 8, 0, &err) == 0 && t.numel == 6,
        "[3, 2] strides [0, 1] over 8 bytes: accepted");
     ok(et_tensor_stats_compute(&t, &s) == 0 && s.sum == 12.0, "... sum 3 * (1.5 + 2.5) = 12");
+    /* a last dimension of size 1 may carry any stride, even one whose byte
+     * step overflows (fuzz_etdump: UBSan in foreach_run) */
+    int64_t sz1[2] = {2, 1}, st1[2] = {2, (int64_t)2594073385365405697};
+    ok(view(&t, ET_ST_FLOAT, 2, sz1, st1, f, 16, 0, &err) == 0 && t.numel == 2 &&
+           !et_tensor_is_contiguous(&t),
+       "[2, 1] strides [2, 2594073385365405697]: accepted (size 1 ignores its stride), strided");
+    ok(et_tensor_stats_compute(&t, &s) == 0 && s.sum == 5.0 && s.min == 1.5 && s.max == 3.5,
+       "... its statistics read elements 0 and 2 (sum 5)");
+    double two[2] = {0, 0};
+    ok(et_tensor_read_f64(&t, 0, 2, two) == 0 && two[0] == 1.5 && two[1] == 3.5,
+       "... read as doubles: 1.5, 3.5");
     /* the budget is the limit, and it can be raised and restored */
     int64_t at[1] = {(int64_t)ET_TENSOR_MAX_BROADCAST}, over[1] = {at[0] + 1};
     ok(view(&t, ET_ST_FLOAT, 1, at, zero, f, 4, 0, &err) == 0, "exactly the budget: accepted");
