@@ -11,9 +11,11 @@
 --   display.min_rows      10   rows shown when max_rows is exceeded
 --   display.max_colwidth  50   longer cells are cut to this many characters,
 --                              ending in "..."
---   display.width         nil  characters per line; nil: unknown (80 is used);
---                              wider tables lose their middle columns to a
---                              "..." column
+--   display.width         nil  characters per line; nil: unknown (80 is used;
+--                              the REPL, and a script whose output is a
+--                              terminal, set the terminal's width); wider
+--                              tables lose their middle columns to a "..."
+--                              column
 -- tostring(frame) and frame:print() follow them (styles box and plain);
 -- frame:render(style, opts) takes them as per-call overrides; the document
 -- styles (markdown, TSV, CSV, JSON) are never cut.

@@ -191,6 +191,21 @@ static int set_module_global(lua_State *L)
     return 0;
 }
 
+/* Protected: etinspect.set_option("display.width", cols) - a script or
+ * -e code whose output is a terminal fits its frames to the terminal, as
+ * the REPL does (and as pandas detects it); written to a file or a pipe,
+ * the width stays unknown (80). */
+static int set_terminal_width(lua_State *L)
+{
+    lua_Integer cols = lua_tointeger(L, 1);
+    lua_getglobal(L, "etinspect");
+    lua_getfield(L, -1, "set_option");
+    lua_pushliteral(L, "display.width");
+    lua_pushinteger(L, cols);
+    lua_call(L, 2, 0);
+    return 0;
+}
+
 /* Protected: require("etinspect.scripts")[fn](args...) with the arguments
  * on the stack; leaves its results. */
 static int call_scripts(lua_State *L)
@@ -250,6 +265,12 @@ int et_lua_host_main(int argc, char **argv)
     int interactive = 0, i, status;
     lua_pushcfunction(L, set_module_global);
     status = report(L, et_host_pcall(L, 0, 0));
+    int rows, cols;
+    if (status == 0 && isatty(STDOUT_FILENO) && et_repl_terminal_size(&rows, &cols)) {
+        lua_pushcfunction(L, set_terminal_width);
+        lua_pushinteger(L, cols);
+        status = report(L, et_host_pcall(L, 1, 0));
+    }
     if (status == 0 && argc >= 2 && strcmp(argv[1], "--list-scripts") == 0) {
         status = scripts_main(L, "list", "", "", 0, argv, 0);
         lua_close(L);

@@ -175,7 +175,7 @@ static int repl_call(lua_State *L, const char *fn, int nargs, int nres)
 
 /* ---- output ---- */
 
-static int terminal_size(int *rows, int *cols)
+int et_repl_terminal_size(int *rows, int *cols)
 {
     struct winsize ws;
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0 || ws.ws_row == 0)
@@ -256,7 +256,7 @@ static void emit(const char *s, size_t n, int pager)
     int rows, cols;
     const char *term = getenv("TERM"), *prog;
     if (pager && isatty(STDOUT_FILENO) && term && strcmp(term, "dumb") != 0 &&
-        terminal_size(&rows, &cols) && too_big(s, n, rows, cols) && (prog = pager_program())) {
+        et_repl_terminal_size(&rows, &cols) && too_big(s, n, rows, cols) && (prog = pager_program())) {
         char cmd[4200];
         snprintf(cmd, sizeof cmd, "export LESS=\"${LESS-FRX}\"; exec %s", prog);
         FILE *p = popen(cmd, "w");
@@ -411,7 +411,7 @@ static int compile(lua_State *L, const char *code, int *incomplete)
 static void run_statement(lua_State *L, int base)
 {
     int rows, cols;
-    if (isatty(STDOUT_FILENO) && terminal_size(&rows, &cols)) {
+    if (isatty(STDOUT_FILENO) && et_repl_terminal_size(&rows, &cols)) {
         int top = lua_gettop(L);
         lua_pushinteger(L, cols);
         if (repl_call(L, "terminal", 1, 0) != 0)

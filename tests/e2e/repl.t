@@ -254,4 +254,17 @@ ok ".open: no stack traceback" test "$(grep -c traceback "$T/meta.out")" -eq 0
 ok ".open ETRECORD: binds rec" grep -q "^rec = ETRecord '.*sample.etrecord' (6 entries, methods: forward)$" "$T/meta.out"
 ok ".open ETRECORD DUMP: one Inspector, linked" \
     grep -q "^insp = Inspector '.*sample.etdp' (2 event blocks, 10 events, ns -> ms)$" "$T/meta.out"
+# a script or -e code writing to a terminal fits frames to it, as the REPL
+# does; to a pipe the width stays unknown (nil: 80)
+cat >"$T/width.pty" <<PTY
+expect width=132
+PTY
+if "$DRIVE" -s 30x132 "$T/width.pty" "$ETINSPECT" -e \
+    'print("width=" .. tostring(etinspect.get_option("display.width")))' >"$T/width.log" 2>&1; then
+    pass "-e on a 132-column terminal: display.width is 132"
+else
+    fail "-e on a 132-column terminal: display.width is 132" "$(cat "$T/width.log")"
+fi
+out=$("$ETINSPECT" -e 'print("width=" .. tostring(etinspect.get_option("display.width")))' | cat)
+ok "-e into a pipe: display.width stays unknown (nil)" test "$out" = "width=nil"
 done_testing
