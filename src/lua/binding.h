@@ -348,6 +348,15 @@ void et_lua_push_child(lua_State *L, int insp_idx, const char *mt, size_t block,
  * open; returns it (raises "<Type> used after its inspector was closed"). */
 lua_child *et_lua_check_child(lua_State *L, int arg, const char *mt);
 
+/* The sequence of strings at `arg` (read raw: no metamethod runs) as a
+ * NULL-terminated array of its strings, in a userdata pushed on the stack
+ * (the strings stay anchored in the table, which must stay reachable while
+ * the array is used); *n is its length.  Raises "<fn>: bad argument #N (a
+ * sequence of <what> expected, got T)" and "<fn>: <what>[k]: expected a
+ * string, got T". */
+const char **et_lua_check_strings(lua_State *L, int arg, const char *fn, const char *what,
+                                  size_t *n);
+
 /* The open inspector of a box, or a Lua error. */
 et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box);
 

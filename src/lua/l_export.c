@@ -280,24 +280,6 @@ static et_pathlist *push_pathlist(lua_State *L)
     return et_lua_push_holder(L, sizeof(et_pathlist), "etinspect.PathList", pathlist_gc);
 }
 
-/* Argument `arg` must be a sequence of strings (read raw: no metamethod
- * runs); returns its length.  Raises "<fn>: bad argument #N (...)" and
- * "<fn>: <what>[k]: expected a string, got T". */
-static size_t check_strings(lua_State *L, int arg, const char *fn, const char *what)
-{
-    if (lua_type(L, arg) != LUA_TTABLE)
-        luaL_error(L, "%s: bad argument #%d (a sequence of %s expected, got %s)", fn, arg, what,
-                   luaL_typename(L, arg));
-    size_t n = (size_t)lua_rawlen(L, arg);
-    for (size_t i = 0; i < n; i++) {
-        if (lua_rawgeti(L, arg, (lua_Integer)i + 1) != LUA_TSTRING)
-            luaL_error(L, "%s: %s[%d]: expected a string, got %s", fn, what, (int)i + 1,
-                       luaL_typename(L, -1));
-        lua_pop(L, 1);
-    }
-    return n;
-}
-
 /* _core.expand_dumps(patterns [, keep_dirs]) -> sequence of paths: each
  * string of the sequence `patterns` expanded by et_dumpset_expand (files,
  * directories, glob patterns), in order; with `keep_dirs` a directory
@@ -306,18 +288,17 @@ static size_t check_strings(lua_State *L, int arg, const char *fn, const char *w
 static int core_expand_dumps(lua_State *L)
 {
     lua_settop(L, 2);
-    size_t n = check_strings(L, 1, "expand_dumps", "paths");
+    size_t n;
+    const char **patterns = et_lua_check_strings(L, 1, "expand_dumps", "paths", &n); /* 3 */
     bool keep_dirs = lua_toboolean(L, 2);
-    et_pathlist *l = push_pathlist(L); /* 3 */
+    et_pathlist *l = push_pathlist(L); /* 4 */
     et_error err;
     for (size_t i = 0; i < n; i++) {
-        lua_rawgeti(L, 1, (lua_Integer)i + 1);
-        const char *arg = lua_tostring(L, -1); /* a string (checked), anchored in the table */
+        const char *arg = patterns[i];
         struct stat st;
         int rc = keep_dirs && stat(arg, &st) == 0 && S_ISDIR(st.st_mode)
                      ? et_pathlist_add(l, arg, &err)
                      : et_dumpset_expand(arg, l, &err);
-        lua_pop(L, 1);
         if (rc != 0)
             return luaL_error(L, "%s", err.msg);
     }
@@ -349,13 +330,8 @@ static int names_gc(lua_State *L)
 static int core_dump_names(lua_State *L)
 {
     lua_settop(L, 1);
-    size_t n = check_strings(L, 1, "dump_names", "paths");
-    const char **paths = lua_newuserdatauv(L, (n ? n : 1) * sizeof *paths, 0);
-    for (size_t i = 0; i < n; i++) {
-        lua_rawgeti(L, 1, (lua_Integer)i + 1);
-        paths[i] = lua_tostring(L, -1); /* a string (checked), anchored in the table */
-        lua_pop(L, 1);
-    }
+    size_t n;
+    const char **paths = et_lua_check_strings(L, 1, "dump_names", "paths", &n);
     names_box *b = et_lua_push_holder(L, sizeof *b, "etinspect.DumpNames", names_gc);
     b->n = n;
     et_error err;
@@ -388,13 +364,12 @@ static int core_sqlite_export(lua_State *L)
         return luaL_error(L, "sqlite_export: bad argument #2 (a sequence of Inspectors "
                              "expected, got %s)",
                           luaL_typename(L, 2));
-    size_t n = (size_t)lua_rawlen(L, 2);
-    if (check_strings(L, 3, "sqlite_export", "names") != n)
-        return luaL_error(L, "sqlite_export: %d inspectors, %d names", (int)n,
-                          (int)lua_rawlen(L, 3));
+    size_t n = (size_t)lua_rawlen(L, 2), n_names;
+    const char **names = et_lua_check_strings(L, 3, "sqlite_export", "names", &n_names);
+    if (n_names != n)
+        return luaL_error(L, "sqlite_export: %d inspectors, %d names", (int)n, (int)n_names);
     lua_insp_box **boxes = lua_newuserdatauv(L, (n ? n : 1) * sizeof *boxes, 0);
     const et_inspector **insps = lua_newuserdatauv(L, (n ? n : 1) * sizeof *insps, 0);
-    const char **names = lua_newuserdatauv(L, (n ? n : 1) * sizeof *names, 0);
     const char **inputs = lua_newuserdatauv(L, (2 * n + 1) * sizeof *inputs, 0);
     for (size_t i = 0; i < n; i++) {
         lua_rawgeti(L, 2, (lua_Integer)i + 1);
@@ -403,9 +378,6 @@ static int core_sqlite_export(lua_State *L)
             return luaL_error(L, "sqlite_export: inspectors[%d]: an Inspector expected, got %s",
                               (int)i + 1, luaL_typename(L, -1));
         lua_pop(L, 1); /* anchored in the table */
-        lua_rawgeti(L, 3, (lua_Integer)i + 1);
-        names[i] = lua_tostring(L, -1); /* a string (checked), anchored in the table */
-        lua_pop(L, 1);
     }
     /* from here no Lua code runs until the export is over */
     size_t n_inputs = 0;

@@ -10,7 +10,8 @@
  *
  * `inputs` is a sequence of paths that must not be overwritten besides
  * every input in use (outfile.h's guard), of any length; an entry that is
- * not a string is an error naming it.  OutFile is a type of the object
+ * not a string is an error naming it ("_core.outfile: inputs[2]: expected
+ * a string, got number").  OutFile is a type of the object
  * model (et_lua_define_type: self checked, __metatable); unless committed
  * its temporary file is removed when it is closed (`<close>`, :abort(),
  * garbage collection) - and at exit by the core's registry of temporary
@@ -36,35 +37,17 @@ typedef struct lua_outfile {
     int open;
 } lua_outfile;
 
-/* The sequence of paths at `arg` (nil or none: no paths) as a
- * NULL-terminated array in a userdata pushed on the stack, its strings
- * anchored in the caller's table (which stays on the stack).  `who` names
- * the function in errors: "WHO: bad argument #N (inputs[K]: expected a path
- * string, got TYPE)". */
+/* The paths at `arg` that must not be overwritten: a sequence of strings
+ * (et_lua_check_strings: its array pushed on the stack), or nil / none
+ * for no paths (an empty array pushed). */
 static const char **check_inputs(lua_State *L, int arg, const char *who)
 {
-    if (lua_isnoneornil(L, arg)) {
-        const char **none = lua_newuserdatauv(L, sizeof *none, 0);
-        none[0] = NULL;
-        return none;
-    }
-    if (!lua_istable(L, arg))
-        luaL_error(L, "%s: bad argument #%d (inputs: expected a sequence of path strings, got %s)",
-                   who, arg, luaL_typename(L, arg));
-    lua_Unsigned n = lua_rawlen(L, arg);
-    if (n > 1u << 20)
-        luaL_error(L, "%s: bad argument #%d (inputs: %I paths, at most 1048576)", who, arg,
-                   (lua_Integer)n);
-    const char **v = lua_newuserdatauv(L, (size_t)(n + 1) * sizeof *v, 0);
-    for (lua_Unsigned i = 0; i < n; i++) {
-        if (lua_rawgeti(L, arg, (lua_Integer)i + 1) != LUA_TSTRING)
-            luaL_error(L, "%s: bad argument #%d (inputs[%I]: expected a path string, got %s)", who,
-                       arg, (lua_Integer)i + 1, luaL_typename(L, -1));
-        v[i] = lua_tostring(L, -1); /* anchored in the table: a raw string */
-        lua_pop(L, 1);
-    }
-    v[n] = NULL;
-    return v;
+    size_t n;
+    if (!lua_isnoneornil(L, arg))
+        return et_lua_check_strings(L, arg, who, "inputs", &n);
+    const char **none = lua_newuserdatauv(L, sizeof *none, 0);
+    none[0] = NULL;
+    return none;
 }
 
 /* _core.outfile(path [, inputs]): an open OutFile writing to a temporary

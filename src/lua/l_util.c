@@ -70,3 +70,26 @@ int et_lua_pairs_in_order(lua_State *L, int self, int keys)
     lua_pushnil(L);
     return 3;
 }
+
+const char **et_lua_check_strings(lua_State *L, int arg, const char *fn, const char *what,
+                                  size_t *n)
+{
+    arg = lua_absindex(L, arg);
+    if (lua_type(L, arg) != LUA_TTABLE)
+        luaL_error(L, "%s: bad argument #%d (a sequence of %s expected, got %s)", fn, arg, what,
+                   luaL_typename(L, arg));
+    lua_Unsigned len = lua_rawlen(L, arg);
+    if (len >= SIZE_MAX / sizeof(const char *))
+        luaL_error(L, "%s: bad argument #%d (too many %s)", fn, arg, what);
+    const char **v = lua_newuserdatauv(L, ((size_t)len + 1) * sizeof *v, 0);
+    for (size_t i = 0; i < (size_t)len; i++) {
+        if (lua_rawgeti(L, arg, (lua_Integer)i + 1) != LUA_TSTRING)
+            luaL_error(L, "%s: %s[%d]: expected a string, got %s", fn, what, (int)i + 1,
+                       luaL_typename(L, -1));
+        v[i] = lua_tostring(L, -1); /* a raw string, anchored in the table */
+        lua_pop(L, 1);
+    }
+    v[len] = NULL;
+    *n = (size_t)len;
+    return v;
+}

@@ -327,11 +327,14 @@ do
   t.is(err_of(core.check_options, "f", {}, {a = 1}), "check_options: spec must map option names to type strings",
     "_core.check_options: a spec value that is not a string")
   t.is(err_of(core.outfile, tmp .. ".of", {1, tmp}),
-    "_core.outfile: bad argument #2 (inputs[1]: expected a path string, got number)",
+    "_core.outfile: inputs[1]: expected a string, got number",
     "_core.outfile: an input that is not a path string is named, not skipped")
   t.is(err_of(core.write_file, tmp .. ".of", "x", {tmp, true}),
-    "_core.write_file: bad argument #3 (inputs[2]: expected a path string, got boolean)",
+    "_core.write_file: inputs[2]: expected a string, got boolean",
     "_core.write_file: the same contract")
+  t.is(err_of(core.write_file, tmp .. ".of", "x", true),
+    "_core.write_file: bad argument #3 (a sequence of inputs expected, got boolean)",
+    "_core.write_file: inputs that are not a sequence are named")
   local many = {}
   for i = 1, 20 do many[i] = tmp .. ".in" .. i end
   many[21] = tmp .. ".in21"
