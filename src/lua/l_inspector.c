@@ -100,6 +100,13 @@ static const et_lua_owner_class insp_class = {
     "Inspector", "inspector", "inspector is closed",
     "Inspector is in use", insp_release};
 
+/* The string options an Inspector keeps in its user value (insp.etdump_path
+ * ...), whether Lua opened it or the command line handed it over. */
+#define N_PATH_KEYS 6
+static const char *const PATH_KEYS[N_PATH_KEYS] = {
+    "etdump_path",          "profile_results_path", "debug_buffer_path",
+    "bundled_program_path", "etrecord_method",      "reference_graph_name"};
+
 static int insp_new(lua_State *L)
 {
     static const et_lua_opt spec[] = {{"bundled_program_path", "string"},
@@ -170,16 +177,13 @@ static int insp_new(lua_State *L)
 
     /* strings are anchored in the user value (the options table is the
      * caller's: it may change) */
-    static const char *const paths[] = {"etdump_path", "profile_results_path",
-                                        "debug_buffer_path", "bundled_program_path",
-                                        "etrecord_method", "reference_graph_name"};
-    const char **dst[] = {&o.etdump_path, &o.profile_results_path, &o.debug_buffer_path,
-                          &o.bundled_program_path, &o.etrecord_method,
-                          &o.reference_graph_name};
-    for (int i = 0; i < 6; i++) {
-        if (et_lua_opt_get(L, 1, paths[i]) != LUA_TNIL)
+    const char **dst[N_PATH_KEYS] = {&o.etdump_path, &o.profile_results_path,
+                                     &o.debug_buffer_path, &o.bundled_program_path,
+                                     &o.etrecord_method, &o.reference_graph_name};
+    for (int i = 0; i < N_PATH_KEYS; i++) {
+        if (et_lua_opt_get(L, 1, PATH_KEYS[i]) != LUA_TNIL)
             *dst[i] = lua_tostring(L, -1);
-        lua_setfield(L, uv, paths[i]);
+        lua_setfield(L, uv, PATH_KEYS[i]);
     }
     if (et_lua_opt_get(L, 1, "etdump_data") != LUA_TNIL) {
         size_t n;
@@ -576,13 +580,10 @@ int et_lua_adopt_inspector(lua_State *L)
     }
     *owned = true;
     lua_getiuservalue(L, ud, 1);
-    static const char *const keys[] = {"etdump_path", "profile_results_path",
-                                       "debug_buffer_path", "bundled_program_path",
-                                       "etrecord_method", "reference_graph_name", NULL};
-    for (int i = 0; keys[i]; i++) {
-        if (lua_getfield(L, 2, keys[i]) != LUA_TNIL && !lua_isstring(L, -1))
-            return luaL_error(L, "%s: expected a string", keys[i]);
-        lua_setfield(L, -2, keys[i]);
+    for (int i = 0; i < N_PATH_KEYS; i++) {
+        if (lua_getfield(L, 2, PATH_KEYS[i]) != LUA_TNIL && !lua_isstring(L, -1))
+            return luaL_error(L, "%s: expected a string", PATH_KEYS[i]);
+        lua_setfield(L, -2, PATH_KEYS[i]);
     }
     lua_pushvalue(L, rec);
     lua_setfield(L, -2, "etrecord");
