@@ -27,19 +27,19 @@ echo "etinspect $("$ETINSPECT" --version | cut -d' ' -f2) on $(uname -m), $(npro
 L="$corpus/large.etdp"
 if [ -f "$L" ]; then
     echo "large.etdp ($(wc -c < "$L") bytes), ratio to the floor (map + copy the file once):"
-    row() { # label, the output written (removed before each run, untimed), then the command
+    row() { # label, the output written (removed before each run, untimed; "" for none), then the command
         printf '  %-44s ' "$1"
         fresh=$2
         shift 2
-        "$BENCHRUN" "$runs" --fresh "$fresh" --vs "$FLOOR" "$L" "$@"
+        "$BENCHRUN" "$runs" ${fresh:+--fresh "$fresh"} --vs "$FLOOR" "$L" "$@"
     }
     row "load + aggregate + TSV" "$out/l.tsv" "$ETINSPECT" --etdump_path "$L" --quiet --tsv_path "$out/l.tsv"
     row "--json" "$out/l.json" "$ETINSPECT" --etdump_path "$L" --quiet --json "$out/l.json"
     row "--trace_path" "$out/l.trace.json" "$ETINSPECT" --etdump_path "$L" --quiet --trace_path "$out/l.trace.json"
     row "--sqlite_path (new database)" "$out/l.db" "$ETINSPECT" --etdump_path "$L" --quiet --sqlite_path "$out/l.db"
     row "--html_path" "$out/l.html" "$ETINSPECT" --etdump_path "$L" --quiet --html_path "$out/l.html"
-    row "Lua: build + iterate every raw event" /dev/null/none "$ETINSPECT" "$src/scripts/bench/iterate.lua" "$L"
-    row "Lua: the same through insp:run_columns" /dev/null/none "$ETINSPECT" "$src/scripts/bench/columns.lua" "$L"
+    row "Lua: build + iterate every raw event" "" "$ETINSPECT" "$src/scripts/bench/iterate.lua" "$L"
+    row "Lua: the same through insp:run_columns" "" "$ETINSPECT" "$src/scripts/bench/columns.lua" "$L"
     # for comparison: the trace replacing the last run's (ext4 frees its
     # 142 MB of blocks inside the rename that replaces it)
     printf '  %-44s ' "--trace_path (replacing the last output)"

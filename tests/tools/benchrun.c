@@ -76,11 +76,11 @@ int main(int argc, char **argv)
     int a = 2;
     double per = 0;
     const char *fresh = NULL;
+    int bad = 0;
     for (;;) {
         if (argc >= a + 2 && strcmp(argv[a], "--per") == 0) {
             per = strtod(argv[a + 1], NULL);
-            if (!(per > 0))
-                argc = 0; /* usage */
+            bad |= !(per > 0);
             a += 2;
         } else if (argc >= a + 2 && strcmp(argv[a], "--fresh") == 0) {
             fresh = argv[a + 1];
@@ -90,7 +90,7 @@ int main(int argc, char **argv)
         }
     }
     int vs = argc > a && strcmp(argv[a], "--vs") == 0;
-    if (argc <= a || atoi(argv[1]) < 1 || (vs && argc < a + 4)) {
+    if (bad || argc <= a || atoi(argv[1]) < 1 || (vs && argc < a + 4)) {
         fprintf(stderr, "usage: benchrun N [--per COUNT] [--fresh PATH] [--vs FLOOR FLOOR_ARG] "
                         "COMMAND [ARG...]\n");
         return 2;
