@@ -563,7 +563,7 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
         "  local ok, e = pcall(insp.write_html, insp, html)\n" /* no position: */
         "  if not ok then error(e, 0) end\n"                   /* a user error */
         "end\n";
-    int rc = luaL_loadbuffer(L, chunk, sizeof chunk - 1, "=[etinspect]");
+    int rc = luaL_loadbufferx(L, chunk, sizeof chunk - 1, "=[etinspect]", "t");
     if (rc != LUA_OK)
         et_inspector_free(insp);
     else if ((rc = adopt_inspector(L, insp, val)) == LUA_OK) {

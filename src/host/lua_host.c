@@ -83,6 +83,7 @@ lua_State *et_host_new_state(void)
     if (!L)
         return NULL;
     luaL_openlibs(L);
+    et_host_text_only(L);
     /* require "etinspect" resolves to the compiled-in module */
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "preload");
@@ -303,7 +304,7 @@ int et_lua_host_main(int argc, char **argv)
             }
             const char *v = argv[++i];
             if (a[1] == 'e') {
-                int rc = luaL_loadbuffer(L, v, strlen(v), "=(command line)");
+                int rc = luaL_loadbufferx(L, v, strlen(v), "=(command line)", "t");
                 status = report(L, rc == LUA_OK ? et_host_pcall(L, 0, 0) : rc);
             } else {
                 lua_getglobal(L, "require");

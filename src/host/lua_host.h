@@ -14,6 +14,14 @@ int et_lua_host_main(int argc, char **argv);
  * NULL when out of memory. */
 lua_State *et_host_new_state(void);
 
+/* Make the state load Lua source only (textload.c): load, loadfile,
+ * dofile and require's file searcher refuse binary chunks, which Lua does
+ * not verify and which can crash the process.  et_host_new_state calls
+ * it; the host loads its own chunks (scripts, -e, REPL input) with mode
+ * "t".  A mode without 't' given to load or loadfile raises an error
+ * naming it. */
+void et_host_text_only(lua_State *L);
+
 /* lua_pcall with a traceback message handler (the usage and input errors
  * of etinspect.scripts, tables, are passed on as they are). */
 int et_host_pcall(lua_State *L, int nargs, int nres);

@@ -391,12 +391,12 @@ static int compile(lua_State *L, const char *code, int *incomplete)
     luaL_addlstring(&b, code, n);
     luaL_addchar(&b, ';');
     luaL_pushresult(&b);
-    int rc = luaL_loadbuffer(L, lua_tostring(L, -1), lua_rawlen(L, -1), "=stdin");
+    int rc = luaL_loadbufferx(L, lua_tostring(L, -1), lua_rawlen(L, -1), "=stdin", "t");
     lua_remove(L, -2);
     if (rc == LUA_OK)
         return rc;
     lua_pop(L, 1);
-    rc = luaL_loadbuffer(L, code, n, "=stdin");
+    rc = luaL_loadbufferx(L, code, n, "=stdin", "t");
     if (rc == LUA_ERRSYNTAX) {
         size_t len;
         const char *m = lua_tolstring(L, -1, &len);

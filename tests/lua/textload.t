@@ -1,0 +1,114 @@
+#!/usr/bin/env etinspect
+-- textload.t - the host loads Lua source only (src/host/textload.c):
+-- load, loadfile, dofile, require's file searcher, scripts, -e and the
+-- REPL refuse binary chunks, which Lua does not verify (a damaged one
+-- crashed etinspect), and otherwise behave as the standard functions.
+package.path = (os.getenv("ET_SRC") or ".") .. "/tests/lua/?.lua;" .. package.path
+local t = require "tap"
+local bin = os.getenv("ETINSPECT") or "etinspect"
+local BINARY = "attempt to load a binary chunk %(mode is 't'%)"
+
+local dir = os.tmpname()
+os.remove(dir)
+assert(os.execute("mkdir -p '" .. dir .. "'"))
+local function write(name, s)
+  local f = assert(io.open(dir .. "/" .. name, "wb"))
+  f:write(s)
+  f:close()
+  return dir .. "/" .. name
+end
+local function run(cmd)
+  local p = io.popen(cmd .. " 2>&1; echo \"status=$?\"")
+  local out = p:read("a")
+  p:close()
+  local status = tonumber(out:match("status=(%d+)\n$"))
+  return out:gsub("status=%d+\n$", ""), status
+end
+
+local dumped = string.dump(function(a) return a + 1 end)
+
+-- load -------------------------------------------------------------------------------------
+local f, err = load(dumped)
+t.is(f, nil, "load: a binary chunk gives nil")
+t.ok(err and err:find(BINARY), "load: and Lua's message saying only text is loaded")
+f, err = load(dumped, "=bin", "bt")
+t.ok(f == nil and err:find(BINARY), "load: mode 'bt' loads text only")
+t.raises(function() load("return 1", "=x", "b") end,
+  "bad argument #3 to 'load' %(mode 'b': etinspect loads text chunks only", "load: mode 'b' is an error naming it")
+t.raises(function() load("return 1", "=x", {}) end, "bad argument #3 to 'load' %(string expected, got table%)",
+  "load: a mode that is not a string is an error")
+t.is(load("return 1 + 1")(), 2, "load: text still loads")
+t.is(load("return x", "=env", "t", {x = 5})(), 5, "load: env becomes the chunk's _ENV")
+t.raises(load("return print", "=nilenv", "t", nil), "attempt to index a nil value %(upvalue '_ENV'%)",
+  "load: an explicit nil env is kept (no globals), as in the standard load")
+local pieces = {"return ", "40 ", "+ 2"}
+local k = 0
+t.is(load(function() k = k + 1; return pieces[k] end)(), 42, "load: a reader function's pieces")
+f, err = load(function() return {} end)
+t.ok(f == nil and err:find("reader function must return a string"), "load: a reader returning a table")
+k = 0
+f, err = load(function() k = k + 1; return k == 1 and dumped or nil end)
+t.ok(f == nil and err:find(BINARY), "load: a binary chunk from a reader gives nil")
+f, err = load("return +", "=syntax")
+t.ok(f == nil and err:find("^syntax:1:"), "load: a syntax error is returned with the chunk name")
+
+-- loadfile, dofile ---------------------------------------------------------------------------
+local binfile, textfile = write("bin.lua", dumped), write("text.lua", "return ..., 7")
+f, err = loadfile(binfile)
+t.ok(f == nil and err:find(BINARY), "loadfile: a binary chunk gives nil and the message")
+t.raises(function() loadfile(textfile, "b") end, "bad argument #2 to 'loadfile' %(mode 'b'",
+  "loadfile: mode 'b' is an error naming it")
+local a, b = loadfile(textfile)("x")
+t.ok(a == "x" and b == 7, "loadfile: a text file loads and takes arguments")
+t.is(loadfile(write("env.lua", "return y"), "t", {y = 9})(), 9, "loadfile: env")
+t.raises(function() dofile(binfile) end, BINARY, "dofile: a binary chunk raises")
+a, b = dofile(textfile)
+t.ok(a == nil and b == 7, "dofile: a text file runs and returns its values")
+local co = coroutine.wrap(function() return dofile(write("yield.lua", "coroutine.yield(1); return 2")) end)
+t.ok(co() == 1 and co() == 2, "dofile: the chunk may yield")
+
+-- require -------------------------------------------------------------------------------------
+write("textmod.lua", "return {answer = 42}")
+write("binmod.lua", dumped)
+package.path = dir .. "/?.lua;" .. package.path
+t.is(require("textmod").answer, 42, "require: a text module on package.path")
+t.raises(function() require "binmod" end,
+  "error loading module 'binmod' from file '[^']*binmod.lua':\n\t.*" .. BINARY,
+  "require: a binary module file is an error naming the module and the file")
+local ok, e = pcall(require, "no_such_module_here")
+t.ok(not ok and e:find("module 'no_such_module_here' not found:", 1, true)
+  and e:find("no field package.preload['no_such_module_here']", 1, true)
+  and e:find("no file '" .. dir .. "/no_such_module_here.lua'", 1, true),
+  "require: a missing module lists where it looked, as the standard searcher")
+
+-- damaged bytecode cannot crash the process (it did: 20,000 one-byte mutations of a dump
+-- segfaulted etinspect within a second)
+do
+  local s = string.dump(function(x, y)
+    local tt = {x, y}
+    for i = 1, 3 do tt[i] = (tt[i] or 0) + i end
+    return tt[1] .. "x"
+  end)
+  math.randomseed(7)
+  local loaded = 0
+  for _ = 1, 20000 do
+    local p = math.random(20, #s)
+    local c = s:sub(1, p - 1) .. string.char(math.random(0, 255)) .. s:sub(p + 1)
+    local fn = load(c)
+    if fn then loaded = loaded + 1; pcall(fn, 1, 2) end
+  end
+  t.is(loaded, 0, "20,000 damaged binary chunks: none loads")
+end
+
+-- the host's own chunks -----------------------------------------------------------------------
+local out, status = run(bin .. " '" .. binfile .. "'")
+t.ok(status == 1 and out:find(BINARY), "a script file holding a binary chunk: exit 1 and the message")
+out, status = run(bin .. " - < '" .. binfile .. "'")
+t.ok(status == 1 and out:find(BINARY), "a binary chunk on standard input: exit 1 and the message")
+out, status = run(bin .. " -e \"$(printf '\\033Lua')\"")
+t.ok(status == 1 and out:find(BINARY), "-e with a binary chunk's signature: exit 1 and the message")
+out, status = run(bin .. " -e 'print(select(2, load(string.dump(function() end))))'")
+t.ok(status == 0 and out:find(BINARY), "-e code sees the text-only load")
+
+os.execute("rm -rf '" .. dir .. "'")
+t.done()
