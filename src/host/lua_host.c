@@ -83,7 +83,8 @@ lua_State *et_host_new_state(void)
     if (!L)
         return NULL;
     luaL_openlibs(L);
-    et_host_text_only(L);
+    et_host_safe_loaders(L);
+    et_host_safe_debug(L);
     /* require "etinspect" resolves to the compiled-in module */
     lua_getglobal(L, "package");
     lua_getfield(L, -1, "preload");

@@ -14,13 +14,22 @@ int et_lua_host_main(int argc, char **argv);
  * NULL when out of memory. */
 lua_State *et_host_new_state(void);
 
-/* Make the state load Lua source only (textload.c): load, loadfile,
+/* Make the state load Lua source only (safelib.c): load, loadfile,
  * dofile and require's file searcher refuse binary chunks, which Lua does
- * not verify and which can crash the process.  et_host_new_state calls
- * it; the host loads its own chunks (scripts, -e, REPL input) with mode
- * "t".  A mode without 't' given to load or loadfile raises an error
- * naming it. */
-void et_host_text_only(lua_State *L);
+ * not verify and which can crash the process; a mode without 't' given to
+ * load or loadfile raises an error naming it.  et_host_new_state calls it
+ * after luaL_openlibs; the host loads its own chunks (scripts, -e, REPL
+ * input) with mode "t". */
+void et_host_safe_loaders(lua_State *L);
+
+/* Replace the debug functions that would change the binding's internal
+ * state (the registry, userdata metatables and user values, C functions'
+ * upvalues and stack slots) by checked ones (safelib.c): the registry
+ * reads through a read-only view, the rest raise an error naming
+ * themselves.  et_host_new_state calls it before `etinspect` is opened, so
+ * the Lua library's copy of the standard library (_core.std) is checked
+ * too. */
+void et_host_safe_debug(lua_State *L);
 
 /* lua_pcall with a traceback message handler (the usage and input errors
  * of etinspect.scripts, tables, are passed on as they are). */

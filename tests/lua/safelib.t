@@ -5,6 +5,7 @@
 -- crashed etinspect), and otherwise behave as the standard functions.
 package.path = (os.getenv("ET_SRC") or ".") .. "/tests/lua/?.lua;" .. package.path
 local t = require "tap"
+local etinspect = require "etinspect"
 local bin = os.getenv("ETINSPECT") or "etinspect"
 local BINARY = "attempt to load a binary chunk %(mode is 't'%)"
 
@@ -109,6 +110,62 @@ out, status = run(bin .. " -e \"$(printf '\\033Lua')\"")
 t.ok(status == 1 and out:find(BINARY), "-e with a binary chunk's signature: exit 1 and the message")
 out, status = run(bin .. " -e 'print(select(2, load(string.dump(function() end))))'")
 t.ok(status == 0 and out:find(BINARY), "-e code sees the text-only load")
+
+-- the debug library ----------------------------------------------------------------------------
+local SAMPLE = t.build .. "/fixtures/sample.etdp"
+local INTERNAL = "%(etinspect's internal state is not open to scripts%)"
+if not t.exists(SAMPLE) then
+  t.skip("build/fixtures missing (run make): the debug library's cases")
+else
+  local insp = etinspect.Inspector{etdump_path = SAMPLE}
+  local _, run = insp:runs()(nil, 0)
+  local iter = run:events()
+  t.raises(function() debug.setupvalue(iter, 2, io.stdout) end,
+    "debug.setupvalue: a C function's upvalues are not available " .. INTERNAL,
+    "setupvalue of the events() iterator's state is refused")
+  t.raises(function() debug.upvaluejoin(function() return iter end, 1, iter, 1) end,
+    "debug.upvaluejoin: a C function's upvalues are not available", "upvaluejoin with a C function is refused")
+  t.ok(select(2, iter()) ~= nil, "... and the iterator still runs")
+  local ev = insp.event_blocks[1].events[1]
+  t.raises(function() debug.setmetatable(insp, debug.getmetatable(ev)) end,
+    "debug.setmetatable: a userdata's metatable cannot be changed", "an Inspector cannot be given the Event metatable")
+  t.raises(function() debug.setmetatable(io.stdout, nil) end, "debug.setmetatable: a userdata's metatable",
+    "nor a file its metatable removed")
+  t.raises(function() debug.setuservalue(ev, insp, 1) end, "debug.setuservalue: a userdata's user values cannot",
+    "an Event's anchor cannot be replaced")
+  local reg = debug.getregistry()
+  t.raises(function() reg["etinspect.Inspector"] = reg["etinspect.Event"] end,
+    "debug.getregistry: the registry is read%-only", "the registry cannot be written")
+  t.is(reg["etinspect.Inspector"], debug.getmetatable(insp), "... but reads the types' metatables")
+  local hid = 0
+  for k, v in pairs(reg) do
+    if type(v) == "table" and rawget(v, "__gc") and rawget(v, "__metatable") == false then hid = hid + 1 end
+  end
+  t.is(hid, 0, "... and hides the internal holders' metatables (their finalizers are not safe by hand)")
+  t.is(debug.getmetatable(insp).__name, "Inspector", "debug.getmetatable: a type's own metatable")
+  t.ok(insp.event_blocks[1].name ~= nil, "the Inspector works after all of this")
+  t.raises(function() return debug.setlocal(2, 1, io.stdout) end,
+    "debug.setlocal: a C function's stack slots are not available", "setlocal in a C function's frame is refused")
+  t.raises(function() return debug.getlocal(2, 1) end,
+    "debug.getlocal: a C function's stack slots are not available", "getlocal in a C function's frame is refused")
+  local function lua_frame(a) local b = a * 2; return debug.getlocal(1, 2), debug.setlocal(1, 2, 5), b end
+  local n1, n2, v = lua_frame(3)
+  t.ok(n1 == "b" and n2 == "b" and v == 5, "getlocal/setlocal of a Lua frame behave as the standard ones")
+  t.raises(function() debug.getlocal(100, 1) end, "bad argument #1 to '[%w.]*getlocal' %(level out of range%)",
+    "a level out of range names the function")
+  -- a parser that swaps its caller's stack slot: the parser's error, the shell alive
+  local warned = {}
+  etinspect.on_warning(function(m) warned[#warned + 1] = m end)
+  local d = etinspect.Inspector{etdump_path = t.build .. "/fixtures/delegates.etdp",
+    delegate_metadata_parser = function() debug.setlocal(2, 1, io.stdout); return {} end}
+  local n = 0
+  for _, b in ipairs(d.event_blocks) do
+    for _, e in ipairs(b.events) do n = n + #e.delegate_debug_metadatas end
+  end
+  etinspect.on_warning(nil)
+  t.ok(n > 0 and warned[1] and warned[1]:find("debug.setlocal: a C function's stack slots"),
+    "a parser calling debug.setlocal on its C caller: a warning naming it; the raw metadata is kept")
+end
 
 os.execute("rm -rf '" .. dir .. "'")
 t.done()

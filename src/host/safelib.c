@@ -1,0 +1,416 @@
+/*
+ * safelib.c - the standard library as the host offers it: nothing a
+ * script calls may crash etinspect or reach the state its C code owns.
+ *
+ * 1. Source only, never binary chunks.  Lua does not check a binary chunk
+ *    (precompiled bytecode) before running it: a damaged or crafted one
+ *    reads and writes outside the VM's memory and crashes the process (the
+ *    Lua 5.4 manual, section 4.7 "load").  So every way the host offers to
+ *    load code takes text only:
+ *
+ *      load(chunk [, chunkname [, mode [, env]]])   mode nil, "t" or "bt":
+ *      loadfile([filename [, mode [, env]]])        text only; "b" raises
+ *      dofile([filename])
+ *      require(name)                                the Lua file searcher
+ *                                                   (package.searchers[2])
+ *
+ *    plus the host's own chunks (scripts, -e, the REPL), which it loads
+ *    with mode "t" itself.  A binary chunk gets Lua's own error, "attempt
+ *    to load a binary chunk (mode is 't')", as a result of load/loadfile
+ *    (nil, message) or raised by dofile/require.
+ *
+ * 2. A debug library that cannot change etinspect's internal state.  The
+ *    standard one bypasses every protection the binding relies on (the
+ *    manual, section 6.10: it "can compromise otherwise secure code"):
+ *    swapping a userdata's metatable or user value, a registry entry, or a
+ *    C function's upvalue or stack slot confuses one type for another and
+ *    crashed etinspect.  So:
+ *
+ *      debug.getregistry()          a read-only view of the registry
+ *      debug.setmetatable(v, mt)    raises when v is a userdata
+ *      debug.setuservalue(u, ...)   raises
+ *      debug.setupvalue(f, ...),    raise when f (f1, f2) is a C function
+ *        upvaluejoin(f1, n1, f2, n2)
+ *      debug.getlocal([co,] level, n), setlocal(...)
+ *                                   raise when level is a C function's
+ *                                   frame (its slots are C temporaries)
+ *      debug.getmetatable(v)        false for an internal object's
+ *                                   metatable (a finalizer and
+ *                                   __metatable = false: the C memory
+ *                                   holders'), which the registry view
+ *                                   hides as well
+ *
+ *    An error reads "debug.NAME: WHY (etinspect's internal state is not
+ *    open to scripts)".  Everything else (traceback, getinfo, sethook,
+ *    getupvalue, getuservalue, the types' public metatables, whose
+ *    finalizers are safe to call by hand) is the standard library's.
+ *
+ * The library compiled into etinspect is loaded by luaopen_etinspect
+ * (l_module.c) and is not affected by 1; it uses the checked debug
+ * library of 2 as scripts do.  etinspect.so in a stock lua5.4 leaves
+ * that interpreter's libraries alone: there the user chose its rules.
+ */
+#include "lua_host.h"
+
+#include <lauxlib.h>
+#include <lua.h>
+#include <limits.h>
+#include <string.h>
+
+/* The mode at argument `arg`, checked: nil, or a string that allows text.
+ * Returns "t"; raises for a mode without 't' ("b") or a non-string. */
+static const char *text_mode(lua_State *L, int arg, const char *fn)
+{
+    if (lua_isnoneornil(L, arg))
+        return "t";
+    const char *mode = luaL_checkstring(L, arg);
+    if (!strchr(mode, 't'))
+        luaL_error(L, "bad argument #%d to '%s' (mode '%s': etinspect loads text chunks only; binary "
+                      "chunks are not verified and could crash it)",
+                   arg, fn, mode);
+    return "t";
+}
+
+/* After a load: the chunk (with `env` as its first upvalue when given)
+ * or fail and the message, as load and loadfile return them. */
+static int load_result(lua_State *L, int status, int env)
+{
+    if (status != LUA_OK) {
+        lua_pushnil(L);
+        lua_insert(L, -2);
+        return 2;
+    }
+    if (env) {
+        lua_pushvalue(L, env);
+        if (!lua_setupvalue(L, -2, 1))
+            lua_pop(L, 1);
+    }
+    return 1;
+}
+
+#define READER_SLOT 5 /* load's stack slot keeping the last piece alive */
+
+/* lua_Reader for load(function): the pieces the function returns. */
+static const char *piece_reader(lua_State *L, void *ud, size_t *size)
+{
+    (void)ud;
+    luaL_checkstack(L, 2, "too many nested functions");
+    lua_pushvalue(L, 1);
+    lua_call(L, 0, 1);
+    if (lua_isnil(L, -1)) {
+        lua_pop(L, 1);
+        *size = 0;
+        return NULL;
+    }
+    if (!lua_isstring(L, -1))
+        luaL_error(L, "reader function must return a string");
+    lua_replace(L, READER_SLOT);
+    return lua_tolstring(L, READER_SLOT, size);
+}
+
+/* load(chunk [, chunkname [, mode [, env]]]): the standard load, text only. */
+static int text_load(lua_State *L)
+{
+    size_t n;
+    const char *s = lua_tolstring(L, 1, &n);
+    text_mode(L, 3, "load");
+    int env = !lua_isnone(L, 4) ? 4 : 0;
+    int status;
+    if (s) {
+        const char *name = luaL_optstring(L, 2, s);
+        status = luaL_loadbufferx(L, s, n, name, "t");
+    } else {
+        const char *name = luaL_optstring(L, 2, "=(load)");
+        luaL_checktype(L, 1, LUA_TFUNCTION);
+        lua_settop(L, READER_SLOT);
+        status = lua_load(L, piece_reader, NULL, name, "t");
+    }
+    return load_result(L, status, env);
+}
+
+/* loadfile([filename [, mode [, env]]]): the standard loadfile, text only. */
+static int text_loadfile(lua_State *L)
+{
+    const char *fname = luaL_optstring(L, 1, NULL);
+    text_mode(L, 2, "loadfile");
+    int env = !lua_isnone(L, 3) ? 3 : 0;
+    return load_result(L, luaL_loadfilex(L, fname, "t"), env);
+}
+
+static int dofile_cont(lua_State *L, int status, lua_KContext ctx)
+{
+    (void)status;
+    (void)ctx;
+    return lua_gettop(L) - 1;
+}
+
+/* dofile([filename]): as the standard one (errors propagate, the chunk
+ * may yield), loading text only. */
+static int text_dofile(lua_State *L)
+{
+    const char *fname = luaL_optstring(L, 1, NULL);
+    lua_settop(L, 1);
+    if (luaL_loadfilex(L, fname, "t") != LUA_OK)
+        return lua_error(L);
+    lua_callk(L, 0, LUA_MULTRET, 0, dofile_cont);
+    return dofile_cont(L, 0, 0);
+}
+
+/* package.searchers[2]: a Lua module found on package.path, loaded as
+ * text.  Upvalues: 1 the package table, 2 package.searchpath, both as
+ * they were when the host started.  Returns the loader and the file name,
+ * or searchpath's message saying where it looked, as the standard
+ * searcher does. */
+static int text_searcher(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    lua_getfield(L, lua_upvalueindex(1), "path");
+    if (lua_type(L, -1) != LUA_TSTRING)
+        return luaL_error(L, "'package.path' must be a string");
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushstring(L, name);
+    lua_pushvalue(L, -3);
+    lua_call(L, 2, 2);
+    if (lua_type(L, -2) != LUA_TSTRING)
+        return 1; /* not found: the list of files tried */
+    const char *file = lua_tostring(L, -2);
+    if (luaL_loadfilex(L, file, "t") != LUA_OK)
+        return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, file,
+                          lua_tostring(L, -1));
+    lua_pushstring(L, file);
+    return 2;
+}
+
+/* Raise "debug.NAME: WHY (etinspect keeps its own state there)". */
+static int refuse(lua_State *L, const char *name, const char *why)
+{
+    return luaL_error(L, "debug.%s: %s (etinspect's internal state is not open to scripts)", name, why);
+}
+
+/* The original debug function `name` (upvalue 1 of the checked one),
+ * called with the arguments as given. */
+static int pass_on(lua_State *L)
+{
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    lua_call(L, n, LUA_MULTRET);
+    return lua_gettop(L);
+}
+
+/* Whether value `idx` is an internal object's metatable: one with a
+ * finalizer that hides itself entirely (`__metatable` = false), as the C
+ * memory holders' metatables do (the types' own metatables show a
+ * read-only copy instead, and read-only views have no finalizer). */
+static int hidden(lua_State *L, int idx)
+{
+    if (lua_type(L, idx) != LUA_TTABLE)
+        return 0;
+    idx = lua_absindex(L, idx);
+    lua_getfield(L, idx, "__metatable");
+    lua_getfield(L, idx, "__gc");
+    int h = lua_isboolean(L, -2) && !lua_toboolean(L, -2) && !lua_isnil(L, -1);
+    lua_pop(L, 2);
+    return h;
+}
+
+/* The registry view's __index: the registry's value, but nil for a
+ * hidden metatable. */
+static int regview_index(lua_State *L)
+{
+    lua_pushvalue(L, 2);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    if (hidden(L, -1))
+        lua_pushnil(L);
+    return 1;
+}
+
+static int regview_newindex(lua_State *L)
+{
+    return refuse(L, "getregistry", "the registry is read-only");
+}
+
+/* The view's __pairs iterator: the registry's entries after key 2,
+ * skipping hidden metatables. */
+static int regview_next(lua_State *L)
+{
+    lua_settop(L, 2);
+    for (;;) {
+        if (!lua_next(L, LUA_REGISTRYINDEX))
+            return 0;
+        if (!hidden(L, -1))
+            return 2;
+        lua_pop(L, 1);
+    }
+}
+
+static int regview_pairs(lua_State *L)
+{
+    lua_pushcfunction(L, regview_next);
+    lua_pushvalue(L, 1);
+    lua_pushnil(L);
+    return 3;
+}
+
+/* debug.getregistry(): a read-only view of the registry (upvalue 1). */
+static int dbg_getregistry(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    return 1;
+}
+
+/* A new registry view: an empty table whose metatable reads the
+ * registry, refuses writes, and hides itself. */
+static void push_regview(lua_State *L)
+{
+    lua_newtable(L);
+    lua_createtable(L, 0, 4);
+    lua_pushcfunction(L, regview_index);
+    lua_setfield(L, -2, "__index");
+    lua_pushcfunction(L, regview_newindex);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushcfunction(L, regview_pairs);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+}
+
+static int dbg_setuservalue(lua_State *L)
+{
+    return refuse(L, "setuservalue", "a userdata's user values cannot be changed");
+}
+
+/* debug.getmetatable(v): the metatable, except that a hidden one (an
+ * internal object's) reads as its `__metatable` value, false. */
+static int dbg_getmetatable(lua_State *L)
+{
+    luaL_checkany(L, 1);
+    lua_settop(L, 1);
+    if (!lua_getmetatable(L, 1))
+        return 0;
+    if (hidden(L, 2))
+        lua_pushboolean(L, 0);
+    return 1;
+}
+
+static int dbg_setmetatable(lua_State *L)
+{
+    int t = lua_type(L, 2);
+    luaL_argexpected(L, t == LUA_TNIL || t == LUA_TTABLE, 2, "nil or table");
+    if (lua_type(L, 1) == LUA_TUSERDATA)
+        return refuse(L, "setmetatable", "a userdata's metatable cannot be changed");
+    return pass_on(L);
+}
+
+/* Check that arguments arg, arg + 1 are a function and an upvalue index
+ * (as the standard functions do, so that a mistake names the function),
+ * and refuse a C function. */
+static void no_cfunction(lua_State *L, int arg, const char *name)
+{
+    luaL_checktype(L, arg, LUA_TFUNCTION);
+    luaL_checkinteger(L, arg + 1);
+    if (lua_iscfunction(L, arg))
+        refuse(L, name, "a C function's upvalues are not available");
+}
+
+static int dbg_setupvalue(lua_State *L)
+{
+    luaL_checkany(L, 3);
+    no_cfunction(L, 1, "setupvalue");
+    return pass_on(L);
+}
+
+static int dbg_upvaluejoin(lua_State *L)
+{
+    no_cfunction(L, 1, "upvaluejoin");
+    no_cfunction(L, 3, "upvaluejoin");
+    return pass_on(L);
+}
+
+/* getlocal/setlocal([thread,] level, n ...): refuse a C function's frame
+ * (its stack slots are the C code's temporaries), then call the original
+ * with the level counted from it (one frame deeper than the script's
+ * call: this function).  getlocal(f, n) of a function only names
+ * parameters and passes. */
+static int local_checked(lua_State *L, const char *name)
+{
+    int arg = lua_type(L, 1) == LUA_TTHREAD ? 2 : 1;
+    lua_State *co = arg == 2 ? lua_tothread(L, 1) : L;
+    if (lua_type(L, arg) == LUA_TFUNCTION || !lua_isinteger(L, arg))
+        return pass_on(L); /* a function, or a bad argument the original reports */
+    lua_Integer level = lua_tointeger(L, arg);
+    luaL_checkinteger(L, arg + 1);
+    if (name[0] == 's')
+        luaL_checkany(L, arg + 2);
+    lua_Debug ar;
+    /* in L, level 0 is this function and 1 the script's caller, as the
+     * script counts */
+    if (level < 0 || level >= INT_MAX || !lua_getstack(co, (int)level, &ar))
+        return luaL_argerror(L, arg, "level out of range");
+    lua_getinfo(co, "S", &ar);
+    if (strcmp(ar.what, "C") == 0)
+        refuse(L, name, "a C function's stack slots are not available");
+    if (co == L) {
+        lua_pushinteger(L, level + 1);
+        lua_replace(L, arg);
+    }
+    return pass_on(L);
+}
+
+static int dbg_getlocal(lua_State *L)
+{
+    if (lua_type(L, lua_type(L, 1) == LUA_TTHREAD ? 2 : 1) == LUA_TFUNCTION)
+        return pass_on(L); /* a function's parameter names */
+    return local_checked(L, "getlocal");
+}
+
+static int dbg_setlocal(lua_State *L)
+{
+    return local_checked(L, "setlocal");
+}
+
+void et_host_safe_debug(lua_State *L)
+{
+    static const struct {
+        const char *name;
+        lua_CFunction fn;
+    } checked[] = {
+        {"getregistry", dbg_getregistry},   {"setuservalue", dbg_setuservalue},
+        {"getmetatable", dbg_getmetatable}, {"setmetatable", dbg_setmetatable},
+        {"setupvalue", dbg_setupvalue},     {"upvaluejoin", dbg_upvaluejoin},
+        {"getlocal", dbg_getlocal},         {"setlocal", dbg_setlocal},
+    };
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
+    if (lua_getfield(L, -1, "debug") != LUA_TTABLE) {
+        lua_pop(L, 2);
+        return;
+    }
+    for (size_t i = 0; i < sizeof checked / sizeof checked[0]; i++) {
+        if (checked[i].fn == dbg_getregistry)
+            push_regview(L);
+        else
+            lua_getfield(L, -1, checked[i].name);
+        lua_pushcclosure(L, checked[i].fn, 1);
+        lua_setfield(L, -2, checked[i].name);
+    }
+    lua_pop(L, 2);
+}
+
+void et_host_safe_loaders(lua_State *L)
+{
+    lua_pushcfunction(L, text_load);
+    lua_setglobal(L, "load");
+    lua_pushcfunction(L, text_loadfile);
+    lua_setglobal(L, "loadfile");
+    lua_pushcfunction(L, text_dofile);
+    lua_setglobal(L, "dofile");
+    lua_getglobal(L, "package");
+    if (lua_getfield(L, -1, "searchers") == LUA_TTABLE) {
+        lua_pushvalue(L, -2);
+        lua_getfield(L, -1, "searchpath");
+        lua_pushcclosure(L, text_searcher, 2);
+        lua_rawseti(L, -2, 2);
+    }
+    lua_pop(L, 2);
+}
