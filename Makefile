@@ -112,10 +112,14 @@ $(B)/pic/%.o: %.cc
 	@mkdir -p $(dir $@)
 	$(CXX) $(CXXFLAGS_SHIM) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
-# the Lua library (lua/etinspect/*.lua), compiled into the binding
-$(B)/gen/lua_embed.c: $(LUA_LIB_FILES) scripts/embed-lua.sh
+# the Lua library (lua/etinspect/*.lua), compiled into the binding as
+# bytecode (made by the Lua the binding links) with its source beside it
+$(B)/gen/embed-lua: scripts/embed-lua.c
 	@mkdir -p $(dir $@)
-	sh scripts/embed-lua.sh $@ $(LUA_LIB_FILES)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $< $(HOST_LUA_LIBS) -lm -o $@
+
+$(B)/gen/lua_embed.c: $(LUA_LIB_FILES) $(B)/gen/embed-lua
+	$(B)/gen/embed-lua $@ $(LUA_LIB_FILES)
 
 $(B)/gen/lua_embed.o: $(B)/gen/lua_embed.c
 	$(CC) $(CFLAGS) -c $< -o $@

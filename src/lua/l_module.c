@@ -11,7 +11,7 @@
  *   etinspect.Frame, etinspect.parsers, etinspect.converters
  *                                   from the Lua library (lua/etinspect/)
  *
- * The Lua library is compiled in (scripts/embed-lua.sh): its modules are
+ * The Lua library is compiled in (scripts/embed-lua.c): its modules are
  * put in package.preload, so `require "etinspect"` works in the etinspect
  * host and in a stock lua5.4 loading etinspect.so, with no path setup.
  */
@@ -25,10 +25,12 @@
 #include "l_tensor.h"
 #include "version.h"
 
+/* The Lua library, from scripts/embed-lua.c: each module's bytecode and
+ * its source. */
 extern const struct et_lua_source {
     const char *name;
-    const unsigned char *src;
-    size_t len;
+    const unsigned char *code, *src;
+    size_t code_len, src_len;
 } et_lua_embedded[];
 
 int et_lua_inspector_new(lua_State *L);
@@ -50,14 +52,20 @@ static int on_warning(lua_State *L)
     return 0;
 }
 
-/* package.preload loader: upvalue 1 is the index into et_lua_embedded. */
+/* package.preload loader: upvalue 1 is the index into et_lua_embedded.
+ * Loads the module's bytecode (made at build time by the Lua this links:
+ * no parsing at start-up), or its source when the bytecode does not load
+ * (etinspect.so in a Lua whose number types differ). */
 static int load_embedded(lua_State *L)
 {
     const struct et_lua_source *s = &et_lua_embedded[lua_tointeger(L, lua_upvalueindex(1))];
     char chunk[128];
     snprintf(chunk, sizeof chunk, "=[etinspect] %s", s->name);
-    if (luaL_loadbuffer(L, (const char *)s->src, s->len, chunk) != LUA_OK)
-        return lua_error(L);
+    if (luaL_loadbufferx(L, (const char *)s->code, s->code_len, chunk, "b") != LUA_OK) {
+        lua_pop(L, 1);
+        if (luaL_loadbufferx(L, (const char *)s->src, s->src_len, chunk, "t") != LUA_OK)
+            return lua_error(L);
+    }
     lua_pushstring(L, s->name);
     lua_call(L, 1, 1);
     return 1;
