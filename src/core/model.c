@@ -818,11 +818,12 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
 /* Give back the pages of the mapped ETDump that lie wholly inside bytes
  * [lo, hi) of its buffer: pass 1 has read them and nothing reads them
  * again but names and debug values, which simply fault in again from the
- * page cache.  Never for an ETDump given as bytes (not a mapping). */
+ * page cache.  Never for an ETDump given as bytes (not a mapping), nor
+ * when the caller asked to keep the pages (keep_pages). */
 static void release_pages(const worker *w, uint32_t lo, uint32_t hi)
 {
     const et_inspector *insp = w->insp;
-    if (!insp->etdump_file.data || hi <= lo)
+    if (!insp->etdump_file.data || insp->keep_pages || hi <= lo)
         return;
     uintptr_t base = (uintptr_t)insp->dump.buf.data;
     uintptr_t a = (base + lo + 4095) & ~(uintptr_t)4095, z = (base + hi) & ~(uintptr_t)4095;
@@ -2125,8 +2126,10 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
         data = o->etdump_data;
         size = o->etdump_size;
     }
-    /* a file's mapping: the pages opening reads are given back behind it */
-    if ((insp->etdump_file.data ? et_etdump_open_mapped(&insp->dump, data, size, err)
+    /* a file's mapping: the pages opening reads are given back behind it,
+     * unless the caller will read them again */
+    insp->keep_pages = o->keep_pages;
+    if ((insp->etdump_file.data && !insp->keep_pages ? et_etdump_open_mapped(&insp->dump, data, size, err)
                                 : et_etdump_open(&insp->dump, data, size, err)) != 0) {
         et_error_prefix(err, insp->etdump_label);
         goto fail;

@@ -183,6 +183,13 @@ typedef struct et_inspector_options {
      * bundled_input_index (ETDumpGen never writes it); -1 (the default):
      * such blocks get no reference output */
     int32_t bundled_test_case;
+    /* keep the pages of a mapped ETDump resident once read (no
+     * MADV_DONTNEED behind the verification and the model): for a caller
+     * that reads the raw runs again (the Lua binding: run:events(),
+     * insp:run_columns()), which would otherwise fault the whole file in a
+     * second time.  Default false: the command line's one-shot outputs
+     * give them back (docs/performance.md, "Memory"). */
+    bool keep_pages;
 } et_inspector_options;
 
 /* Default options: ns -> ms, no converter, no debug buffer. */
@@ -204,6 +211,7 @@ typedef struct et_run_ticks {
 
 typedef struct et_inspector {
     et_mapped_file etdump_file;   /* when opened from a path */
+    bool keep_pages;              /* et_inspector_options.keep_pages */
     et_mapped_file debug_buffer;  /* size 0 when none */
     const char *etdump_label;     /* for messages: the path or "<etdump_data>" */
     et_etdump dump;               /* empty for a legacy profiler dump */
