@@ -890,48 +890,49 @@ static inline void decode_profile_at(const fb_buf *b, uint32_t t, const uint16_t
     profile_scalars(b, t, off, e);
 }
 
-void et_etdump_events_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
-                               uint32_t i, uint32_t n, et_raw_event *out)
+void et_event_cursor_init(et_event_cursor *c, const et_etdump *d, uint32_t run_index, const et_run *r)
 {
-    if (run_index >= d->run_data.count || !d->runs_verified[run_index] ||
-        i > r->events.count || n > r->events.count - i) {
-        for (uint32_t k = 0; k < n; k++)
-            et_etdump_event_verified(d, run_index, r, i + k, &out[k]);
+    memset(c, 0, sizeof *c);
+    c->d = d;
+    c->run_index = run_index;
+    c->run = *r;
+    c->verified = run_index < d->run_data.count && d->runs_verified[run_index];
+}
+
+void et_event_cursor_get(et_event_cursor *c, uint32_t i, et_raw_event *e)
+{
+    const et_run *r = &c->run;
+    if (!c->verified || i >= r->events.count) {
+        et_etdump_event_verified(c->d, c->run_index, r, i, e);
         return;
     }
-    const fb_buf *b = &d->buf;
-    /* the layout of the last Event vtable with a profile_event, and of the
-     * last ProfileEvent vtable: a writer uses a handful */
-    uint32_t ev_vt = 0, pe_vt = 0;
-    uint16_t off_p = 0, pe_off[8] = {0};
-    for (uint32_t k = 0; k < n; k++) {
-        uint32_t p = r->events.pos + 4u * (i + k);
-        if (i + k + ET_PREFETCH_AHEAD < r->events.count) {
-            uint32_t q = p + 4u * ET_PREFETCH_AHEAD;
-            ET_PREFETCH(b->data + q + fb_ld_u32(b->data + q));
+    const fb_buf *b = &c->d->buf;
+    uint32_t p = r->events.pos + 4u * i;
+    if (i + ET_PREFETCH_AHEAD < r->events.count) {
+        uint32_t q = p + 4u * ET_PREFETCH_AHEAD;
+        ET_PREFETCH(b->data + q + fb_ld_u32(b->data + q));
+    }
+    fb_table ev;
+    ev.pos = p + fb_ld_u32(b->data + p);
+    ev.vt = (uint32_t)((int64_t)ev.pos - (int32_t)fb_ld_u32(b->data + ev.pos));
+    if (ev.vt == c->ev_vt && c->ev_vt) {
+        uint32_t pp = ev.pos + c->off_p, pt = pp + fb_ld_u32(b->data + pp);
+        uint32_t vt = (uint32_t)((int64_t)pt - (int32_t)fb_ld_u32(b->data + pt));
+        if (vt == c->pe_vt) {
+            decode_profile_at(b, pt, c->pe_off, e);
+            return;
         }
-        fb_table ev;
-        ev.pos = p + fb_ld_u32(b->data + p);
-        ev.vt = (uint32_t)((int64_t)ev.pos - (int32_t)fb_ld_u32(b->data + ev.pos));
-        if (ev.vt == ev_vt && ev_vt) {
-            uint32_t pp = ev.pos + off_p, pt = pp + fb_ld_u32(b->data + pp);
-            uint32_t vt = (uint32_t)((int64_t)pt - (int32_t)fb_ld_u32(b->data + pt));
-            if (vt == pe_vt) {
-                decode_profile_at(b, pt, pe_off, &out[k]);
-                continue;
-            }
-        }
-        ev.vtsize = fb_ld_u16(b->data + ev.vt);
-        ev.tsize = fb_ld_u16(b->data + ev.vt + 2);
-        decode_event_verified(b, &ev, &out[k]);
-        fb_table pe;
-        if (out[k].kind == ET_EV_PROFILE && fb_get_table(b, &ev, ETD_EVENT_PROFILE, &pe)) {
-            ev_vt = ev.vt;
-            off_p = fb_slot(b, &ev, ETD_EVENT_PROFILE);
-            pe_vt = pe.vt;
-            for (unsigned s = 0; s < 8; s++)
-                pe_off[s] = fb_slot(b, &pe, s);
-        }
+    }
+    ev.vtsize = fb_ld_u16(b->data + ev.vt);
+    ev.tsize = fb_ld_u16(b->data + ev.vt + 2);
+    decode_event_verified(b, &ev, e);
+    fb_table pe;
+    if (e->kind == ET_EV_PROFILE && fb_get_table(b, &ev, ETD_EVENT_PROFILE, &pe)) {
+        c->ev_vt = ev.vt;
+        c->off_p = fb_slot(b, &ev, ETD_EVENT_PROFILE);
+        c->pe_vt = pe.vt;
+        for (unsigned s = 0; s < 8; s++)
+            c->pe_off[s] = fb_slot(b, &pe, s);
     }
 }
 

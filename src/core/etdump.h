@@ -187,14 +187,28 @@ void et_etdump_event(const et_etdump *d, const et_run *r, uint32_t i, et_raw_eve
 void et_etdump_event_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
                               uint32_t i, et_raw_event *e);
 
-/* Events [i, i + n) of such a run into out[0, n), as
- * et_etdump_event_verified decodes each; for bulk iteration (the Lua
- * iterator): the layout of the last Event and ProfileEvent vtables is
- * kept, so a profile event costs a comparison of each vtable and the
- * field reads.  Out-of-range indices or a run not verified: each event
- * through et_etdump_event_verified. */
-void et_etdump_events_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
-                               uint32_t i, uint32_t n, et_raw_event *out);
+/* A cursor over the events of a run that et_etdump_verify_run() has
+ * verified, for bulk iteration one event at a time (the Lua iterator
+ * run:events()): it keeps the layout of the last Event and ProfileEvent
+ * vtables from call to call, so a profile event costs a comparison of
+ * each vtable and its field reads.  `d` and the run must outlive it. */
+typedef struct et_event_cursor {
+    const et_etdump *d;
+    uint32_t run_index;
+    et_run run;
+    bool verified;     /* the run is verified: else each event through et_etdump_event */
+    uint32_t ev_vt;    /* the cached Event vtable (0: none yet) */
+    uint32_t pe_vt;    /* its ProfileEvent's vtable */
+    uint16_t off_p;    /* the Event's profile_event slot */
+    uint16_t pe_off[8]; /* the ProfileEvent's slots */
+} et_event_cursor;
+
+/* Start a cursor over run `run_index` (decoded as `r`) of `d`. */
+void et_event_cursor_init(et_event_cursor *c, const et_etdump *d, uint32_t run_index, const et_run *r);
+
+/* Event `i` (< the run's events.count) into `e`, as
+ * et_etdump_event_verified decodes it. */
+void et_event_cursor_get(et_event_cursor *c, uint32_t i, et_raw_event *e);
 
 /* The Value table at `pos` (from et_raw_event.value_pos, or a Tensor of a
  * TensorList: see et_etdump_tensor). */

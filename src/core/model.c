@@ -1455,9 +1455,8 @@ static void stats_run(void *ctx, size_t i)
         free(tmp);
 }
 
-static int all_stats(builder *b)
+static int all_stats(et_inspector *insp, unsigned threads, et_error *err)
 {
-    et_inspector *insp = b->insp;
     size_t n = 0;
     for (size_t gi = 0; gi < insp->n_blocks; gi++) {
         const et_block *blk = &insp->blocks[gi];
@@ -1469,7 +1468,7 @@ static int all_stats(builder *b)
     if (!tasks || !oom) {
         free(tasks);
         free(oom);
-        return nomem(b->err);
+        return nomem(err);
     }
     n = 0;
     for (size_t gi = 0; gi < insp->n_blocks; gi++) {
@@ -1479,14 +1478,24 @@ static int all_stats(builder *b)
             tasks[n++] = (stats_task){blk, e0, e0 + per < blk->n_events ? e0 + per : blk->n_events};
     }
     stats_ctx c = {tasks, oom};
-    et_parallel_for(b->threads, n, stats_run, &c);
+    et_parallel_for(threads, n, stats_run, &c);
     int rc = 0;
     for (size_t i = 0; i < n; i++)
         if (oom[i])
-            rc = nomem(b->err);
+            rc = nomem(err);
     free(tasks);
     free(oom);
     return rc;
+}
+
+int et_inspector_stats(et_inspector *insp, et_error *err)
+{
+    if (!insp->stats_pending)
+        return 0;
+    if (all_stats(insp, et_threads(), err) != 0)
+        return -1;
+    insp->stats_pending = false;
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1793,7 +1802,9 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
         big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
         w->ticks = NULL;
     }
-    if (all_stats(&b) != 0)
+    if (o->defer_stats)
+        insp->stats_pending = true;
+    else if (all_stats(insp, b.threads, b.err) != 0)
         goto out;
     b.cmp.left = insp->debug_buffer.size > (UINT64_MAX - CMP_BUDGET_SLACK) / 2
                      ? UINT64_MAX

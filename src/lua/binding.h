@@ -341,7 +341,9 @@ void et_lua_push_node(lua_State *L, int graph_idx, size_t i);
 void et_lua_push_module_stack(lua_State *L, const et_graph_node *nd);
 
 /* Push a new child userdata of metatable `mt` for (block, event) of the
- * Inspector userdata at stack index `insp_idx`, anchoring it. */
+ * Inspector userdata at stack index `insp_idx`, anchoring it.  A child is
+ * a view of the model: the statistics are computed first if they are
+ * pending (et_lua_insp, whose errors it raises). */
 void et_lua_push_child(lua_State *L, int insp_idx, const char *mt, size_t block, size_t event);
 
 /* Check that argument `arg` is a child of type `mt` whose inspector is
@@ -357,8 +359,16 @@ lua_child *et_lua_check_child(lua_State *L, int arg, const char *mt);
 const char **et_lua_check_strings(lua_State *L, int arg, const char *fn, const char *what,
                                   size_t *n);
 
-/* The open inspector of a box, or a Lua error. */
+/* The open inspector of a box, its model complete: the perf data
+ * statistics, deferred when Lua opened it (et_inspector_stats), computed
+ * now if they are not yet.  Raises "<Type> used after its inspector was
+ * closed" (et_lua_closed_error) or "out of memory". */
 et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box);
+
+/* The open inspector of a box as it is, for what reads only the raw runs
+ * of the dump (insp:runs(), insp:run_columns()): the statistics may still
+ * be pending.  Raises as et_lua_insp when it is closed. */
+et_inspector *et_lua_insp_raw(lua_State *L, lua_insp_box *box);
 
 /* Push a byte string of the dump (nil when absent). */
 void et_lua_push_str(lua_State *L, et_str s);

@@ -110,7 +110,7 @@ static int column(lua_State *L, int cols, const char *key, int narr)
 static int insp_run_columns(lua_State *L)
 {
     lua_insp_box *box = luaL_checkudata(L, 1, ET_MT_INSPECTOR);
-    et_inspector *insp = et_lua_insp(L, box);
+    et_inspector *insp = et_lua_insp_raw(L, box);
     lua_Integer idx = luaL_checkinteger(L, 2);
     uint32_t nruns = et_etdump_num_runs(&insp->dump);
     if (idx < 1 || idx > (lua_Integer)nruns)
@@ -164,7 +164,7 @@ static int insp_run_columns(lua_State *L)
 static int insp_column_names(lua_State *L)
 {
     lua_insp_box *box = luaL_checkudata(L, 1, ET_MT_INSPECTOR);
-    et_lua_insp(L, box);
+    et_lua_insp_raw(L, box);
     int names;
     get_cache(L, 1, &names);
     lua_pushvalue(L, names);

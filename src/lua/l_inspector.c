@@ -135,7 +135,8 @@ static int insp_new(lua_State *L)
     et_lua_check_options(L, 1, "etinspect.Inspector", spec, 1);
     et_inspector_options o;
     et_inspector_options_init(&o);
-    o.keep_pages = true; /* a script reads the raw runs again (run:events()) */
+    o.keep_pages = true;  /* a script reads the raw runs again (run:events()) */
+    o.defer_stats = true; /* computed at the first view of the model (et_lua_insp) */
     int legacy = et_lua_opt_get(L, 1, "profile_results_path") != LUA_TNIL ||
                  et_lua_opt_get(L, 1, "profile_results_data") != LUA_TNIL;
     lua_settop(L, 1);

@@ -13,6 +13,7 @@
  * ticks (profile events; 0 otherwise); for allocation events start_time is
  * the allocator id and end_time the allocation size in bytes.
  */
+#include <stdbool.h>
 #include <string.h>
 
 #include "binding.h"
@@ -50,29 +51,24 @@ typedef struct name_slot {
     size_t n;
 } name_slot;
 
-/* Events are decoded a batch at a time (et_etdump_events_verified keeps
- * the vtables' layout across the batch). */
-#define EVENT_BATCH 32
-
 /* State of one events() iteration. */
 typedef struct events_iter {
     run_ref *run_ud;
-    et_run run;    /* decoded once */
-    uint32_t next; /* index of the next event */
-    uint32_t b0, bn; /* batch[k] is event b0 + k, k < bn */
+    et_event_cursor cur; /* the run, decoded once, and its vtables' layout */
+    uint32_t next;       /* index of the next event */
     name_slot names[NAME_CACHE_SLOTS]; /* slot k's string: upvalue NAME_UV + k */
-    et_raw_event batch[EVENT_BATCH];
 } events_iter;
 
 /* Pushes name s (nil when absent) through the iterator's cache, whose
  * strings are the events() closure's upvalues NAME_UV.. (an upvalue is
- * read faster than a table slot).  The bytes stay
- * valid while the inspector is open, which events_next checks first. */
-static inline void push_name(lua_State *L, events_iter *it, et_str s)
+ * read faster than a table slot).  The bytes stay valid while the
+ * inspector is open, which events_next checks first.  Returns true when
+ * it made a new string: an allocation, which may have run a finalizer. */
+static inline bool push_name(lua_State *L, events_iter *it, et_str s)
 {
     if (!s.p) {
         lua_pushnil(L);
-        return;
+        return false;
     }
     /* names differ near their end ("native_call_add.out"): hash the length
      * and the last 8 bytes (fewer for a short name) */
@@ -84,13 +80,14 @@ static inline void push_name(lua_State *L, events_iter *it, et_str s)
     name_slot *slot = &it->names[k];
     if (slot->p && slot->n == s.n && (slot->p == s.p || et_bytes_equal(slot->p, s.p, s.n))) {
         lua_pushvalue(L, lua_upvalueindex(NAME_UV + (int)k));
-        return;
+        return false;
     }
     lua_pushlstring(L, s.p, s.n);
     lua_pushvalue(L, -1);
     lua_replace(L, lua_upvalueindex(NAME_UV + (int)k));
     slot->p = s.p;
     slot->n = s.n;
+    return true;
 }
 
 /* The events() iterator.  Upvalues: 1 the Run userdata (anchor), 2 the
@@ -105,22 +102,18 @@ static int events_next(lua_State *L)
     if (!r->box->insp)
         return et_lua_closed_error(L, "Run", &r->box->own);
     et_inspector *insp = r->box->insp;
-    const et_run *run = &it->run;
     uint32_t i = it->next;
-    if (i >= run->events.count)
+    if (i >= it->cur.run.events.count)
         return 0;
     it->next = i + 1;
-    if (i - it->b0 >= it->bn) {
-        uint32_t left = run->events.count - i;
-        it->b0 = i;
-        it->bn = left < EVENT_BATCH ? left : EVENT_BATCH;
-        et_etdump_events_verified(&insp->dump, r->run, run, i, it->bn, it->batch);
-    }
-    const et_raw_event *ep = &it->batch[i - it->b0];
+    et_raw_event ev;
+    et_event_cursor_get(&it->cur, i, &ev);
+    const et_raw_event *ep = &ev;
 #define e (*ep)
     lua_pushinteger(L, (lua_Integer)i + 1);
-    push_name(L, it, e.kind == ET_EV_ALLOCATION ? (et_str){NULL, 0} : e.name);
-    if (r->box->insp != insp) /* closed by a finalizer the allocation ran */
+    /* closed by a finalizer that a new string's allocation ran? */
+    if (push_name(L, it, e.kind == ET_EV_ALLOCATION ? (et_str){NULL, 0} : e.name) &&
+        r->box->insp != insp)
         return et_lua_closed_error(L, "Run", &r->box->own);
     switch (e.kind) {
     case ET_EV_PROFILE:
@@ -144,8 +137,10 @@ static int events_next(lua_State *L)
             lua_pushinteger(L, (lua_Integer)e.chain_value); /* u64 max wraps to -1 */
         if (e.delegate_debug_id_int != -1)
             lua_pushinteger(L, e.delegate_debug_id_int);
+        else if (!e.delegate_debug_id_str.p)
+            lua_pushnil(L);
         else
-            push_name(L, it, e.delegate_debug_id_str);
+            push_name(L, it, e.delegate_debug_id_str); /* the last read of the dump */
         return 8;
     }
     return 5;
@@ -159,9 +154,8 @@ static int run_events(lua_State *L)
     lua_pushvalue(L, 1);
     events_iter *it = lua_newuserdatauv(L, sizeof *it, 0);
     it->run_ud = r;
-    it->run = run;
+    et_event_cursor_init(&it->cur, &r->box->insp->dump, r->run, &run);
     it->next = 0;
-    it->b0 = it->bn = 0;
     memset(it->names, 0, sizeof it->names);
     for (int k = 0; k < 4; k++)
         lua_pushstring(L, kind_names[k]);
@@ -237,7 +231,7 @@ static int run_tostring(lua_State *L)
 static int runs_next(lua_State *L)
 {
     lua_insp_box *box = lua_touserdata(L, lua_upvalueindex(1));
-    et_inspector *insp = et_lua_insp(L, box);
+    et_inspector *insp = et_lua_insp_raw(L, box);
     lua_Integer i = lua_tointeger(L, lua_upvalueindex(2));
     if (i >= (lua_Integer)et_etdump_num_runs(&insp->dump))
         return 0;
@@ -257,7 +251,7 @@ static int runs_next(lua_State *L)
 
 static int insp_runs(lua_State *L)
 {
-    et_lua_insp(L, luaL_checkudata(L, 1, ET_MT_INSPECTOR));
+    et_lua_insp_raw(L, luaL_checkudata(L, 1, ET_MT_INSPECTOR));
     lua_pushvalue(L, 1);
     lua_pushinteger(L, 0);
     lua_pushcclosure(L, runs_next, 2);

@@ -11,17 +11,27 @@ void et_lua_push_str(lua_State *L, et_str s)
         lua_pushnil(L);
 }
 
-et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box)
+et_inspector *et_lua_insp_raw(lua_State *L, lua_insp_box *box)
 {
     if (!box->insp)
         et_lua_closed_error(L, NULL, &box->own);
     return box->insp;
 }
 
+et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box)
+{
+    et_inspector *insp = et_lua_insp_raw(L, box);
+    et_error err;
+    if (insp->stats_pending && et_inspector_stats(insp, &err) != 0)
+        luaL_error(L, "%s", err.msg);
+    return insp;
+}
+
 void et_lua_push_child(lua_State *L, int insp_idx, const char *mt, size_t block, size_t event)
 {
     insp_idx = lua_absindex(L, insp_idx);
     lua_insp_box *box = luaL_checkudata(L, insp_idx, ET_MT_INSPECTOR);
+    et_lua_insp(L, box); /* a view of the model: its statistics are there */
     lua_child *c = lua_newuserdatauv(L, sizeof *c, 2);
     c->obj.magic = ET_LUA_OBJ_MAGIC;
     c->obj.owner = &box->own;

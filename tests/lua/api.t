@@ -302,4 +302,25 @@ t.ok(type(ro[2]) == "table" and #ro[2] == 2 and etinspect.Tensor.is_tensor(ro[2]
   "... and a TensorList (a sequence of Tensors)")
 t.is(dbg.event_blocks[2]:run_output_raw()[2].kind, "tensor_list", "run_output_raw describes them")
 
+-- the statistics are computed when the model is first viewed, not by Inspector{}
+-- (et_inspector_options.defer_stats): raw runs and columns first, then every view agrees
+-- with the reference, whichever comes first
+for _, first in ipairs{"runs", "columns", "tsv", "perf_data", "tostring"} do
+  local d = etinspect.Inspector{etdump_path = t.corpus .. "/medium.etdp"}
+  if first == "runs" then
+    for _, run in d:runs() do for _ in run:events() do end end
+  elseif first == "columns" then
+    d:run_columns(1)
+  elseif first == "perf_data" then
+    t.ok(d.event_blocks[1].events[1].perf_data.p50 > 0, "deferred statistics: perf_data read first")
+  elseif first == "tostring" then
+    t.ok(tostring(d.event_blocks[1].events[1]):find("p50 [%d.]+ ms") ~= nil, "deferred statistics: an Event's tostring first")
+  end
+  local tmp = os.tmpname()
+  d:save_data_to_tsv(tmp)
+  t.is(t.read(tmp), t.read(t.ref .. "/medium.tsv"), "deferred statistics, " .. first .. " first: the TSV equals the reference")
+  os.remove(tmp)
+  d:close()
+end
+
 t.done()
