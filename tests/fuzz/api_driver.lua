@@ -73,6 +73,7 @@ function M.run(src, opts)
   local steps = opts.steps or 60
   local stats = opts.stats or {calls = 0, errors = 0, covered = {}, steps = 0}
   local reg = debug.getregistry()
+  local dbg, load_ = debug, load
   local saved = {table = table, string = string, io = io, require = require, print = print,
                  tostring = tostring, pairs = pairs, ipairs = ipairs, type = type,
                  collectgarbage = collectgarbage, coroutine = coroutine, pcall = pcall,
@@ -180,7 +181,7 @@ function M.run(src, opts)
 
   -- a callback of a random kind; `ok` gives its well-behaved result
   local function callback(ok)
-    local kind = int(10)
+    local kind = int(11)
     return function(...)
       if kind == 1 then return ok(...)
       elseif kind == 2 then local o = pick(owners); if o then o:close() end; return ok(...)
@@ -191,8 +192,12 @@ function M.run(src, opts)
         return ok(...)
       elseif kind == 6 then return pick{42, "str", {}, true, 0 / 0, function() end}
       elseif kind == 7 then saved.collectgarbage(); return ok(...)
-      elseif kind == 8 then local o = pick(owners); if o then saved.pcall(o.close, o) end; error("after close")
+      elseif kind == 8 then local o = pick(owners); if o then saved.pcall(function() o:close() end) end; error("after close")
       elseif kind == 9 then saved.collectgarbage("step"); return ok(...)
+      elseif kind == 11 then -- the debug library on the C code that called this callback
+        saved.pcall(function() dbg.setlocal(int(5), int(4), pick(pool)) end)
+        saved.pcall(function() return dbg.getlocal(int(5), int(4)) end)
+        return ok(...)
       else -- the sink or output file of a write in progress, closed under it
         local f = pick(files_pool)
         if f then saved.pcall(f.close, f) end
@@ -384,7 +389,7 @@ function M.run(src, opts)
     function() -- finalizers of the user's that close owners at any allocation
       for _ = 1, int(5) do
         local o = pick(owners)
-        setmetatable({}, {__gc = function() if o then saved.pcall(o.close, o) end end})
+        setmetatable({}, {__gc = function() if o then saved.pcall(function() o:close() end) end end})
       end
     end,
     function() -- a Frame and its verbs with callbacks
@@ -454,6 +459,35 @@ function M.run(src, opts)
       local ok = saved.pcall(action)
       restore_globals()
     end,
+    function() -- the debug library and binary chunks turned on the objects (safelib.c refuses
+      -- whatever would swap a type, an anchor, a C upvalue or the registry)
+      local v, w = pick(pool), pick(pool)
+      -- a userdata's metatable: its functions are C functions (the Lua library's own
+      -- closures, which a script may legitimately rewire, are left alone)
+      local mt = saved.type(v) == "userdata" and dbg.getmetatable(v)
+      local k = int(8)
+      note("debug library")
+      if k == 1 then if saved.type(v) == "userdata" then dbg.setmetatable(v, dbg.getmetatable(w)) end
+      elseif k == 2 then dbg.setuservalue(v, w, int(2))
+      elseif k == 3 then
+        local f = saved.type(mt) == "table" and saved.rawget(mt, pick{"__index", "__newindex", "__gc", "__close", "__tostring"})
+        if saved.type(f) == "function" then dbg.setupvalue(f, int(4), w) end
+      elseif k == 4 then
+        local f = saved.type(mt) == "table" and saved.rawget(mt, "__index")
+        if saved.type(f) == "function" then dbg.upvaluejoin(function() return v, w end, int(2), f, int(4)) end
+      elseif k == 5 then
+        local name = saved.type(mt) == "table" and saved.rawget(mt, "__name")
+        if name then reg["etinspect." .. saved.tostring(name)] = dbg.getmetatable(w) end
+      elseif k == 6 then
+        local f = saved.type(mt) == "table" and saved.rawget(mt, "__gc")
+        if saved.type(f) == "function" then f(v) end -- a public finalizer, by hand
+      elseif k == 7 then
+        local d = saved.string.dump(function(a) return a + 1 end)
+        local p = int(#d)
+        local fn = load_(d:sub(1, p - 1) .. saved.string.char(int(256) - 1) .. d:sub(p + 1))
+        if fn then fn(v) end
+      else keep(dbg.getupvalue(pick{etinspect.Inspector, etinspect.diff, saved.print}, int(3))) end
+    end,
     function() -- a Tensor from values, and numeric helpers
       note("Tensor.new")
       keep(etinspect.Tensor.new{dtype = pick{"float32", "int64", "bool", "bfloat16", "uint8", "x"},
@@ -490,7 +524,7 @@ function M.run(src, opts)
   -- runs in the same process)
   etinspect.limits{broadcast_elements = false}
   -- close what is left (some may be busy or linked: errors are fine)
-  for i = #owners, 1, -1 do saved.pcall(owners[i].close, owners[i]) end
+  for i = #owners, 1, -1 do saved.pcall(function() owners[i]:close() end) end
   pool, owners, objs, files_pool, by_type, present = nil, nil, nil, nil, nil, nil
   saved.collectgarbage("incremental", 200, 100)
   saved.collectgarbage()

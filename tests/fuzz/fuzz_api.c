@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "lua_cov.h"
+#include "lua_host.h"
 
 int luaopen_etinspect(lua_State *L);
 /* The libFuzzer entry points (declared for -Wmissing-prototypes). */
@@ -114,6 +115,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     lua_atpanic(L, panic);
     et_fuzz_lua_coverage(L);
     luaL_openlibs(L);
+    et_host_safe_loaders(L); /* the standard library as the host offers it */
+    et_host_safe_debug(L);
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
     lua_pushcfunction(L, luaopen_etinspect);
     lua_setfield(L, -2, "etinspect");
