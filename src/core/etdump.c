@@ -908,9 +908,29 @@ void et_event_cursor_get(et_event_cursor *c, uint32_t i, et_raw_event *e)
     }
     const fb_buf *b = &c->d->buf;
     uint32_t p = r->events.pos + 4u * i;
-    if (i + ET_PREFETCH_AHEAD < r->events.count) {
-        uint32_t q = p + 4u * ET_PREFETCH_AHEAD;
+    /* two stages ahead: the Event table of event i + 2A, and the
+     * ProfileEvent table and name of event i + A (whose Event table came
+     * in A events ago) */
+    if (i + 2 * ET_PREFETCH_AHEAD < r->events.count) {
+        uint32_t q = p + 8u * ET_PREFETCH_AHEAD;
         ET_PREFETCH(b->data + q + fb_ld_u32(b->data + q));
+    }
+    if (c->ev_vt && i + ET_PREFETCH_AHEAD < r->events.count) {
+        /* the run is verified: its Event tables are in the buffer, and one
+         * with the cached vtable has its profile_event there too; the
+         * name's position is only a guess until that table's vtable is
+         * compared (below, when its turn comes), so it is bounded here */
+        uint32_t q = p + 4u * ET_PREFETCH_AHEAD, t = q + fb_ld_u32(b->data + q);
+        if ((uint32_t)((int64_t)t - (int32_t)fb_ld_u32(b->data + t)) == c->ev_vt) {
+            uint64_t pp = (uint64_t)t + c->off_p, pt = pp + fb_ld_u32(b->data + pp);
+            uint64_t np = pt + c->pe_off[ETD_PE_NAME];
+            if (c->pe_off[ETD_PE_NAME] && np + 4 <= b->end) {
+                ET_PREFETCH(b->data + pt);
+                uint64_t s = np + fb_ld_u32(b->data + np);
+                if (s < b->end)
+                    ET_PREFETCH(b->data + s);
+            }
+        }
     }
     fb_table ev;
     ev.pos = p + fb_ld_u32(b->data + p);
