@@ -205,11 +205,19 @@ expect COROUTINE
 sleep 200
 send \x03
 expect interrupted!
+send cy = coroutine.wrap(function() coroutine.yield() while true do end end) cy()\n
+send print('YIE' .. 'LDED') cy()\n
+expect YIELDED
+sleep 200
+send \x03
+expect interrupted!
+send print('MA' .. 'SK=' .. select(2, debug.gethook()) .. ',' .. select(3, debug.gethook()))\n
+expect MASK=cr,0
 send print('after' .. ' loops')\n
 expect after loops
 send .quit\n
 PTY
-ok "Ctrl-C stops printing (a blocked write), rendering, a loop around pcall, a coroutine; the prompt comes back" \
+ok "Ctrl-C stops printing (a blocked write), rendering, a loop around pcall, a coroutine (also after a yield); the prompt comes back" \
     drive ctrlc
 show_log ctrlc
 
