@@ -8,6 +8,9 @@
 # a wide and a narrow dump; BENCH_CURVE=long adds 3M, 10M and 30M events,
 # written to a 1.8 GB file in TMPDIR, and a 10M-event narrow dump: a few
 # minutes more); the legacy profiler dump and a 20,000-node ETRecord.
+# With BENCH_REFERENCE (a command reading the ETDump $1 and writing its
+# TSV to $2), the reference Inspector's time over etinspect's on
+# large.etdp, BENCH_REFERENCE_RUNS (default 5) pairs.
 # Needs ETINSPECT, BENCHRUN, FLOOR, GEN_ETDUMP and ET_SHARED (set by the
 # Makefile).
 set -eu
@@ -47,9 +50,32 @@ if [ -f "$L" ]; then
         --trace_path "$out/l.trace.json"
     printf '  outputs: TSV %d, JSON %d, trace %d, SQLite %d bytes\n' "$(wc -c < "$out/l.tsv")" \
         "$(wc -c < "$out/l.json")" "$(wc -c < "$out/l.trace.json")" "$(wc -c < "$out/l.db")"
-    echo "  reference Inspector: not runnable here (no PyTorch/ExecuTorch); documented: 57.7 s" \
-        "on large.etdp (docs/performance.md)"
-    rm -f "$out"/l.*
+    if [ -n "${BENCH_REFERENCE:-}" ]; then
+        # the reference Inspector in the same run: BENCH_REFERENCE is a
+        # command (run by sh) that reads the ETDump $1 and writes its TSV
+        # to $2, e.g. 'python3 run_ref.py "$1" "$2"' (docs/performance.md);
+        # its runs pair with etinspect's TSV row, and both TSVs must equal
+        # the reference's printed one
+        rruns=${BENCH_REFERENCE_RUNS:-5}
+        printf '  %-44s ' "reference Inspector / etinspect (TSV)"
+        printf 'set -- "%s" "%s"\n%s\n' "$L" "$out/ref.tsv" "$BENCH_REFERENCE" >"$out/ref.sh"
+        line=$("$BENCHRUN" "$rruns" --fresh "$out/l.tsv" --vs sh "$out/ref.sh" \
+            "$ETINSPECT" --etdump_path "$L" --quiet --tsv_path "$out/l.tsv" 2>&1) || line="failed: $line"
+        et=$(echo "$line" | sed -n 's/^median \([0-9.]*\) s  floor.*/\1/p')
+        ref=$(echo "$line" | sed -n 's/.*floor \([0-9.]*\) s .*/\1/p')
+        if [ -n "$et" ] && [ -n "$ref" ]; then
+            same=differ
+            cmp -s "$out/ref.tsv" "$out/l.tsv" && same=identical
+            echo "$ref s / $et s = $(echo "$ref $et" | awk '{printf "%.0f", $1 / $2}')x" \
+                "(medians of $rruns pairs; TSVs $same)"
+        else
+            echo "$line"
+        fi
+    else
+        echo "  reference Inspector: set BENCH_REFERENCE to measure it in the same run" \
+            "(docs/performance.md)"
+    fi
+    rm -f "$out"/l.* "$out"/ref.*
 fi
 
 # scaling: load + aggregate + TSV per event, for each corpus size
