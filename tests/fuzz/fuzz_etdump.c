@@ -6,7 +6,9 @@
  *  1. et_etdump_open + et_etdump_verify_all; when both succeed, every run,
  *     allocator, event, value, tensor, tensor-list element and int64
  *     size/stride is read back through the accessors, touching every byte
- *     they point at;
+ *     they point at, and every event of every run once more through the
+ *     event cursor (et_event_cursor, the Lua iterator's decoder), which
+ *     must decode it as et_etdump_event_verified does;
  *  2. the whole model is built with et_inspector_open (etdump_data, ns ->
  *     ms); every debug value and run output of every run of every block is
  *     decoded (values.h) and each tensor read in full (every element, the
@@ -14,7 +16,9 @@
  *     with no debug buffer, once with the input itself as the debug buffer
  *     and, for an
  *     input of the form "ETDB" u32le N, N bytes, ETDump, once with those
- *     N bytes as the debug buffer (the ETDump is the rest).
+ *     N bytes as the debug buffer (the ETDump is the rest); the model is
+ *     built a second time with its statistics deferred (defer_stats, as Lua
+ *     opens it), and et_inspector_stats must give them bit for bit.
  * Inputs without the "ETDB" header are plain ETDumps, as before.
  * It checks these invariants with __builtin_trap(): a failed open or
  * verify leaves an error message; the model refuses exactly the inputs the
@@ -140,6 +144,68 @@ static void read_values(const et_inspector *insp, et_value_buffer buf)
 /* Run one input through the reader and the model (see the top of the
  * file).  data, size: the input.  Returns 0 (libFuzzer's convention); a
  * broken invariant traps. */
+static bool str_same(et_str a, et_str b)
+{
+    return a.n == b.n && (a.p == NULL) == (b.p == NULL) && (!a.n || memcmp(a.p, b.p, a.n) == 0);
+}
+
+/* Every event of every verified run through the event cursor (the Lua
+ * iterator's decoder) must decode as et_etdump_event_verified does. */
+static void cursor_matches(const et_etdump *d)
+{
+    for (uint32_t ri = 0; ri < et_etdump_num_runs(d); ri++) {
+        et_run r;
+        et_etdump_run(d, ri, &r);
+        et_event_cursor c;
+        et_event_cursor_init(&c, d, ri, &r);
+        for (uint32_t i = 0; i < r.events.count; i++) {
+            et_raw_event a, b;
+            memset(&a, 0, sizeof a);
+            memset(&b, 0, sizeof b);
+            et_event_cursor_get(&c, i, &a);
+            et_etdump_event_verified(d, ri, &r, i, &b);
+            if (a.kind != b.kind)
+                __builtin_trap();
+            if (a.kind == ET_EV_PROFILE &&
+                (!str_same(a.name, b.name) || !str_same(a.delegate_debug_id_str, b.delegate_debug_id_str) ||
+                 !str_same(a.metadata, b.metadata) || a.start_time != b.start_time ||
+                 a.end_time != b.end_time || a.instruction_id != b.instruction_id ||
+                 a.delegate_debug_id_int != b.delegate_debug_id_int || a.chain_value != b.chain_value ||
+                 a.chain_neg != b.chain_neg))
+                __builtin_trap();
+        }
+    }
+}
+
+/* The statistics an inspector computes when asked (defer_stats) equal the
+ * ones it computes while building. */
+static void deferred_stats_match(const et_inspector *eager, const uint8_t *p, size_t size)
+{
+    et_inspector_options o;
+    et_inspector_options_init(&o);
+    o.etdump_data = p;
+    o.etdump_size = size;
+    o.defer_stats = true;
+    et_error err;
+    et_inspector *lazy = et_inspector_open(&o, &err);
+    if (!lazy)
+        return; /* out of memory: the eager one was built */
+    if (et_inspector_stats(lazy, &err) == 0) {
+        if (lazy->stats_pending || lazy->n_blocks != eager->n_blocks)
+            __builtin_trap();
+        for (size_t bi = 0; bi < eager->n_blocks; bi++)
+            for (size_t e = 0; e < eager->blocks[bi].n_events; e++) {
+                const et_perf_data *x = &eager->blocks[bi].events[e].perf_data;
+                const et_perf_data *y = &lazy->blocks[bi].events[e].perf_data;
+                const double xs[6] = {x->p10, x->p50, x->p90, x->avg, x->min, x->max};
+                const double ys[6] = {y->p10, y->p50, y->p90, y->avg, y->min, y->max};
+                if (memcmp(xs, ys, sizeof xs) != 0) /* bit for bit, NaN included */
+                    __builtin_trap();
+            }
+    }
+    et_inspector_free(lazy);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     /* "ETDB" u32le N, N bytes of debug buffer, then the ETDump */
@@ -175,6 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             uint64_t n_events;
             reader_ok = 1;
             sink += walk(&d, &n_events);
+            cursor_matches(&d);
             if (d.num_profile_events + d.num_debug_events + d.num_allocation_events +
                     d.num_empty_events != n_events)
                 __builtin_trap();
@@ -196,6 +263,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!reader_ok) /* the model accepted what the reader refused */
             __builtin_trap();
         sink += insp->n_blocks;
+        deferred_stats_match(insp, p, size);
         et_value_buffer none = {NULL, 0}, self = {p, size}, given = {dbuf, dsize};
         read_values(insp, none);
         read_values(insp, self);
