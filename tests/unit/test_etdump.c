@@ -1251,6 +1251,67 @@ static void test_files(const char *sample_path)
     rmdir(dir);
 }
 
+/* The event cursor (the Lua iterator's decoder) against
+ * et_etdump_event_verified, event by event over every run of a verified
+ * dump; on the sample, the values of run 2's first events as the fixture
+ * (tests/fixtures/sample.json) has them.  Returns the events compared. */
+static uint64_t test_cursor(const char *label, const bytes *b, bool sample)
+{
+    et_etdump d;
+    et_error err;
+    if (!ok(et_etdump_open(&d, b->p, b->n, &err) == 0 && et_etdump_verify_all(&d, &err) == 0,
+            "%s: opens and verifies for the cursor", label)) {
+        diag("%s", err.msg);
+        return 0;
+    }
+    uint64_t n = 0, bad = 0;
+    for (uint32_t ri = 0; ri < et_etdump_num_runs(&d); ri++) {
+        et_run r;
+        et_etdump_run(&d, ri, &r);
+        et_event_cursor c;
+        et_event_cursor_init(&c, &d, ri, &r);
+        for (uint32_t i = 0; i < r.events.count; i++, n++) {
+            et_raw_event a, e;
+            memset(&a, 0, sizeof a);
+            memset(&e, 0, sizeof e);
+            et_event_cursor_get(&c, i, &a);
+            et_etdump_event_verified(&d, ri, &r, i, &e);
+            bool same = a.kind == e.kind && a.name.n == e.name.n &&
+                        (a.name.n == 0 || memcmp(a.name.p, e.name.p, a.name.n) == 0);
+            if (a.kind == ET_EV_PROFILE)
+                same = same && a.start_time == e.start_time && a.end_time == e.end_time &&
+                       a.instruction_id == e.instruction_id &&
+                       a.delegate_debug_id_int == e.delegate_debug_id_int &&
+                       a.chain_value == e.chain_value && a.chain_neg == e.chain_neg &&
+                       a.delegate_debug_id_str.n == e.delegate_debug_id_str.n &&
+                       a.metadata.n == e.metadata.n;
+            bad += !same;
+            if (sample && ri == 1 && i < 3) {
+                static const struct {
+                    const char *name;
+                    uint64_t start, end;
+                    int32_t instr, did;
+                } want[] = {{"native_call_convolution.out", 100300, 220300, 0, -1},
+                            {"OPERATOR_CALL", 100100, 221000, 0, -1},
+                            {NULL, 222200, 252200, 1, 0}};
+                ok(a.kind == ET_EV_PROFILE && a.start_time == want[i].start &&
+                       a.end_time == want[i].end && a.instruction_id == want[i].instr &&
+                       a.delegate_debug_id_int == want[i].did &&
+                       (want[i].name ? a.name.n == strlen(want[i].name) &&
+                                           memcmp(a.name.p, want[i].name, a.name.n) == 0
+                                     : a.name.p == NULL),
+                   "%s: run 2, event %u through the cursor: %s, %" PRIu64 "..%" PRIu64, label,
+                   (unsigned)i + 1, want[i].name ? want[i].name : "(no name)", want[i].start,
+                   want[i].end);
+            }
+        }
+    }
+    ok(bad == 0, "%s: %" PRIu64 " events through the cursor decode as et_etdump_event_verified "
+                 "(%" PRIu64 " differ)", label, n, bad);
+    et_etdump_close(&d);
+    return n;
+}
+
 /* Run every group; the sample is required, the shared corpus optional.
  * Returns 0 when every test passed. */
 int main(void)
@@ -1279,6 +1340,7 @@ int main(void)
         skip_n(1, "sample.etdp does not have the expected shape");
     }
     truncation_sweep("sample.etdp", s.p, s.n);
+    test_cursor("sample.etdp", &s, true);
     test_built();
     test_files(path);
 
@@ -1303,6 +1365,17 @@ int main(void)
             truncation_sweep("tutorial", t.p, t.n);
         }
         free(t.p);
+        static const char *const cursor_dumps[] = {"medium", "multiblock", "debug", "alloc",
+                                                   "real_add_x10", "cycles"};
+        for (size_t k = 0; k < sizeof cursor_dumps / sizeof cursor_dumps[0]; k++) {
+            snprintf(path, sizeof path, "%s/corpus/etdump/%s.etdp", shared, cursor_dumps[k]);
+            bytes c = tap_read_file(path);
+            if (c.p)
+                test_cursor(cursor_dumps[k], &c, false);
+            else
+                skip_n(1, "a corpus ETDump is missing: its cursor check not run");
+            free(c.p);
+        }
     }
     free(s.p);
     return done_testing();

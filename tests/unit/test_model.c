@@ -276,6 +276,23 @@ static void test_stats(void)
     ok(pd->min == 1.0 && pd->max == 10.0, "stats10: min 1, max 10");
     et_inspector_free(insp);
 
+    /* deferred (as Lua opens it): pending until et_inspector_stats, then the same */
+    et_inspector_options o;
+    et_inspector_options_init(&o);
+    o.defer_stats = true;
+    insp = open_fixture("stats10", &o, &err);
+    if (ok(insp != NULL && insp->stats_pending, "stats10, defer_stats: statistics pending after opening")) {
+        pd = &insp->blocks[0].events[0].perf_data;
+        ok(pd->raw[0] == 7.0 && pd->p50 == 0.0, "... the samples there, p50 not computed yet");
+        ok(et_inspector_stats(insp, &err) == 0 && !insp->stats_pending,
+           "et_inspector_stats computes them");
+        ok(pd->p50 == 5.5 && pd->avg == 5.5 && fabs(pd->p10 - 1.9) < 1e-12 &&
+               fabs(pd->p90 - 9.1) < 1e-12 && pd->min == 1.0 && pd->max == 10.0,
+           "... as the eager build does (p50 5.5, p10 1.9, p90 9.1, min 1, max 10)");
+        ok(et_inspector_stats(insp, &err) == 0 && pd->p50 == 5.5, "a second call changes nothing");
+    }
+    et_inspector_free(insp);
+
     /* percentile helpers directly */
     double one[1] = {3.5};
     ok(et_percentile_sorted(one, 1, 90) == 3.5, "percentile of one sample is that sample");
