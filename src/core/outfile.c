@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -127,12 +128,87 @@ static void release(et_outfile *of)
     free(of->tmp);
     memset(of, 0, sizeof *of);
     of->temp_slot = -1;
+    of->fd = -1;
 }
+
+/* ---- a temporary file written back as it is written ---------------------- */
+
+/* Without this, the kernel keeps what a writer writes in the page cache
+ * until the commit's fsync, which then waits for all of it: 6 ms for
+ * large.etdp's 5.5 MB TSV, 8 ms for its 22 MB of JSON.  The stream below
+ * asks for the disk writes of each megabyte as soon as it is written
+ * (sync_file_range, SYNC_FILE_RANGE_WRITE: start, do not wait), so they
+ * overlap the writer's own work and the fsync finds little left. */
+#if defined(__GLIBC__) && defined(SYNC_FILE_RANGE_WRITE)
+#define WRITEBACK_SPAN (1u << 20)
+
+typedef struct wb_stream {
+    int fd;
+    uint64_t written; /* bytes written */
+    uint64_t kicked;  /* bytes whose writeback was asked for */
+} wb_stream;
+
+static ssize_t wb_write(void *cookie, const char *buf, size_t n)
+{
+    wb_stream *w = cookie;
+    size_t done = 0;
+    while (done < n) {
+        ssize_t k = write(w->fd, buf + done, n - done);
+        if (k < 0) {
+            if (errno == EINTR)
+                continue;
+            return (ssize_t)done; /* errno says why */
+        }
+        done += (size_t)k;
+    }
+    w->written += done;
+    if (w->written - w->kicked >= WRITEBACK_SPAN) {
+        (void)sync_file_range(w->fd, (off_t)w->kicked, (off_t)(w->written - w->kicked),
+                              SYNC_FILE_RANGE_WRITE);
+        w->kicked = w->written;
+    }
+    return (ssize_t)done;
+}
+
+static int wb_close(void *cookie)
+{
+    wb_stream *w = cookie;
+    int rc = close(w->fd);
+    free(w);
+    return rc;
+}
+
+/* A stream writing to fd that starts the disk writes as it goes, or NULL
+ * (errno set; fd is left open). */
+static FILE *open_stream(int fd)
+{
+    wb_stream *w = malloc(sizeof *w);
+    if (!w) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    *w = (wb_stream){fd, 0, 0};
+    cookie_io_functions_t io = {.read = NULL, .write = wb_write, .seek = NULL, .close = wb_close};
+    FILE *f = fopencookie(w, "w", io);
+    if (!f) {
+        free(w);
+        return NULL;
+    }
+    setvbuf(f, NULL, _IOFBF, 64u << 10);
+    return f;
+}
+#else
+static FILE *open_stream(int fd)
+{
+    return fdopen(fd, "w");
+}
+#endif
 
 int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs, et_error *err)
 {
     memset(of, 0, sizeof *of);
     of->temp_slot = -1;
+    of->fd = -1;
     struct stat ds;
     if (stat(dest, &ds) == 0) {
         if (S_ISDIR(ds.st_mode))
@@ -174,7 +250,8 @@ int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs,
     mode_t um = umask(0);
     umask(um);
     fchmod(fd, 0666 & ~um);
-    of->fp = fdopen(fd, "w");
+    of->fp = open_stream(fd);
+    of->fd = fd;
     if (!of->fp) {
         int e = errno;
         close(fd);
@@ -219,7 +296,7 @@ int et_outfile_commit(et_outfile *of, et_error *err)
         rc = -1, e = errno;
     /* on disk before it replaces anything (a direct output - a terminal,
      * a FIFO - cannot be synced and need not be) */
-    if (rc == 0 && of->tmp && fsync(fileno(of->fp)) != 0)
+    if (rc == 0 && of->tmp && fsync(of->fd) != 0)
         rc = -1, e = errno;
     if (fclose(of->fp) != 0 && rc == 0)
         rc = -1, e = errno;

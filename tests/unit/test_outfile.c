@@ -8,8 +8,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "mapfile.h"
@@ -258,6 +261,61 @@ static void test_write_errors(void)
        "committed: fsync()ed, renamed, complete");
 }
 
+/* A temporary file that cannot grow (RLIMIT_FSIZE, in a child process):
+ * the stream that writes it back as it goes reports the write's error, the
+ * commit fails naming it, and neither the output nor the temporary file
+ * is left.  Also a large output through that stream arrives whole. */
+static void test_stream(void)
+{
+    et_error err;
+    /* 3 MB through the stream (three writeback spans), read back */
+    et_outfile of;
+    const char *big = path_in("big.txt");
+    if (ok(et_outfile_open(&of, big, NULL, &err) == 0 && of.tmp && of.fd >= 0,
+           "a regular file: a temporary file and its descriptor")) {
+        for (int i = 0; i < 300000; i++)
+            fprintf(of.fp, "%09d\n", i);
+        ok(et_outfile_commit(&of, &err) == 0, "3 MB written and committed");
+        tap_bytes b = tap_read_file(big);
+        int in_order = b.p && b.n == 3000000;
+        for (int i = 0; in_order && i < 300000; i++) {
+            char want[11];
+            snprintf(want, sizeof want, "%09d\n", i);
+            in_order = memcmp(b.p + 10 * (size_t)i, want, 10) == 0;
+        }
+        ok(in_order, "... all 3,000,000 bytes, in order");
+        free(b.p);
+    }
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGXFSZ, SIG_IGN); /* write fails with EFBIG instead */
+        struct rlimit rl = {100000, 100000};
+        setrlimit(RLIMIT_FSIZE, &rl);
+        const char *dest = path_in("capped.txt");
+        et_outfile o;
+        if (et_outfile_open(&o, dest, NULL, &err) != 0)
+            _exit(10);
+        char *tmp = strdup(o.tmp);
+        for (int i = 0; i < 100000; i++)
+            fputs("0123456789", o.fp);
+        int rc = et_outfile_commit(&o, &err);
+        if (rc == 0)
+            _exit(11);
+        if (!strstr(err.msg, "capped.txt: write failed: File too large"))
+            _exit(12);
+        if (access(dest, F_OK) == 0 || access(tmp, F_OK) == 0)
+            _exit(13);
+        _exit(0);
+    }
+    int status = -1;
+    waitpid(pid, &status, 0);
+    ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+       "a file that cannot grow: the commit fails with \"DEST: write failed: File too large\", "
+       "leaving neither the output nor the temporary file (child exit %d)",
+       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -268,6 +326,7 @@ int main(void)
     test_check_first();
     test_temporaries();
     test_write_errors();
+    test_stream();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)
