@@ -279,7 +279,7 @@ static void test_stream(void)
         tap_bytes b = tap_read_file(big);
         int in_order = b.p && b.n == 3000000;
         for (int i = 0; in_order && i < 300000; i++) {
-            char want[11];
+            char want[16];
             snprintf(want, sizeof want, "%09d\n", i);
             in_order = memcmp(b.p + 10 * (size_t)i, want, 10) == 0;
         }
