@@ -142,18 +142,15 @@ static void release(et_outfile *of)
 #if defined(__GLIBC__) && defined(SYNC_FILE_RANGE_WRITE)
 #define WRITEBACK_SPAN (1u << 20)
 
-typedef struct wb_stream {
-    int fd;
-    uint64_t written; /* bytes written */
-    uint64_t kicked;  /* bytes whose writeback was asked for */
-} wb_stream;
-
+/* The stream's cookie is the et_outfile's `wb`: no allocation of its own
+ * (a process that exits without closing the stream - os.exit in a
+ * callback - leaves nothing behind). */
 static ssize_t wb_write(void *cookie, const char *buf, size_t n)
 {
-    wb_stream *w = cookie;
+    et_outfile *of = cookie;
     size_t done = 0;
     while (done < n) {
-        ssize_t k = write(w->fd, buf + done, n - done);
+        ssize_t k = write(of->wb.fd, buf + done, n - done);
         if (k < 0) {
             if (errno == EINTR)
                 continue;
@@ -161,45 +158,39 @@ static ssize_t wb_write(void *cookie, const char *buf, size_t n)
         }
         done += (size_t)k;
     }
-    w->written += done;
-    if (w->written - w->kicked >= WRITEBACK_SPAN) {
-        (void)sync_file_range(w->fd, (off_t)w->kicked, (off_t)(w->written - w->kicked),
-                              SYNC_FILE_RANGE_WRITE);
-        w->kicked = w->written;
+    of->wb.written += done;
+    if (of->wb.written - of->wb.kicked >= WRITEBACK_SPAN) {
+        (void)sync_file_range(of->wb.fd, (off_t)of->wb.kicked,
+                              (off_t)(of->wb.written - of->wb.kicked), SYNC_FILE_RANGE_WRITE);
+        of->wb.kicked = of->wb.written;
     }
     return (ssize_t)done;
 }
 
 static int wb_close(void *cookie)
 {
-    wb_stream *w = cookie;
-    int rc = close(w->fd);
-    free(w);
+    et_outfile *of = cookie;
+    int rc = close(of->wb.fd);
+    of->wb.fd = -1;
     return rc;
 }
 
 /* A stream writing to fd that starts the disk writes as it goes, or NULL
  * (errno set; fd is left open). */
-static FILE *open_stream(int fd)
+static FILE *open_stream(et_outfile *of, int fd)
 {
-    wb_stream *w = malloc(sizeof *w);
-    if (!w) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    *w = (wb_stream){fd, 0, 0};
+    of->wb.fd = fd;
+    of->wb.written = of->wb.kicked = 0;
     cookie_io_functions_t io = {.read = NULL, .write = wb_write, .seek = NULL, .close = wb_close};
-    FILE *f = fopencookie(w, "w", io);
-    if (!f) {
-        free(w);
-        return NULL;
-    }
-    setvbuf(f, NULL, _IOFBF, 64u << 10);
+    FILE *f = fopencookie(of, "w", io);
+    if (f)
+        setvbuf(f, NULL, _IOFBF, 64u << 10);
     return f;
 }
 #else
-static FILE *open_stream(int fd)
+static FILE *open_stream(et_outfile *of, int fd)
 {
+    (void)of;
     return fdopen(fd, "w");
 }
 #endif
@@ -250,7 +241,7 @@ int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs,
     mode_t um = umask(0);
     umask(um);
     fchmod(fd, 0666 & ~um);
-    of->fp = open_stream(fd);
+    of->fp = open_stream(of, fd);
     of->fd = fd;
     if (!of->fp) {
         int e = errno;

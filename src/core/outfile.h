@@ -31,6 +31,12 @@
 typedef struct et_outfile {
     FILE *fp;          /* write here */
     int fd;            /* the temporary file's descriptor (fsync); -1 when writing directly */
+    /* the state of fp's stream (outfile.c), which points here: an open
+     * et_outfile is used in place, never copied */
+    struct {
+        int fd;
+        unsigned long long written, kicked; /* bytes written; whose writeback was asked for */
+    } wb;
     char *dest;        /* final path */
     char *tmp;         /* temporary path; NULL when writing directly */
     int temp_slot;     /* et_temp_track's slot of tmp, -1 for none */
