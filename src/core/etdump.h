@@ -188,10 +188,11 @@ void et_etdump_event_verified(const et_etdump *d, uint32_t run_index, const et_r
                               uint32_t i, et_raw_event *e);
 
 /* A cursor over the events of a run that et_etdump_verify_run() has
- * verified, for bulk iteration one event at a time (the Lua iterator
- * run:events()): it keeps the layout of the last Event and ProfileEvent
- * vtables from call to call, so a profile event costs a comparison of
- * each vtable and its field reads.  `d` and the run must outlive it. */
+ * verified, for bulk iteration one event at a time (run:events(),
+ * insp:run_columns(), the trace's allocation counters): it keeps the
+ * layout of the last Event and ProfileEvent vtables from call to call, so
+ * a profile event costs a comparison of each vtable and its field reads.
+ * `d` and the run must outlive it. */
 typedef struct et_event_cursor {
     const et_etdump *d;
     uint32_t run_index;

@@ -1137,9 +1137,11 @@ static void run_counters(tw *w, const et_block *blk, size_t r, int64_t start)
     et_etdump_run(d, rd, &run);
     int64_t anchor = start, pend_ts = 0;
     bool pending = false;
+    et_event_cursor cur;
+    et_event_cursor_init(&cur, d, rd, &run);
     for (uint32_t j = 0; j < run.events.count; j++) {
         et_raw_event e;
-        et_etdump_event_verified(d, rd, &run, j, &e);
+        et_event_cursor_get(&cur, j, &e);
         if (e.kind == ET_EV_PROFILE && !raw_delegated(&e)) {
             int64_t t = tick_ns(w, ri, e.end_time);
             if (t > anchor)

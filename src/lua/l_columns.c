@@ -133,9 +133,11 @@ static int insp_run_columns(lua_State *L)
     int narr = n > INT32_MAX ? INT32_MAX : (int)n;
     int kind = column(L, 3, "kind", narr), name = column(L, 3, "name", narr);
     int st = column(L, 3, "start_time", narr), en = column(L, 3, "end_time", narr);
+    et_event_cursor cur;
+    et_event_cursor_init(&cur, &insp->dump, ri, &run);
     for (uint32_t i = 0; i < n; i++) {
         et_raw_event e;
-        et_etdump_event_verified(&insp->dump, ri, &run, i, &e);
+        et_event_cursor_get(&cur, i, &e);
         lua_Integer k = (lua_Integer)e.kind, s = 0, t = 0, nm = 0;
         if (e.kind == ET_EV_PROFILE) {
             s = (lua_Integer)e.start_time;
