@@ -1,5 +1,5 @@
 /* outfile.c - see outfile.h. */
-#define _GNU_SOURCE /* sync_file_range (Linux), guarded below */
+#define _GNU_SOURCE /* sync_file_range, fopencookie (Linux, glibc), guarded below */
 #include "outfile.h"
 
 #include <errno.h>
@@ -266,18 +266,6 @@ static void sync_dir(const char *path)
         close(fd);
     }
     free(dir);
-}
-
-void et_file_start_writeback(FILE *fp)
-{
-#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
-    if (fflush(fp) != 0)
-        return; /* the error stays on the stream for the writer to see */
-    /* nbytes 0: from offset 0 to the end; pages under writeback are skipped */
-    (void)sync_file_range(fileno(fp), 0, 0, SYNC_FILE_RANGE_WRITE);
-#else
-    (void)fp;
-#endif
 }
 
 int et_outfile_commit(et_outfile *of, et_error *err)

@@ -63,21 +63,11 @@ int et_outfile_guard(const char *dest, const char *const *inputs, et_error *err)
  * kernel to start writing each megabyte to disk as soon as it is written
  * (sync_file_range, without waiting), so that the commit's fsync finds
  * little left: 6 ms -> 0.5 ms for large.etdp's TSV; a write error is the
- * stream's, as with any FILE.  Returns 0, or -1 with `err` set: ET_ERR_USAGE when dest
- * is an input (et_outfile_guard), ET_ERR_IO ("DEST: is a directory,
- * expected a file path", "DEST: cannot create a file beside it: REASON",
- * "DEST: REASON"), ET_ERR_NOMEM. */
+ * stream's, as with any FILE.  Returns 0, or -1 with `err` set:
+ * ET_ERR_USAGE when dest is an input (et_outfile_guard), ET_ERR_IO ("DEST:
+ * is a directory, expected a file path", "DEST: cannot create a file
+ * beside it: REASON", "DEST: REASON"), ET_ERR_NOMEM. */
 int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs, et_error *err);
-
-/* Start writing back to disk what was written to `fp` so far, without
- * waiting for it (Linux's sync_file_range; elsewhere nothing), so that a
- * later fsync finds less left to write: for writers of large outputs to
- * a stream that is not an et_outfile's (whose stream does it by itself),
- * e.g. a Lua file handle given to the trace.  Flushes the stream first;
- * never fails (a pipe, a terminal or a stream without a descriptor is not
- * written back; a flush error stays on the stream for the writer to
- * report). */
-void et_file_start_writeback(FILE *fp);
 
 /* Flush, fsync, close and rename into place (then fsync the directory).
  * Returns 0, or -1 with `err` set (ET_ERR_IO "DEST: write failed:

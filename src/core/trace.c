@@ -80,10 +80,6 @@ typedef struct level_stack {
     char mid[96];
 } level_stack;
 
-/* What the writer thread writes before it asks for the disk writes to
- * start (et_file_start_writeback). */
-#define WRITEBACK_BYTES (8u << 20)
-
 /* The writer thread: it writes `full` while the next buffer is filled. */
 typedef struct twriter {
     pthread_t th;
@@ -94,7 +90,6 @@ typedef struct twriter {
     bool quit;
     bool failed;      /* a write failed */
     int err_no;       /* its errno (errno is the thread's own) */
-    size_t unsynced;  /* bytes written since the last et_file_start_writeback */
     et_strbuf full;
     FILE *out;
 } twriter;
@@ -351,12 +346,6 @@ static void *writer_main(void *arg)
         pthread_mutex_unlock(&t->mu);
         bool ok = fwrite(t->full.p, 1, t->full.n, t->out) == t->full.n;
         int e = errno;
-        /* start the disk writes now, 8 MB at a time, not in the commit's
-         * fsync after the last byte */
-        if (ok && (t->unsynced += t->full.n) >= WRITEBACK_BYTES) {
-            t->unsynced = 0;
-            et_file_start_writeback(t->out);
-        }
         pthread_mutex_lock(&t->mu);
         if (!ok && !t->failed)
             t->err_no = e;
