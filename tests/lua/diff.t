@@ -17,13 +17,7 @@ local fixtures = t.build .. "/fixtures/"
 if not t.exists(fixtures .. "sample.etdp") then t.skip_all(fixtures .. "sample.etdp not built (run make)") end
 local bin = os.getenv("ETINSPECT") or "etinspect"
 
-local function sh(cmd)
-  local p = io.popen(cmd .. " 2>&1; echo \"status=$?\"")
-  local out = p:read("a")
-  p:close()
-  local status = tonumber(out:match("status=(%d+)\n$"))
-  return out:gsub("status=%d+\n$", ""), status
-end
+local sh = t.run
 
 local function q(s) return "'" .. s:gsub("'", "'\\''") .. "'" end
 

@@ -18,13 +18,7 @@ local function write(name, s)
   f:close()
   return dir .. "/" .. name
 end
-local function run(cmd)
-  local p = io.popen(cmd .. " 2>&1; echo \"status=$?\"")
-  local out = p:read("a")
-  p:close()
-  local status = tonumber(out:match("status=(%d+)\n$"))
-  return out:gsub("status=%d+\n$", ""), status
-end
+local run = t.run
 
 local dumped = string.dump(function(a) return a + 1 end)
 

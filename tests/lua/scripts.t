@@ -8,13 +8,7 @@ local sample = t.build .. "/fixtures/sample.etdp"
 if not t.exists(sample) then t.skip_all(sample .. " not built (run make)") end
 local bin = os.getenv("ETINSPECT") or "etinspect"
 
-local function run(cmd)
-  local p = io.popen(cmd .. " 2>&1; echo \"status=$?\"")
-  local out = p:read("a")
-  p:close()
-  local status = tonumber(out:match("status=(%d+)\n$"))
-  return out:gsub("status=%d+\n$", ""), status
-end
+local run = t.run
 
 local insp = etinspect.Inspector{etdump_path = sample}
 

@@ -6,6 +6,7 @@
 --   t.near(got, want, tol, "description")   |got - want| <= tol * max(1, |want|)
 --   t.raises(fn, pattern, "description")    fn() must raise an error matching pattern
 --   t.skip_all("reason")                    plan 1..0, exit
+--   t.run(cmd)                              a shell command's stdout and stderr, and its exit status
 --   t.done()                                prints the plan; exits 1 when a test failed
 --   t.shared, t.corpus, t.ref, t.build, t.src   paths from the environment
 local M = { n = 0, failed = 0 }
@@ -72,6 +73,16 @@ function M.exists(path)
   local f = io.open(path, "rb")
   if f then f:close() end
   return f ~= nil
+end
+
+--- Run `cmd` in the shell; returns what it wrote to stdout and stderr
+-- (together, in order) and its exit status.
+function M.run(cmd)
+  local p = io.popen(cmd .. " 2>&1; echo \"status=$?\"")
+  local out = p:read("a")
+  p:close()
+  local status = tonumber(out:match("status=(%d+)\n$"))
+  return (out:gsub("status=%d+\n$", "")), status
 end
 
 function M.read(path)
