@@ -52,31 +52,32 @@ static void module_name(const char *path, char *out, size_t cap)
     out[n] = '\0';
 }
 
+/* The whole file at `path` (freed by the caller), or NULL with errno set. */
 static unsigned char *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    size_t got;
-    while (buf && (got = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += got;
+    size_t cap = 0, n = 0;
+    unsigned char *buf = NULL;
+    for (;;) {
         if (n == cap) {
-            unsigned char *b = realloc(buf, cap *= 2);
-            if (!b) {
-                free(buf);
-                buf = NULL;
-            }
+            unsigned char *b = realloc(buf, cap = cap ? 2 * cap : 1 << 16);
+            if (!b)
+                break;
             buf = b;
         }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (got == 0)
+            break;
     }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
+    if (ferror(f) || n == cap) { /* a read error, or out of memory */
+        fclose(f);
         free(buf);
         return NULL;
     }
+    fclose(f);
     *len = n;
     return buf;
 }

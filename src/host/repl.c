@@ -63,13 +63,19 @@ static lua_State *volatile g_current;
  * for every statement); a call hook costs only calls. */
 #define WATCH_MASK (LUA_MASKCALL | LUA_MASKRET)
 
+/* Note L as the running thread, anchored in the registry so that the
+ * Ctrl-C handler may set its hook. */
+static void note_thread(lua_State *L)
+{
+    g_current = L; /* first: the running thread is alive whatever runs next */
+    lua_pushthread(L);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, (const void *)&g_current);
+}
+
 static void check_hook(lua_State *L, lua_Debug *ar)
 {
-    if (L != g_current) { /* a resume, or a yield returning: note the running thread */
-        g_current = L; /* first: the running thread is alive whatever runs next */
-        lua_pushthread(L);
-        lua_rawsetp(L, LUA_REGISTRYINDEX, (const void *)&g_current);
-    }
+    if (L != g_current) /* a resume, or a yield returning */
+        note_thread(L);
     if (g_running && g_interrupted) {
         lua_sethook(L, check_hook, LUA_MASKCOUNT, 1);
         luaL_error(L, "interrupted!");
@@ -94,9 +100,7 @@ static void on_sigint(int sig)
 static void watch(lua_State *L)
 {
     g_interrupted = 0;
-    g_current = L;
-    lua_pushthread(L);
-    lua_rawsetp(L, LUA_REGISTRYINDEX, (const void *)&g_current);
+    note_thread(L);
     lua_sethook(L, check_hook, WATCH_MASK, 0);
     g_running = 1;
 }

@@ -57,18 +57,18 @@
 #include <limits.h>
 #include <string.h>
 
-/* The mode at argument `arg`, checked: nil, or a string that allows text.
- * Returns "t"; raises for a mode without 't' ("b") or a non-string. */
-static const char *text_mode(lua_State *L, int arg, const char *fn)
+/* Check the mode at argument `arg`: nil, or a string that allows text;
+ * raises for a mode without 't' ("b") or a non-string.  The load is then
+ * made with mode "t" whatever was asked. */
+static void check_text_mode(lua_State *L, int arg, const char *fn)
 {
     if (lua_isnoneornil(L, arg))
-        return "t";
+        return;
     const char *mode = luaL_checkstring(L, arg);
     if (!strchr(mode, 't'))
         luaL_error(L, "bad argument #%d to '%s' (mode '%s': etinspect loads text chunks only; binary "
                       "chunks are not verified and could crash it)",
                    arg, fn, mode);
-    return "t";
 }
 
 /* After a load: the chunk (with `env` as its first upvalue when given)
@@ -113,7 +113,7 @@ static int text_load(lua_State *L)
 {
     size_t n;
     const char *s = lua_tolstring(L, 1, &n);
-    text_mode(L, 3, "load");
+    check_text_mode(L, 3, "load");
     int env = !lua_isnone(L, 4) ? 4 : 0;
     int status;
     if (s) {
@@ -132,7 +132,7 @@ static int text_load(lua_State *L)
 static int text_loadfile(lua_State *L)
 {
     const char *fname = luaL_optstring(L, 1, NULL);
-    text_mode(L, 2, "loadfile");
+    check_text_mode(L, 2, "loadfile");
     int env = !lua_isnone(L, 3) ? 3 : 0;
     return load_result(L, luaL_loadfilex(L, fname, "t"), env);
 }

@@ -106,10 +106,8 @@ static int events_next(lua_State *L)
     if (i >= it->cur.run.events.count)
         return 0;
     it->next = i + 1;
-    et_raw_event ev;
-    et_event_cursor_get(&it->cur, i, &ev);
-    const et_raw_event *ep = &ev;
-#define e (*ep)
+    et_raw_event e;
+    et_event_cursor_get(&it->cur, i, &e);
     lua_pushinteger(L, (lua_Integer)i + 1);
     /* closed by a finalizer that a new string's allocation ran? */
     if (push_name(L, it, e.kind == ET_EV_ALLOCATION ? (et_str){NULL, 0} : e.name) &&
@@ -144,7 +142,6 @@ static int events_next(lua_State *L)
         return 8;
     }
     return 5;
-#undef e
 }
 
 static int run_events(lua_State *L)
