@@ -73,8 +73,10 @@ static inline bool push_name(lua_State *L, events_iter *it, et_str s)
     /* names differ near their end ("native_call_add.out"): hash the length
      * and the last 8 bytes (fewer for a short name) */
     uint64_t tail = 0;
-    size_t m = s.n < 8 ? s.n : 8;
-    memcpy(&tail, s.p + s.n - m, m);
+    if (s.n >= 8) /* one load: a copy of fewer bytes stalls the load after it */
+        memcpy(&tail, s.p + s.n - 8, 8);
+    else
+        memcpy(&tail, s.p, s.n);
     uint64_t h = (tail ^ (uint64_t)s.n * 0x9E3779B97F4A7C15u) * 0x9E3779B97F4A7C15u;
     size_t k = (size_t)(h >> 58); /* top 6 bits: NAME_CACHE_SLOTS == 64 */
     name_slot *slot = &it->names[k];
