@@ -400,7 +400,16 @@ typedef struct builder {
     uint64_t wrapped_events;
     bool tensor_values;
     cmp_budget cmp; /* the debug-data comparisons' reading budget */
+    unsigned fill;  /* what pass 2 fills: FILL_* */
 } builder;
+
+/* What pass 2 fills (builder.fill). */
+enum {
+    FILL_DATA = 1,    /* runs, outputs, allocations, values, metadata */
+    FILL_DEBUG = 2,   /* the events' debug entries per run */
+    FILL_SAMPLES = 4, /* perf_data.raw and start_time */
+    FILL_ALL = 7
+};
 
 static int nomem(et_error *err)
 {
@@ -1356,10 +1365,10 @@ static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
         et_event *ev = &blk->events[k];
         /* the tile's rows are read in step, a quarter line per row and
          * event: ask for the line 16 events on */
-        if ((k & 3) == 0 && k + 16 < E)
+        if ((b->fill & FILL_SAMPLES) && (k & 3) == 0 && k + 16 < E)
             for (size_t r = r0; r < r1; r++)
                 ET_PREFETCH(lg->tbase + lg->row[r] + k + 16);
-        if (ev->perf_data.raw) {
+        if (ev->perf_data.raw && (b->fill & FILL_SAMPLES)) {
             const esig *s = &b->es.v[b->seq[g->seq_first + k]];
             bool delegated = g->delegated[k];
             double *raw = ev->perf_data.raw + off;
@@ -1370,7 +1379,7 @@ static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
                 st[r] = t.start;
             }
         }
-        if (ev->debug_first)
+        if (ev->debug_first && (b->fill & FILL_DEBUG))
             for (size_t r = r0; r < r1; r++) {
                 ev->debug_first[off + r] = lg->dbg_first[r * E + k] + (uint32_t)lg->value_shift;
                 ev->debug_count[off + r] = lg->dbg_count[r * E + k];
@@ -1408,14 +1417,18 @@ static void fill_runs_data(const builder *b, const lgroup *lg)
     }
 }
 
-/* Pass 2 of one worker: its groups' runs, in tiles of runs. */
+/* Pass 2 of one worker: what b->fill says of its groups' runs, in tiles
+ * of runs. */
 static void pass2(void *ctx, size_t k)
 {
     const builder *b = ctx;
     const worker *w = &b->w[k];
     for (size_t gi = 0; gi < w->n_groups; gi++) {
         const lgroup *lg = &w->groups[gi];
-        fill_runs_data(b, lg);
+        if (b->fill & FILL_DATA)
+            fill_runs_data(b, lg);
+        if (!(b->fill & (FILL_DEBUG | FILL_SAMPLES)))
+            continue;
         size_t E = lg->seq_len ? lg->seq_len : 1, tile = 4096 / E;
         tile = tile < 8 ? 8 : tile;
         for (size_t r0 = 0; r0 < lg->n_runs; r0 += tile)
@@ -1488,10 +1501,27 @@ static int all_stats(et_inspector *insp, unsigned threads, et_error *err)
     return rc;
 }
 
+static void free_builder(builder *b);
+
+/* The samples an inspector opened with defer_stats left to fill, from the
+ * builder it kept (pass 2's FILL_SAMPLES part), then the builder freed. */
+static void fill_pending_samples(et_inspector *insp)
+{
+    builder *b = insp->samples_pending;
+    if (!b)
+        return;
+    b->fill = FILL_SAMPLES;
+    et_parallel_for(b->threads, b->nw, pass2, b);
+    free_builder(b);
+    free(b);
+    insp->samples_pending = NULL;
+}
+
 int et_inspector_stats(et_inspector *insp, et_error *err)
 {
     if (!insp->stats_pending)
         return 0;
+    fill_pending_samples(insp);
     if (all_stats(insp, et_threads(), err) != 0)
         return -1;
     insp->stats_pending = false;
@@ -1780,7 +1810,13 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
             nomem(err);
             goto out;
         }
-    /* pass 2: in parallel, or run by run on this thread for the converter */
+    /* pass 2: in parallel, or run by run on this thread for the converter.
+     * With the statistics deferred (and no converter: a host callback is
+     * called while the model is built, never later), the samples wait for
+     * them too: a script that reads raw runs never fills them, and the
+     * builder is kept until then (insp->samples_pending) */
+    bool defer_samples = o->defer_stats && !b.converter;
+    b.fill = defer_samples ? FILL_DATA | FILL_DEBUG : FILL_ALL;
     if (!b.converter) {
         et_parallel_for(b.threads, b.nw, pass2, &b);
     } else {
@@ -1792,13 +1828,12 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
                 fill_runs(&b, &w->groups[w->run_group[i]], w->run_local[i], w->run_local[i] + 1);
         }
     }
-    for (unsigned k = 0; k < b.nw; k++)
-        for (size_t gi = 0; gi < b.w[k].n_groups; gi++) {
-            free(b.w[k].groups[gi].row);
-            b.w[k].groups[gi].row = NULL;
-        }
-    for (unsigned k = 0; k < b.nw; k++) {
+    for (unsigned k = 0; k < b.nw && !defer_samples; k++) {
         worker *w = &b.w[k];
+        for (size_t gi = 0; gi < w->n_groups; gi++) {
+            free(w->groups[gi].row);
+            w->groups[gi].row = NULL;
+        }
         big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
         w->ticks = NULL;
     }
@@ -1840,6 +1875,19 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
         goto out;
     }
     rc = 0;
+    if (defer_samples) {
+        builder *kept = malloc(sizeof *kept);
+        if (!kept) {
+            /* fill them now: nothing is lost but the time */
+            b.fill = FILL_SAMPLES;
+            et_parallel_for(b.threads, b.nw, pass2, &b);
+        } else {
+            *kept = b;
+            kept->err = NULL; /* the caller's; filling reports nothing */
+            insp->samples_pending = kept;
+            return 0;
+        }
+    }
 out:
     free_builder(&b);
     return rc;
@@ -2201,6 +2249,10 @@ void et_inspector_free(et_inspector *insp)
     for (size_t i = 0; i < insp->n_warnings; i++)
         free(insp->warnings[i]);
     free(insp->warnings);
+    if (insp->samples_pending) {
+        free_builder(insp->samples_pending);
+        free(insp->samples_pending);
+    }
     et_etdump_close(&insp->dump);
     et_legacy_free(insp->legacy);
     et_unmap_file(&insp->debug_buffer);

@@ -191,10 +191,12 @@ typedef struct et_inspector_options {
      * give them back (docs/performance.md, "Memory"). */
     bool keep_pages;
     /* build the model without the perf data statistics (p10 ... max of
-     * every event); et_inspector_stats computes them when something first
-     * needs them.  For a caller that may only read the raw runs (the Lua
-     * binding).  Default false: computed while building (the command
-     * line, which always prints them). */
+     * every event) and, unless a converter is given, without the samples
+     * they are computed from (perf_data.raw, start_time); et_inspector_stats
+     * fills and computes them when something first needs them.  For a
+     * caller that may only read the raw runs (the Lua binding).  Default
+     * false: done while building (the command line, which always prints
+     * them). */
     bool defer_stats;
 } et_inspector_options;
 
@@ -219,6 +221,8 @@ typedef struct et_inspector {
     et_mapped_file etdump_file;   /* when opened from a path */
     bool keep_pages;              /* et_inspector_options.keep_pages */
     bool stats_pending;           /* defer_stats: perf data statistics not computed yet */
+    struct builder *samples_pending; /* defer_stats: the builder that fills the
+                                      * samples with the statistics, or NULL */
     et_mapped_file debug_buffer;  /* size 0 when none */
     const char *etdump_label;     /* for messages: the path or "<etdump_data>" */
     et_etdump dump;               /* empty for a legacy profiler dump */
@@ -276,12 +280,14 @@ typedef struct et_inspector {
  *   ET_ERR_NOMEM  out of memory. */
 et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err);
 
-/* Compute the perf data statistics (et_perf_data p10, p50, p90, avg, min,
- * max; spec §4) of every event of an inspector opened with defer_stats,
- * in parallel as the build does, unless they are already there.  Every
- * reader of the statistics calls it first (in the Lua binding:
- * et_lua_insp).  Returns 0, or -1 with ET_ERR_NOMEM (still pending: it
- * may be called again). */
+/* Fill the samples (perf_data.raw in target units, start_time in ticks)
+ * and compute the perf data statistics (et_perf_data p10, p50, p90, avg,
+ * min, max; spec §4) of every event of an inspector opened with
+ * defer_stats, in parallel as the build does, unless they are already
+ * there.  Every reader of the samples or the statistics calls it first (in
+ * the Lua binding: et_lua_insp).  Returns 0, or -1 with ET_ERR_NOMEM (the
+ * samples are filled, the statistics still pending: it may be called
+ * again). */
 int et_inspector_stats(et_inspector *insp, et_error *err);
 
 /* Append a warning (printf format) to insp->warnings.  Returns 0, or -1

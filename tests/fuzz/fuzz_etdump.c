@@ -17,8 +17,9 @@
  *     and, for an
  *     input of the form "ETDB" u32le N, N bytes, ETDump, once with those
  *     N bytes as the debug buffer (the ETDump is the rest); the model is
- *     built a second time with its statistics deferred (defer_stats, as Lua
- *     opens it), and et_inspector_stats must give them bit for bit.
+ *     built a second time with its samples and statistics deferred
+ *     (defer_stats, as Lua opens it), and et_inspector_stats must give them
+ *     bit for bit.
  * Inputs without the "ETDB" header are plain ETDumps, as before.
  * It checks these invariants with __builtin_trap(): a failed open or
  * verify leaves an error message; the model refuses exactly the inputs the
@@ -177,8 +178,8 @@ static void cursor_matches(const et_etdump *d)
     }
 }
 
-/* The statistics an inspector computes when asked (defer_stats) equal the
- * ones it computes while building. */
+/* The samples an inspector fills and the statistics it computes when asked
+ * (defer_stats) equal the ones it has after building. */
 static void deferred_stats_match(const et_inspector *eager, const uint8_t *p, size_t size)
 {
     et_inspector_options o;
@@ -201,7 +202,17 @@ static void deferred_stats_match(const et_inspector *eager, const uint8_t *p, si
                 const double ys[6] = {y->p10, y->p50, y->p90, y->avg, y->min, y->max};
                 if (memcmp(xs, ys, sizeof xs) != 0) /* bit for bit, NaN included */
                     __builtin_trap();
+                /* the samples, filled with them (no converter here) */
+                if (x->n != y->n || (x->n && (!x->raw || !y->raw)))
+                    __builtin_trap();
+                const uint64_t *xst = eager->blocks[bi].events[e].start_time;
+                const uint64_t *yst = lazy->blocks[bi].events[e].start_time;
+                if (x->n && (memcmp(x->raw, y->raw, x->n * sizeof *x->raw) != 0 ||
+                             (xst && (!yst || memcmp(xst, yst, x->n * sizeof *xst) != 0))))
+                    __builtin_trap();
             }
+        if (lazy->samples_pending)
+            __builtin_trap();
     }
     et_inspector_free(lazy);
 }

@@ -259,6 +259,17 @@ static void test_debug_differs(void)
 }
 
 /* §4: statistics over 10 runs of 1..10 ms (shuffled). */
+
+/* A time-scale converter that counts its calls (and converts nothing:
+ * returning non-zero keeps the default). */
+static int converter_calls;
+static int count_converter(void *ud, const char *name, size_t name_len, uint64_t ticks, double *out)
+{
+    (void)name, (void)name_len, (void)ticks, (void)out;
+    ++*(int *)ud;
+    return -1;
+}
+
 static void test_stats(void)
 {
     et_error err;
@@ -283,13 +294,34 @@ static void test_stats(void)
     insp = open_fixture("stats10", &o, &err);
     if (ok(insp != NULL && insp->stats_pending, "stats10, defer_stats: statistics pending after opening")) {
         pd = &insp->blocks[0].events[0].perf_data;
-        ok(pd->raw[0] == 7.0 && pd->p50 == 0.0, "... the samples there, p50 not computed yet");
-        ok(et_inspector_stats(insp, &err) == 0 && !insp->stats_pending,
-           "et_inspector_stats computes them");
+        ok(insp->samples_pending && pd->p50 == 0.0,
+           "... the samples too (not filled yet: not read here), p50 not computed yet");
+        ok(et_inspector_stats(insp, &err) == 0 && !insp->stats_pending && !insp->samples_pending,
+           "et_inspector_stats fills and computes them");
+        ok(pd->raw[0] == 7.0 && pd->raw[9] == 5.0, "... the samples as the eager build has them");
         ok(pd->p50 == 5.5 && pd->avg == 5.5 && fabs(pd->p10 - 1.9) < 1e-12 &&
                fabs(pd->p90 - 9.1) < 1e-12 && pd->min == 1.0 && pd->max == 10.0,
            "... as the eager build does (p50 5.5, p10 1.9, p90 9.1, min 1, max 10)");
         ok(et_inspector_stats(insp, &err) == 0 && pd->p50 == 5.5, "a second call changes nothing");
+    }
+    et_inspector_free(insp);
+
+    /* deferred with a converter: the converter is called while the model is
+     * built, never later, so the samples are filled then; only the
+     * statistics wait */
+    et_inspector_options_init(&o);
+    o.defer_stats = true;
+    o.converter = count_converter;
+    o.converter_ud = &converter_calls;
+    converter_calls = 0;
+    insp = open_fixture("stats10", &o, &err);
+    if (ok(insp != NULL && insp->stats_pending && !insp->samples_pending,
+           "stats10, defer_stats and a converter: samples filled at opening, statistics pending")) {
+        pd = &insp->blocks[0].events[0].perf_data;
+        int calls = converter_calls;
+        ok(pd->raw[0] == 7.0 && et_inspector_stats(insp, &err) == 0 && pd->p50 == 5.5 &&
+               converter_calls == calls,
+           "... et_inspector_stats computes the statistics without calling the converter again");
     }
     et_inspector_free(insp);
 
