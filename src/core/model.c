@@ -1503,15 +1503,22 @@ static int all_stats(et_inspector *insp, unsigned threads, et_error *err)
 
 static void free_builder(builder *b);
 
+/* Pass 2's samples part (FILL_SAMPLES), when the rest was done without
+ * it. */
+static void fill_samples(builder *b)
+{
+    b->fill = FILL_SAMPLES;
+    et_parallel_for(b->threads, b->nw, pass2, b);
+}
+
 /* The samples an inspector opened with defer_stats left to fill, from the
- * builder it kept (pass 2's FILL_SAMPLES part), then the builder freed. */
+ * builder it kept, then the builder freed. */
 static void fill_pending_samples(et_inspector *insp)
 {
     builder *b = insp->samples_pending;
     if (!b)
         return;
-    b->fill = FILL_SAMPLES;
-    et_parallel_for(b->threads, b->nw, pass2, b);
+    fill_samples(b);
     free_builder(b);
     free(b);
     insp->samples_pending = NULL;
@@ -1878,9 +1885,7 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
     if (defer_samples) {
         builder *kept = malloc(sizeof *kept);
         if (!kept) {
-            /* fill them now: nothing is lost but the time */
-            b.fill = FILL_SAMPLES;
-            et_parallel_for(b.threads, b.nw, pass2, &b);
+            fill_samples(&b); /* now: nothing is lost but the time */
         } else {
             *kept = b;
             kept->err = NULL; /* the caller's; filling reports nothing */

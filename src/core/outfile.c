@@ -150,7 +150,7 @@ static ssize_t wb_write(void *cookie, const char *buf, size_t n)
     et_outfile *of = cookie;
     size_t done = 0;
     while (done < n) {
-        ssize_t k = write(of->wb.fd, buf + done, n - done);
+        ssize_t k = write(of->fd, buf + done, n - done);
         if (k < 0) {
             if (errno == EINTR)
                 continue;
@@ -160,7 +160,7 @@ static ssize_t wb_write(void *cookie, const char *buf, size_t n)
     }
     of->wb.written += done;
     if (of->wb.written - of->wb.kicked >= WRITEBACK_SPAN) {
-        (void)sync_file_range(of->wb.fd, (off_t)of->wb.kicked,
+        (void)sync_file_range(of->fd, (off_t)of->wb.kicked,
                               (off_t)(of->wb.written - of->wb.kicked), SYNC_FILE_RANGE_WRITE);
         of->wb.kicked = of->wb.written;
     }
@@ -170,16 +170,15 @@ static ssize_t wb_write(void *cookie, const char *buf, size_t n)
 static int wb_close(void *cookie)
 {
     et_outfile *of = cookie;
-    int rc = close(of->wb.fd);
-    of->wb.fd = -1;
+    int rc = close(of->fd);
+    of->fd = -1;
     return rc;
 }
 
-/* A stream writing to fd that starts the disk writes as it goes, or NULL
- * (errno set; fd is left open). */
-static FILE *open_stream(et_outfile *of, int fd)
+/* A stream writing to of->fd that starts the disk writes as it goes, or
+ * NULL (errno set; the descriptor is left open). */
+static FILE *open_stream(et_outfile *of)
 {
-    of->wb.fd = fd;
     of->wb.written = of->wb.kicked = 0;
     cookie_io_functions_t io = {.read = NULL, .write = wb_write, .seek = NULL, .close = wb_close};
     FILE *f = fopencookie(of, "w", io);
@@ -188,10 +187,9 @@ static FILE *open_stream(et_outfile *of, int fd)
     return f;
 }
 #else
-static FILE *open_stream(et_outfile *of, int fd)
+static FILE *open_stream(et_outfile *of)
 {
-    (void)of;
-    return fdopen(fd, "w");
+    return fdopen(of->fd, "w");
 }
 #endif
 
@@ -241,8 +239,8 @@ int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs,
     mode_t um = umask(0);
     umask(um);
     fchmod(fd, 0666 & ~um);
-    of->fp = open_stream(of, fd);
     of->fd = fd;
+    of->fp = open_stream(of);
     if (!of->fp) {
         int e = errno;
         close(fd);

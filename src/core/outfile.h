@@ -34,7 +34,6 @@ typedef struct et_outfile {
     /* the state of fp's stream (outfile.c), which points here: an open
      * et_outfile is used in place, never copied */
     struct {
-        int fd;
         unsigned long long written, kicked; /* bytes written; whose writeback was asked for */
     } wb;
     char *dest;        /* final path */
