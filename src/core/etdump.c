@@ -434,6 +434,7 @@ static int v_run_events(vctx *c, const fb_vec *events, et_raw_event *out)
     et_raw_event scratch;
     const fb_buf *b = &c->d->buf;
     uint32_t count = events->count;
+    bool early = false;
     for (uint32_t i = 0; i < count;) {
         if (c->fl.ev_vt) {
             /* the common case in a tight loop: layout, budget and count in
@@ -451,8 +452,10 @@ static int v_run_events(vctx *c, const fb_vec *events, et_raw_event *out)
                         ET_PREFETCH(b->data + t + 64);
                     }
                 }
-                if (!fast_profile_event(b, &L, events->pos + 4u * i, out ? &out[i] : &scratch))
+                et_raw_event *e = out ? &out[i] : &scratch;
+                if (!fast_profile_event(b, &L, events->pos + 4u * i, e))
                     break;
+                early |= e->end_time < e->start_time;
             }
             c->fv.tables_left = left;
             c->d->num_profile_events += i - i0;
@@ -463,10 +466,12 @@ static int v_run_events(vctx *c, const fb_vec *events, et_raw_event *out)
         if (fb_verify_vec_table(&c->fv, events, i, &e, "Event") != 0 || v_event(c, &e) != 0)
             return seg(c, "[%" PRIu32 "]", i), seg(c, "events");
         cache_layout(c, &e);
-        if (out)
-            decode_event_verified(&c->d->buf, &e, &out[i]);
+        et_raw_event *d = out ? &out[i] : &scratch;
+        decode_event_verified(&c->d->buf, &e, d);
+        early |= d->kind == ET_EV_PROFILE && d->end_time < d->start_time;
         i++;
     }
+    c->d->profile_ends_early |= early;
     return 0;
 }
 

@@ -71,6 +71,9 @@ typedef struct et_etdump {
     uint8_t *runs_verified; /* one flag per run */
     uint64_t tables_left;   /* remaining table budget (see fb_verifier) */
     uint64_t trailing_bytes; /* bytes after a size-prefixed buffer's end */
+    bool profile_ends_early; /* a profile event verified so far ends before it
+                              * starts: a 32-bit wrap-around or an error, which
+                              * the model tells apart (model.c) */
 } et_etdump;
 
 /* One RunData. */

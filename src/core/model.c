@@ -898,6 +898,23 @@ static void note_ticks(worker *w, uint32_t i, uint32_t n)
     w->ticks_over_32 |= (all >> 32) != 0;
 }
 
+/* The bytes [*lo, *hi) of run `run`: its events vector and its events'
+ * tables, the first at `a` and the last at `z` (when it has events).  A
+ * run's tables lie in order (either way) after its events vector: a
+ * writer's layout; were they not, pages given back would only be read in
+ * again. */
+static void run_span(const et_run *run, uint32_t a, uint32_t z, uint32_t *lo, uint32_t *hi)
+{
+    uint32_t n = run->events.count;
+    *lo = run->events.pos, *hi = run->events.pos + 4 * n;
+    if (n) { /* in either order */
+        *lo = a < *lo ? a : *lo;
+        *lo = z < *lo ? z : *lo;
+        *hi = a > *hi ? a : *hi;
+        *hi = z > *hi ? z : *hi;
+    }
+}
+
 /* Pass 1 for run i of worker w.  Returns 0, or -1 with w->err set. */
 static int pass1_run(worker *w, uint32_t i)
 {
@@ -950,17 +967,9 @@ static int pass1_run(worker *w, uint32_t i)
     w->n_done++;
     w->last_group = gi;
     /* this run's events are the next run's template (which reads their
-     * names): the pages of the previous template can go.  A run's tables
-     * lie in order (either way) after its events vector: a writer's layout;
-     * were they not, pages would only be read in again */
-    uint32_t lo = run.events.pos, hi = run.events.pos + 4 * n;
-    if (n) { /* in either order */
-        uint32_t a = w->ev[0].pos, z = w->ev[n - 1].pos;
-        lo = a < lo ? a : lo;
-        lo = z < lo ? z : lo;
-        hi = a > hi ? a : hi;
-        hi = z > hi ? z : hi;
-    }
+     * names): the pages of the previous template can go */
+    uint32_t lo, hi;
+    run_span(&run, n ? w->ev[0].pos : 0, n ? w->ev[n - 1].pos : 0, &lo, &hi);
     if (w->have_tpl)
         release_behind(w, w->tpl_lo, w->tpl_hi);
     w->tpl_lo = lo;
@@ -985,6 +994,44 @@ static void pass1(void *ctx, size_t k)
         }
     if (w->have_tpl)
         release_behind(w, w->tpl_lo, w->tpl_hi);
+    release_pages(w, w->rel_lo, w->rel_hi);
+}
+
+/* The verification alone, for a deferred model (verify_runs): run i of
+ * worker w checked as pass 1 does (w->dump notes a profile event that ends
+ * before it starts), its pages given back behind it (unless kept).
+ * Returns 0, or -1 with w->err set. */
+static int verify_one(worker *w, uint32_t i)
+{
+    et_run run;
+    et_etdump_run(&w->dump, i, &run);
+    if (!run.has_events)
+        return 0;
+    uint64_t before = w->dump.tables_left;
+    if (et_etdump_verify_run(&w->dump, i, NULL, &w->err) != 0)
+        return et_error_prefix(&w->err, w->insp->etdump_label);
+    w->run_cost[i] = before - w->dump.tables_left;
+    /* its first and last event tables, through the verified vector */
+    uint32_t n = run.events.count, lo, hi, a = 0, z = 0;
+    if (n) {
+        const uint8_t *v = w->dump.buf.data + run.events.pos;
+        a = run.events.pos + fb_ld_u32(v);
+        z = run.events.pos + 4 * (n - 1) + fb_ld_u32(v + 4 * (n - 1));
+    }
+    run_span(&run, a, z, &lo, &hi);
+    release_behind(w, lo, hi);
+    return 0;
+}
+
+static void verify_pass(void *ctx, size_t k)
+{
+    worker *w = &((builder *)ctx)->w[k];
+    for (uint32_t i = w->r0; i < w->r1; i++)
+        if (verify_one(w, i) != 0) {
+            w->failed = true;
+            w->fail_run = i;
+            return;
+        }
     release_pages(w, w->rel_lo, w->rel_hi);
 }
 
@@ -1524,17 +1571,6 @@ static void fill_pending_samples(et_inspector *insp)
     insp->samples_pending = NULL;
 }
 
-int et_inspector_stats(et_inspector *insp, et_error *err)
-{
-    if (!insp->stats_pending)
-        return 0;
-    fill_pending_samples(insp);
-    if (all_stats(insp, et_threads(), err) != 0)
-        return -1;
-    insp->stats_pending = false;
-    return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* Names, signatures' fields and the debug-data comparisons of block gi
  * (calling thread: they may warn). */
@@ -1655,8 +1691,10 @@ static void free_builder(builder *b)
     free(b->run_cost);
 }
 
-/* Split the runs into b->nw workers of about equal numbers of events. */
-static int make_workers(builder *b)
+/* Split the runs into b->nw workers of about equal numbers of events;
+ * `model`: with what a build needs (the ticks, insp->run_ticks), else for
+ * the verification alone (verify_runs). */
+static int make_workers(builder *b, bool model)
 {
     const et_etdump *d = &b->insp->dump;
     uint32_t nruns = et_etdump_num_runs(d);
@@ -1677,11 +1715,15 @@ static int make_workers(builder *b)
     b->w = calloc(nw, sizeof *b->w);
     b->run_cost = calloc(nruns ? nruns : 1, sizeof *b->run_cost);
     et_inspector *insp = b->insp;
-    insp->run_ticks = malloc((nruns ? nruns : 1) * sizeof *insp->run_ticks);
-    if (!b->w || !b->run_cost || !insp->run_ticks)
+    if (!b->w || !b->run_cost)
         return -1;
-    for (uint32_t r = 0; r < nruns; r++)
-        insp->run_ticks[r] = (et_run_ticks){UINT64_MAX, UINT64_MAX, 0, false, false, false};
+    if (model) {
+        insp->run_ticks = malloc((nruns ? nruns : 1) * sizeof *insp->run_ticks);
+        if (!insp->run_ticks)
+            return -1;
+        for (uint32_t r = 0; r < nruns; r++)
+            insp->run_ticks[r] = (et_run_ticks){UINT64_MAX, UINT64_MAX, 0, false, false, false};
+    }
     uint64_t acc = 0, w_acc0 = 0;
     uint32_t i = 0;
     for (unsigned k = 0; k < nw; k++) {
@@ -1700,6 +1742,8 @@ static int make_workers(builder *b)
         w->r1 = i;
         uint64_t events = acc - w_acc0;
         w_acc0 = acc;
+        if (!model)
+            continue;
         if (events > SIZE_MAX / sizeof *w->ticks)
             return -1;
         w->ticks_cap = (size_t)events;
@@ -1761,6 +1805,77 @@ static int merge(builder *b)
     return 0;
 }
 
+/* The threads to build with (et_threads), and when `warn` a warning about
+ * an ETINSPECT_THREADS that is not a number of threads (given once per
+ * inspector: by a deferred model's open, else by the build).  Returns 0,
+ * or -1 out of memory. */
+static int build_threads(et_inspector *insp, unsigned *threads, bool warn, et_error *err)
+{
+    *threads = et_threads();
+    const char *bad = et_threads_invalid();
+    if (!bad || !warn)
+        return 0;
+    /* the value as typed, printable and at most 40 bytes */
+    char shown[48];
+    size_t n = 0;
+    for (; bad[n] && n < 40; n++)
+        shown[n] = bad[n] >= 0x20 && bad[n] < 0x7f ? bad[n] : '?';
+    strcpy(shown + n, bad[n] ? "..." : "");
+    if (et_inspector_warn(insp, "ETINSPECT_THREADS='%s' is not a number of threads from 1 "
+                          "to %d; using %u (the processors available)", shown, ET_MAX_THREADS,
+                          *threads) != 0)
+        return nomem(err);
+    return 0;
+}
+
+/* The warning about the bytes after a size-prefixed dump, or 0. */
+static int warn_trailing(et_inspector *insp)
+{
+    if (!insp->dump.trailing_bytes)
+        return 0;
+    return et_inspector_warn(insp, "%s: %" PRIu64 " bytes after the end of the size-prefixed "
+                             "buffer were ignored", insp->etdump_label, insp->dump.trailing_bytes);
+}
+
+/* Open's part of a deferred model (defer_model): the events of every run
+ * verified on the threads pass 1 uses, its first error in run order
+ * reported as pass 1 reports it (first_error), the dump's event counters
+ * summed.  *ends_early: some profile event ends before it starts - an
+ * error or a 32-bit wrap-around, which only the build can tell (it keeps
+ * the last of an instruction's repeated events), so the caller builds at
+ * open.  Returns 0, or -1 with err set. */
+static int verify_runs(et_inspector *insp, bool *ends_early, et_error *err)
+{
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.insp = insp;
+    b.err = err;
+    if (build_threads(insp, &b.threads, true, err) != 0)
+        return -1;
+    int rc = -1;
+    if (make_workers(&b, false) != 0) {
+        nomem(err);
+        goto out;
+    }
+    et_parallel_for(b.threads, b.nw, verify_pass, &b);
+    if (first_error(&b) != 0)
+        goto out;
+    et_etdump *d = &insp->dump;
+    for (unsigned k = 0; k < b.nw; k++) {
+        const worker *w = &b.w[k];
+        d->num_profile_events += w->dump.num_profile_events;
+        d->num_debug_events += w->dump.num_debug_events;
+        d->num_allocation_events += w->dump.num_allocation_events;
+        d->num_empty_events += w->dump.num_empty_events;
+        d->profile_ends_early |= w->dump.profile_ends_early;
+    }
+    *ends_early = d->profile_ends_early;
+    rc = 0;
+out:
+    free_builder(&b);
+    return rc;
+}
+
 static int build(et_inspector *insp, const et_inspector_options *o, et_error *err)
 {
     builder b;
@@ -1769,23 +1884,11 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
     b.err = err;
     b.converter = o->converter;
     b.converter_ud = o->converter_ud;
-    b.threads = et_threads();
-    const char *bad = et_threads_invalid();
-    if (bad) {
-        /* the value as typed, printable and at most 40 bytes */
-        char shown[48];
-        size_t n = 0;
-        for (; bad[n] && n < 40; n++)
-            shown[n] = bad[n] >= 0x20 && bad[n] < 0x7f ? bad[n] : '?';
-        strcpy(shown + n, bad[n] ? "..." : "");
-        if (et_inspector_warn(insp, "ETINSPECT_THREADS='%s' is not a number of threads from 1 "
-                              "to %d; using %u (the processors available)", shown,
-                              ET_MAX_THREADS, b.threads) != 0)
-            return nomem(err);
-    }
+    if (build_threads(insp, &b.threads, !insp->model_deferred, err) != 0)
+        return -1;
     int rc = -1;
     if (idtable_init(&b.es.tab, 1024) != 0 || idtable_init(&b.group_tab, 16) != 0 ||
-        make_workers(&b) != 0) {
+        make_workers(&b, true) != 0) {
         nomem(err);
         goto out;
     }
@@ -1867,9 +1970,7 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
          et_inspector_warn(insp, "%s: %" PRIu64 " allocation events name an allocator that their "
                            "run does not have (allocator ids are 1-based)",
                      lbl, b.bad_allocator_ids) != 0) ||
-        (insp->dump.trailing_bytes &&
-         et_inspector_warn(insp, "%s: %" PRIu64 " bytes after the end of the size-prefixed "
-                           "buffer were ignored", lbl, insp->dump.trailing_bytes) != 0) ||
+        (!insp->model_deferred && warn_trailing(insp) != 0) ||
         (b.cmp.exhausted &&
          et_inspector_warn(insp, "%s: the runs' debug data point at more of the debug buffer than "
                            "twice its size plus 64 MiB; the rest was not compared across runs "
@@ -2204,6 +2305,23 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
         !(insp->bundled = et_bundled_open_path(o->bundled_program_path, err)))
         goto fail;
     insp->bundled_test_case = o->bundled_test_case;
+    if (o->defer_model && o->defer_stats && !o->converter && !insp->etrecord &&
+        !insp->bundled) {
+        /* the dump verified (and its own warnings given) here; the model
+         * when first needed, unless its build may fail */
+        bool ends_early;
+        insp->model_deferred = true;
+        if (verify_runs(insp, &ends_early, err) != 0)
+            goto fail;
+        if (warn_trailing(insp) != 0) {
+            et_fail(err, ET_ERR_NOMEM, "out of memory");
+            goto fail;
+        }
+        if (!ends_early) {
+            insp->model_pending = insp->stats_pending = true;
+            return insp;
+        }
+    }
     if (build(insp, o, err) != 0 || assign_reference_outputs(insp, err) != 0)
         goto fail;
     if (insp->etrecord) {
@@ -2219,10 +2337,9 @@ fail:
     return NULL;
 }
 
-void et_inspector_free(et_inspector *insp)
+/* Free the model: the blocks, the samples, what the build kept. */
+static void free_model(et_inspector *insp)
 {
-    if (!insp)
-        return;
     for (size_t i = 0; i < insp->n_blocks; i++) {
         et_block *blk = &insp->blocks[i];
         for (size_t e = 0; e < blk->n_events; e++) {
@@ -2251,13 +2368,26 @@ void et_inspector_free(et_inspector *insp)
     else
         free(insp->samples);
     free(insp->run_ticks);
-    for (size_t i = 0; i < insp->n_warnings; i++)
-        free(insp->warnings[i]);
-    free(insp->warnings);
     if (insp->samples_pending) {
         free_builder(insp->samples_pending);
         free(insp->samples_pending);
     }
+    insp->blocks = NULL;
+    insp->n_blocks = 0;
+    insp->samples = NULL;
+    insp->samples_mapped = false;
+    insp->run_ticks = NULL;
+    insp->samples_pending = NULL;
+}
+
+void et_inspector_free(et_inspector *insp)
+{
+    if (!insp)
+        return;
+    free_model(insp);
+    for (size_t i = 0; i < insp->n_warnings; i++)
+        free(insp->warnings[i]);
+    free(insp->warnings);
     et_etdump_close(&insp->dump);
     et_legacy_free(insp->legacy);
     et_unmap_file(&insp->debug_buffer);
@@ -2269,4 +2399,30 @@ void et_inspector_free(et_inspector *insp)
         et_etrecord_free(insp->etrecord);
     et_bundled_free(insp->bundled);
     free(insp);
+}
+
+int et_inspector_ready(et_inspector *insp, et_error *err)
+{
+    if (insp->model_pending) {
+        /* what et_inspector_open would have built, statistics included */
+        et_inspector_options o;
+        et_inspector_options_init(&o);
+        size_t nw = insp->n_warnings;
+        if (build(insp, &o, err) != 0 || assign_reference_outputs(insp, err) != 0) {
+            free_model(insp);
+            for (size_t i = nw; i < insp->n_warnings; i++)
+                free(insp->warnings[i]);
+            insp->n_warnings = nw;
+            return -1;
+        }
+        insp->model_pending = insp->stats_pending = false;
+        return 0;
+    }
+    if (!insp->stats_pending)
+        return 0;
+    fill_pending_samples(insp);
+    if (all_stats(insp, et_threads(), err) != 0)
+        return -1;
+    insp->stats_pending = false;
+    return 0;
 }

@@ -198,6 +198,16 @@ typedef struct et_inspector_options {
      * false: done while building (the command line, which always prints
      * them). */
     bool defer_stats;
+    /* with defer_stats: verify the whole ETDump at open (its errors are
+     * raised there, as always), but build the event blocks only when
+     * something first needs them (et_inspector_ready): a caller that reads
+     * only the raw runs never pays for the model.  The model is built at
+     * open all the same when its build calls the host back (a converter),
+     * links other inputs (an ETRecord, a BundledProgram) or may fail (a
+     * profile event that ends before it starts: the build decides whether
+     * that is a 32-bit wrap-around or an error).  The model's warnings are
+     * then found when it is built.  Default false. */
+    bool defer_model;
 } et_inspector_options;
 
 /* Default options: ns -> ms, no converter, no debug buffer. */
@@ -220,6 +230,10 @@ typedef struct et_run_ticks {
 typedef struct et_inspector {
     et_mapped_file etdump_file;   /* when opened from a path */
     bool keep_pages;              /* et_inspector_options.keep_pages */
+    bool model_pending;           /* defer_model: the event blocks are not built yet
+                                   * (n_blocks 0, blocks NULL until et_inspector_ready) */
+    bool model_deferred;          /* defer_model took effect: open gave the warnings
+                                   * about the dump itself (threads, trailing bytes) */
     bool stats_pending;           /* defer_stats: perf data statistics not computed yet */
     struct builder *samples_pending; /* defer_stats: the builder that fills the
                                       * samples with the statistics, or NULL */
@@ -280,15 +294,18 @@ typedef struct et_inspector {
  *   ET_ERR_NOMEM  out of memory. */
 et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err);
 
-/* Fill the samples (perf_data.raw in target units, start_time in ticks)
- * and compute the perf data statistics (et_perf_data p10, p50, p90, avg,
- * min, max; spec §4) of every event of an inspector opened with
- * defer_stats, in parallel as the build does, unless they are already
- * there.  Every reader of the samples or the statistics calls it first (in
- * the Lua binding: et_lua_insp).  Returns 0, or -1 with ET_ERR_NOMEM (the
- * samples are filled, the statistics still pending: it may be called
- * again). */
-int et_inspector_stats(et_inspector *insp, et_error *err);
+/* Complete what an inspector opened with defer_model or defer_stats left
+ * for later, unless it is already done: build the event blocks (as
+ * et_inspector_open does: passes 1 and 2, in parallel; its warnings are
+ * appended to insp->warnings), fill the samples (perf_data.raw in target
+ * units, start_time in ticks) and compute the perf data statistics
+ * (et_perf_data p10, p50, p90, avg, min, max; spec §4) of every event.
+ * Every reader of the model calls it first (in the Lua binding:
+ * et_lua_insp); the raw runs (et_etdump_run, et_event_cursor) do not need
+ * it.  Returns 0, or -1 with ET_ERR_NOMEM: the model stays pending (no
+ * block is there, the warnings found are taken back) or the statistics do
+ * (the samples are filled); it may be called again. */
+int et_inspector_ready(et_inspector *insp, et_error *err);
 
 /* Append a warning (printf format) to insp->warnings.  Returns 0, or -1
  * out of memory (the warning is lost). */

@@ -275,6 +275,7 @@ typedef struct lua_insp_box {
     int parser_ref;     /* delegate metadata parser (registry ref) or LUA_NOREF */
     char parser_name[64];
     lua_etr_box *etrecord; /* the linked ETRecord's box, or NULL */
+    size_t warnings_given; /* insp->warnings given to Lua (insp.warnings, on_warning) */
 } lua_insp_box;
 
 /* A child's payload: its inspector, block index and (for events and perf
@@ -359,16 +360,31 @@ lua_child *et_lua_check_child(lua_State *L, int arg, const char *mt);
 const char **et_lua_check_strings(lua_State *L, int arg, const char *fn, const char *what,
                                   size_t *n);
 
-/* The open inspector of a box, its model complete: the perf data
- * statistics, deferred when Lua opened it (et_inspector_stats), computed
- * now if they are not yet.  Raises "<Type> used after its inspector was
- * closed" (et_lua_closed_error) or "out of memory". */
+/* The open inspector of a box, its model complete: the event blocks, their
+ * samples and perf data statistics, which an Inspector opened from Lua
+ * leaves for their first view (et_inspector_ready), are made now if they
+ * are not yet, and the warnings that found go to insp.warnings and
+ * on_warning (et_lua_insp_give_warnings: a user's handler runs, and may
+ * close the inspector).  Raises "<Type> used after its inspector was
+ * closed" (et_lua_closed_error; also when the handler closed it) or
+ * "out of memory".  Nothing read of the inspector before the call is
+ * valid after it. */
 et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box);
 
 /* The open inspector of a box as it is, for what reads only the raw runs
- * of the dump (insp:runs(), insp:run_columns()): the statistics may still
- * be pending.  Raises as et_lua_insp when it is closed. */
+ * of the dump (insp:runs(), insp:run_columns()) or what open set
+ * (time scales, paths): the model may still be pending (n_blocks 0).
+ * Raises as et_lua_insp when it is closed; runs no Lua code. */
 et_inspector *et_lua_insp_raw(lua_State *L, lua_insp_box *box);
+
+/* Note the Inspector userdata at `ud` as its box's (a weak registry
+ * table), so that warnings found later reach its insp.warnings. */
+void et_lua_insp_register(lua_State *L, int ud);
+
+/* Give the inspector's warnings that Lua has not seen yet
+ * (box->warnings_given on) to insp.warnings and on_warning, one at a time;
+ * stops when a handler closes the inspector. */
+void et_lua_insp_give_warnings(lua_State *L, lua_insp_box *box);
 
 /* Push a byte string of the dump (nil when absent). */
 void et_lua_push_str(lua_State *L, et_str s);

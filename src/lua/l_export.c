@@ -379,10 +379,13 @@ static int core_sqlite_export(lua_State *L)
                               (int)i + 1, luaL_typename(L, -1));
         lua_pop(L, 1); /* anchored in the table */
     }
-    /* from here no Lua code runs until the export is over */
+    /* every model complete (a warning handler may run, and close one),
+     * then from here no Lua code runs until the export is over */
+    for (size_t i = 0; i < n; i++)
+        et_lua_insp(L, boxes[i]);
     size_t n_inputs = 0;
     for (size_t i = 0; i < n; i++) {
-        insps[i] = et_lua_insp(L, boxes[i]);
+        insps[i] = et_lua_insp_raw(L, boxes[i]);
         const char *label = insps[i]->etdump_label;
         if (label && strcmp(label, "<etdump_data>") != 0 &&
             strcmp(label, "<profile_results_data>") != 0)

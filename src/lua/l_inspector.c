@@ -136,7 +136,11 @@ static int insp_new(lua_State *L)
     et_inspector_options o;
     et_inspector_options_init(&o);
     o.keep_pages = true;  /* a script reads the raw runs again (run:events()) */
-    o.defer_stats = true; /* computed at the first view of the model (et_lua_insp) */
+    /* the model (event blocks, samples, statistics) is made at its first
+     * view (et_lua_insp): a script that reads only the raw runs never pays
+     * for it */
+    o.defer_stats = true;
+    o.defer_model = true;
     int legacy = et_lua_opt_get(L, 1, "profile_results_path") != LUA_TNIL ||
                  et_lua_opt_get(L, 1, "profile_results_data") != LUA_TNIL;
     lua_settop(L, 1);
@@ -176,6 +180,7 @@ static int insp_new(lua_State *L)
     lua_setiuservalue(L, ud, 1);
     int uv = lua_gettop(L);
     et_lua_insp_warnings_init(L, ud);
+    et_lua_insp_register(L, ud);
 
     /* strings are anchored in the user value (the options table is the
      * caller's: it may change) */
@@ -291,10 +296,8 @@ static int insp_new(lua_State *L)
         rb->own.users++;
     }
     /* the core's warnings join the converter's in insp.warnings; each goes
-     * to on_warning once (the Inspector is not yet the handler's to close) */
-    size_t nw = box->insp->n_warnings;
-    for (size_t i = 0; i < nw && box->insp; i++)
-        et_lua_insp_warn(L, ud, "%s", box->insp->warnings[i]);
+     * to on_warning once (those of a model built later, when it is) */
+    et_lua_insp_give_warnings(L, box);
     lua_settop(L, ud);
     return 1;
 }
@@ -315,13 +318,13 @@ static int insp_event_blocks(lua_State *L)
 
 static int insp_source(lua_State *L)
 {
-    lua_pushstring(L, et_time_scale_name(et_lua_insp(L, check_box(L, 1))->source_time_scale));
+    lua_pushstring(L, et_time_scale_name(et_lua_insp_raw(L, check_box(L, 1))->source_time_scale));
     return 1;
 }
 
 static int insp_target(lua_State *L)
 {
-    lua_pushstring(L, et_time_scale_name(et_lua_insp(L, check_box(L, 1))->target_time_scale));
+    lua_pushstring(L, et_time_scale_name(et_lua_insp_raw(L, check_box(L, 1))->target_time_scale));
     return 1;
 }
 
@@ -365,7 +368,7 @@ static int insp_results_path(lua_State *L)
 
 static int insp_format(lua_State *L)
 {
-    lua_pushstring(L, et_lua_insp(L, check_box(L, 1))->legacy ? "profile_results" : "etdump");
+    lua_pushstring(L, et_lua_insp_raw(L, check_box(L, 1))->legacy ? "profile_results" : "etdump");
     return 1;
 }
 
@@ -498,13 +501,14 @@ static int insp_tostring(lua_State *L)
         lua_pushliteral(L, "Inspector (closed)");
         return 1;
     }
+    const et_inspector *insp = et_lua_insp(L, box); /* counts the model's blocks */
     size_t events = 0;
-    for (size_t b = 0; b < box->insp->n_blocks; b++)
-        events += box->insp->blocks[b].n_events;
+    for (size_t b = 0; b < insp->n_blocks; b++)
+        events += insp->blocks[b].n_events;
     lua_pushfstring(L, "Inspector '%s' (%d event blocks, %d events, %s -> %s)",
-                    box->insp->etdump_label, (int)box->insp->n_blocks, (int)events,
-                    et_time_scale_name(box->insp->source_time_scale),
-                    et_time_scale_name(box->insp->target_time_scale));
+                    insp->etdump_label, (int)insp->n_blocks, (int)events,
+                    et_time_scale_name(insp->source_time_scale),
+                    et_time_scale_name(insp->target_time_scale));
     return 1;
 }
 
@@ -590,9 +594,11 @@ int et_lua_adopt_inspector(lua_State *L)
     lua_pushvalue(L, rec);
     lua_setfield(L, -2, "etrecord");
     lua_settop(L, ud);
+    et_lua_insp_register(L, ud);
     /* the warnings the command line printed, in insp.warnings (not again) */
     for (size_t i = 0; i < insp->n_warnings; i++)
         et_lua_insp_warnings_add(L, ud, insp->warnings[i]);
+    box->warnings_given = insp->n_warnings;
     return 1;
 }
 

@@ -17,9 +17,11 @@
  *     and, for an
  *     input of the form "ETDB" u32le N, N bytes, ETDump, once with those
  *     N bytes as the debug buffer (the ETDump is the rest); the model is
- *     built a second time with its samples and statistics deferred
- *     (defer_stats, as Lua opens it), and et_inspector_stats must give them
- *     bit for bit.
+ *     built again with its samples and statistics deferred (defer_stats),
+ *     and once more with the whole model deferred (defer_model, as Lua
+ *     opens it): et_inspector_ready must give the same blocks, warnings,
+ *     samples and statistics bit for bit, and a dump the eager build
+ *     refuses must be refused at open with the same message.
  * Inputs without the "ETDB" header are plain ETDumps, as before.
  * It checks these invariants with __builtin_trap(): a failed open or
  * verify leaves an error message; the model refuses exactly the inputs the
@@ -32,6 +34,7 @@
  *
  * Build and run: make fuzz (FUZZ_SECONDS=N), see scripts/fuzz.sh.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,22 +181,50 @@ static void cursor_matches(const et_etdump *d)
     }
 }
 
-/* The samples an inspector fills and the statistics it computes when asked
- * (defer_stats) equal the ones it has after building. */
-static void deferred_stats_match(const et_inspector *eager, const uint8_t *p, size_t size)
+/* An inspector opened with defer_stats (and, when `model`, defer_model,
+ * as Lua opens it) made ready (et_inspector_ready): the samples it fills
+ * and the statistics it computes equal the ones the eager build has, and
+ * with the model deferred so do its blocks, its warnings (in another
+ * order: the dump's own come first) and the dump's event counters. */
+static void deferred_match(const et_inspector *eager, const uint8_t *p, size_t size, bool model)
 {
     et_inspector_options o;
     et_inspector_options_init(&o);
     o.etdump_data = p;
     o.etdump_size = size;
     o.defer_stats = true;
+    o.defer_model = model;
     et_error err;
     et_inspector *lazy = et_inspector_open(&o, &err);
-    if (!lazy)
-        return; /* out of memory: the eager one was built */
-    if (et_inspector_stats(lazy, &err) == 0) {
-        if (lazy->stats_pending || lazy->n_blocks != eager->n_blocks)
+    if (!lazy) {
+        if (err.kind != ET_ERR_NOMEM) /* refused what the eager build accepted */
             __builtin_trap();
+        return;
+    }
+    if (model && lazy->model_pending && lazy->n_blocks)
+        __builtin_trap(); /* a pending model shows no block */
+    if (et_inspector_ready(lazy, &err) == 0) {
+        if (lazy->stats_pending || lazy->model_pending || lazy->n_blocks != eager->n_blocks)
+            __builtin_trap();
+        const et_etdump *x = &eager->dump, *y = &lazy->dump;
+        if (x->num_profile_events != y->num_profile_events ||
+            x->num_debug_events != y->num_debug_events ||
+            x->num_allocation_events != y->num_allocation_events ||
+            x->num_empty_events != y->num_empty_events)
+            __builtin_trap();
+        if (lazy->n_warnings != eager->n_warnings)
+            __builtin_trap();
+        for (size_t i = 0; i < eager->n_warnings; i++) {
+            bool found = false;
+            for (size_t j = 0; j < lazy->n_warnings && !found; j++)
+                found = strcmp(eager->warnings[i], lazy->warnings[j]) == 0;
+            if (!found)
+                __builtin_trap();
+        }
+        for (size_t bi = 0; bi < eager->n_blocks; bi++)
+            if (eager->blocks[bi].n_events != lazy->blocks[bi].n_events ||
+                eager->blocks[bi].n_runs != lazy->blocks[bi].n_runs)
+                __builtin_trap();
         for (size_t bi = 0; bi < eager->n_blocks; bi++)
             for (size_t e = 0; e < eager->blocks[bi].n_events; e++) {
                 const et_perf_data *x = &eager->blocks[bi].events[e].perf_data;
@@ -215,6 +246,29 @@ static void deferred_stats_match(const et_inspector *eager, const uint8_t *p, si
             __builtin_trap();
     }
     et_inspector_free(lazy);
+}
+
+/* An input the eager build refuses, opened as Lua opens it (the model
+ * deferred): refused at open too, with the same message - a deferred
+ * model never moves an error of the dump to a later read. */
+static void deferred_refuses(const uint8_t *p, size_t size, const et_error *eager_err)
+{
+    et_inspector_options o;
+    et_inspector_options_init(&o);
+    o.etdump_data = p;
+    o.etdump_size = size;
+    o.defer_stats = o.defer_model = true;
+    et_error err;
+    et_inspector *lazy = et_inspector_open(&o, &err);
+    if (lazy) {
+        et_inspector_free(lazy);
+        if (eager_err->kind != ET_ERR_NOMEM)
+            __builtin_trap();
+        return;
+    }
+    if (err.kind != ET_ERR_NOMEM && eager_err->kind != ET_ERR_NOMEM &&
+        strcmp(err.msg, eager_err->msg) != 0)
+        __builtin_trap();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -274,7 +328,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!reader_ok) /* the model accepted what the reader refused */
             __builtin_trap();
         sink += insp->n_blocks;
-        deferred_stats_match(insp, p, size);
+        deferred_match(insp, p, size, false);
+        deferred_match(insp, p, size, true);
         et_value_buffer none = {NULL, 0}, self = {p, size}, given = {dbuf, dsize};
         read_values(insp, none);
         read_values(insp, self);
@@ -285,6 +340,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         __builtin_trap(); /* the model found a format error the verifier missed */
     } else if (!err.msg[0]) {
         __builtin_trap();
+    } else {
+        deferred_refuses(p, size, &err);
     }
     free(p);
     free(dbuf);

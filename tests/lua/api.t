@@ -285,8 +285,13 @@ t.is(table.concat(alloc.event_blocks[1].allocators, ","), "method_allocator,plan
   "block allocators")
 take_warnings()
 local dbg = etinspect.Inspector{etdump_path = t.corpus .. "/debug.etdp", debug_buffer_path = t.corpus .. "/debug.bin"}
+t.is(#take_warnings(), 0, "debug.etdp: no warning about the event blocks before they are looked at")
+t.is(#dbg.event_blocks, 2, "debug.etdp: two event blocks")
 w = take_warnings()
-t.ok(#w == 1 and w[1]:find("different debug data"), "debug.etdp loads with one warning")
+t.ok(#w == 1 and w[1]:find("different debug data"), "... made at that first view, with one warning")
+t.is(#dbg.warnings, 1, "... in dbg.warnings")
+local _ = dbg.event_blocks[1].events[1].perf_data
+t.is(#take_warnings(), 0, "... given once")
 local dd = dbg.event_blocks[2].events[1].debug_data[1]
 t.ok(etinspect.Tensor.is_tensor(dd), "debug_data entry is a Tensor")
 t.is(dd.dtype, "float32", "... dtype")

@@ -531,5 +531,59 @@ insp:%s(%q%s)
   end
 end
 
+-- the event blocks are made at their first view, with their warnings: ---------------------
+-- the warning handler runs then, inside that view
+do
+  local REPEAT = fx .. "/repeat.etdp"
+  local function opened()
+    take()
+    local insp = etinspect.Inspector{etdump_path = REPEAT}
+    local n = 0
+    for _, run in insp:runs() do for _ in run:events() do n = n + 1 end end
+    t.ok(n > 0 and #take() == 0, "raw runs read, blocks not made yet: no warning about them")
+    return insp
+  end
+  -- the handler closes the Inspector: refused while a view runs (busy), done
+  -- where nothing is running (#insp), and then that view raises
+  local insp = opened()
+  local seen, closed
+  etinspect.on_warning(function(msg) seen = msg; closed = {pcall(insp.close, insp)} end)
+  local blocks = insp.event_blocks
+  t.ok(seen and seen:find("only the last occurrence", 1, true), "the handler saw the blocks' warning")
+  t.ok(not closed[1] and tostring(closed[2]):find("Inspector is busy (Inspector.event_blocks is running)", 1, true),
+    "... its close() inside insp.event_blocks was refused")
+  t.is(#blocks, 1, "... the view gave the blocks")
+  insp = opened()
+  seen, closed = nil, nil
+  local e = err_of(function() return #insp end)
+  etinspect.on_warning(function(msg) warnings[#warnings + 1] = msg end)
+  t.ok(seen and closed[1], "inside #insp the handler closed it")
+  t.is(e, "inspector is closed", "... and #insp raises: nothing is read of the closed inspector")
+  t.is(err_of(function() return insp.event_blocks end), "inspector is closed", "... later views too")
+  t.is(tostring(insp), "Inspector (closed)", "... tostring says so")
+  -- the handler reads the blocks itself: made once, the warning given once
+  insp = opened()
+  local inner
+  etinspect.on_warning(function(msg)
+    warnings[#warnings + 1] = msg
+    inner = #insp.event_blocks
+  end)
+  t.is(#insp.event_blocks, 1, "a handler that reads the blocks: the view gives them")
+  etinspect.on_warning(function(msg) warnings[#warnings + 1] = msg end)
+  t.is(inner, 1, "... the handler saw them too")
+  t.is(#take(), 1, "... the warning was given once")
+  t.is(#insp.warnings, 1, "... and is in insp.warnings once")
+  -- handlers that raise, yield or run the collector: the view still works
+  for _, h in ipairs{function() error("handler failed") end, function() coroutine.yield() end,
+                     function() collectgarbage() end} do
+    insp = opened()
+    etinspect.on_warning(h)
+    local ok, s = pcall(tostring, insp)
+    etinspect.on_warning(function(msg) warnings[#warnings + 1] = msg end)
+    t.ok(ok and s:find("(1 event blocks, 3 events, ns -> ms)", 1, true), "a failing handler: tostring makes the blocks")
+    t.is(#insp.warnings, 1, "... and the warning is in insp.warnings")
+  end
+end
+
 os.remove(tmp)
 t.done()

@@ -167,7 +167,8 @@ if not t.exists(fixtures .. "/tensors.etdp") then
 else
   warnings = {}
   local fx = etinspect.Inspector { etdump_path = fixtures .. "/tensors.etdp", debug_buffer_path = FIX_BIN }
-  t.is(#warnings, 1, "runs with different debug data: one warning")
+  t.is(#fx.warnings, 1, "runs with different debug data: one warning (reading warnings makes the blocks)")
+  t.is(#warnings, 1, "... given to on_warning")
   t.ok((warnings[1] or ""):find("different debug data", 1, true), "... saying so")
   local blk = fx.event_blocks[1]
   local ev = {}
@@ -293,7 +294,8 @@ if not t.exists(t.corpus .. "/debug.etdp") then t.done() return end
 
 warnings = {}
 local dbg = etinspect.Inspector { etdump_path = t.corpus .. "/debug.etdp", debug_buffer_path = t.corpus .. "/debug.bin" }
-t.is(#warnings, 1, "debug.etdp: one warning (runs differ)")
+t.is(#dbg, 2, "debug.etdp: two event blocks")
+t.is(#warnings, 1, "debug.etdp: one warning (runs differ), when the blocks are made")
 local blk = dbg.event_blocks[2]
 t.is(blk.num_runs, 3, "three runs merged")
 

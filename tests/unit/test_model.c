@@ -154,6 +154,19 @@ static void test_repeat(void)
     is_int(b->events[0].start_time[0], 30, "repeat: start time of the last occurrence");
     ok(has_warning(insp, "only the last occurrence"), "repeat: warns about repeated events");
     et_inspector_free(insp);
+
+    /* the model deferred: its warnings come with it */
+    et_inspector_options o;
+    et_inspector_options_init(&o);
+    o.defer_stats = o.defer_model = true;
+    insp = open_fixture("repeat", &o, &err);
+    if (ok(insp && insp->model_pending && !has_warning(insp, "only the last occurrence"),
+           "repeat, defer_model: no warning about the model at open")) {
+        ok(et_inspector_ready(insp, &err) == 0 && has_warning(insp, "only the last occurrence") &&
+               insp->blocks[0].events[0].perf_data.raw[0] == 40.0 / 1e6,
+           "... et_inspector_ready builds it and gives the warning");
+    }
+    et_inspector_free(insp);
 }
 
 /* Allocation events do not fail the load (§10.2); allocator ids are 1-based. */
@@ -237,6 +250,23 @@ static void test_wrap(void)
            strstr(err.msg, "bad_time.etdp"),
        "bad_time: end < start beyond 32 bits is an error naming the file");
     et_inspector_free(insp);
+
+    /* the model deferred: an event that ends before it starts is the
+     * build's to judge, so the model is built at open, where its error
+     * is raised (never at a later read) */
+    et_inspector_options_init(&o);
+    o.defer_stats = o.defer_model = true;
+    insp = open_fixture("bad_time", &o, &err);
+    ok(insp == NULL && err.kind == ET_ERR_VALUE && strstr(err.msg, "ends before it starts"),
+       "bad_time, defer_model: the same error at open");
+    et_inspector_free(insp);
+    et_inspector_options_init(&o);
+    o.defer_stats = o.defer_model = true;
+    insp = open_fixture("wrap", &o, &err);
+    ok(insp && !insp->model_pending && insp->n_blocks == 1 && et_inspector_ready(insp, &err) == 0 &&
+           insp->blocks[0].events[0].perf_data.raw[0] == 496.0 / 1e6,
+       "wrap, defer_model: wrap-arounds are built at open (496 ticks)");
+    et_inspector_free(insp);
 }
 
 /* Differing debug data across merged runs: accepted with a warning. */
@@ -287,7 +317,7 @@ static void test_stats(void)
     ok(pd->min == 1.0 && pd->max == 10.0, "stats10: min 1, max 10");
     et_inspector_free(insp);
 
-    /* deferred (as Lua opens it): pending until et_inspector_stats, then the same */
+    /* statistics deferred: pending until et_inspector_ready, then the same */
     et_inspector_options o;
     et_inspector_options_init(&o);
     o.defer_stats = true;
@@ -296,13 +326,13 @@ static void test_stats(void)
         pd = &insp->blocks[0].events[0].perf_data;
         ok(insp->samples_pending && pd->p50 == 0.0,
            "... the samples too (not filled yet: not read here), p50 not computed yet");
-        ok(et_inspector_stats(insp, &err) == 0 && !insp->stats_pending && !insp->samples_pending,
-           "et_inspector_stats fills and computes them");
+        ok(et_inspector_ready(insp, &err) == 0 && !insp->stats_pending && !insp->samples_pending,
+           "et_inspector_ready fills and computes them");
         ok(pd->raw[0] == 7.0 && pd->raw[9] == 5.0, "... the samples as the eager build has them");
         ok(pd->p50 == 5.5 && pd->avg == 5.5 && fabs(pd->p10 - 1.9) < 1e-12 &&
                fabs(pd->p90 - 9.1) < 1e-12 && pd->min == 1.0 && pd->max == 10.0,
            "... as the eager build does (p50 5.5, p10 1.9, p90 9.1, min 1, max 10)");
-        ok(et_inspector_stats(insp, &err) == 0 && pd->p50 == 5.5, "a second call changes nothing");
+        ok(et_inspector_ready(insp, &err) == 0 && pd->p50 == 5.5, "a second call changes nothing");
     }
     et_inspector_free(insp);
 
@@ -319,10 +349,42 @@ static void test_stats(void)
            "stats10, defer_stats and a converter: samples filled at opening, statistics pending")) {
         pd = &insp->blocks[0].events[0].perf_data;
         int calls = converter_calls;
-        ok(pd->raw[0] == 7.0 && et_inspector_stats(insp, &err) == 0 && pd->p50 == 5.5 &&
+        ok(pd->raw[0] == 7.0 && et_inspector_ready(insp, &err) == 0 && pd->p50 == 5.5 &&
                converter_calls == calls,
-           "... et_inspector_stats computes the statistics without calling the converter again");
+           "... et_inspector_ready computes the statistics without calling the converter again");
     }
+    et_inspector_free(insp);
+
+    /* the whole model deferred (as Lua opens it): the dump verified, no
+     * block until et_inspector_ready, then the eager build's */
+    et_inspector_options_init(&o);
+    o.defer_stats = o.defer_model = true;
+    insp = open_fixture("stats10", &o, &err);
+    if (ok(insp != NULL && insp->model_pending && insp->stats_pending && insp->n_blocks == 0 &&
+               !insp->blocks,
+           "stats10, defer_model: no block after opening")) {
+        ok(insp->dump.num_profile_events == 10, "... the dump verified: its 10 profile events counted");
+        ok(et_inspector_ready(insp, &err) == 0 && !insp->model_pending && !insp->stats_pending &&
+               insp->n_blocks == 1,
+           "et_inspector_ready builds the model");
+        pd = &insp->blocks[0].events[0].perf_data;
+        ok(pd->n == 10 && pd->raw[0] == 7.0 && pd->raw[9] == 5.0 && pd->p50 == 5.5 &&
+               fabs(pd->p10 - 1.9) < 1e-12 && pd->max == 10.0,
+           "... with the eager build's samples and statistics");
+        ok(insp->blocks[0].reference_case == -1 && insp->bundled_suite == -1,
+           "... and its reference outputs (none)");
+        ok(et_inspector_ready(insp, &err) == 0 && insp->n_blocks == 1, "a second call changes nothing");
+    }
+    et_inspector_free(insp);
+
+    /* a converter calls the host while the model is built: built at open */
+    et_inspector_options_init(&o);
+    o.defer_stats = o.defer_model = true;
+    o.converter = count_converter;
+    o.converter_ud = &converter_calls;
+    insp = open_fixture("stats10", &o, &err);
+    ok(insp && !insp->model_pending && insp->n_blocks == 1,
+       "stats10, defer_model and a converter: the model is built at open");
     et_inspector_free(insp);
 
     /* percentile helpers directly */
