@@ -495,7 +495,13 @@ function R.complete(line, cursor)
     local pre = before:sub(1, #before - #key)
     if pre:match("[{,]%s*$") then return prefixed(R.INSPECTOR_OPTIONS, key), #before - #key + 1, "" end
   end
-  local cands, start = complete_lua(before)
+  -- reading a field may make an Inspector's event blocks: their warnings
+  -- wait for the next line run instead of printing over the line typed
+  local core = require("etinspect")._core
+  core.hold_warnings(true)
+  local ok, cands, start = pcall(complete_lua, before)
+  core.hold_warnings(false)
+  if not ok then error(cands, 0) end
   return cands, start, ""
 end
 

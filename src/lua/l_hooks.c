@@ -108,10 +108,21 @@ static int core_warn(lua_State *L)
     return 0;
 }
 
+/* _core.hold_warnings(hold): et_lua_hold_warnings for the REPL's
+ * completion (lua/etinspect/repl.lua). */
+static int core_hold_warnings(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TBOOLEAN);
+    et_lua_hold_warnings(L, lua_toboolean(L, 1));
+    return 0;
+}
+
 void et_lua_open_hooks(lua_State *L)
 {
     lua_pushcfunction(L, core_warn);
     lua_setfield(L, -2, "warn");
+    lua_pushcfunction(L, core_hold_warnings);
+    lua_setfield(L, -2, "hold_warnings");
 }
 
 static int msgh(lua_State *L)

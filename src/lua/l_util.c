@@ -80,6 +80,21 @@ void et_lua_insp_give_warnings(lua_State *L, lua_insp_box *box)
         lua_pop(L, 1);
 }
 
+#define HOLD_KEY "etinspect.hold_warnings"
+
+void et_lua_hold_warnings(lua_State *L, bool hold)
+{
+    lua_pushboolean(L, hold);
+    lua_setfield(L, LUA_REGISTRYINDEX, HOLD_KEY);
+}
+
+static bool warnings_held(lua_State *L)
+{
+    bool held = lua_getfield(L, LUA_REGISTRYINDEX, HOLD_KEY) == LUA_TBOOLEAN && lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return held;
+}
+
 et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box)
 {
     et_inspector *insp = et_lua_insp_raw(L, box);
@@ -88,7 +103,7 @@ et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box)
         if (et_inspector_ready(insp, &err) != 0)
             luaL_error(L, "%s", err.msg);
     }
-    if (box->warnings_given < insp->n_warnings) {
+    if (box->warnings_given < insp->n_warnings && !warnings_held(L)) {
         et_lua_insp_give_warnings(L, box);
         insp = et_lua_insp_raw(L, box); /* a handler may have closed it */
     }

@@ -206,11 +206,11 @@ static void deferred_match(const et_inspector *eager, const uint8_t *p, size_t s
     if (et_inspector_ready(lazy, &err) == 0) {
         if (lazy->stats_pending || lazy->model_pending || lazy->n_blocks != eager->n_blocks)
             __builtin_trap();
-        const et_etdump *x = &eager->dump, *y = &lazy->dump;
-        if (x->num_profile_events != y->num_profile_events ||
-            x->num_debug_events != y->num_debug_events ||
-            x->num_allocation_events != y->num_allocation_events ||
-            x->num_empty_events != y->num_empty_events)
+        const et_etdump *dx = &eager->dump, *dy = &lazy->dump;
+        if (dx->num_profile_events != dy->num_profile_events ||
+            dx->num_debug_events != dy->num_debug_events ||
+            dx->num_allocation_events != dy->num_allocation_events ||
+            dx->num_empty_events != dy->num_empty_events)
             __builtin_trap();
         if (lazy->n_warnings != eager->n_warnings)
             __builtin_trap();

@@ -54,6 +54,18 @@ t.is(complete("etinsp"), "etinspect", "a global")
 t.is(complete("retu"), "return", "a keyword")
 t.is(complete("string.for"), "string.format", "a standard library field")
 t.is(complete("('x'):rep"), "", "no completion after a parenthesised expression")
+do -- completing a field may make an Inspector's event blocks: their warnings wait
+  local seen = {}
+  etinspect.on_warning(function(m) seen[#seen + 1] = m end)
+  rep = etinspect.Inspector { etdump_path = t.build .. "/fixtures/repeat.etdp" }
+  t.is(complete("rep.event_blocks[1].events[1].perf_d"), "rep.event_blocks[1].events[1].perf_data",
+    "completion through an Inspector whose blocks were not made yet")
+  t.is(#seen, 0, "... no warning given while the line is typed")
+  t.is(#rep.event_blocks, 1, "the line run")
+  t.ok(#seen == 1 and seen[1]:find("only the last occurrence", 1, true), "... gives the blocks' warning then")
+  etinspect.on_warning(nil)
+  rep = nil
+end
 do
   local c = R.complete("etinspect.Frame.", #"etinspect.Frame.")
   local has_new = false
