@@ -1843,7 +1843,9 @@ static int warn_trailing(et_inspector *insp)
  * summed.  *ends_early: some profile event ends before it starts - an
  * error or a 32-bit wrap-around, which only the build can tell (it keeps
  * the last of an instruction's repeated events), so the caller builds at
- * open.  Returns 0, or -1 with err set. */
+ * open; when verification failed after such an event, the dump is left
+ * unverified for that build, whose first error in run order may be the
+ * event's.  Returns 0, or -1 with err set. */
 static int verify_runs(et_inspector *insp, bool *ends_early, et_error *err)
 {
     builder b;
@@ -1857,10 +1859,24 @@ static int verify_runs(et_inspector *insp, bool *ends_early, et_error *err)
         nomem(err);
         goto out;
     }
-    et_parallel_for(b.threads, b.nw, verify_pass, &b);
-    if (first_error(&b) != 0)
-        goto out;
     et_etdump *d = &insp->dump;
+    uint64_t budget = d->tables_left;
+    et_parallel_for(b.threads, b.nw, verify_pass, &b);
+    if (first_error(&b) != 0) {
+        /* a profile event that ends before it starts, in a run before the
+         * one that failed, may be the error the build meets first: the
+         * dump is taken back to unverified, and the caller builds it */
+        bool early = false;
+        for (unsigned k = 0; k < b.nw; k++)
+            early |= b.w[k].dump.profile_ends_early;
+        if (early) {
+            memset(d->runs_verified, 0, d->run_data.count ? d->run_data.count : 1);
+            d->tables_left = budget;
+            *ends_early = true;
+            rc = 0;
+        }
+        goto out;
+    }
     for (unsigned k = 0; k < b.nw; k++) {
         const worker *w = &b.w[k];
         d->num_profile_events += w->dump.num_profile_events;
