@@ -642,9 +642,11 @@ int et_etdump_verify_run(et_etdump *d, uint32_t i, et_raw_event *events, et_erro
     c.fv.tables_left = d->tables_left;
     et_run r;
     et_etdump_run(d, i, &r);
-    if (d->runs_verified[i]) {
+    if (d->runs_verified[i]) { /* decoded as run:events() does */
+        et_event_cursor cur;
+        et_event_cursor_init(&cur, d, i, &r);
         for (uint32_t k = 0; k < r.events.count; k++)
-            et_etdump_event(d, &r, k, &events[k]);
+            et_event_cursor_get(&cur, k, &events[k]);
         return 0;
     }
     if (v_run_events(&c, &r.events, events) != 0) {

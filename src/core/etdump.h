@@ -159,11 +159,13 @@ int et_etdump_open(et_etdump *d, const uint8_t *data, size_t size, et_error *err
  * (MADV_DONTNEED would zero anonymous memory). */
 int et_etdump_open_mapped(et_etdump *d, const uint8_t *data, size_t size, et_error *err);
 
-/* Verify the events of run `i` (once; later calls only decode).  When
- * `events` is not NULL it receives every event of the run, decoded as by
- * et_etdump_event() (it must hold the run's events.count entries); the
- * model uses this to check and decode each event in one visit.
- * Returns 0, or -1 with `err` set as for et_etdump_open. */
+/* Verify the events of run `i` (once; later calls only decode, through an
+ * et_event_cursor).  When `events` is not NULL it receives every event of
+ * the run, decoded as by et_etdump_event() (it must hold the run's
+ * events.count entries); the model uses this to check and decode each
+ * event in one visit.  Notes in d->profile_ends_early a profile event
+ * that ends before it starts.  Returns 0, or -1 with `err` set as for
+ * et_etdump_open. */
 int et_etdump_verify_run(et_etdump *d, uint32_t i, et_raw_event *events, et_error *err);
 
 /* Verify the events of every run.  Returns 0 or -1 with `err` set. */
