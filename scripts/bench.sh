@@ -45,6 +45,7 @@ if [ -f "$L" ]; then
     row "--html_path" "$out/l.html" "$ETINSPECT" --etdump_path "$L" --quiet --html_path "$out/l.html"
     row "Lua: build + iterate every raw event" "" "$ETINSPECT" "$src/scripts/bench/iterate.lua" "$L"
     row "Lua: the same through insp:run_columns" "" "$ETINSPECT" "$src/scripts/bench/columns.lua" "$L"
+    row "Lua: open, then the blocks' first view" "" "$ETINSPECT" "$src/scripts/bench/blocks.lua" "$L"
     # for comparison: the trace replacing the last run's (ext4 frees its
     # 142 MB of blocks inside the rename that replaces it)
     printf '  %-44s ' "--trace_path (replacing the last output)"

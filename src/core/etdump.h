@@ -159,8 +159,8 @@ int et_etdump_open(et_etdump *d, const uint8_t *data, size_t size, et_error *err
  * (MADV_DONTNEED would zero anonymous memory). */
 int et_etdump_open_mapped(et_etdump *d, const uint8_t *data, size_t size, et_error *err);
 
-/* Verify the events of run `i` (once; later calls only decode, through an
- * et_event_cursor).  When `events` is not NULL it receives every event of
+/* Verify the events of run `i` (once; later calls only decode, as the
+ * verifier does, counting nothing and spending no table budget).  When `events` is not NULL it receives every event of
  * the run, decoded as by et_etdump_event() (it must hold the run's
  * events.count entries); the model uses this to check and decode each
  * event in one visit.  Notes in d->profile_ends_early a profile event
