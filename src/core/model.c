@@ -983,15 +983,25 @@ static int pass1_run(worker *w, uint32_t i)
     return 0;
 }
 
+/* one(w, i) for every run i of worker w, in order.  At the first that
+ * fails (-1, w->err set) the worker stops and notes where, for
+ * first_error; returns whether every run passed. */
+static bool each_run(worker *w, int (*one)(worker *, uint32_t))
+{
+    for (uint32_t i = w->r0; i < w->r1; i++)
+        if (one(w, i) != 0) {
+            w->failed = true;
+            w->fail_run = i;
+            return false;
+        }
+    return true;
+}
+
 static void pass1(void *ctx, size_t k)
 {
     worker *w = &((builder *)ctx)->w[k];
-    for (uint32_t i = w->r0; i < w->r1; i++)
-        if (pass1_run(w, i) != 0) {
-            w->failed = true;
-            w->fail_run = i;
-            return;
-        }
+    if (!each_run(w, pass1_run))
+        return;
     if (w->have_tpl)
         release_behind(w, w->tpl_lo, w->tpl_hi);
     release_pages(w, w->rel_lo, w->rel_hi);
@@ -1011,14 +1021,11 @@ static int verify_one(worker *w, uint32_t i)
     if (et_etdump_verify_run(&w->dump, i, NULL, &w->err) != 0)
         return et_error_prefix(&w->err, w->insp->etdump_label);
     w->run_cost[i] = before - w->dump.tables_left;
-    /* its first and last event tables, through the verified vector */
-    uint32_t n = run.events.count, lo, hi, a = 0, z = 0;
-    if (n) {
-        const uint8_t *v = w->dump.buf.data + run.events.pos;
-        a = run.events.pos + fb_ld_u32(v);
-        z = run.events.pos + 4 * (n - 1) + fb_ld_u32(v + 4 * (n - 1));
-    }
-    run_span(&run, a, z, &lo, &hi);
+    /* its first and last event tables */
+    uint32_t n = run.events.count, lo, hi;
+    const fb_buf *b = &w->dump.buf;
+    run_span(&run, n ? fb_deref(b, run.events.pos) : 0,
+             n ? fb_deref(b, run.events.pos + 4 * (n - 1)) : 0, &lo, &hi);
     release_behind(w, lo, hi);
     return 0;
 }
@@ -1026,13 +1033,8 @@ static int verify_one(worker *w, uint32_t i)
 static void verify_pass(void *ctx, size_t k)
 {
     worker *w = &((builder *)ctx)->w[k];
-    for (uint32_t i = w->r0; i < w->r1; i++)
-        if (verify_one(w, i) != 0) {
-            w->failed = true;
-            w->fail_run = i;
-            return;
-        }
-    release_pages(w, w->rel_lo, w->rel_hi);
+    if (each_run(w, verify_one))
+        release_pages(w, w->rel_lo, w->rel_hi);
 }
 
 /* Text of an integer delegate id, as Python's str(int). */
@@ -1760,6 +1762,15 @@ static int make_workers(builder *b, bool model)
     return 0;
 }
 
+/* Add the event counts a worker's copy of the dump verified to the dump's. */
+static void add_event_counts(et_etdump *d, const et_etdump *w)
+{
+    d->num_profile_events += w->num_profile_events;
+    d->num_debug_events += w->num_debug_events;
+    d->num_allocation_events += w->num_allocation_events;
+    d->num_empty_events += w->num_empty_events;
+}
+
 /* The merge (see above): signatures, groups, sizes, counters. */
 static int merge(builder *b)
 {
@@ -1790,11 +1801,7 @@ static int merge(builder *b)
             for (size_t e = 0; e < lg->seq_len; e++)
                 g->any_meta[e] |= lg->any_meta[e];
         }
-        et_etdump *d = &insp->dump;
-        d->num_profile_events += w->dump.num_profile_events;
-        d->num_debug_events += w->dump.num_debug_events;
-        d->num_allocation_events += w->dump.num_allocation_events;
-        d->num_empty_events += w->dump.num_empty_events;
+        add_event_counts(&insp->dump, &w->dump);
         b->empty_events += w->empty_events;
         b->repeated_events += w->repeated_events;
         b->bad_allocator_ids += w->bad_allocator_ids;
@@ -1878,12 +1885,8 @@ static int verify_runs(et_inspector *insp, bool *ends_early, et_error *err)
         goto out;
     }
     for (unsigned k = 0; k < b.nw; k++) {
-        const worker *w = &b.w[k];
-        d->num_profile_events += w->dump.num_profile_events;
-        d->num_debug_events += w->dump.num_debug_events;
-        d->num_allocation_events += w->dump.num_allocation_events;
-        d->num_empty_events += w->dump.num_empty_events;
-        d->profile_ends_early |= w->dump.profile_ends_early;
+        add_event_counts(d, &b.w[k].dump);
+        d->profile_ends_early |= b.w[k].dump.profile_ends_early;
     }
     *ends_early = d->profile_ends_early;
     rc = 0;
