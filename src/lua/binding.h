@@ -377,21 +377,6 @@ et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box);
  * Raises as et_lua_insp when it is closed; runs no Lua code. */
 et_inspector *et_lua_insp_raw(lua_State *L, lua_insp_box *box);
 
-/* Note the Inspector userdata at `ud` as its box's (a weak registry
- * table), so that warnings found later reach its insp.warnings. */
-void et_lua_insp_register(lua_State *L, int ud);
-
-/* Give the inspector's warnings that Lua has not seen yet
- * (box->warnings_given on) to insp.warnings and on_warning, one at a time;
- * stops when a handler closes the inspector. */
-void et_lua_insp_give_warnings(lua_State *L, lua_insp_box *box);
-
-/* Hold (hold = true) or release the warnings of models made from now on:
- * while held, et_lua_insp makes a model but gives its warnings only at the
- * first et_lua_insp after the release, so no handler runs and nothing is
- * printed.  For the REPL's completion, which reads fields while the user
- * types (_core.hold_warnings, lua/etinspect/repl.lua). */
-void et_lua_hold_warnings(lua_State *L, bool hold);
 
 /* Push a byte string of the dump (nil when absent). */
 void et_lua_push_str(lua_State *L, et_str s);

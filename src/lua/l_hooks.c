@@ -100,6 +100,82 @@ void et_lua_insp_warnings_add(lua_State *L, int insp_idx, const char *msg)
     lua_pop(L, 1);
 }
 
+/* registry[INSPECTORS_KEY]: box (light userdata) -> its Inspector, weak
+ * values.  A script can reach it (debug.getregistry()) and change it, so
+ * what it gives is checked (push_inspector). */
+#define INSPECTORS_KEY "etinspect.inspectors"
+
+static void push_inspectors(lua_State *L)
+{
+    if (lua_getfield(L, LUA_REGISTRYINDEX, INSPECTORS_KEY) == LUA_TTABLE)
+        return;
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "v");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, INSPECTORS_KEY);
+}
+
+void et_lua_insp_register(lua_State *L, int ud)
+{
+    ud = lua_absindex(L, ud);
+    lua_insp_box *box = luaL_checkudata(L, ud, ET_MT_INSPECTOR);
+    push_inspectors(L);
+    lua_pushvalue(L, ud);
+    lua_rawsetp(L, -2, box);
+    lua_pop(L, 1);
+}
+
+/* Push the Inspector of `box` and return true, or push nothing and return
+ * false (not registered, or the entry is not it). */
+static bool push_inspector(lua_State *L, lua_insp_box *box)
+{
+    push_inspectors(L);
+    lua_rawgetp(L, -1, box);
+    lua_remove(L, -2);
+    if (luaL_testudata(L, -1, ET_MT_INSPECTOR) == box)
+        return true;
+    lua_pop(L, 1);
+    return false;
+}
+
+#define HOLD_KEY "etinspect.hold_warnings"
+
+void et_lua_hold_warnings(lua_State *L, bool hold)
+{
+    lua_pushboolean(L, hold);
+    lua_setfield(L, LUA_REGISTRYINDEX, HOLD_KEY);
+}
+
+static bool warnings_held(lua_State *L)
+{
+    bool held = lua_getfield(L, LUA_REGISTRYINDEX, HOLD_KEY) == LUA_TBOOLEAN && lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    return held;
+}
+
+void et_lua_insp_give_warnings(lua_State *L, lua_insp_box *box)
+{
+    if (!box->insp || box->warnings_given >= box->insp->n_warnings || warnings_held(L))
+        return;
+    bool have = push_inspector(L, box);
+    int ud = lua_gettop(L);
+    /* one at a time, counted before it is given: a handler that reads the
+     * model again (et_lua_insp) gives the next ones, not these again */
+    while (box->insp && box->warnings_given < box->insp->n_warnings) {
+        const char *w = box->insp->warnings[box->warnings_given++];
+        if (have)
+            et_lua_insp_warn(L, ud, "%s", w);
+        else
+            et_lua_warn(L, "%s", w);
+    }
+    if (have)
+        lua_pop(L, 1);
+}
+
 /* _core.warn(message): et_lua_warn for the Lua library (etinspect.diff's
  * warnings go where the other warnings go). */
 static int core_warn(lua_State *L)

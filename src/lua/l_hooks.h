@@ -1,6 +1,7 @@
 /*
  * l_hooks.h - calling users' Lua functions from the core: the delegate
- * metadata parser, the delegate time-scale converter, and warnings.
+ * metadata parser, the delegate time-scale converter, and warnings (those
+ * an Inspector finds later, when its model is made, included).
  *
  * A user function that raises, or returns the wrong type, never stops the
  * shell: it gives one warning naming the event and the function (with the
@@ -11,8 +12,11 @@
 #define ET_L_HOOKS_H
 
 #include <lua.h>
+#include <stdbool.h>
 
 #include "model.h"
+
+struct lua_insp_box; /* binding.h */
 
 /* Report a warning: calls etinspect.on_warning(message) when the user set
  * one (protected: a failing handler falls back to stderr), else writes
@@ -42,7 +46,26 @@ void et_lua_insp_warnings_init(lua_State *L, int insp_idx);
  * printed already, for an inspector it hands to Lua). */
 void et_lua_insp_warnings_add(lua_State *L, int insp_idx, const char *msg);
 
-/* Add `warn(message)` (et_lua_warn) to the table on top of the stack: the
+/* Note the Inspector userdata at `ud` as its box's (a weak registry
+ * table), so that warnings found later reach its insp.warnings. */
+void et_lua_insp_register(lua_State *L, int ud);
+
+/* Give the inspector's warnings that Lua has not seen yet
+ * (box->warnings_given on) to insp.warnings and on_warning, one at a time;
+ * stops when a handler closes the inspector.  Gives nothing while the
+ * warnings are held (et_lua_hold_warnings). */
+void et_lua_insp_give_warnings(lua_State *L, struct lua_insp_box *box);
+
+/* Hold (hold = true) or release the warnings of models made from now on:
+ * while held, et_lua_insp makes a model but et_lua_insp_give_warnings
+ * gives its warnings only at the first call after the release, so no
+ * handler runs and nothing is printed.  For the REPL's completion, which
+ * reads fields while the user types (_core.hold_warnings,
+ * lua/etinspect/repl.lua). */
+void et_lua_hold_warnings(lua_State *L, bool hold);
+
+/* Add `warn(message)` (et_lua_warn) and `hold_warnings(hold)`
+ * (et_lua_hold_warnings) to the table on top of the stack: the
  * library's private _core table. */
 void et_lua_open_hooks(lua_State *L);
 
