@@ -42,13 +42,13 @@ EDIT_CFLAGS := $(shell $(PKG_CONFIG) --cflags libedit 2>/dev/null)
 EDIT_LIBS   := $(shell $(PKG_CONFIG) --libs libedit 2>/dev/null)
 
 WARN     = -std=c11 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
-CPPFLAGS += -Isrc/core -Isrc/lua -Isrc/host -D_POSIX_C_SOURCE=200809L $(LUA_CFLAGS) $(EDIT_CFLAGS)
+CPPFLAGS += -Isrc/core -Isrc -D_POSIX_C_SOURCE=200809L $(LUA_CFLAGS) $(EDIT_CFLAGS)
 CFLAGS  ?= -O2 -g
 # the core reads ETRecords (ZIP archives of JSON) with libzip and yajl; the Lua
 # binding decodes JSON for scripts with jansson
 ZIP_LIBS := $(or $(shell $(PKG_CONFIG) --libs libzip 2>/dev/null),-lzip)
 # shortest float digits from libdouble-conversion, behind one C++ shim
-# (src/core/dtoa.cc, the only C++ file); threads for the model's builder
+# (src/core/base/dtoa.cc, the only C++ file); threads for the model's builder
 CXX     ?= c++
 CXXFLAGS_SHIM = -std=c++17 -Wall -Wextra -Werror -fno-exceptions -fno-rtti
 CORE_LIBS = $(ZIP_LIBS) -lyajl -ljansson -lsqlite3 -ldouble-conversion -lm -pthread
@@ -56,8 +56,8 @@ LDLIBS  += $(CORE_LIBS)
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
 B = build
-CORE_SRC = $(wildcard src/core/*.c)
-CORE_CXX = $(wildcard src/core/*.cc)
+CORE_SRC = $(wildcard src/core/*/*.c)
+CORE_CXX = $(wildcard src/core/*/*.cc)
 LUA_SRC  = $(wildcard src/lua/*.c)
 LUA_LIB_FILES = $(sort $(wildcard lua/etinspect/*.lua lua/etinspect/scripts/*.lua))
 HOST_SRC = $(wildcard src/host/*.c)
@@ -81,10 +81,10 @@ FIXTURE_BIN = $(FIXTURES:tests/fixtures/%.json=$(B)/fixtures/%.etdp)
 
 .PHONY: all demo check test test-asan bench fuzz fuzz-check install install-lua man html deb clean fixtures
 
-# the version, written in one place: src/core/version.h (the man pages take
+# the version, written in one place: src/core/base/version.h (the man pages take
 # it from here; the rockspec's name and debian/changelog are checked against
 # it by tests/e2e/rockspec.t and tests/e2e/deb.t)
-VERSION := $(shell sed -n 's/^\#define ETINSPECT_VERSION "\(.*\)"$$/\1/p' src/core/version.h)
+VERSION := $(shell sed -n 's/^\#define ETINSPECT_VERSION "\(.*\)"$$/\1/p' src/core/base/version.h)
 
 all: $(B)/etinspect $(B)/etinspect.so
 
@@ -102,15 +102,15 @@ $(B)/pic/%.o: %.c
 
 $(B)/%.o: %.cc
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_SHIM) $(CFLAGS) -MMD -MP -c $< -o $@
+	$(CXX) -Isrc/core $(CXXFLAGS_SHIM) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(B)/asan/%.o: %.cc
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_SHIM) $(SAN_FLAGS) -MMD -MP -c $< -o $@
+	$(CXX) -Isrc/core $(CXXFLAGS_SHIM) $(SAN_FLAGS) -MMD -MP -c $< -o $@
 
 $(B)/pic/%.o: %.cc
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS_SHIM) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
+	$(CXX) -Isrc/core $(CXXFLAGS_SHIM) $(CFLAGS) -fPIC -MMD -MP -c $< -o $@
 
 # the Lua library (lua/etinspect/*.lua), compiled into the binding as
 # bytecode (made by the Lua the binding links) with its source beside it
@@ -251,7 +251,7 @@ $(B)/fuzz/obj/%.o: %.c
 # the float shim, the one C++ file
 $(B)/fuzz/obj/%.o: %.cc
 	@mkdir -p $(dir $@)
-	$(FUZZ_CXX) $(CXXFLAGS_SHIM) $(FUZZ_OBJ_FLAGS) -MMD -MP -c $< -o $@
+	$(FUZZ_CXX) -Isrc/core $(CXXFLAGS_SHIM) $(FUZZ_OBJ_FLAGS) -MMD -MP -c $< -o $@
 
 $(B)/fuzz/obj/gen/lua_embed.o: $(B)/gen/lua_embed.c
 	@mkdir -p $(dir $@)
@@ -279,7 +279,7 @@ fuzz-slice-%: $(B)/fuzz/% $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
 
 # man pages: scdoc sources in man/, @VERSION@ filled in
 MAN_PAGES = $(B)/man/etinspect.1 $(B)/man/etinspect-lua.3
-$(B)/man/%: man/%.scd src/core/version.h
+$(B)/man/%: man/%.scd src/core/base/version.h
 	@mkdir -p $(dir $@)
 	sed 's/@VERSION@/$(VERSION)/g' $< | scdoc >$@.tmp && mv $@.tmp $@
 

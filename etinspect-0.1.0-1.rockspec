@@ -1,7 +1,7 @@
 -- LuaRocks rockspec: `luarocks --lua-version 5.4 make` in a checkout builds
 -- the C module etinspect.so with the project's Makefile (target
 -- build/etinspect.so) and installs it into the rock tree (target
--- install-lua).  The version must be src/core/version.h's
+-- install-lua).  The version must be src/core/base/version.h's
 -- (tests/e2e/rockspec.t checks the file name and the field).
 rockspec_format = "3.0"
 package = "etinspect"

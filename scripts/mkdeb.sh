@@ -2,7 +2,7 @@
 # mkdeb.sh OUTDIR VERSION - build the Debian packages etinspect and
 # lua-etinspect (`make deb`), check them, and run them from a scratch root.
 #
-#  1. debian/changelog must be at VERSION (src/core/version.h's).
+#  1. debian/changelog must be at VERSION (src/core/base/version.h's).
 #  2. The checkout's files (tracked and untracked, not ignored; no build/)
 #     are copied to a temporary directory: dpkg-buildpackage writes its
 #     results into the parent of the source tree, and the checkout's parent
@@ -29,7 +29,7 @@ fail() {
 
 changelog=$(dpkg-parsechangelog -S Version)
 [ "$changelog" = "$version" ] ||
-    fail "debian/changelog is at version $changelog, src/core/version.h at $version: add a changelog entry (dch -v $version)"
+    fail "debian/changelog is at version $changelog, src/core/base/version.h at $version: add a changelog entry (dch -v $version)"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/etinspect-deb.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM

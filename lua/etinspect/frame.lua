@@ -1561,7 +1561,7 @@ local function emit(text, dest, inputs, where)
     error((where or "Frame.emit") .. ": bad argument #1 (a path or an open file expected, got "
           .. (io.type(dest) == "closed file" and "closed file" or type(dest)) .. ")", 3)
   end
-  -- a temporary file beside dest, then rename (src/core/outfile.h)
+  -- a temporary file beside dest, then rename (src/core/files/outfile.h)
   local ok, err = pcall(core.write_file, dest, text, inputs)
   if not ok then error(err, 3) end
 end

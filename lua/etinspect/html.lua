@@ -5,7 +5,7 @@
 --
 -- One file that loads nothing: inline CSS, inline SVG, an inline script
 -- (lua/etinspect/html_assets.lua) and the dump's samples inline as base64
--- (src/core/htmldata.h), under a Content-Security-Policy that forbids every
+-- (src/core/output/htmldata.h), under a Content-Security-Policy that forbids every
 -- external load.  Every text that comes from the dump or the ETRecord is
 -- escaped.  In page order: header, warnings, the run-over-run chart, top
 -- operators per block (time per run and its spread over the runs), the
@@ -228,7 +228,7 @@ end
 -- source time scale (cycles stay ticks); a 32-bit clock that wrapped inside
 -- the run is unwrapped; a delegated event logged with start tick 0 (a
 -- backend that logs durations only) has no place.  Durations are
--- perf_data.raw[index] (target unit).  (src/core/htmldata.h)
+-- perf_data.raw[index] (target unit).  (src/core/output/htmldata.h)
 -- @tparam Inspector insp
 -- @tparam[opt] table run {block = name or index, index = K} (see opts.run)
 -- @treturn table {block = EventBlock, block_index =, index =, unit =,

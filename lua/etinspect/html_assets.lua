@@ -5,7 +5,7 @@
 -- The script reads two data elements of the page:
 --   <script type="application/json" id="et-meta">   names, blocks, defaults
 --   <script type="application/octet-stream" id="et-data">  base64 samples
--- (layout in src/core/htmldata.h) and draws the run-over-run chart and the
+-- (layout in src/core/output/htmldata.h) and draws the run-over-run chart and the
 -- timeline on canvases.  It writes no dump text as HTML: names reach the
 -- page through textContent and canvas text only.
 local M = {}
@@ -100,7 +100,7 @@ M.SCRIPT = [==[
   var META = JSON.parse(metaEl.textContent);
   var UNIT = META.unit, NAMES = META.names;
 
-  /* ---- the samples (src/core/htmldata.h) ---- */
+  /* ---- the samples (src/core/output/htmldata.h) ---- */
   function bytesOf(text) {
     if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(text);
     var bin = atob(text), n = bin.length, u = new Uint8Array(n);

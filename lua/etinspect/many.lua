@@ -4,7 +4,7 @@
 --     paths    a path, a directory (its ETDumps, by content) or a glob
 --              pattern ("runs/*.etdp"), or a sequence of them: expanded
 --              as --etdump_path is (sorted; an empty match is an error
---              naming the pattern; src/core/dumpset.h)
+--              naming the pattern; src/core/files/dumpset.h)
 --     options  checked by the contract: the Inspector's options for every
 --              dump (etrecord, etrecord_json_budget, etrecord_method,
 --              source_time_scale, target_time_scale, reference_graph_name,

@@ -37,7 +37,7 @@
 #include <editline/readline.h>
 
 #include "lua_host.h"
-#include "version.h"
+#include "base/version.h"
 
 #define REPL_KEY "etinspect.repl"            /* registry: the Lua half, set up */
 #define REQUIRE_KEY "etinspect.repl.require" /* registry: require, as at the start */

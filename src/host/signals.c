@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "mapfile.h"
-#include "outfile.h"
+#include "files/mapfile.h"
+#include "files/outfile.h"
 
 /* write(2) a NUL-terminated string; async-signal-safe */
 static void say(const char *s)

@@ -65,7 +65,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model.h"
+#include "model/model.h"
 
 /* Metatable names (luaL_newmetatable / luaL_checkudata). */
 #define ET_MT_INSPECTOR "etinspect.Inspector"

@@ -15,7 +15,7 @@
  *                            allocators[k]); from the block's first run
  *   blk.num_runs             how many runs were merged into the block
  *   blk.etrecord_method      the ETRecord method its events are linked to
- *                            (src/core/link.h), or nil
+ *                            (src/core/model/link.h), or nil
  *   #blk                     number of events
  * Methods implemented in Lua (lua/etinspect/report.lua): blk:to_dataframe{...}.
  */

@@ -1,6 +1,6 @@
 /*
  * l_etrecord.c - ETRecord: an opened ETRecord archive (spec §5; the C
- * reader is src/core/etrecord.h).
+ * reader is src/core/format/etrecord.h).
  *
  *   etinspect.parse_etrecord(path [, {etrecord_json_budget = N}]) -> ETRecord
  *       etrecord_json_budget: JSON values (and keys) per JSON entry, 1 to
@@ -59,7 +59,7 @@
 #include <string.h>
 
 #include "binding.h"
-#include "link.h"
+#include "model/link.h"
 
 lua_etr_box *et_lua_check_etrecord(lua_State *L, int arg)
 {

@@ -43,9 +43,9 @@
 #include "binding.h"
 #include "l_hooks.h"
 #include "l_pyobj.h"
-#include "link.h"
+#include "model/link.h"
 #include "l_values.h"
-#include "pyfmt.h"
+#include "base/pyfmt.h"
 
 static const et_event *check_ev(lua_State *L, int arg, lua_child **out)
 {

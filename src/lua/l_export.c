@@ -2,7 +2,7 @@
  * l_export.c - exports of an Inspector beyond the reference, as methods
  * of the Inspector and EventBlock types:
  *
- *   insp:write_trace(path [, opts])   Chrome Trace Event JSON (src/core/trace.h)
+ *   insp:write_trace(path [, opts])   Chrome Trace Event JSON (src/core/output/trace.h)
  *       opts.cycles_hz     number: ticks per second for cycles dumps
  *       opts.runs          "0-3,7" or a sequence of RunData indices
  *       opts.runs_apart    boolean: one process per run
@@ -12,7 +12,7 @@
  *     temporary file and renamed; the ETDump is never overwritten.
  *     Errors: "the source time scale is cycles: give the clock frequency
  *     ...", "runs: expected ...", the file's I/O errors.
- *   insp:to_sqlite(path [, opts])     SQLite database (src/core/sqlexport.h)
+ *   insp:to_sqlite(path [, opts])     SQLite database (src/core/output/sqlexport.h)
  *       opts.dump          the dump's name in the database (default: the
  *                          ETDump's file name, or more of its path when
  *                          another file's dump has that name)
@@ -38,12 +38,12 @@
 #include <sys/stat.h>
 
 #include "binding.h"
-#include "dumpset.h"
-#include "outfile.h"
-#include "report.h"
-#include "sqlexport.h"
-#include "strbuf.h"
-#include "trace.h"
+#include "files/dumpset.h"
+#include "files/outfile.h"
+#include "output/report.h"
+#include "output/sqlexport.h"
+#include "base/strbuf.h"
+#include "output/trace.h"
 
 /* Metadata callback state: the Lua state and the Inspector's stack index. */
 typedef struct trace_md {

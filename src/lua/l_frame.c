@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame.h"
+#include "output/frame.h"
 #include "l_json.h"
-#include "pyfmt.h"
-#include "report.h"
-#include "stats.h"
+#include "base/pyfmt.h"
+#include "output/report.h"
+#include "base/stats.h"
 
 static int core_repr(lua_State *L)
 {

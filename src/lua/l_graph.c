@@ -1,7 +1,7 @@
 /*
  * l_graph.c - Graph and Node: a serialized exported program of an ETRecord
  * and its operator nodes (spec §5.3, §5.9, §6.6; the C reader is
- * src/core/graph.h).
+ * src/core/format/graph.h).
  *
  * A Graph comes from rec:get_exported_program(...) or
  * insp:get_exported_program(...); it keeps its ETRecord alive.

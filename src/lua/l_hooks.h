@@ -14,7 +14,7 @@
 #include <lua.h>
 #include <stdbool.h>
 
-#include "model.h"
+#include "model/model.h"
 
 struct lua_insp_box; /* binding.h */
 

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "binding.h"
-#include "htmldata.h"
+#include "output/htmldata.h"
 
 /* Add the functions above to the table on top (called by l_module.c). */
 void et_lua_open_html(lua_State *L);

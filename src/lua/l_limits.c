@@ -4,7 +4,7 @@
 #include <lauxlib.h>
 
 #include "binding.h"
-#include "tensor.h"
+#include "format/tensor.h"
 
 int et_lua_limits(lua_State *L)
 {

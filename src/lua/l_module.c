@@ -23,7 +23,7 @@
 #include "l_frame.h"
 #include "l_limits.h"
 #include "l_tensor.h"
-#include "version.h"
+#include "base/version.h"
 
 /* The Lua library, from scripts/embed-lua.c: each module's bytecode and
  * its source. */

@@ -39,8 +39,8 @@
 
 #include "binding.h"
 #include "l_tensor.h"
-#include "npy.h"
-#include "numeric.h"
+#include "format/npy.h"
+#include "model/numeric.h"
 
 #define ET_MT_NPY "etinspect.NpyFile"
 

@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "binding.h"
-#include "outfile.h"
+#include "files/outfile.h"
 
 #define ET_MT_OUTFILE "etinspect.OutFile"
 

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "binding.h"
-#include "pyfmt.h"
-#include "stats.h"
+#include "base/pyfmt.h"
+#include "base/stats.h"
 
 static const et_perf_data *check_pd(lua_State *L, int arg)
 {

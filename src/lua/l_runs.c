@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "binding.h"
-#include "strbuf.h"
+#include "base/strbuf.h"
 
 static const char *const kind_names[] = {"empty", "profile", "debug", "allocation"};
 

@@ -53,8 +53,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "etdump.h"
-#include "pyfmt.h"
+#include "format/etdump.h"
+#include "base/pyfmt.h"
 
 typedef struct lua_tensor {
     et_lua_obj obj;           /* obj.owner: the owner of the bytes, or NULL */

@@ -19,7 +19,7 @@
 #include <lua.h>
 
 #include "binding.h"
-#include "tensor.h"
+#include "format/tensor.h"
 
 /* Push a Tensor viewing `t` (copied), anchored to the value at stack index
  * `anchor` (0: none; the bytes must then outlive the tensor).  `what`

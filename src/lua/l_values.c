@@ -7,7 +7,7 @@
 
 #include "l_hooks.h"
 #include "l_tensor.h"
-#include "values.h"
+#include "model/values.h"
 
 static void push_i64_list(lua_State *L, const et_etdump *d, const fb_vec *v)
 {

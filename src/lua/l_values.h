@@ -33,8 +33,8 @@
 #include <stddef.h>
 
 #include "binding.h"
-#include "etdump.h"
-#include "model.h"
+#include "format/etdump.h"
+#include "model/model.h"
 
 /* Push the description of the Value table at `pos`. */
 void et_lua_push_raw_value(lua_State *L, const et_etdump *d, uint32_t pos);

@@ -2,7 +2,7 @@
 # deb.t - the Debian packaging, in the cheap form `make check` can afford
 # (`make deb` builds the packages, runs lintian and tries them from a
 # scratch root; CI runs it after make check):
-#  - debian/changelog is at src/core/version.h's version;
+#  - debian/changelog is at src/core/base/version.h's version;
 #  - every Build-Depends package is installed by scripts/install-deps.sh
 #    (CI installs only those);
 #  - `make install` with the Debian layout installs exactly the files the
@@ -10,7 +10,7 @@
 #    fail the build otherwise), with the Lua module on lua5.4's cpath.
 . "$(dirname "$0")/lib.sh"
 cd "$ET_SRC" || exit 1
-VERSION=$(sed -n 's/^#define ETINSPECT_VERSION "\(.*\)"$/\1/p' src/core/version.h)
+VERSION=$(sed -n 's/^#define ETINSPECT_VERSION "\(.*\)"$/\1/p' src/core/base/version.h)
 command -v dpkg-parsechangelog >/dev/null 2>&1 || skip_all "dpkg-dev not installed: scripts/install-deps.sh"
 
 got=$(dpkg-parsechangelog -l debian/changelog -S Version)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # man.t - the man pages etinspect(1) and etinspect-lua(3) (man/*.scd, built
 # by `make man` into build/man): they render without a groff warning, carry
-# src/core/version.h's version, and name everything the program says it has
+# src/core/base/version.h's version, and name everything the program says it has
 # -- every flag of --help, every bundled script, every REPL meta command,
 # every environment variable the sources read, every public field of the
 # Lua module.  When the program grows, this test says what to add where.
@@ -11,7 +11,7 @@ P3="$ET_BUILD/man/etinspect-lua.3"
 command -v man >/dev/null 2>&1 || skip_all "man (man-db) not installed: scripts/install-deps.sh"
 command -v groff >/dev/null 2>&1 || skip_all "groff not installed: scripts/install-deps.sh"
 [ -f "$P1" ] && [ -f "$P3" ] || skip_all "build/man not built (make man; needs scdoc)"
-VERSION=$(sed -n 's/^#define ETINSPECT_VERSION "\(.*\)"$/\1/p' "$ET_SRC/src/core/version.h")
+VERSION=$(sed -n 's/^#define ETINSPECT_VERSION "\(.*\)"$/\1/p' "$ET_SRC/src/core/base/version.h")
 
 # names PAGE TEXT: the roff source has TEXT (scdoc writes \fBword\fR and a
 # "\&" before a leading dot); grep -F on the roff, not on the rendered page,

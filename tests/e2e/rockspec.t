@@ -1,11 +1,11 @@
 #!/bin/sh
 # rockspec.t - the LuaRocks rockspec: named and versioned as
-# src/core/version.h says; `luarocks make --local` (Debian's luarocks, Lua
+# src/core/base/version.h says; `luarocks make --local` (Debian's luarocks, Lua
 # 5.4) in a copy of the checkout installs the module into a temporary tree,
 # from which a stock lua5.4 requires it with that tree's paths.
 . "$(dirname "$0")/lib.sh"
-VERSION=$(sed -n 's/^#define ETINSPECT_VERSION "\(.*\)"$/\1/p' "$ET_SRC/src/core/version.h")
-[ -n "$VERSION" ] || fail "src/core/version.h defines ETINSPECT_VERSION"
+VERSION=$(sed -n 's/^#define ETINSPECT_VERSION "\(.*\)"$/\1/p' "$ET_SRC/src/core/base/version.h")
+[ -n "$VERSION" ] || fail "src/core/base/version.h defines ETINSPECT_VERSION"
 
 # exactly one rockspec, for this version
 set -- "$ET_SRC"/*.rockspec

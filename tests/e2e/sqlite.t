@@ -1,5 +1,5 @@
 #!/bin/sh
-# sqlite.t - etinspect --sqlite_path DB [--sqlite_dump NAME] (src/core/sqlexport.h,
+# sqlite.t - etinspect --sqlite_path DB [--sqlite_dump NAME] (src/core/output/sqlexport.h,
 # docs/sqlite-schema.md): the schema's marks, events, samples, allocations
 # and ETRecord linkage read back with the sqlite3 tool; several dumps in one
 # database; a dump exported again replaces its rows; files that are not

@@ -35,7 +35,7 @@
 #include <unistd.h>
 
 #include "lua_cov.h"
-#include "lua_host.h"
+#include "host/lua_host.h"
 
 int luaopen_etinspect(lua_State *L);
 /* The libFuzzer entry points (declared for -Wmissing-prototypes). */

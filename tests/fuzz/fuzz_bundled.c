@@ -29,8 +29,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bundled.h"
-#include "model.h"
+#include "format/bundled.h"
+#include "model/model.h"
 
 /* The libFuzzer entry point (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -35,9 +35,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "mapfile.h"
-#include "tensor.h"
+#include "host/cli.h"
+#include "files/mapfile.h"
+#include "format/tensor.h"
 #include "lua_cov.h"
 
 /* The libFuzzer entry point (declared for -Wmissing-prototypes). */

@@ -30,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "numeric.h"
-#include "tensor.h"
+#include "model/numeric.h"
+#include "format/tensor.h"
 
 /* The libFuzzer entry point (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -39,10 +39,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "etdump.h"
-#include "model.h"
-#include "tensor.h"
-#include "values.h"
+#include "format/etdump.h"
+#include "model/model.h"
+#include "format/tensor.h"
+#include "model/values.h"
 #include "../tools/etwalk.h"
 
 #define ET_FUZZ_CHUNK 4096 /* elements read per call */

@@ -50,9 +50,9 @@
 
 #include <stdio.h>
 
-#include "etrecord.h"
-#include "link.h"
-#include "model.h"
+#include "format/etrecord.h"
+#include "model/link.h"
+#include "model/model.h"
 
 /* The libFuzzer entry points (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

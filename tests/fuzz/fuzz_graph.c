@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "graph.h"
+#include "format/graph.h"
 
 /* The libFuzzer entry point (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -19,9 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "legacy.h"
-#include "model.h"
-#include "report.h"
+#include "format/legacy.h"
+#include "model/model.h"
+#include "output/report.h"
 
 /* The libFuzzer entry point (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -35,13 +35,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bundled.h"
-#include "etrecord.h"
-#include "mapfile.h"
-#include "model.h"
-#include "npy.h"
-#include "outfile.h"
-#include "values.h"
+#include "format/bundled.h"
+#include "format/etrecord.h"
+#include "files/mapfile.h"
+#include "model/model.h"
+#include "format/npy.h"
+#include "files/outfile.h"
+#include "model/values.h"
 
 /* The libFuzzer entry point (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

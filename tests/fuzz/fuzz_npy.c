@@ -20,8 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npy.h"
-#include "numeric.h"
+#include "format/npy.h"
+#include "model/numeric.h"
 
 /* The libFuzzer entry point (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

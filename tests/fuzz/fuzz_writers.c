@@ -27,11 +27,11 @@
 #include <unistd.h>
 #include <yajl/yajl_parse.h>
 
-#include "frame.h"
-#include "model.h"
-#include "report.h"
-#include "sqlexport.h"
-#include "trace.h"
+#include "output/frame.h"
+#include "model/model.h"
+#include "output/report.h"
+#include "output/sqlexport.h"
+#include "output/trace.h"
 
 /* The libFuzzer entry point (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,5 +1,5 @@
 #!/usr/bin/env etinspect
--- html.t - the HTML report (lua/etinspect/html.lua, src/core/htmldata.c):
+-- html.t - the HTML report (lua/etinspect/html.lua, src/core/output/htmldata.c):
 -- its rows and top-operator bars counted against the model, its charts'
 -- data (base64 samples and metadata) decoded and compared with the model
 -- sample by sample, the per-block top operators against the corpus

@@ -1,5 +1,5 @@
 #!/usr/bin/env etinspect
--- sqlite.t - insp:to_sqlite(path [, {dump = NAME}]) (src/core/sqlexport.h):
+-- sqlite.t - insp:to_sqlite(path [, {dump = NAME}]) (src/core/output/sqlexport.h):
 -- dumps named by the option or after the file, added to one database,
 -- replaced when exported again; errors name the path.  The database is
 -- read back with the sqlite3 tool.

@@ -16,7 +16,7 @@ with these files byte for byte; keep the two case lists in step.
 
     /usr/bin/python3 tests/ptable/gen.py            write the goldens
     /usr/bin/python3 tests/ptable/gen.py --wcwidth  print the C range tables
-                                                    used by src/core/ptable.c
+                                                    used by src/core/output/ptable.c
 
 CI never runs this script; the goldens are committed.
 """

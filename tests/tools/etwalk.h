@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "etdump.h"
+#include "format/etdump.h"
 
 /* Sum the bytes of s (absent: 0). */
 static uint64_t touch(et_str s)

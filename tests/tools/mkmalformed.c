@@ -25,9 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "etdump.h"
-#include "fb.h"
-#include "model.h"
+#include "format/etdump.h"
+#include "format/fb.h"
+#include "model/model.h"
 
 /* A growing byte buffer: the file being made. */
 typedef struct buf {

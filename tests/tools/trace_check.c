@@ -1,6 +1,6 @@
 /*
  * trace_check.c - validate a Chrome Trace Event JSON file (docs/trace.md,
- * src/core/trace.h) the way the tests need it:
+ * src/core/output/trace.h) the way the tests need it:
  *
  *   trace_check [-q] TRACE.json...
  *

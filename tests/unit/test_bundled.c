@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "bundled.h"
+#include "format/bundled.h"
 #include "tap.h"
 
 typedef tap_bytes bytes;

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dumpset.h"
+#include "files/dumpset.h"
 #include "tap.h"
 
 static char dir[64];

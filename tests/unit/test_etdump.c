@@ -25,10 +25,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "etdump.h"
-#include "fb.h"
-#include "mapfile.h"
-#include "model.h"
+#include "format/etdump.h"
+#include "format/fb.h"
+#include "files/mapfile.h"
+#include "model/model.h"
 #include "../tools/etwalk.h"
 #include "tap.h"
 

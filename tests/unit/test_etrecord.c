@@ -1,5 +1,5 @@
 /*
- * test_etrecord.c - the ETRecord reader's first layer (src/core/etrecord.h):
+ * test_etrecord.c - the ETRecord reader's first layer (src/core/format/etrecord.h):
  * the ZIP container, entry classification (spec §5.4), companions, the JSON
  * maps, and every way a record can be malformed.
  *
@@ -29,7 +29,7 @@
 
 #include <zip.h>
 
-#include "etrecord.h"
+#include "format/etrecord.h"
 #include "tap.h"
 
 typedef tap_bytes bytes;

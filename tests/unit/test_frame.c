@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame.h"
-#include "pyfmt.h"
+#include "output/frame.h"
+#include "base/pyfmt.h"
 #include "tap.h"
 
 /* ------------------------------------------------------------- helpers */

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "etrecord.h"
-#include "graph.h"
+#include "format/etrecord.h"
+#include "format/graph.h"
 #include "tap.h"
 
 /* A 2023 node (schema_version 1): no "name", unions listing every

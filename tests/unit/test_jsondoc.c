@@ -1,6 +1,6 @@
 /*
  * test_jsondoc.c - JSON parsed under a budget into a tape
- * (src/core/jsondoc.h): every value kind, iteration, duplicate keys, the
+ * (src/core/format/jsondoc.h): every value kind, iteration, duplicate keys, the
  * node and byte budgets to the exact count, nesting, the errors jansson
  * gave (kept), and line/column positions whatever the chunking.
  */
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsondoc.h"
+#include "format/jsondoc.h"
 #include "tap.h"
 
 static et_jsondoc *parse(const char *s, uint64_t nodes, uint64_t bytes, et_error *err)

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
-#include "stats.h"
+#include "model/model.h"
+#include "base/stats.h"
 #include "tap.h"
 
 static char fixture_dir[4096];

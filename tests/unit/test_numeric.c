@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "npy.h"
-#include "numeric.h"
+#include "format/npy.h"
+#include "model/numeric.h"
 #include "tap.h"
 
 /* ------------------------------------------------------------- helpers */

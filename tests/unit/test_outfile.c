@@ -15,9 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mapfile.h"
-#include "npy.h"
-#include "outfile.h"
+#include "files/mapfile.h"
+#include "format/npy.h"
+#include "files/outfile.h"
 #include "tap.h"
 
 static char dir[] = "/tmp/et-outfile-XXXXXX";

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parallel.h"
+#include "base/parallel.h"
 #include "tap.h"
 
 static void count_i(void *ctx, size_t i)

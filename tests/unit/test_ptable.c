@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame.h"
-#include "ptable.h"
+#include "output/frame.h"
+#include "output/ptable.h"
 #include "tap.h"
 
 /* ------------------------------------------------------------- helpers */

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "pyfmt.h"
+#include "base/pyfmt.h"
 #include "tap.h"
 
 typedef struct { uint64_t s; } splitmix;

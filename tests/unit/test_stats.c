@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "stats.h"
+#include "base/stats.h"
 #include "tap.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15u;

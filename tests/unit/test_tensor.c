@@ -7,9 +7,9 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "etdump.h"
+#include "format/etdump.h"
 #include "tap.h"
-#include "tensor.h"
+#include "format/tensor.h"
 
 static int view(et_tensor *t, int st, uint32_t nd, const int64_t *sz, const int64_t *strd,
                 const void *base, uint64_t n, int64_t off, et_error *err)

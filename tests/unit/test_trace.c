@@ -1,5 +1,5 @@
 /*
- * test_trace.c - the timeline export (src/core/trace.h): run selections,
+ * test_trace.c - the timeline export (src/core/output/trace.h): run selections,
  * errors, and a few facts of the document written for the sample ETDump
  * and the fixtures (units, synthetic starts, counters, the metadata
  * callback, windows).  The end-to-end tests (tests/e2e/trace.t) compare
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "trace.h"
+#include "output/trace.h"
 
 static char fixture_dir[4096];
 static const char *src_dir = ".";

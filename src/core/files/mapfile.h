@@ -1,0 +1,100 @@
+/*
+ * mapfile.h - read-only memory mapping of an input file, and the
+ * process-wide registry of the inputs in use.
+ *
+ * Inputs (ETDumps, debug buffers, BundledPrograms, ETRecords, .npy files,
+ * legacy dumps) are mapped, never copied: the reader works on the bytes in
+ * place.  An empty file is valid and maps to data == NULL, size == 0.
+ * Directories, devices and other non-regular files are refused with a
+ * clear message.
+ *
+ * Mapping is lazy by default: a page is read from the file when it is
+ * first touched, so a 5 GB debug buffer of which 16 bytes are used costs
+ * 16 bytes of reading, and a file larger than its format allows is refused
+ * from its fstat() size before anything is mapped (et_map_file_ex).
+ *
+ * Every mapped file is registered, by device and inode, until it is
+ * unmapped: et_outfile_open (outfile.h) and the SQLite export refuse to
+ * write over any registered input, whoever opened it
+ * (docs/user-guide.md "Limits").  The registry also lets a SIGBUS handler
+ * (src/host/signals.c) name the file that shrank under its mapping.
+ */
+#ifndef ET_MAPFILE_H
+#define ET_MAPFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/error.h"
+
+typedef struct et_mapped_file {
+    const uint8_t *data; /* NULL when size == 0 */
+    size_t size;         /* bytes */
+    int input_id;        /* registry entry (et_input_hold), 0 for none */
+} et_mapped_file;
+
+/* How to map a file (et_map_file_ex). */
+typedef struct et_map_options {
+    uint64_t max_size;    /* 0: no limit; a larger file is refused from its
+                             fstat() size, before it is mapped */
+    const char *too_large; /* how the message ends after "PATH: file is N
+                             bytes, ", e.g. "larger than a FlatBuffer can be
+                             (2 GiB)"; NULL: "larger than the N-byte limit" */
+    bool populate;        /* the whole file will be read at once: fault it
+                             in while mapping (MAP_POPULATE) instead of page
+                             by page */
+    bool unguarded;       /* not an input the output guard protects (a .npy
+                             array: replacing the file by rename leaves the
+                             mapping intact, and read_npy then write_npy to
+                             the same path is a normal round trip); still
+                             registered, for the SIGBUS message */
+} et_map_options;
+
+/* Map `path` read-only, lazily, without a size limit, into `mf` and
+ * register it as an input in use.  Returns 0, or -1 with `err` set
+ * (ET_ERR_IO): "PATH: No such file or directory", "PATH: is a directory,
+ * expected a file", "PATH: not a regular file", "PATH: cannot map file:
+ * ...", ET_ERR_NOMEM "out of memory" (the registry). */
+int et_map_file(et_mapped_file *mf, const char *path, et_error *err);
+
+/* The same with options (`o` NULL: et_map_file's defaults).  A file above
+ * o->max_size fails with ET_ERR_FORMAT "PATH: file is N bytes, larger than
+ * a FlatBuffer can be (2 GiB)" without being mapped or read. */
+int et_map_file_ex(et_mapped_file *mf, const char *path, const et_map_options *o,
+                   et_error *err);
+
+/* Unmap and unregister; `mf` becomes empty.  Safe on an empty or zeroed
+ * struct. */
+void et_unmap_file(et_mapped_file *mf);
+
+/* ---- the registry of inputs in use ---------------------------------------- */
+
+/* Register the file at `path` (stat()ed now: its device and inode) as an
+ * input in use, for inputs that are read without et_map_file.  `base` and
+ * `size` name a mapping of it (NULL, 0: none).  Returns an id > 0 for
+ * et_input_release, or -1 with `err` set (ET_ERR_IO: stat's error;
+ * ET_ERR_NOMEM).  Thread-safe. */
+int et_input_hold(const char *path, const void *base, size_t size, et_error *err);
+
+/* The same, for a file already open (fstat()ed); `guard` false: not
+ * protected by the output guard (et_map_options.unguarded). */
+int et_input_hold_fd(int fd, const char *path, const void *base, size_t size, bool guard,
+                     et_error *err);
+
+/* Unregister id (0 or a released id: no-op).  Thread-safe. */
+void et_input_release(int id);
+
+/* When (dev, ino) is an input in use: 1, with `err` set (ET_ERR_USAGE)
+ * "DEST: refusing to overwrite an input file with output (the input
+ * INPUT)", INPUT as it was opened; else 0.  `dest` names the output in the message.  Thread-safe. */
+int et_input_guard(const char *dest, uint64_t dev, uint64_t ino, et_error *err);
+
+/* The path of the registered mapping holding `addr`, or NULL.  Async-
+ * signal-safe (no lock, no allocation): for a SIGBUS handler. */
+const char *et_input_at(const void *addr);
+
+/* The number of inputs in use (tests). */
+size_t et_inputs_in_use(void);
+
+#endif
