@@ -14,7 +14,7 @@
 --
 -- The rows -- which events, which columns in which order, None and NaN,
 -- op_types' abbreviation, the delegate metadata columns and their pandas
--- dtypes -- are built once, in C (src/core/output/report.c et_report_rows, the
+-- dtypes -- are built once, in C (src/core/output/rows.c et_report_rows, the
 -- command line's too) and reach Lua through _core.report_rows.  Here the
 -- Lua frames get the events' own values in the list-valued cells (raw,
 -- op_types, stack_traces, module_hierarchy, debug_data, start_time,

@@ -9,7 +9,7 @@
  *             [--tsv_path OUT] [--json OUT] [--quiet]
  *
  * The second form reads a legacy profiler dump (spec §9) and prints the
- * legacy parser's tables (report.h); --tsv_path writes the Inspector table
+ * legacy parser's tables (legacy_tables.h); --tsv_path writes the Inspector table
  * of its blocks, --json the legacy JSON document.
  *
  * Options follow Python argparse conventions, as the reference CLI does:
@@ -39,7 +39,10 @@
 #include "output/frame.h"
 #include "model/model.h"
 #include "files/outfile.h"
-#include "output/report.h"
+#include "output/docjson.h"
+#include "output/legacy_tables.h"
+#include "output/memsummary.h"
+#include "output/rows.h"
 #include "output/sqlexport.h"
 #include "base/strbuf.h"
 #include "base/timescale.h"
@@ -432,7 +435,7 @@ static int legacy_main(const char *const *val, const bool *flag)
     return rc;
 }
 
-/* --memory: the memory table (report.h) after the main table. */
+/* --memory: the memory table (memsummary.h) after the main table. */
 static int print_memory(const et_inspector *insp)
 {
     et_error err;

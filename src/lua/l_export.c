@@ -22,7 +22,7 @@
  *   blk:memory_summary()   sequence of {allocator_id, allocator (nil when
  *                          unnamed), allocations, bytes, bytes_per_run,
  *                          largest} (bytes), one per allocator with
- *                          allocations, in id order (report.h)
+ *                          allocations, in id order (memsummary.h)
  *   insp:write_html(path) is in the Lua library (lua/etinspect/html.lua).
  *
  * and, for several dumps as one dataset (lua/etinspect/many.lua), into
@@ -40,7 +40,7 @@
 #include "binding.h"
 #include "files/dumpset.h"
 #include "files/outfile.h"
-#include "output/report.h"
+#include "output/memsummary.h"
 #include "output/sqlexport.h"
 #include "base/strbuf.h"
 #include "output/trace.h"

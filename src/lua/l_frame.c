@@ -11,7 +11,7 @@
 #include "output/frame.h"
 #include "l_json.h"
 #include "base/pyfmt.h"
-#include "output/report.h"
+#include "output/rows.h"
 #include "base/stats.h"
 
 static int core_repr(lua_State *L)
@@ -288,7 +288,7 @@ static int core_agg(lua_State *L)
     return 1;
 }
 
-/* ---- the rows of spec §6.1-§6.3 (report.h), for lua/etinspect/report.lua ---- */
+/* ---- the rows of spec §6.1-§6.3 (rows.h), for lua/etinspect/report.lua ---- */
 
 /* The metadata callback's context: the Lua function at `fn` is called as
  * fn(block, event) (1-based) and returns nil (use the raw metadata) or
@@ -386,7 +386,7 @@ static void push_cell(lua_State *L, const et_frame *f, size_t r, size_t c)
     }
 }
 
-/* _core.report_rows(target, opts) (report.h et_report_rows), the
+/* _core.report_rows(target, opts) (rows.h et_report_rows), the
  * target's owner pinned while the rows are built (as opts.op, default
  * "_core.report_rows": the metadata function cannot close it):
  *   target  an Inspector (every block, concatenated), an EventBlock or an

@@ -21,7 +21,8 @@
 
 #include "format/legacy.h"
 #include "model/model.h"
-#include "output/report.h"
+#include "output/docjson.h"
+#include "output/legacy_tables.h"
 
 /* The libFuzzer entry point (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -29,7 +29,9 @@
 
 #include "output/frame.h"
 #include "model/model.h"
-#include "output/report.h"
+#include "output/docjson.h"
+#include "output/memsummary.h"
+#include "output/rows.h"
 #include "output/sqlexport.h"
 #include "output/trace.h"
 

@@ -1,16 +1,16 @@
 /*
- * report.h - the Inspector's tabular views of an inspector (spec §6.1-§6.4)
- * and its JSON export.
- *
- * These are the C versions of Inspector.to_dataframe(), the filtered frame
- * that print_data_tabular() and save_data_to_tsv() show, and etinspect's
- * --json document.
+ * rows.h - the Inspector's tabular views of an inspector (spec §6.1-§6.3):
+ * the rows of Inspector.to_dataframe(), the filtered frame that
+ * print_data_tabular() and save_data_to_tsv() show, and the reprs of an
+ * event's ETRecord linkage (op_types, stack_traces, module_hierarchy) in
+ * them.
  */
-#ifndef ET_REPORT_H
-#define ET_REPORT_H
+#ifndef ET_ROWS_H
+#define ET_ROWS_H
 
 #include <stdbool.h>
-#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "base/error.h"
 #include "output/frame.h"
@@ -124,55 +124,10 @@ typedef struct et_report_rowmap {
 et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
                          et_report_rowmap *map, et_error *err);
 
-/* Memory of one block over its runs, per allocator (allocation events,
- * spec §2.4; not in the reference). */
-typedef struct et_memory_row {
-    int32_t allocator_id;   /* as the events give it (1-based into the allocators) */
-    et_str allocator;       /* its name, or {NULL, 0} when the block's allocators
-                               do not name it */
-    uint64_t allocations;   /* allocation events, over all runs */
-    uint64_t bytes;         /* their sizes added up (bytes), over all runs */
-    uint64_t largest;       /* the largest single allocation (bytes) */
-} et_memory_row;
-
-/* The memory rows of `blk`: one per allocator id that has allocations, in
- * ascending id order.  Stores a malloc'd array in *rows (NULL when there
- * are none) and returns their number, or -1 out of memory. */
-long et_block_memory_summary(const et_block *blk, et_memory_row **rows);
-
-/* The --memory table: columns event_block_name, allocator_id, allocator,
- * runs, allocations, bytes, bytes_per_run (INT: bytes / runs rounded to
- * the byte, half up), largest (bytes are integers throughout);
- * one row per block and allocator (et_block_memory_summary).  Returns NULL
- * with `err` set (ET_ERR_NOMEM) on failure. */
-et_frame *et_report_memory_frame(const et_inspector *insp, et_error *err);
-
-/* Write the --json document: inputs, the dump's runs, warnings, and every
- * block and event with all fields, named as the reference's attributes
- * (`_instruction_id`, `raw_delegate_debug_metadatas_hex` ...); numbers as
- * Python repr(); raw delegate metadata as lowercase hex; debug values as
- * raw descriptions (kind, scalar type, shape, strides, offset).  See
- * docs/json-format.md.  Returns 0, or -1 on a write error. */
-int et_report_write_json(const et_inspector *insp, FILE *out);
-
-/* For an inspector opened on a legacy profiler dump (insp->legacy): print
- * the legacy parser's three kinds of tables in PrettyTable's layout (spec
- * §9.3) - per block, its events with one column per iteration (titled with
- * the block's name; Frame always None); per block that has one, its
- * framework tax ("NAME framework tax calculations"); per block, its memory
- * per allocator.  Durations in ms (integers for ms and cycles dumps).
- * Each block's table has as many iteration columns as that block has
- * iterations (the reference reuses the largest count so far and fails).
- * Returns 0, or -1 on a write error or out of memory (or no legacy dump). */
-int et_report_write_legacy_tables(const et_inspector *insp, FILE *out);
-
-/* The --json document of a legacy profiler dump: inputs (path, size, byte
- * order, blocks in the file, time scale, unit), warnings, and per block its
- * iterations' header offsets, events (name, chain_idx, instruction_idx, ts
- * and duration per iteration as the legacy parser gives them, raw
- * start_time and end_time ticks), framework_tax (or null), memory per
- * allocator and the raw allocations.  See docs/json-format.md.  Returns 0,
- * or -1 on a write error (or no legacy dump). */
-int et_report_write_legacy_json(const et_inspector *insp, FILE *out);
+/* The operator graph's name of node `nd`, as the Inspector's linkage shows
+ * it (the keys of stack_traces and module_hierarchy): its name and "_"
+ * (spec §5.5), in a new NUL-terminated string (free it), or NULL out of
+ * memory. */
+char *et_report_node_key(const et_graph_node *nd);
 
 #endif
