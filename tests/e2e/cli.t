@@ -9,46 +9,129 @@ run() { "$ETINSPECT" "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/status"; }
 status_is() { test "$(cat "$T/status")" -eq "$1"; }
 err_has() { grep -q -- "$1" "$T/err"; }
 
-run --help
-ok "--help exits 0" status_is 0
-ok "--help shows the usage line" grep -q "^usage: etinspect" "$T/out"
-run -h
-ok "-h exits 0" status_is 0
-run --version
-ok "--version prints 'etinspect X.Y.Z'" grep -qE '^etinspect [0-9]+\.[0-9]+\.[0-9]+$' "$T/out"
+# usage_cases: the usage cases of a table read from stdin, one TAP line
+# each.  A case is a block of "key: value" lines; blocks are separated by
+# blank lines; lines starting with # are comments.  Keys:
+#   case:    what the case is (the start of its TAP line's description)
+#   args:    the arguments, as shell words ($S, the sample dump, and $T,
+#            the scratch directory, are expanded); none when empty
+#   exit:    the exit status wanted (0 ok, 1 bad input, 2 usage)
+#   stderr:  a string stderr must contain (fixed, not a pattern); optional
+#   stdout:  an extended regular expression a line of stdout must match;
+#            optional
+# The program runs with its stdin from /dev/null.
+usage_case() {
+    eval "set -- $args"
+    run "$@" </dev/null
+    want="exit $want_exit"
+    [ -z "$want_err" ] || want="$want, stderr has \"$want_err\""
+    [ -z "$want_out" ] || want="$want, stdout matches /$want_out/"
+    why=
+    got=$(cat "$T/status")
+    [ "$got" = "$want_exit" ] || why="exit status $got"
+    if [ -n "$want_err" ] && ! grep -qF -- "$want_err" "$T/err"; then
+        why="$why${why:+; }stderr lacks the string"
+    fi
+    if [ -n "$want_out" ] && ! grep -qE -- "$want_out" "$T/out"; then
+        why="$why${why:+; }no line of stdout matches"
+    fi
+    if [ -z "$why" ]; then
+        pass "$case: $want"
+    else
+        fail "$case: $want" "$why; its stderr:"
+        head -n 5 "$T/err" | sed 's/^/#   /' >&2
+    fi
+}
 
-run </dev/null
-ok "no arguments: exit 2" status_is 2
-ok "no arguments: says --etdump_path is required" err_has "the following arguments are required: --etdump_path"
-run --etdump_path "$S" --bogus
-ok "unknown option: exit 2" status_is 2
-ok "unknown option: named" err_has "unrecognized arguments: --bogus"
-run --etdump_path
-ok "option without its value: exit 2" status_is 2
-ok "option without its value: named" err_has "argument --etdump_path: expected one argument"
-run --etdump_path "$S" --target_time_scale hours
-ok "bad time scale: exit 2" status_is 2
-ok "bad time scale: lists the choices" err_has "choose from 'ns', 'us', 'ms', 's', 'cycles'"
-run --etdump_path "$S" --target_time_scale cycles
-ok "cycles mixed with ns: exit 2" status_is 2
-ok "cycles mixed with ns: the reference's message" \
-    err_has "For TimeScale in cycles both the source and target time scale have to be in cycles."
-run --etdump_path "$S" --etrecord_path "$T/none.bin"
-ok "--etrecord_path of a missing file: exit 1" status_is 1
-ok "--etrecord_path of a missing file: names it" err_has "none.bin: No such file or directory"
-run --etdump_path "$S" --etrecord_method forward
-ok "--etrecord_method without --etrecord_path: exit 2" status_is 2
-run --etdump_path "$S" --compare_results --quiet
-ok "--compare_results without reference outputs: exit 0" status_is 0
-ok "--compare_results without reference outputs: says where they come from" \
-    err_has "no event block has both run outputs and reference outputs"
-run --etdump_path "$S" --bundled_test_case 1
-ok "--bundled_test_case without --bundled_program_path: exit 2" status_is 2
-run --etdump_path "$S" --quiet=yes
-ok "a flag given a value: exit 2" status_is 2
-run --e "$S"
-ok "ambiguous prefix (--e: --etdump_path, --etrecord_path): exit 2" status_is 2
-ok "ambiguous prefix: says so" err_has "ambiguous option: --e"
+usage_cases() {
+    case= args= want_exit= want_err= want_out=
+    while IFS= read -r line || [ -n "$line" ]; do
+        value=${line#*:}
+        value=${value#"${value%%[! ]*}"}
+        case $line in
+        '#'*) ;;
+        '')
+            [ -z "$case" ] || usage_case
+            case= args= want_exit= want_err= want_out=
+            ;;
+        case:*) case=$value ;;
+        args:*) args=$value ;;
+        exit:*) want_exit=$value ;;
+        stderr:*) want_err=$value ;;
+        stdout:*) want_out=$value ;;
+        *) fail "the usage table: a line without a known key: $line" ;;
+        esac
+    done
+    [ -z "$case" ] || usage_case
+}
+
+usage_cases <<'CASES'
+case:   --help shows the usage line
+args:   --help
+exit:   0
+stdout: ^usage: etinspect
+
+case:   -h
+args:   -h
+exit:   0
+
+case:   --version prints 'etinspect X.Y.Z'
+args:   --version
+exit:   0
+stdout: ^etinspect [0-9]+\.[0-9]+\.[0-9]+$
+
+case:   no arguments: says --etdump_path is required
+args:
+exit:   2
+stderr: the following arguments are required: --etdump_path
+
+case:   unknown option: named
+args:   --etdump_path "$S" --bogus
+exit:   2
+stderr: unrecognized arguments: --bogus
+
+case:   option without its value: named
+args:   --etdump_path
+exit:   2
+stderr: argument --etdump_path: expected one argument
+
+case:   bad time scale: lists the choices
+args:   --etdump_path "$S" --target_time_scale hours
+exit:   2
+stderr: choose from 'ns', 'us', 'ms', 's', 'cycles'
+
+case:   cycles mixed with ns: the reference's message
+args:   --etdump_path "$S" --target_time_scale cycles
+exit:   2
+stderr: For TimeScale in cycles both the source and target time scale have to be in cycles.
+
+case:   --etrecord_path of a missing file: names it
+args:   --etdump_path "$S" --etrecord_path "$T/none.bin"
+exit:   1
+stderr: none.bin: No such file or directory
+
+case:   --etrecord_method without --etrecord_path
+args:   --etdump_path "$S" --etrecord_method forward
+exit:   2
+
+case:   --compare_results without reference outputs: says where they come from
+args:   --etdump_path "$S" --compare_results --quiet
+exit:   0
+stderr: no event block has both run outputs and reference outputs
+
+case:   --bundled_test_case without --bundled_program_path
+args:   --etdump_path "$S" --bundled_test_case 1
+exit:   2
+
+case:   a flag given a value
+args:   --etdump_path "$S" --quiet=yes
+exit:   2
+
+case:   ambiguous prefix (--e: --etdump_path, --etrecord_path): says so
+args:   --e "$S"
+exit:   2
+stderr: ambiguous option: --e
+CASES
 
 run --etdump "$S" --quiet
 ok "unambiguous prefix --etdump works" status_is 0
@@ -76,6 +159,8 @@ ok "JSON: OPERATOR_CALL events are kept" grep -q '"name": "OPERATOR_CALL"' "$T/s
 ok "JSON: the three runs merged into Execute" grep -q '"runs": \[1, 2, 3\]' "$T/s.json"
 if [ -x "$ET_BUILD/tools/cmp_ref_json" ]; then
     ok "JSON is well-formed (parsed by jansson)" "$ET_BUILD/tools/cmp_ref_json" "$T/s.json" "$T/s.json"
+else
+    skip "JSON well-formed: $ET_BUILD/tools/cmp_ref_json not built"
 fi
 
 # an existing output is replaced whole, and no temporary file is left
@@ -123,6 +208,8 @@ if [ -f "$L" ]; then
     cp "$T/out" "$T/legacy_opt.txt"
     run "$L"
     ok "etinspect LEGACY: the legacy parser's tables, as --profile_results_path" cmp -s "$T/out" "$T/legacy_opt.txt"
+else
+    skip "etinspect LEGACY: $L absent"
 fi
 # several ETDumps by name: one dataset, as --etdump_path repeated
 cp "$S" "$T/a.etdp"
@@ -147,18 +234,27 @@ run "$T/runs" --quiet --tsv_path "$T/dir_pos.tsv"
 run --etdump_path "$T/runs" --quiet --tsv_path "$T/dir_opt.tsv"
 ok "etinspect DIR: its ETDumps, as --etdump_path DIR" cmp -s "$T/dir_pos.tsv" "$T/dir_opt.tsv"
 ok "etinspect DIR: both dumps" test "$(cut -f2 "$T/dir_pos.tsv" | uniq | tr '\n' ' ')" = "dump x.etdp y.etdp "
-run "$S" "$S"
-ok "one ETDump twice: exit 2" status_is 2
-ok "one ETDump twice: says so" err_has "are the same file"
 head -c 64 /dev/zero >"$T/zeros.bin"
-run "$T/a.etdp" "$T/b.etdp" "$T/zeros.bin"
-ok "two ETDumps, one debug buffer: exit 2" status_is 2
-ok "two ETDumps, one debug buffer: they pair one per dump" err_has "1 debug buffers for 2 dumps (give one per dump, in the order of the dumps)"
-run "$T/missing.etdp"
-ok "a missing input: exit 1" status_is 1
-ok "a missing input: named" err_has "missing.etdp: No such file or directory"
-run "$S" "$T/missing.bin"
-ok "a missing second input: exit 1" status_is 1
+usage_cases <<'CASES'
+case:   one ETDump twice: says so
+args:   "$S" "$S"
+exit:   2
+stderr: are the same file
+
+case:   two ETDumps, one debug buffer: they pair one per dump
+args:   "$T/a.etdp" "$T/b.etdp" "$T/zeros.bin"
+exit:   2
+stderr: 1 debug buffers for 2 dumps (give one per dump, in the order of the dumps)
+
+case:   a missing input: named
+args:   "$T/missing.etdp"
+exit:   1
+stderr: missing.etdp: No such file or directory
+
+case:   a missing second input
+args:   "$S" "$T/missing.bin"
+exit:   1
+CASES
 D="$ET_SHARED/corpus/etdump/debug.etdp"
 if [ -f "$D" ]; then
     run --etdump_path "$D" --debug_buffer_path "$ET_SHARED/corpus/etdump/debug.bin" --quiet --json "$T/opt.json"
@@ -177,5 +273,7 @@ if [ -f "$D" ]; then
     run "$ET_SHARED/corpus/etdump/debug.bin"
     ok "a binary file alone: exit 1" status_is 1
     ok "a binary file alone: the ETDump reader says what is wrong" err_has "debug.bin: not an ETDump"
+else
+    skip "debug buffers given by name: $D absent"
 fi
 done_testing
