@@ -1,7 +1,11 @@
 -- check-layers.lua - keep the layering of src/ true, and audit its symbols.
 --
 --   lua5.4 scripts/check-layers.lua [--no-symbols] [ROOT [BUILD]]
---   lua5.4 scripts/check-layers.lua --audit OBJDIR
+--   lua5.4 scripts/check-layers.lua --audit OBJDIR [ROOT]
+--
+-- ROOT is the checkout (default .), BUILD the build directory (default
+-- ROOT/build).  Objects whose source (x.c, x.cc) is no longer in ROOT are
+-- not read.
 --
 -- The layers, lowest first; a file may use files of its own layer and of
 -- the layers below it, never of one above:
@@ -257,8 +261,19 @@ local function read_nm(objs)
     return defs, undef, types
 end
 
-local function symbol_graph(build)
-    local objs = find(build, "src", "-name '*.o'")
+-- the objects (paths relative to their directory) whose source, x.c or
+-- x.cc, is in root: an object left behind by a removed file is not read
+local function with_source(root, objs)
+    local out = {}
+    for _, o in ipairs(objs) do
+        local n = root .. "/" .. node_of(o)
+        if exists(n .. ".c") or exists(n .. ".cc") then out[#out + 1] = o end
+    end
+    return out
+end
+
+local function symbol_graph(root, build)
+    local objs = with_source(root, find(build, "src", "-name '*.o'"))
     if #objs == 0 then return nil end
     local full = {}
     for i, o in ipairs(objs) do full[i] = build .. "/" .. o end
@@ -279,8 +294,8 @@ local function symbol_graph(build)
     return g
 end
 
-local function audit(dir)
-    local objs = find(dir, ".", "-name '*.o'")
+local function audit(dir, root)
+    local objs = with_source(root, find(dir, ".", "-name '*.o'"))
     local full = {}
     for i, o in ipairs(objs) do full[i] = dir .. "/" .. o end
     local defs, undef, types = read_nm(full)
@@ -342,10 +357,10 @@ for _, a in ipairs(arg) do
 end
 if opts["--audit"] then
     if not args[1] then
-        io.stderr:write("usage: check-layers.lua --audit OBJDIR\n")
+        io.stderr:write("usage: check-layers.lua --audit OBJDIR [ROOT]\n")
         os.exit(2)
     end
-    audit(args[1])
+    audit(args[1], args[2] or ".")
     os.exit(0)
 end
 local root = args[1] or "."
@@ -353,7 +368,7 @@ local build = args[2] or (root .. "/build")
 local ginc, gsym = include_graph(root), nil
 check_graph(ginc, "include", "includes")
 if not opts["--no-symbols"] then
-    gsym = symbol_graph(build)
+    gsym = symbol_graph(root, build)
     if not gsym then
         io.stderr:write("check-layers: no objects under " .. build .. "/src (run make all first)\n")
         os.exit(2)

@@ -104,8 +104,8 @@ ok "no objects to read: exit 2, not a silent pass" test "$status" -eq 2
 ok "... and says why" grep -q 'no objects under .*(run make all first)' "$T/out"
 
 # with the violations removed (a's use of model, b, n, the lua cycle made a
-# line), the tree passes
-rm -r "$R/src/core/misc" "$R/build/src/core/misc" "$R/src/core/base/b.h" "$R/src/core/base/b.c" "$R/build/src/core/base/b.o"
+# line), the tree passes; b.o, left behind by the removed b.c, is not read
+rm -r "$R/src/core/misc" "$R/build/src/core/misc" "$R/src/core/base/b.h" "$R/src/core/base/b.c"
 printf '#include "a.h"\nvoid a_fn(void) { }\n' >"$R/src/core/base/a.c"
 printf '#include "z.h"\nvoid z_fn(void) { }\n' >"$R/src/lua/z.c"
 (cd "$R" && "$CC" -c -Isrc/core -Isrc -o build/src/core/base/a.o src/core/base/a.c &&
@@ -121,10 +121,10 @@ ok "... and says what it checked" \
 # only user of m_fn now that a.c no longer calls it
 printf 'int d_fn(void);\nint d_fn(void) { return 2; }\nint s_fn(void);\nint s_fn(void) { return 1; }\nint t_fn(void);\nint t_fn(void) { return s_fn(); }\nint main(void) { return t_fn(); }\n' |
     file src/host/s.c
+printf 'void m_fn(void);\nint main(void) { m_fn(); return 0; }\n' | file tests/unit/test_m.c
 mkdir -p "$R/build/tests/unit"
-printf 'void m_fn(void);\nint main(void) { m_fn(); return 0; }\n' >"$T/test_m.c"
-(cd "$R" && "$CC" -c -o build/src/host/s.o src/host/s.c && "$CC" -c -o build/tests/unit/test_m.o "$T/test_m.c")
-lua5.4 "$CHECK" --audit "$R/build" >"$T/out" 2>&1
+(cd "$R" && "$CC" -c -o build/src/host/s.o src/host/s.c && "$CC" -c -o build/tests/unit/test_m.o tests/unit/test_m.c)
+lua5.4 "$CHECK" --audit "$R/build" "$R" >"$T/out" 2>&1
 cat >"$T/want" <<'EOF'
 dead: public functions referenced from no object (1):
   d_fn                                 src/host/s
