@@ -2,8 +2,11 @@
 #
 #   make               build build/etinspect
 #   make demo          build the sample ETDump and run etinspect on it
-#   make check         a short slice of every fuzz target, then the unit and
-#                      end-to-end tests, then again under ASan+UBSan
+#   make check         the layering, a short slice of every fuzz target, then
+#                      the unit and end-to-end tests, then again under
+#                      ASan+UBSan
+#   make layers        check the layering of src/ (includes and symbols)
+#   make audit         list the public functions no other object uses
 #   make bench         issue 15's table on large.etdp as ratios to the floor
 #                      (tests/tools/floor), the scaling over the corpus, the
 #                      scaling curve over synthetic dumps (BENCH_CURVE=long:
@@ -79,7 +82,7 @@ ASAN_UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/asan/tests/%)
 FIXTURES = $(wildcard tests/fixtures/*.json)
 FIXTURE_BIN = $(FIXTURES:tests/fixtures/%.json=$(B)/fixtures/%.etdp)
 
-.PHONY: all demo check test test-asan bench fuzz fuzz-check install install-lua man html deb clean fixtures
+.PHONY: all demo check test test-asan bench fuzz fuzz-check install install-lua man html deb clean fixtures layers audit
 
 # the version, written in one place: src/core/base/version.h (the man pages take
 # it from here; the rockspec's name and debian/changelog are checked against
@@ -208,13 +211,40 @@ test-asan: $(B)/asan/etinspect $(ASAN_UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN) $(SAM
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	    prove $(PROVE_FLAGS) $(ASAN_UNIT_BIN) tests/e2e/*.t tests/lua/*.t
 
-# the fuzz slices, then the two suites, one after the other (their builds
-# may still run in parallel); the output ends with the ASan suite's
-# summary from prove ("Result: PASS")
+# the layering (a fraction of a second), the fuzz slices, then the two
+# suites, one after the other (their builds may still run in parallel);
+# the output ends with the ASan suite's summary from prove ("Result: PASS")
 check:
+	@$(MAKE) --no-print-directory layers
 	@$(MAKE) --no-print-directory fuzz-check
 	@$(MAKE) --no-print-directory test
 	@$(MAKE) --no-print-directory test-asan
+
+# the layering (scripts/check-layers.lua, rules in its header and in the
+# README): the #include lines of src/ and the symbols of the build's
+# objects, against the layer order, for cycles between layers and cycles of
+# three files or more; one line per violation, fails if any
+layers: all
+	lua5.4 scripts/check-layers.lua . $(B)
+
+# the symbol audit (not part of check): the product's public functions that
+# no object uses, that only their own object uses (could be static), or that
+# only tests, tools and fuzz targets use; from every object compiled at -O0
+# (no call inlined away) into $(B)/audit
+AUDIT_SRC = $(CORE_SRC) $(LUA_SRC) $(HOST_SRC) $(UNIT_SRC) $(TOOL_SRC) $(wildcard tests/fuzz/fuzz_*.c)
+AUDIT_OBJ = $(AUDIT_SRC:%.c=$(B)/audit/%.o) $(CORE_CXX:%.cc=$(B)/audit/%.o)
+$(B)/audit/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Itests/unit -std=c11 -O0 -w -MMD -MP -c $< -o $@
+
+$(B)/audit/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -Isrc/core $(CXXFLAGS_SHIM) -O0 -MMD -MP -c $< -o $@
+
+audit: $(AUDIT_OBJ)
+	lua5.4 scripts/check-layers.lua --audit $(B)/audit
+
+-include $(AUDIT_OBJ:.o=.d)
 
 bench: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/mkzip $(B)/tools/floor $(B)/tools/gen_etdump
 	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
