@@ -183,7 +183,8 @@ static unsigned depth_budget(size_t n)
     return 2 * d + 8;
 }
 
-void et_sort_doubles(double *x, size_t n)
+/* Sort ascending in place (NaN-free input); introsort, O(n log n). */
+static void sort_doubles(double *x, size_t n)
 {
     sort_depth(x, n, depth_budget(n));
 }
@@ -294,7 +295,7 @@ static void multi_select(double *x, size_t lo, size_t hi, const size_t *ranks, s
 void et_percentiles(double *x, size_t n, const double *q, size_t nq, double *out)
 {
     if (n <= 32 || nq > 8) {
-        et_sort_doubles(x, n);
+        sort_doubles(x, n);
         for (size_t k = 0; k < nq; k++)
             out[k] = et_percentile_sorted(x, n, q[k]);
         return;

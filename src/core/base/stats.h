@@ -32,7 +32,4 @@ double et_numpy_mean(const double *x, size_t n);
  * the mean of squared deviations from the mean.  n >= 1. */
 double et_numpy_std(const double *x, size_t n);
 
-/* Sort ascending in place (NaN-free input); introsort, O(n log n). */
-void et_sort_doubles(double *x, size_t n);
-
 #endif

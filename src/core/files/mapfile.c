@@ -96,15 +96,6 @@ int et_input_hold(const char *path, const void *base, size_t size, et_error *err
     return reg_add((uint64_t)st.st_dev, (uint64_t)st.st_ino, true, path, base, size, err);
 }
 
-int et_input_hold_fd(int fd, const char *path, const void *base, size_t size, bool guard,
-                     et_error *err)
-{
-    struct stat st;
-    if (fstat(fd, &st) != 0)
-        return et_fail(err, ET_ERR_IO, "%s: %s", path, strerror(errno));
-    return reg_add((uint64_t)st.st_dev, (uint64_t)st.st_ino, guard, path, base, size, err);
-}
-
 void et_input_release(int id)
 {
     input_slot *sl = slot_of(id);

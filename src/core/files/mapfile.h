@@ -77,11 +77,6 @@ void et_unmap_file(et_mapped_file *mf);
  * ET_ERR_NOMEM).  Thread-safe. */
 int et_input_hold(const char *path, const void *base, size_t size, et_error *err);
 
-/* The same, for a file already open (fstat()ed); `guard` false: not
- * protected by the output guard (et_map_options.unguarded). */
-int et_input_hold_fd(int fd, const char *path, const void *base, size_t size, bool guard,
-                     et_error *err);
-
 /* Unregister id (0 or a released id: no-op).  Thread-safe. */
 void et_input_release(int id);
 

@@ -79,7 +79,8 @@ double et_half_to_double(uint16_t h)
     return s ? -v : v;
 }
 
-double et_bfloat16_to_double(uint16_t h)
+/* IEEE bfloat16 bits to double (exact). */
+static double bfloat16_to_double(uint16_t h)
 {
     uint32_t u = (uint32_t)h << 16;
     float f;
@@ -202,7 +203,7 @@ static inline double load_f64(int st, const uint8_t *p)
     case ET_ST_FLOAT: { float x; memcpy(&x, p, 4); return x; }
     case ET_ST_DOUBLE: { double x; memcpy(&x, p, 8); return x; }
     case ET_ST_HALF: { uint16_t x; memcpy(&x, p, 2); return et_half_to_double(x); }
-    case ET_ST_BFLOAT16: { uint16_t x; memcpy(&x, p, 2); return et_bfloat16_to_double(x); }
+    case ET_ST_BFLOAT16: { uint16_t x; memcpy(&x, p, 2); return bfloat16_to_double(x); }
     default: return et_float8_to_double(st, *p);
     }
 }
@@ -464,7 +465,8 @@ bool et_tensor_is_contiguous(const et_tensor *t)
     return true;
 }
 
-uint64_t et_tensor_elem_offset(const et_tensor *t, uint64_t flat)
+/* Byte offset from `data` of element `flat` (< numel), strides honoured. */
+static uint64_t elem_offset(const et_tensor *t, uint64_t flat)
 {
     uint64_t off = 0;
     for (uint32_t d = t->ndim; d-- > 0;) {
@@ -570,7 +572,7 @@ int et_tensor_get_f64(const et_tensor *t, uint64_t flat, double *out)
 {
     if (!et_tensor_readable(t) || flat >= t->numel)
         return -1;
-    *out = load_f64(t->scalar_type, t->data + et_tensor_elem_offset(t, flat));
+    *out = load_f64(t->scalar_type, t->data + elem_offset(t, flat));
     return 0;
 }
 
@@ -579,7 +581,7 @@ int et_tensor_get_i64(const et_tensor *t, uint64_t flat, int64_t *out)
     if (et_scalar_type_kind(t->scalar_type) == ET_ELEM_FLOAT || !et_tensor_readable(t) ||
         flat >= t->numel)
         return -1;
-    *out = load_i64(t->scalar_type, t->data + et_tensor_elem_offset(t, flat));
+    *out = load_i64(t->scalar_type, t->data + elem_offset(t, flat));
     return 0;
 }
 

@@ -139,9 +139,6 @@ uint64_t et_tensor_set_max_broadcast(uint64_t n);
  * view is contiguous).  Overflow-free for any sizes. */
 bool et_tensor_is_contiguous(const et_tensor *t);
 
-/* Byte offset from `data` of element `flat` (< numel), strides honoured. */
-uint64_t et_tensor_elem_offset(const et_tensor *t, uint64_t flat);
-
 /* Read `n` elements from flat index `first` (logical row-major) into `out`
  * as doubles / int64s (the same conversions as et_tensor_get_f64 /
  * et_tensor_get_i64; UINT64 values above INT64_MAX keep their bits).
@@ -189,7 +186,6 @@ int et_tensor_encode_i64(int st, int64_t v, uint8_t *out);
 
 /* IEEE half / bfloat16 bits to double, and back (round to nearest even). */
 double et_half_to_double(uint16_t h);
-double et_bfloat16_to_double(uint16_t h);
 uint16_t et_double_to_half(double v);
 uint16_t et_double_to_bfloat16(double v);
 

@@ -46,7 +46,8 @@ const char *et_distance_name(et_distance d)
     return "?";
 }
 
-const char *et_metric_name(et_metric m)
+/* "snr", "mse", "cosine_similarity". */
+static const char *metric_name(et_metric m)
 {
     switch (m) {
     case ET_METRIC_SNR: return "snr";
@@ -59,7 +60,7 @@ const char *et_metric_name(et_metric m)
 int et_metric_from_name(const char *name)
 {
     for (int m = ET_METRIC_SNR; m <= ET_METRIC_COSINE; m++)
-        if (!strcmp(name, et_metric_name((et_metric)m)))
+        if (!strcmp(name, metric_name((et_metric)m)))
             return m;
     return -1;
 }

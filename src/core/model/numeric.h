@@ -82,9 +82,6 @@ typedef enum {
     ET_METRIC_COSINE     /* sum(ref*val) / (sqrt(sum(ref^2)) * sqrt(sum(val^2))) */
 } et_metric;
 
-/* "snr", "mse", "cosine_similarity". */
-const char *et_metric_name(et_metric m);
-
 /* The metric named `name` ("snr", "mse", "cosine_similarity"; exact), or -1. */
 int et_metric_from_name(const char *name);
 

@@ -1206,11 +1206,6 @@ int et_sqlite_add(et_sqlite *s, const et_inspector *insp, const et_sqlite_dump_o
     return rc;
 }
 
-const char *et_sqlite_last_name(const et_sqlite *s)
-{
-    return s->n_added ? s->added[s->n_added - 1] : NULL;
-}
-
 int et_sqlite_commit(et_sqlite *s, et_error *err)
 {
     exporter x = {.path = s->path, .db = s->db, .err = err};

@@ -112,9 +112,8 @@ int et_sqlite_begin(et_sqlite **out, const char *path, const char *const *inputs
 
 /* Add the rows of `insp` under the name `o` gives (o NULL: all defaults),
  * in the export's one transaction, replacing the rows of the dump of that
- * name when it is the same file's (or `o->replace`).  The name used is
- * given back by et_sqlite_last_name.  After a failure the export can only
- * be aborted.  Returns 0, or -1 with `err` set:
+ * name when it is the same file's (or `o->replace`).  After a failure the
+ * export can only be aborted.  Returns 0, or -1 with `err` set:
  *   ET_ERR_USAGE  an empty name; the name is another file's dump and not
  *                 `replace` ("PATH: the database has a dump named 'N' from
  *                 another file (F); ..."); every default name taken; a
@@ -127,9 +126,6 @@ int et_sqlite_begin(et_sqlite **out, const char *path, const char *const *inputs
  *   ET_ERR_NOMEM  out of memory. */
 int et_sqlite_add(et_sqlite *s, const et_inspector *insp, const et_sqlite_dump_options *o,
                   et_error *err);
-
-/* The name the last successful et_sqlite_add used (owned by `s`). */
-const char *et_sqlite_last_name(const et_sqlite *s);
 
 /* Commit, sync and rename the database into place; frees `s` whatever the
  * outcome (on failure the temporary file is removed and the database left
