@@ -1,6 +1,7 @@
 /* model.c - ETDump -> EventBlocks; see model.h and spec §3-§4. */
 #define _DEFAULT_SOURCE /* madvise, MAP_ANONYMOUS */
 #include "model/model.h"
+#include "model/model_int.h"
 
 #include "model/link.h"
 
@@ -832,7 +833,7 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
 static void release_pages(const worker *w, uint32_t lo, uint32_t hi)
 {
     const et_inspector *insp = w->insp;
-    if (!insp->etdump_file.data || insp->keep_pages || hi <= lo)
+    if (!insp->etdump_file.data || et_insp_cint(insp)->keep_pages || hi <= lo)
         return;
     uintptr_t base = (uintptr_t)insp->dump.buf.data;
     uintptr_t a = (base + lo + 4095) & ~(uintptr_t)4095, z = (base + hi) & ~(uintptr_t)4095;
@@ -1289,11 +1290,12 @@ static int first_error(builder *b)
 }
 
 /* Sample arena: every block's durations and start times, one allocation
- * (huge pages when large).  insp->samples owns it. */
+ * (huge pages when large).  The inspector's `samples` owns it. */
 static void *arena_alloc(et_inspector *insp, size_t bytes)
 {
-    insp->samples_size = bytes ? bytes : 1;
-    return insp->samples = big_alloc(insp->samples_size, &insp->samples_mapped);
+    et_inspector_int *ii = et_insp_int(insp);
+    ii->samples_size = bytes ? bytes : 1;
+    return ii->samples = big_alloc(ii->samples_size, &ii->samples_mapped);
 }
 
 /* Allocate block `gi` at its final size (events, runs, pools; samples from
@@ -1564,13 +1566,14 @@ static void fill_samples(builder *b)
  * builder it kept, then the builder freed. */
 static void fill_pending_samples(et_inspector *insp)
 {
-    builder *b = insp->samples_pending;
+    et_inspector_int *ii = et_insp_int(insp);
+    builder *b = ii->samples_pending;
     if (!b)
         return;
     fill_samples(b);
     free_builder(b);
     free(b);
-    insp->samples_pending = NULL;
+    ii->samples_pending = NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1897,13 +1900,14 @@ out:
 
 static int build(et_inspector *insp, const et_inspector_options *o, et_error *err)
 {
+    et_inspector_int *ii = et_insp_int(insp);
     builder b;
     memset(&b, 0, sizeof b);
     b.insp = insp;
     b.err = err;
     b.converter = o->converter;
     b.converter_ud = o->converter_ud;
-    if (build_threads(insp, &b.threads, !insp->model_deferred, err) != 0)
+    if (build_threads(insp, &b.threads, !ii->model_deferred, err) != 0)
         return -1;
     int rc = -1;
     if (idtable_init(&b.es.tab, 1024) != 0 || idtable_init(&b.group_tab, 16) != 0 ||
@@ -1943,7 +1947,7 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
      * With the statistics deferred (and no converter: a host callback is
      * called while the model is built, never later), the samples wait for
      * them too: a script that reads raw runs never fills them, and the
-     * builder is kept until then (insp->samples_pending) */
+     * builder is kept until then (samples_pending, model_int.h) */
     bool defer_samples = o->defer_stats && !b.converter;
     b.fill = defer_samples ? FILL_DATA | FILL_DEBUG : FILL_ALL;
     if (!b.converter) {
@@ -1967,7 +1971,7 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
         w->ticks = NULL;
     }
     if (o->defer_stats)
-        insp->stats_pending = true;
+        ii->stats_pending = true;
     else if (all_stats(insp, b.threads, b.err) != 0)
         goto out;
     b.cmp.left = insp->debug_buffer.size > (UINT64_MAX - CMP_BUDGET_SLACK) / 2
@@ -1989,7 +1993,7 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
          et_inspector_warn(insp, "%s: %" PRIu64 " allocation events name an allocator that their "
                            "run does not have (allocator ids are 1-based)",
                      lbl, b.bad_allocator_ids) != 0) ||
-        (!insp->model_deferred && warn_trailing(insp) != 0) ||
+        (!ii->model_deferred && warn_trailing(insp) != 0) ||
         (b.cmp.exhausted &&
          et_inspector_warn(insp, "%s: the runs' debug data point at more of the debug buffer than "
                            "twice its size plus 64 MiB; the rest was not compared across runs "
@@ -2009,7 +2013,7 @@ static int build(et_inspector *insp, const et_inspector_options *o, et_error *er
         } else {
             *kept = b;
             kept->err = NULL; /* the caller's; filling reports nothing */
-            insp->samples_pending = kept;
+            ii->samples_pending = kept;
             return 0;
         }
     }
@@ -2110,7 +2114,7 @@ static int assign_reference_outputs(et_inspector *insp, et_error *err);
 
 static et_inspector *open_legacy(const et_inspector_options *o, et_error *err)
 {
-    et_inspector *insp = calloc(1, sizeof *insp);
+    et_inspector *insp = calloc(1, sizeof(et_inspector_int));
     if (!insp) {
         et_fail(err, ET_ERR_NOMEM, "out of memory");
         return NULL;
@@ -2167,7 +2171,7 @@ static int open_etrecord(et_inspector *insp, const et_inspector_options *o, et_e
         eo.json_budget = o->etrecord_json_budget;
         if (!(insp->etrecord = et_etrecord_open(&eo, err)))
             return -1;
-        insp->owns_etrecord = true;
+        et_insp_int(insp)->owns_etrecord = true;
     }
     insp->enable_module_hierarchy = o->enable_module_hierarchy;
     const char *ref = o->reference_graph_name ? o->reference_graph_name : ET_EDGE_GRAPH_NAME;
@@ -2275,7 +2279,7 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
         return open_legacy(o, err);
     if (!legacy && et_time_scale_check(o->source_time_scale, o->target_time_scale, err) != 0)
         return NULL;
-    et_inspector *insp = calloc(1, sizeof *insp);
+    et_inspector *insp = calloc(1, sizeof(et_inspector_int));
     if (!insp) {
         et_fail(err, ET_ERR_NOMEM, "out of memory");
         return NULL;
@@ -2312,8 +2316,9 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
     }
     /* a file's mapping: the pages opening reads are given back behind it,
      * unless the caller will read them again */
-    insp->keep_pages = o->keep_pages;
-    if ((insp->etdump_file.data && !insp->keep_pages ? et_etdump_open_mapped(&insp->dump, data, size, err)
+    et_inspector_int *ii = et_insp_int(insp);
+    ii->keep_pages = o->keep_pages;
+    if ((insp->etdump_file.data && !ii->keep_pages ? et_etdump_open_mapped(&insp->dump, data, size, err)
                                 : et_etdump_open(&insp->dump, data, size, err)) != 0) {
         et_error_prefix(err, insp->etdump_label);
         goto fail;
@@ -2329,7 +2334,7 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
         /* the dump verified (and its own warnings given) here; the model
          * when first needed, unless its build may fail */
         bool ends_early;
-        insp->model_deferred = true;
+        ii->model_deferred = true;
         if (verify_runs(insp, &ends_early, err) != 0)
             goto fail;
         if (warn_trailing(insp) != 0) {
@@ -2337,7 +2342,7 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
             goto fail;
         }
         if (!ends_early) {
-            insp->model_pending = insp->stats_pending = true;
+            ii->model_pending = ii->stats_pending = true;
             return insp;
         }
     }
@@ -2359,11 +2364,12 @@ fail:
 /* Free the model: the blocks, the samples, what the build kept. */
 static void free_model(et_inspector *insp)
 {
+    et_inspector_int *ii = et_insp_int(insp);
     for (size_t i = 0; i < insp->n_blocks; i++) {
         et_block *blk = &insp->blocks[i];
         for (size_t e = 0; e < blk->n_events; e++) {
             et_event *ev = &blk->events[e];
-            if (!insp->samples) { /* else they live in the arena */
+            if (!ii->samples) { /* else they live in the arena */
                 free(ev->perf_data.raw);
                 free(ev->start_time);
             }
@@ -2382,21 +2388,21 @@ static void free_model(et_inspector *insp)
         free(blk->allocation_count);
     }
     free(insp->blocks);
-    if (insp->samples_mapped)
-        munmap(insp->samples, insp->samples_size);
+    if (ii->samples_mapped)
+        munmap(ii->samples, ii->samples_size);
     else
-        free(insp->samples);
+        free(ii->samples);
     free(insp->run_ticks);
-    if (insp->samples_pending) {
-        free_builder(insp->samples_pending);
-        free(insp->samples_pending);
+    if (ii->samples_pending) {
+        free_builder(ii->samples_pending);
+        free(ii->samples_pending);
     }
     insp->blocks = NULL;
     insp->n_blocks = 0;
-    insp->samples = NULL;
-    insp->samples_mapped = false;
+    ii->samples = NULL;
+    ii->samples_mapped = false;
     insp->run_ticks = NULL;
-    insp->samples_pending = NULL;
+    ii->samples_pending = NULL;
 }
 
 void et_inspector_free(et_inspector *insp)
@@ -2414,7 +2420,7 @@ void et_inspector_free(et_inspector *insp)
     free(insp->link_nodes);
     free(insp->reference_graph_name);
     free(insp->etrecord_method);
-    if (insp->owns_etrecord)
+    if (et_insp_int(insp)->owns_etrecord)
         et_etrecord_free(insp->etrecord);
     et_bundled_free(insp->bundled);
     free(insp);
@@ -2422,7 +2428,8 @@ void et_inspector_free(et_inspector *insp)
 
 int et_inspector_ready(et_inspector *insp, et_error *err)
 {
-    if (insp->model_pending) {
+    et_inspector_int *ii = et_insp_int(insp);
+    if (ii->model_pending) {
         /* what et_inspector_open would have built, statistics included */
         et_inspector_options o;
         et_inspector_options_init(&o);
@@ -2434,14 +2441,39 @@ int et_inspector_ready(et_inspector *insp, et_error *err)
             insp->n_warnings = nw;
             return -1;
         }
-        insp->model_pending = insp->stats_pending = false;
+        ii->model_pending = ii->stats_pending = false;
         return 0;
     }
-    if (!insp->stats_pending)
+    if (!ii->stats_pending)
         return 0;
     fill_pending_samples(insp);
     if (all_stats(insp, et_threads(), err) != 0)
         return -1;
-    insp->stats_pending = false;
+    ii->stats_pending = false;
     return 0;
+}
+
+bool et_inspector_model_pending(const et_inspector *insp)
+{
+    return et_insp_cint(insp)->model_pending;
+}
+
+bool et_inspector_stats_pending(const et_inspector *insp)
+{
+    return et_insp_cint(insp)->stats_pending;
+}
+
+bool et_inspector_samples_pending(const et_inspector *insp)
+{
+    return et_insp_cint(insp)->samples_pending != NULL;
+}
+
+bool et_inspector_owns_etrecord(const et_inspector *insp)
+{
+    return et_insp_cint(insp)->owns_etrecord;
+}
+
+void et_inspector_disown_etrecord(et_inspector *insp)
+{
+    et_insp_int(insp)->owns_etrecord = false;
 }
