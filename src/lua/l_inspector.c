@@ -596,9 +596,9 @@ int et_lua_adopt_inspector(lua_State *L)
     lua_settop(L, ud);
     et_lua_insp_register(L, ud);
     /* the warnings the command line printed, in insp.warnings (not again) */
-    for (size_t i = 0; i < insp->n_warnings; i++)
-        et_lua_insp_warnings_add(L, ud, insp->warnings[i]);
-    box->warnings_given = insp->n_warnings;
+    for (size_t i = 0; i < insp->warnings.n; i++)
+        et_lua_insp_warnings_add(L, ud, insp->warnings.items[i]);
+    box->warnings_given = insp->warnings.n;
     return 1;
 }
 

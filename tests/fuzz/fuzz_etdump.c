@@ -212,12 +212,12 @@ static void deferred_match(const et_inspector *eager, const uint8_t *p, size_t s
             dx->num_allocation_events != dy->num_allocation_events ||
             dx->num_empty_events != dy->num_empty_events)
             __builtin_trap();
-        if (lazy->n_warnings != eager->n_warnings)
+        if (lazy->warnings.n != eager->warnings.n)
             __builtin_trap();
-        for (size_t i = 0; i < eager->n_warnings; i++) {
+        for (size_t i = 0; i < eager->warnings.n; i++) {
             bool found = false;
-            for (size_t j = 0; j < lazy->n_warnings && !found; j++)
-                found = strcmp(eager->warnings[i], lazy->warnings[j]) == 0;
+            for (size_t j = 0; j < lazy->warnings.n && !found; j++)
+                found = strcmp(eager->warnings.items[i], lazy->warnings.items[j]) == 0;
             if (!found)
                 __builtin_trap();
         }

@@ -43,8 +43,8 @@ static int block_is(const et_block *b, const char *want)
 
 static int has_warning(const et_inspector *insp, const char *needle)
 {
-    for (size_t i = 0; i < insp->n_warnings; i++)
-        if (strstr(insp->warnings[i], needle))
+    for (size_t i = 0; i < insp->warnings.n; i++)
+        if (strstr(insp->warnings.items[i], needle))
             return 1;
     return 0;
 }
@@ -284,7 +284,7 @@ static void test_debug_differs(void)
            b->events[0].debug_first[0] != b->events[0].debug_first[1],
        "debug_differs: every run's debug entries are kept");
     ok(has_warning(insp, "different debug data"), "debug_differs: one warning");
-    is_int((long long)insp->n_warnings, 1, "debug_differs: exactly one warning");
+    is_int((long long)insp->warnings.n, 1, "debug_differs: exactly one warning");
     et_inspector_free(insp);
 }
 

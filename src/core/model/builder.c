@@ -7,7 +7,6 @@
 #include "model/builder_int.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -619,7 +618,7 @@ static int finish_block(builder *b, size_t gi)
                     differs = true;
                     b->debug_differs_blocks++;
                     et_str nm = et_event_name(ev);
-                    if (et_inspector_warn(insp,
+                    if (et_warnings_add(&insp->warnings,
                                     "%s: event_blocks[%zu] '%.*s': the %zu runs merged into it "
                                     "logged different debug data (first in events[%zu] '%.*s', "
                                     "run %zu); the first run's values are the event's "
@@ -636,7 +635,7 @@ static int finish_block(builder *b, size_t gi)
                          blk->run_output_count[r], &b->cmp)) {
             differs = true;
             b->debug_differs_blocks++;
-            if (et_inspector_warn(insp,
+            if (et_warnings_add(&insp->warnings,
                             "%s: event_blocks[%zu] '%.*s': the %zu runs merged into it have "
                             "different program outputs (first in run %zu); block.run_output is "
                             "the first run's, every run's are kept",
@@ -842,9 +841,9 @@ static int build_threads(et_inspector *insp, unsigned *threads, bool warn, et_er
     for (; bad[n] && n < 40; n++)
         shown[n] = bad[n] >= 0x20 && bad[n] < 0x7f ? bad[n] : '?';
     strcpy(shown + n, bad[n] ? "..." : "");
-    if (et_inspector_warn(insp, "ETINSPECT_THREADS='%s' is not a number of threads from 1 "
-                          "to %d; using %u (the processors available)", shown, ET_MAX_THREADS,
-                          *threads) != 0)
+    if (et_warnings_add(&insp->warnings, "ETINSPECT_THREADS='%s' is not a number of threads "
+                        "from 1 to %d; using %u (the processors available)", shown,
+                        ET_MAX_THREADS, *threads) != 0)
         return nomem(err);
     return 0;
 }
@@ -854,8 +853,9 @@ int et_model_warn_trailing(et_inspector *insp)
 {
     if (!insp->dump.trailing_bytes)
         return 0;
-    return et_inspector_warn(insp, "%s: %" PRIu64 " bytes after the end of the size-prefixed "
-                             "buffer were ignored", insp->etdump_label, insp->dump.trailing_bytes);
+    return et_warnings_add(&insp->warnings, "%s: %" PRIu64 " bytes after the end of the "
+                           "size-prefixed buffer were ignored", insp->etdump_label,
+                           insp->dump.trailing_bytes);
 }
 
 /* Open's part of a deferred model (defer_model): the events of every run
@@ -993,27 +993,28 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
         if (finish_block(&b, gi) != 0)
             goto out;
     const char *lbl = insp->etdump_label;
+    et_warnings *wl = &insp->warnings;
     if ((b.empty_events &&
-         et_inspector_warn(insp, "%s: %" PRIu64 " events had no profile, debug or allocation event "
-                           "and were ignored", lbl, b.empty_events) != 0) ||
+         et_warnings_add(wl, "%s: %" PRIu64 " events had no profile, debug or allocation event "
+                         "and were ignored", lbl, b.empty_events) != 0) ||
         (b.repeated_events &&
-         et_inspector_warn(insp, "%s: %" PRIu64 " profile or debug events repeated an earlier event "
-                           "of the same run (an instruction executed more than once); as the "
-                           "reference does, only the last occurrence in each run is kept",
-                     lbl, b.repeated_events) != 0) ||
+         et_warnings_add(wl, "%s: %" PRIu64 " profile or debug events repeated an earlier event "
+                         "of the same run (an instruction executed more than once); as the "
+                         "reference does, only the last occurrence in each run is kept",
+                         lbl, b.repeated_events) != 0) ||
         (b.bad_allocator_ids &&
-         et_inspector_warn(insp, "%s: %" PRIu64 " allocation events name an allocator that their "
-                           "run does not have (allocator ids are 1-based)",
-                     lbl, b.bad_allocator_ids) != 0) ||
+         et_warnings_add(wl, "%s: %" PRIu64 " allocation events name an allocator that their "
+                         "run does not have (allocator ids are 1-based)",
+                         lbl, b.bad_allocator_ids) != 0) ||
         (!ii->model_deferred && et_model_warn_trailing(insp) != 0) ||
         (b.cmp.exhausted &&
-         et_inspector_warn(insp, "%s: the runs' debug data point at more of the debug buffer than "
-                           "twice its size plus 64 MiB; the rest was not compared across runs "
-                           "(warnings of runs that logged different debug data may be missing)",
-                           lbl) != 0) ||
+         et_warnings_add(wl, "%s: the runs' debug data point at more of the debug buffer than "
+                         "twice its size plus 64 MiB; the rest was not compared across runs "
+                         "(warnings of runs that logged different debug data may be missing)",
+                         lbl) != 0) ||
         (b.tensor_values && insp->debug_buffer.size == 0 &&
-         et_inspector_warn(insp, "%s: no debug buffer given; tensor values of debug events are not "
-                           "available", lbl) != 0)) {
+         et_warnings_add(wl, "%s: no debug buffer given; tensor values of debug events are not "
+                         "available", lbl) != 0)) {
         nomem(err);
         goto out;
     }

@@ -8,7 +8,6 @@
 #include "model/link.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +55,8 @@ static et_inspector *open_legacy(const et_inspector_options *o, et_error *err)
     if (!insp->legacy || et_model_from_legacy(insp, err) != 0 ||
         assign_reference_outputs(insp, err) != 0)
         goto fail;
-    for (size_t i = 0; i < insp->legacy->n_warnings; i++)
-        if (et_inspector_warn(insp, "%s", insp->legacy->warnings[i]) != 0) {
+    for (size_t i = 0; i < insp->legacy->warnings.n; i++)
+        if (et_warnings_add(&insp->warnings, "%s", insp->legacy->warnings.items[i]) != 0) {
             et_fail(err, ET_ERR_NOMEM, "out of memory");
             goto fail;
         }
@@ -65,25 +64,6 @@ static et_inspector *open_legacy(const et_inspector_options *o, et_error *err)
 fail:
     et_inspector_free(insp);
     return NULL;
-}
-
-int et_inspector_warn(et_inspector *insp, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    char **w = realloc(insp->warnings, (insp->n_warnings + 1) * sizeof *w);
-    if (!w)
-        return -1;
-    insp->warnings = w;
-    size_t n = strlen(buf) + 1;
-    if (!(w[insp->n_warnings] = malloc(n)))
-        return -1;
-    memcpy(w[insp->n_warnings], buf, n);
-    insp->n_warnings++;
-    return 0;
 }
 
 /* Open the ETRecord of the options, if any, into insp (before the ETDump,
@@ -142,12 +122,12 @@ static int assign_reference_outputs(et_inspector *insp, et_error *err)
     insp->bundled_suite = et_bundled_reference_suite(bp);
     if (insp->bundled_suite < 0) {
         if (et_bundled_num_suites(bp) == 0)
-            rc = et_inspector_warn(insp,
+            rc = et_warnings_add(&insp->warnings,
                                    "BundledProgram %s has no method test suites: no block has "
                                    "a reference output",
                                    path);
         else
-            rc = et_inspector_warn(insp,
+            rc = et_warnings_add(&insp->warnings,
                                    "BundledProgram %s has %" PRIu32 " method test suites and "
                                    "none is for method 'forward': no block has a reference "
                                    "output",
@@ -171,7 +151,7 @@ static int assign_reference_outputs(et_inspector *insp, et_error *err)
             blk->reference_case = bii;
             continue;
         }
-        rc = et_inspector_warn(insp,
+        rc = et_warnings_add(&insp->warnings,
                                "event_blocks[%zu] ('%.*s'): bundled_input_index %" PRId32
                                " names no test case of method '%.*s' in BundledProgram %s "
                                "(it has %" PRIu32 "): the block has no reference output",
@@ -180,7 +160,7 @@ static int assign_reference_outputs(et_inspector *insp, et_error *err)
                                s.test_cases.count);
     }
     if (rc == 0 && with_index == 0 && insp->n_blocks > 0)
-        rc = et_inspector_warn(insp,
+        rc = et_warnings_add(&insp->warnings,
                                "no run of the ETDump carries a bundled_input_index (ETDumpGen "
                                "does not write it: docs/bundled-program.md), so no block has a "
                                "reference output from BundledProgram %s; choose a test case "
@@ -282,7 +262,7 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
         et_link_options lo = {.method = insp->etrecord_method,
                               .reference_graph_name = insp->reference_graph_name,
                               .enable_module_hierarchy = o->enable_module_hierarchy};
-        if (et_link_etrecord(insp, insp->etrecord, &lo, err) != 0)
+        if (et_link_etrecord(insp, insp->etrecord, &lo, &insp->warnings, err) != 0)
             goto fail;
     }
     return insp;
@@ -296,9 +276,7 @@ void et_inspector_free(et_inspector *insp)
     if (!insp)
         return;
     et_model_free(insp);
-    for (size_t i = 0; i < insp->n_warnings; i++)
-        free(insp->warnings[i]);
-    free(insp->warnings);
+    et_warnings_free(&insp->warnings);
     et_etdump_close(&insp->dump);
     et_legacy_free(insp->legacy);
     et_unmap_file(&insp->debug_buffer);
@@ -319,12 +297,10 @@ int et_inspector_ready(et_inspector *insp, et_error *err)
         /* what et_inspector_open would have built, statistics included */
         et_inspector_options o;
         et_inspector_options_init(&o);
-        size_t nw = insp->n_warnings;
+        size_t nw = insp->warnings.n;
         if (et_model_build(insp, &o, err) != 0 || assign_reference_outputs(insp, err) != 0) {
             et_model_free(insp);
-            for (size_t i = nw; i < insp->n_warnings; i++)
-                free(insp->warnings[i]);
-            insp->n_warnings = nw;
+            et_warnings_truncate(&insp->warnings, nw);
             return -1;
         }
         ii->model_pending = ii->stats_pending = false;

@@ -45,6 +45,7 @@
 #include "format/legacy.h"
 #include "files/mapfile.h"
 #include "base/timescale.h"
+#include "base/warnings.h"
 
 /* Statistics of one event over the runs of its block (spec §4); every
  * value is in the inspector's target time scale (or what the delegate
@@ -240,8 +241,8 @@ typedef struct et_inspector {
     double scale_factor;          /* factor(source) / factor(target) */
     size_t n_blocks;
     et_block *blocks;
-    size_t n_warnings;
-    char **warnings;              /* one sentence each, in the order found */
+    et_warnings warnings;         /* one sentence each, in the order found (the
+                                     build's, the linkage's, a legacy dump's) */
     et_run_ticks *run_ticks;      /* per RunData; NULL for a legacy dump */
     bool ticks_over_32;           /* a profile event's start or end tick is >= 2^32 */
     /* ETRecord linkage (link.h) */
@@ -317,14 +318,6 @@ bool et_inspector_owns_etrecord(const et_inspector *insp);
  * open until the inspector is freed, then free it (et_etrecord_free).  No
  * effect on a record the caller gave (options.etrecord). */
 void et_inspector_disown_etrecord(et_inspector *insp);
-
-/* Append a warning (printf format) to insp->warnings.  Returns 0, or -1
- * out of memory (the warning is lost). */
-int et_inspector_warn(et_inspector *insp, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
 
 /* The test case whose expected outputs are block `blk`'s reference output
  * (blk->reference_case of suite insp->bundled_suite): returns true with
