@@ -311,8 +311,8 @@ static int check_options(unsigned mode, const char *const *val, const bool *flag
 
 static void print_warnings(const et_inspector *insp)
 {
-    for (size_t i = 0; i < insp->n_warnings; i++)
-        fprintf(stderr, "etinspect: warning: %s\n", insp->warnings[i]);
+    for (size_t i = 0; i < insp->warnings.n; i++)
+        fprintf(stderr, "etinspect: warning: %s\n", insp->warnings.items[i]);
 }
 
 /* Exit code for a core error. */

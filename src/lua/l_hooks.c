@@ -159,14 +159,14 @@ static bool warnings_held(lua_State *L)
 
 void et_lua_insp_give_warnings(lua_State *L, lua_insp_box *box)
 {
-    if (!box->insp || box->warnings_given >= box->insp->n_warnings || warnings_held(L))
+    if (!box->insp || box->warnings_given >= box->insp->warnings.n || warnings_held(L))
         return;
     bool have = push_inspector(L, box);
     int ud = lua_gettop(L);
     /* one at a time, counted before it is given: a handler that reads the
      * model again (et_lua_insp) gives the next ones, not these again */
-    while (box->insp && box->warnings_given < box->insp->n_warnings) {
-        const char *w = box->insp->warnings[box->warnings_given++];
+    while (box->insp && box->warnings_given < box->insp->warnings.n) {
+        const char *w = box->insp->warnings.items[box->warnings_given++];
         if (have)
             et_lua_insp_warn(L, ud, "%s", w);
         else

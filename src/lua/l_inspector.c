@@ -562,7 +562,7 @@ int et_lua_adopt_inspector(lua_State *L)
         return luaL_error(L, "the etinspect module did not register its types");
     lua_settop(L, 3);
     lua_etr_box *rb = NULL;
-    if (insp->etrecord && insp->owns_etrecord)
+    if (insp->etrecord && et_inspector_owns_etrecord(insp))
         rb = et_lua_new_etrecord(L);
     else
         lua_pushnil(L);
@@ -581,7 +581,7 @@ int et_lua_adopt_inspector(lua_State *L)
     if (rb) {
         rb->r = insp->etrecord;
         rb->own.users = 1;
-        insp->owns_etrecord = false;
+        et_inspector_disown_etrecord(insp);
         box->etrecord = rb;
     }
     *owned = true;
@@ -596,9 +596,9 @@ int et_lua_adopt_inspector(lua_State *L)
     lua_settop(L, ud);
     et_lua_insp_register(L, ud);
     /* the warnings the command line printed, in insp.warnings (not again) */
-    for (size_t i = 0; i < insp->n_warnings; i++)
-        et_lua_insp_warnings_add(L, ud, insp->warnings[i]);
-    box->warnings_given = insp->n_warnings;
+    for (size_t i = 0; i < insp->warnings.n; i++)
+        et_lua_insp_warnings_add(L, ud, insp->warnings.items[i]);
+    box->warnings_given = insp->warnings.n;
     return 1;
 }
 

@@ -22,12 +22,12 @@ et_inspector *et_lua_insp_raw(lua_State *L, lua_insp_box *box)
 et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box)
 {
     et_inspector *insp = et_lua_insp_raw(L, box);
-    if (insp->model_pending || insp->stats_pending) {
+    if (et_inspector_model_pending(insp) || et_inspector_stats_pending(insp)) {
         et_error err;
         if (et_inspector_ready(insp, &err) != 0)
             luaL_error(L, "%s", err.msg);
     }
-    if (box->warnings_given < insp->n_warnings) {
+    if (box->warnings_given < insp->warnings.n) {
         et_lua_insp_give_warnings(L, box);
         insp = et_lua_insp_raw(L, box); /* a handler may have closed it */
     }

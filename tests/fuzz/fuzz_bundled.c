@@ -170,7 +170,7 @@ static void check_model(const uint8_t *p, size_t size)
         if (has)
             walk_values(bp, &c.expected_outputs, bp->buf.data, bp->buf.data + bp->file.size);
     }
-    sink += (double)insp->n_warnings;
+    sink += (double)insp->warnings.n;
     et_inspector_free(insp);
 }
 

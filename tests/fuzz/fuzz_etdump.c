@@ -201,10 +201,10 @@ static void deferred_match(const et_inspector *eager, const uint8_t *p, size_t s
             __builtin_trap();
         return;
     }
-    if (model && lazy->model_pending && lazy->n_blocks)
+    if (model && et_inspector_model_pending(lazy) && lazy->n_blocks)
         __builtin_trap(); /* a pending model shows no block */
     if (et_inspector_ready(lazy, &err) == 0) {
-        if (lazy->stats_pending || lazy->model_pending || lazy->n_blocks != eager->n_blocks)
+        if (et_inspector_stats_pending(lazy) || et_inspector_model_pending(lazy) || lazy->n_blocks != eager->n_blocks)
             __builtin_trap();
         const et_etdump *dx = &eager->dump, *dy = &lazy->dump;
         if (dx->num_profile_events != dy->num_profile_events ||
@@ -212,12 +212,12 @@ static void deferred_match(const et_inspector *eager, const uint8_t *p, size_t s
             dx->num_allocation_events != dy->num_allocation_events ||
             dx->num_empty_events != dy->num_empty_events)
             __builtin_trap();
-        if (lazy->n_warnings != eager->n_warnings)
+        if (lazy->warnings.n != eager->warnings.n)
             __builtin_trap();
-        for (size_t i = 0; i < eager->n_warnings; i++) {
+        for (size_t i = 0; i < eager->warnings.n; i++) {
             bool found = false;
-            for (size_t j = 0; j < lazy->n_warnings && !found; j++)
-                found = strcmp(eager->warnings[i], lazy->warnings[j]) == 0;
+            for (size_t j = 0; j < lazy->warnings.n && !found; j++)
+                found = strcmp(eager->warnings.items[i], lazy->warnings.items[j]) == 0;
             if (!found)
                 __builtin_trap();
         }
@@ -242,7 +242,7 @@ static void deferred_match(const et_inspector *eager, const uint8_t *p, size_t s
                              (xst && (!yst || memcmp(xst, yst, x->n * sizeof *xst) != 0))))
                     __builtin_trap();
             }
-        if (lazy->samples_pending)
+        if (et_inspector_samples_pending(lazy))
             __builtin_trap();
     }
     et_inspector_free(lazy);

@@ -127,8 +127,8 @@ static void check_link(et_etrecord *r, bool module_hierarchy)
                 sink += strlen(ev->delegate_backend_name);
         }
     }
-    for (size_t i = 0; i < insp->n_warnings; i++)
-        sink += strlen(insp->warnings[i]);
+    for (size_t i = 0; i < insp->warnings.n; i++)
+        sink += strlen(insp->warnings.items[i]);
     et_inspector_free(insp);
 }
 

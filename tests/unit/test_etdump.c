@@ -1,6 +1,6 @@
 /*
  * test_etdump.c - every input is hostile: the ETDump reader (etdump.c, fb.c)
- * and the model built on it (model.c) against truncated, patched and
+ * and the model built on it (builder.c, pass1.c) against truncated, patched and
  * hand-built malformed buffers (TAP output).
  *
  * Environment:

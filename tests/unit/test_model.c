@@ -43,8 +43,8 @@ static int block_is(const et_block *b, const char *want)
 
 static int has_warning(const et_inspector *insp, const char *needle)
 {
-    for (size_t i = 0; i < insp->n_warnings; i++)
-        if (strstr(insp->warnings[i], needle))
+    for (size_t i = 0; i < insp->warnings.n; i++)
+        if (strstr(insp->warnings.items[i], needle))
             return 1;
     return 0;
 }
@@ -160,7 +160,7 @@ static void test_repeat(void)
     et_inspector_options_init(&o);
     o.defer_stats = o.defer_model = true;
     insp = open_fixture("repeat", &o, &err);
-    if (ok(insp && insp->model_pending && !has_warning(insp, "only the last occurrence"),
+    if (ok(insp && et_inspector_model_pending(insp) && !has_warning(insp, "only the last occurrence"),
            "repeat, defer_model: no warning about the model at open")) {
         ok(et_inspector_ready(insp, &err) == 0 && has_warning(insp, "only the last occurrence") &&
                insp->blocks[0].events[0].perf_data.raw[0] == 40.0 / 1e6,
@@ -263,7 +263,7 @@ static void test_wrap(void)
     et_inspector_options_init(&o);
     o.defer_stats = o.defer_model = true;
     insp = open_fixture("wrap", &o, &err);
-    ok(insp && !insp->model_pending && insp->n_blocks == 1 && et_inspector_ready(insp, &err) == 0 &&
+    ok(insp && !et_inspector_model_pending(insp) && insp->n_blocks == 1 && et_inspector_ready(insp, &err) == 0 &&
            insp->blocks[0].events[0].perf_data.raw[0] == 496.0 / 1e6,
        "wrap, defer_model: wrap-arounds are built at open (496 ticks)");
     et_inspector_free(insp);
@@ -284,7 +284,7 @@ static void test_debug_differs(void)
            b->events[0].debug_first[0] != b->events[0].debug_first[1],
        "debug_differs: every run's debug entries are kept");
     ok(has_warning(insp, "different debug data"), "debug_differs: one warning");
-    is_int((long long)insp->n_warnings, 1, "debug_differs: exactly one warning");
+    is_int((long long)insp->warnings.n, 1, "debug_differs: exactly one warning");
     et_inspector_free(insp);
 }
 
@@ -322,11 +322,11 @@ static void test_stats(void)
     et_inspector_options_init(&o);
     o.defer_stats = true;
     insp = open_fixture("stats10", &o, &err);
-    if (ok(insp != NULL && insp->stats_pending, "stats10, defer_stats: statistics pending after opening")) {
+    if (ok(insp != NULL && et_inspector_stats_pending(insp), "stats10, defer_stats: statistics pending after opening")) {
         pd = &insp->blocks[0].events[0].perf_data;
-        ok(insp->samples_pending && pd->p50 == 0.0,
+        ok(et_inspector_samples_pending(insp) && pd->p50 == 0.0,
            "... the samples too (not filled yet: not read here), p50 not computed yet");
-        ok(et_inspector_ready(insp, &err) == 0 && !insp->stats_pending && !insp->samples_pending,
+        ok(et_inspector_ready(insp, &err) == 0 && !et_inspector_stats_pending(insp) && !et_inspector_samples_pending(insp),
            "et_inspector_ready fills and computes them");
         ok(pd->raw[0] == 7.0 && pd->raw[9] == 5.0, "... the samples as the eager build has them");
         ok(pd->p50 == 5.5 && pd->avg == 5.5 && fabs(pd->p10 - 1.9) < 1e-12 &&
@@ -345,7 +345,7 @@ static void test_stats(void)
     o.converter_ud = &converter_calls;
     converter_calls = 0;
     insp = open_fixture("stats10", &o, &err);
-    if (ok(insp != NULL && insp->stats_pending && !insp->samples_pending,
+    if (ok(insp != NULL && et_inspector_stats_pending(insp) && !et_inspector_samples_pending(insp),
            "stats10, defer_stats and a converter: samples filled at opening, statistics pending")) {
         pd = &insp->blocks[0].events[0].perf_data;
         int calls = converter_calls;
@@ -360,11 +360,11 @@ static void test_stats(void)
     et_inspector_options_init(&o);
     o.defer_stats = o.defer_model = true;
     insp = open_fixture("stats10", &o, &err);
-    if (ok(insp != NULL && insp->model_pending && insp->stats_pending && insp->n_blocks == 0 &&
+    if (ok(insp != NULL && et_inspector_model_pending(insp) && et_inspector_stats_pending(insp) && insp->n_blocks == 0 &&
                !insp->blocks,
            "stats10, defer_model: no block after opening")) {
         ok(insp->dump.num_profile_events == 10, "... the dump verified: its 10 profile events counted");
-        ok(et_inspector_ready(insp, &err) == 0 && !insp->model_pending && !insp->stats_pending &&
+        ok(et_inspector_ready(insp, &err) == 0 && !et_inspector_model_pending(insp) && !et_inspector_stats_pending(insp) &&
                insp->n_blocks == 1,
            "et_inspector_ready builds the model");
         pd = &insp->blocks[0].events[0].perf_data;
@@ -383,7 +383,7 @@ static void test_stats(void)
     o.converter = count_converter;
     o.converter_ud = &converter_calls;
     insp = open_fixture("stats10", &o, &err);
-    ok(insp && !insp->model_pending && insp->n_blocks == 1,
+    ok(insp && !et_inspector_model_pending(insp) && insp->n_blocks == 1,
        "stats10, defer_model and a converter: the model is built at open");
     et_inspector_free(insp);
 

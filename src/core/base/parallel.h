@@ -27,7 +27,7 @@ unsigned et_threads_available(void);
 
 /* ETINSPECT_THREADS when it is set, not empty and not a valid number (it
  * is then not used: et_threads gives the processors), else NULL.  The
- * inspector turns it into a warning (model.c): a value typed is never
+ * inspector turns it into a warning (builder.c): a value typed is never
  * ignored silently. */
 const char *et_threads_invalid(void);
 

@@ -73,7 +73,7 @@ typedef struct et_etdump {
     uint64_t trailing_bytes; /* bytes after a size-prefixed buffer's end */
     bool profile_ends_early; /* a profile event verified so far ends before it
                               * starts: a 32-bit wrap-around or an error, which
-                              * the model tells apart (model.c) */
+                              * the model tells apart (builder.c) */
 } et_etdump;
 
 /* One RunData. */

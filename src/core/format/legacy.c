@@ -90,6 +90,9 @@ static bool names_equal(const uint8_t *a, const uint8_t *b)
     }
 }
 
+/* Append a warning (printf format) to lg->warnings, clipped to 511 bytes
+ * as a legacy dump's warnings always were.  Returns 0, or -1 out of
+ * memory. */
 static int add_warning(et_legacy *lg, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -98,19 +101,11 @@ static int add_warning(et_legacy *lg, const char *fmt, ...)
 
 static int add_warning(et_legacy *lg, const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    int rc = et_warnings_vaddn(&lg->warnings, 511, fmt, ap);
     va_end(ap);
-    char **w = realloc(lg->warnings, (lg->n_warnings + 1) * sizeof *w);
-    if (!w)
-        return -1;
-    lg->warnings = w;
-    if (!(w[lg->n_warnings] = strdup(buf)))
-        return -1;
-    lg->n_warnings++;
-    return 0;
+    return rc;
 }
 
 /* ----------------------------------------------------------- first pass */
@@ -834,8 +829,6 @@ void et_legacy_free(et_legacy *lg)
     for (size_t i = 0; i < lg->n_allocators; i++)
         free(lg->allocators[i].name);
     free(lg->allocators);
-    for (size_t i = 0; i < lg->n_warnings; i++)
-        free(lg->warnings[i]);
-    free(lg->warnings);
+    et_warnings_free(&lg->warnings);
     free(lg);
 }

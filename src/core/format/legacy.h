@@ -50,6 +50,7 @@
 
 #include "base/error.h"
 #include "base/timescale.h"
+#include "base/warnings.h"
 
 #define ET_PROF_VER 1u
 #define ET_PROF_NAME_MAX_LEN 32u
@@ -125,8 +126,7 @@ typedef struct et_legacy {
     et_legacy_block *blocks;
     size_t n_allocators;
     et_legacy_allocator *allocators;
-    size_t n_warnings;
-    char **warnings;
+    et_warnings warnings;       /* one sentence each (at most 511 bytes), in order */
 } et_legacy;
 
 /* Read and post-process a legacy profiler dump.  `label` names the input

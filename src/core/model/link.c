@@ -242,6 +242,7 @@ typedef struct pending {
 
 typedef struct linker {
     et_inspector *insp;
+    et_warnings *warnings; /* where the linkage's warnings go */
     et_error *err;
     uint32_t *stamp;       /* per node of the largest graph seen: last event id */
     size_t stamp_cap;
@@ -547,16 +548,8 @@ static int block_warning(linker *k, int kind, const char *fmt, ...)
     k->n_warned[kind]++;
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int rc = et_warnings_vaddn(k->warnings, ET_WARNING_MAX, fmt, ap);
     va_end(ap);
-    char *msg = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (!msg)
-        return nomem(k);
-    va_start(ap, fmt);
-    vsnprintf(msg, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    int rc = et_inspector_warn(k->insp, "%s", msg);
-    free(msg);
     return rc != 0 ? nomem(k) : 0;
 }
 
@@ -570,8 +563,8 @@ static int method_warning(linker *k, const char *msg)
 static int rest_warnings(linker *k)
 {
     for (int kind = 0; kind < LW_COUNT; kind++)
-        if (k->n_quiet[kind] && et_inspector_warn(k->insp, "... and %zu more %s",
-                                                  k->n_quiet[kind], lw_rest[kind]) != 0)
+        if (k->n_quiet[kind] && et_warnings_add(k->warnings, "... and %zu more %s",
+                                                k->n_quiet[kind], lw_rest[kind]) != 0)
             return nomem(k);
     return 0;
 }
@@ -855,13 +848,13 @@ static int link_block(linker *k, et_etrecord *r, const et_link_options *o, et_bl
             if (rc > 0 && !k->capped) {
                 k->capped = true;
                 et_str n = et_event_name(ev);
-                if (et_inspector_warn(insp,
-                                      "block '%.*s', event '%.*s' (instruction id %" PRId64
-                                      "): its debug handles name more graph nodes than the "
-                                      "cap (%u per event, %u in all); the list is cut short",
-                                      (int)blk->name.n, blk->name.p, (int)n.n, n.p, iid,
-                                      (unsigned)ET_LINK_MAX_NODES_PER_EVENT,
-                                      (unsigned)ET_LINK_MAX_NODES) != 0)
+                if (et_warnings_add(k->warnings,
+                                    "block '%.*s', event '%.*s' (instruction id %" PRId64
+                                    "): its debug handles name more graph nodes than the "
+                                    "cap (%u per event, %u in all); the list is cut short",
+                                    (int)blk->name.n, blk->name.p, (int)n.n, n.p, iid,
+                                    (unsigned)ET_LINK_MAX_NODES_PER_EVENT,
+                                    (unsigned)ET_LINK_MAX_NODES) != 0)
                     return nomem(k);
             }
         }
@@ -890,7 +883,7 @@ static int link_block(linker *k, et_etrecord *r, const et_link_options *o, et_bl
 }
 
 int et_link_etrecord(et_inspector *insp, et_etrecord *rec, const et_link_options *o,
-                     et_error *err)
+                     et_warnings *warnings, et_error *err)
 {
     if (o->method && !record_has_method(rec, o->method)) {
         char names[400];
@@ -904,7 +897,7 @@ int et_link_etrecord(et_inspector *insp, et_etrecord *rec, const et_link_options
         free_record_index(&x);
         return et_fail(err, ET_ERR_NOMEM, "out of memory while linking the ETRecord");
     }
-    linker k = {.insp = insp, .err = err, .budget = ET_LINK_INFER_BUDGET, .x = &x};
+    linker k = {.insp = insp, .warnings = warnings, .err = err, .budget = ET_LINK_INFER_BUDGET, .x = &x};
     int rc = 0;
     for (size_t b = 0; b < insp->n_blocks && rc == 0; b++)
         rc = link_block(&k, rec, o, &insp->blocks[b]);

@@ -64,6 +64,7 @@
 #include <stdbool.h>
 
 #include "base/error.h"
+#include "base/warnings.h"
 #include "format/etrecord.h"
 #include "model/model.h"
 
@@ -128,8 +129,10 @@ typedef struct et_link_options {
 /* Link the events of `insp` to record `rec` (not owned; it must outlive
  * the inspector, which points into it).  Sets, per block, `method` and
  * `graph`; per event, the debug handles, num_outputs,
- * delegate_backend_name and node range; appends warnings to the
- * inspector.  Returns 0, or -1 with `err` set:
+ * delegate_backend_name and node range; appends its warnings to
+ * `warnings` (the caller's list: et_inspector_open gives insp->warnings),
+ * and calls nothing of the model's for them.  Returns 0, or -1 with `err`
+ * set:
  *   ET_ERR_USAGE   o->method is not a method of the record ("ETRecord
  *                  'LABEL' has no method 'M' (methods: a, b)"); the
  *                  reference graph is not in the record ("... has no
@@ -138,6 +141,6 @@ typedef struct et_link_options {
  *                  (see et_etrecord_graph);
  *   ET_ERR_NOMEM   out of memory. */
 int et_link_etrecord(et_inspector *insp, et_etrecord *rec, const et_link_options *o,
-                     et_error *err);
+                     et_warnings *warnings, et_error *err);
 
 #endif

@@ -45,6 +45,7 @@
 #include "format/legacy.h"
 #include "files/mapfile.h"
 #include "base/timescale.h"
+#include "base/warnings.h"
 
 /* Statistics of one event over the runs of its block (spec §4); every
  * value is in the inspector's target time scale (or what the delegate
@@ -227,16 +228,11 @@ typedef struct et_run_ticks {
     bool wrapped;      /* a non-delegated event ends before it starts */
 } et_run_ticks;
 
+/* The model a reader consumes.  The inspector's own bookkeeping (what
+ * defer_model / defer_stats left pending, the sample arena, whether it owns
+ * its ETRecord) is private (model_int.h); ask it with the functions below. */
 typedef struct et_inspector {
     et_mapped_file etdump_file;   /* when opened from a path */
-    bool keep_pages;              /* et_inspector_options.keep_pages */
-    bool model_pending;           /* defer_model: the event blocks are not built yet
-                                   * (n_blocks 0, blocks NULL until et_inspector_ready) */
-    bool model_deferred;          /* defer_model took effect: open gave the warnings
-                                   * about the dump itself (threads, trailing bytes) */
-    bool stats_pending;           /* defer_stats: perf data statistics not computed yet */
-    struct builder *samples_pending; /* defer_stats: the builder that fills the
-                                      * samples with the statistics, or NULL */
     et_mapped_file debug_buffer;  /* size 0 when none */
     const char *etdump_label;     /* for messages: the path or "<etdump_data>" */
     et_etdump dump;               /* empty for a legacy profiler dump */
@@ -245,18 +241,12 @@ typedef struct et_inspector {
     double scale_factor;          /* factor(source) / factor(target) */
     size_t n_blocks;
     et_block *blocks;
-    size_t n_warnings;
-    char **warnings;              /* one sentence each, in the order found */
-    /* the samples (perf_data.raw, start_time) of every ETDump event, one
-     * arena; NULL for a legacy dump, whose events own theirs */
-    void *samples;
-    size_t samples_size;
-    bool samples_mapped;          /* mmap()ed (huge pages), else malloc()ed */
+    et_warnings warnings;         /* one sentence each, in the order found (the
+                                     build's, the linkage's, a legacy dump's) */
     et_run_ticks *run_ticks;      /* per RunData; NULL for a legacy dump */
     bool ticks_over_32;           /* a profile event's start or end tick is >= 2^32 */
     /* ETRecord linkage (link.h) */
     et_etrecord *etrecord;        /* NULL without one */
-    bool owns_etrecord;           /* opened from options.etrecord_path */
     bool enable_module_hierarchy;
     char *reference_graph_name;   /* as given, or ET_EDGE_GRAPH_NAME */
     char *etrecord_method;        /* options.etrecord_method (copied), or NULL */
@@ -307,13 +297,27 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err);
  * (the samples are filled); it may be called again. */
 int et_inspector_ready(et_inspector *insp, et_error *err);
 
-/* Append a warning (printf format) to insp->warnings.  Returns 0, or -1
- * out of memory (the warning is lost). */
-int et_inspector_warn(et_inspector *insp, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
+/* Whether the event blocks are still to be built (defer_model): then
+ * n_blocks is 0 and blocks NULL until et_inspector_ready. */
+bool et_inspector_model_pending(const et_inspector *insp);
+
+/* Whether the perf data statistics are still to be computed (defer_stats,
+ * or a pending model) by et_inspector_ready. */
+bool et_inspector_stats_pending(const et_inspector *insp);
+
+/* Whether the samples (perf_data.raw, start_time) are still to be filled
+ * by et_inspector_ready (defer_stats without a converter, model built). */
+bool et_inspector_samples_pending(const et_inspector *insp);
+
+/* Whether the inspector frees insp->etrecord (it opened it from
+ * options.etrecord_path), unless et_inspector_disown_etrecord was called. */
+bool et_inspector_owns_etrecord(const et_inspector *insp);
+
+/* Hand the ETRecord the inspector opened to the caller: the inspector keeps
+ * reading insp->etrecord but no longer frees it, so the caller must keep it
+ * open until the inspector is freed, then free it (et_etrecord_free).  No
+ * effect on a record the caller gave (options.etrecord). */
+void et_inspector_disown_etrecord(et_inspector *insp);
 
 /* The test case whose expected outputs are block `blk`'s reference output
  * (blk->reference_case of suite insp->bundled_suite): returns true with

@@ -166,12 +166,12 @@ static void j_u64s(et_strbuf *sb, const uint64_t *x, size_t n)
 static void j_warnings(et_strbuf *sb, const et_inspector *insp)
 {
     j_indent(sb, 1), j_key(sb, "warnings"), et_sb_addc(sb, '[');
-    for (size_t i = 0; i < insp->n_warnings; i++) {
+    for (size_t i = 0; i < insp->warnings.n; i++) {
         if (i)
             et_sb_addc(sb, ',');
-        j_indent(sb, 2), j_strz(sb, insp->warnings[i]);
+        j_indent(sb, 2), j_strz(sb, insp->warnings.items[i]);
     }
-    et_sb_adds(sb, insp->n_warnings ? "\n  ]," : "],");
+    et_sb_adds(sb, insp->warnings.n ? "\n  ]," : "],");
 }
 
 /* Close the document's last list (of n items) and the document, write out

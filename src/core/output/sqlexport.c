@@ -364,10 +364,10 @@ static int insert_dump(exporter *x, const char *realpath_)
     et_strbuf *sb = &x->sb;
     et_sb_reset(sb);
     et_sb_addc(sb, '[');
-    for (size_t i = 0; i < insp->n_warnings; i++) {
+    for (size_t i = 0; i < insp->warnings.n; i++) {
         if (i)
             et_sb_adds(sb, ", ");
-        json_str(sb, insp->warnings[i], strlen(insp->warnings[i]));
+        json_str(sb, insp->warnings.items[i], strlen(insp->warnings.items[i]));
     }
     et_sb_addc(sb, ']');
     if (sb->failed)

@@ -1,0 +1,1161 @@
+/* builder.c - ETDump -> EventBlocks (spec §3-§4): the workers made, pass 1
+ * run (pass1.c), the merge, pass 2, the statistics, the names and
+ * warnings; the verification of a deferred model; a legacy profiler dump's
+ * blocks.  Its entry points are declared in model_int.h, its types in
+ * builder_int.h. */
+#define _DEFAULT_SOURCE /* madvise, MAP_ANONYMOUS */
+#include "model/builder_int.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/mman.h>
+
+#include "base/parallel.h"
+#include "base/stats.h"
+
+/* A large allocation: from 4 MB on mapped, with huge pages (fewer page
+ * faults and TLB misses), else malloc'ed; *mapped says which (big_free). */
+static void *big_alloc(size_t bytes, bool *mapped)
+{
+    *mapped = false;
+#if defined(MADV_HUGEPAGE)
+    if (bytes >= ((size_t)4 << 20)) {
+        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED) {
+            madvise(p, bytes, MADV_HUGEPAGE);
+            *mapped = true;
+            return p;
+        }
+    }
+#endif
+    return malloc(bytes ? bytes : 1);
+}
+
+static void big_free(void *p, size_t bytes, bool mapped)
+{
+    if (mapped)
+        munmap(p, bytes);
+    else
+        free(p);
+}
+/* Text of an integer delegate id, as Python's str(int). */
+static void id_text(int32_t id, char out[12])
+{
+    snprintf(out, 12, "%" PRId32, id);
+}
+
+/* p10, p50, p90, avg, min and max of pd->raw (pd->n >= 1 samples), spec
+ * §4; `tmp` has room for pd->n doubles. */
+static void perf_stats(et_perf_data *pd, double *tmp)
+{
+    static const double qs[3] = {10, 50, 90};
+    double ps[3];
+    size_t R = pd->n;
+    const double *raw = pd->raw;
+    /* min and max in the copy that selection reorders */
+    double lo = raw[0], hi = raw[0];
+    for (size_t r = 0; r < R; r++) {
+        double v = raw[r];
+        tmp[r] = v;
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    pd->min = lo;
+    pd->max = hi;
+    pd->avg = et_numpy_mean(raw, R);
+    et_percentiles(tmp, R, qs, 3, ps);
+    pd->p10 = ps[0];
+    pd->p50 = ps[1];
+    pd->p90 = ps[2];
+}
+
+/* Apply a signature to an event (spec §3.6). */
+static void apply_sig(et_event *ev, const sig_part *p)
+{
+    et_str candidate;
+    if (p->has_did) {
+        ev->delegate_debug_identifier_kind = ET_DID_INT;
+        ev->delegate_debug_id_int = p->did;
+    } else if (p->dstr.p) {
+        ev->delegate_debug_identifier_kind = ET_DID_STR;
+        ev->delegate_debug_id_str = p->dstr;
+    } else {
+        ev->delegate_debug_identifier_kind = ET_DID_NONE;
+    }
+    ev->is_delegated_op = ev->delegate_debug_identifier_kind != ET_DID_NONE;
+    if (ev->delegate_debug_identifier_kind == ET_DID_INT) {
+        ev->name_is_id_text = true;
+        id_text(p->did, ev->id_text);
+        return;
+    }
+    candidate = ev->is_delegated_op ? p->dstr : p->name;
+    if (candidate.n > 0) {
+        ev->name_str = candidate;
+        ev->name_is_id_text = false;
+    }
+}
+
+/* Python-style equality of two raw Values (spec §3.3-§3.4), comparing
+ * tensor bytes when the debug buffer holds them. */
+
+static bool tensor_equal(const et_inspector *insp, const et_raw_value *a, const et_raw_value *b,
+                         cmp_budget *budget)
+{
+    const et_etdump *d = &insp->dump;
+    if (a->scalar_type != b->scalar_type || a->sizes.count != b->sizes.count)
+        return false;
+    uint64_t numel = 1;
+    bool valid = true;
+    for (uint32_t i = 0; i < a->sizes.count; i++) {
+        int64_t x = et_etdump_i64_at(d, &a->sizes, i), y = et_etdump_i64_at(d, &b->sizes, i);
+        if (x != y)
+            return false;
+        if (x < 0 || (x > 0 && numel > UINT64_MAX / (uint64_t)x))
+            valid = false;
+        else
+            numel *= (uint64_t)x;
+    }
+    if (a->offset == b->offset)
+        return true; /* the same bytes, or the same unreadable ones */
+    int es = et_scalar_type_size(a->scalar_type);
+    if (!valid || es <= 0 || numel > UINT64_MAX / (uint64_t)es)
+        return a->offset == b->offset;
+    uint64_t nbytes = numel * (uint64_t)es;
+    if (nbytes == 0 || insp->debug_buffer.size == 0)
+        return true; /* no bytes to compare: equal shapes and dtypes */
+    uint64_t size = insp->debug_buffer.size;
+    if (a->offset < 0 || b->offset < 0 || (uint64_t)a->offset > size ||
+        (uint64_t)b->offset > size || nbytes > size - (uint64_t)a->offset ||
+        nbytes > size - (uint64_t)b->offset)
+        return a->offset == b->offset;
+    if (2 * nbytes > budget->left) {
+        budget->exhausted = true;
+        return true;
+    }
+    budget->left -= 2 * nbytes;
+    return memcmp(insp->debug_buffer.data + a->offset, insp->debug_buffer.data + b->offset,
+                  nbytes) == 0;
+}
+
+static bool value_equal(const et_inspector *insp, uint32_t pa, uint32_t pb, cmp_budget *budget)
+{
+    et_raw_value a, b;
+    et_etdump_value(&insp->dump, pa, &a);
+    et_etdump_value(&insp->dump, pb, &b);
+    if (a.val != b.val)
+        return false;
+    switch (a.val) {
+    case ET_VAL_INT: return a.int_val == b.int_val;
+    case ET_VAL_BOOL: return a.bool_val == b.bool_val;
+    case ET_VAL_FLOAT: return a.float_val == b.float_val;
+    case ET_VAL_DOUBLE: return a.double_val == b.double_val;
+    case ET_VAL_TENSOR: return tensor_equal(insp, &a, &b, budget);
+    case ET_VAL_TENSOR_LIST:
+        if (a.tensors.count != b.tensors.count)
+            return false;
+        for (uint32_t i = 0; i < a.tensors.count; i++) {
+            et_raw_value ta, tb;
+            et_etdump_list_tensor(&insp->dump, &a, i, &ta);
+            et_etdump_list_tensor(&insp->dump, &b, i, &tb);
+            if (!tensor_equal(insp, &ta, &tb, budget))
+                return false;
+        }
+        return true;
+    default: return true;
+    }
+}
+
+static bool lists_equal(const et_inspector *insp, const uint32_t *pool, uint32_t fa, uint32_t na,
+                        uint32_t fb, uint32_t nb, cmp_budget *budget)
+{
+    if (na != nb)
+        return false;
+    for (uint32_t i = 0; i < na; i++)
+        if (pool[fa + i] != pool[fb + i] && !value_equal(insp, pool[fa + i], pool[fb + i], budget))
+            return false;
+    return true;
+}
+
+
+/* ------------------------------------------------------------------ */
+/* Merge: the workers' signatures and groups become the builder's. */
+
+static uint64_t ggroup_hash_of(const void *b, uint32_t id)
+{
+    return ((const builder *)b)->groups[id].hash;
+}
+
+/* The builder's group of worker group `lg` (its seq mapped through
+ * b->emap), created when new.  Returns its id, or -1 on out of memory. */
+static long merge_group(builder *b, const worker *w, const lgroup *lg)
+{
+    size_t E = lg->seq_len;
+    const uint32_t *ls = E ? w->seq + lg->seq_first : NULL; /* w->seq may be NULL */
+    uint64_t h = hash_bytes(0xabc, lg->name.p, lg->name.n);
+    h = hash_u64(h, (uint32_t)lg->bii);
+    for (size_t k = 0; k < E; k++)
+        h = hash_u64(h, b->emap[ls[k]]);
+    idtable *t = &b->group_tab;
+    size_t i = h & t->mask;
+    for (;;) {
+        uint32_t id = t->slots[i];
+        if (!id)
+            break;
+        ggroup *g = &b->groups[id - 1];
+        if (g->hash == h && g->bii == lg->bii && g->seq_len == E && str_eq(g->name, lg->name)) {
+            bool same = true;
+            for (size_t k = 0; k < E && same; k++)
+                same = b->seq[g->seq_first + k] == b->emap[ls[k]];
+            if (same)
+                return id - 1;
+        }
+        i = (i + 1) & t->mask;
+    }
+    if (GROW(b->groups, b->groups_cap, b->n_groups + 1) != 0 ||
+        GROW(b->seq, b->seq_cap, b->n_seq + E) != 0 || GROW(b->pe0, b->pe0_cap, b->n_pe0 + E) != 0)
+        return -1;
+    ggroup *g = &b->groups[b->n_groups];
+    memset(g, 0, sizeof *g);
+    g->name = lg->name;
+    g->bii = lg->bii;
+    g->hash = h;
+    g->seq_first = (uint32_t)b->n_seq;
+    g->seq_len = (uint32_t)E;
+    g->first_run = lg->first_run;
+    g->pe_first = (uint32_t)b->n_pe0;
+    g->any_meta = calloc(E ? E : 1, 1);
+    g->delegated = calloc(E ? E : 1, sizeof *g->delegated);
+    if (!g->any_meta || !g->delegated)
+        return -1;
+    for (size_t k = 0; k < E; k++) {
+        const esig *s = &b->es.v[b->emap[ls[k]]];
+        b->seq[b->n_seq++] = b->emap[ls[k]];
+        b->pe0[b->n_pe0++] = lg->pos0 ? lg->pos0[k] : 0; /* its first run is lg's first */
+        g->has_debug |= s->has_d;
+        g->delegated[k] = s->has_p && (s->p.has_did || s->p.dstr.p);
+    }
+    t->slots[i] = (uint32_t)(b->n_groups + 1);
+    b->n_groups++;
+    if (++t->used * 2 > t->mask && idtable_grow(t, ggroup_hash_of, b) != 0)
+        return -1;
+    return (long)(b->n_groups - 1);
+}
+
+/* The first error in run order, as one thread would have met it.  Each
+ * worker verified its runs with the whole remaining table budget; here the
+ * budget is spent in run order, and the run where it (or a worker) failed
+ * is verified again with exactly what was left.  Returns 0 when no run
+ * failed, else -1 with b->err set. */
+static int first_error(builder *b)
+{
+    et_etdump *d = &b->insp->dump;
+    const worker *fw = NULL;
+    for (unsigned k = 0; k < b->nw && !fw; k++)
+        if (b->w[k].failed)
+            fw = &b->w[k];
+    uint32_t end = fw ? fw->fail_run : et_etdump_num_runs(d);
+    uint64_t left = d->tables_left;
+    uint32_t x = end;
+    for (uint32_t i = 0; i < end; i++) {
+        if (b->run_cost[i] > left) {
+            x = i;
+            break;
+        }
+        left -= b->run_cost[i];
+    }
+    if (x == end && !fw) {
+        d->tables_left = left;
+        return 0;
+    }
+    /* verify run x again with the budget one thread would have had */
+    et_run run;
+    et_etdump_run(d, x, &run);
+    et_raw_event *ev = malloc((run.events.count ? run.events.count : 1) * sizeof *ev);
+    if (!ev)
+        return nomem(b->err);
+    et_etdump copy = *d;
+    copy.tables_left = left;
+    d->runs_verified[x] = 0;
+    int rc = et_etdump_verify_run(&copy, x, ev, b->err);
+    free(ev);
+    if (rc != 0)
+        return et_error_prefix(b->err, b->insp->etdump_label);
+    if (fw && x == fw->fail_run) {
+        *b->err = fw->err;
+        return -1;
+    }
+    /* cannot happen: run x overspent the budget but verified with it */
+    return et_fail(b->err, ET_ERR_FORMAT, "%s: run_data[%" PRIu32 "]: table budget exceeded",
+                   b->insp->etdump_label, x);
+}
+
+/* Sample arena: every block's durations and start times, one allocation
+ * (huge pages when large).  The inspector's `samples` owns it. */
+static void *arena_alloc(et_inspector *insp, size_t bytes)
+{
+    et_inspector_int *ii = et_insp_int(insp);
+    ii->samples_size = bytes ? bytes : 1;
+    return ii->samples = big_alloc(ii->samples_size, &ii->samples_mapped);
+}
+
+/* Allocate block `gi` at its final size (events, runs, pools; samples from
+ * *arena).  Returns 0 or -1 (out of memory). */
+static int alloc_block(builder *b, size_t gi, char **arena)
+{
+    et_inspector *insp = b->insp;
+    const ggroup *g = &b->groups[gi];
+    et_block *blk = &insp->blocks[gi];
+    size_t E = g->seq_len, R = g->n_runs;
+    blk->name = g->name;
+    blk->bundled_input_index = g->bii;
+    blk->n_runs = R;
+    blk->n_events = E;
+    blk->runs = malloc(R * sizeof *blk->runs);
+    blk->run_output_first = malloc(R * sizeof *blk->run_output_first);
+    blk->run_output_count = malloc(R * sizeof *blk->run_output_count);
+    blk->allocation_first = malloc(R * sizeof *blk->allocation_first);
+    blk->allocation_count = malloc(R * sizeof *blk->allocation_count);
+    blk->events = calloc(E ? E : 1, sizeof *blk->events);
+    if (!blk->runs || !blk->run_output_first || !blk->run_output_count ||
+        !blk->allocation_first || !blk->allocation_count || !blk->events)
+        return -1;
+    if (g->n_values && !(blk->value_pool = malloc(g->n_values * sizeof *blk->value_pool)))
+        return -1;
+    if (g->n_allocs && !(blk->allocations = malloc(g->n_allocs * sizeof *blk->allocations)))
+        return -1;
+    /* allocator names of the first run */
+    et_run first;
+    et_etdump_run(&insp->dump, g->first_run, &first);
+    blk->n_allocators = first.allocators.count;
+    if (blk->n_allocators) {
+        blk->allocators = calloc(blk->n_allocators, sizeof *blk->allocators);
+        if (!blk->allocators)
+            return -1;
+        for (uint32_t i = 0; i < first.allocators.count; i++)
+            blk->allocators[i] = et_etdump_allocator_name(&insp->dump, &first, i);
+    }
+    for (size_t e = 0; e < E; e++) {
+        const esig *s = &b->es.v[b->seq[g->seq_first + e]];
+        et_event *ev = &blk->events[e];
+        if (s->has_p) {
+            ev->perf_data.n = R;
+            ev->perf_data.raw = (double *)*arena;
+            *arena += R * sizeof(double);
+            ev->start_time = (uint64_t *)*arena;
+            *arena += R * sizeof(uint64_t);
+            if (g->any_meta[e] && !(ev->raw_delegate_debug_metadatas = calloc(R, sizeof(et_str))))
+                return -1;
+        }
+        if (s->has_d && (!(ev->debug_first = malloc(R * sizeof(uint32_t))) ||
+                         !(ev->debug_count = malloc(R * sizeof(uint32_t)))))
+            return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Pass 2: samples, debug entries, outputs and allocations in place. */
+
+/* Duration of one profile event in target units (spec §3.7-§3.8, with the
+ * wrap-around correction); pass 1 has checked that it has one. */
+static inline double duration(const builder *b, const esig *s, bool delegated, uint64_t start,
+                              uint64_t end)
+{
+    double f = b->insp->scale_factor;
+    if (!delegated && start <= end)
+        return (double)(end - start) / f;
+    uint64_t ticks;
+    bool wrapped;
+    et_elapsed_ticks(start, end, &ticks, &wrapped);
+    if (!delegated || (wrapped && !b->converter))
+        return (double)ticks / f;
+    /* delegated: convert both timestamps, then subtract (end unwrapped).
+     * The default converter is ticks / factor; for a non-wrapped event the
+     * reference subtracts the converted values (and so do we, to agree to
+     * the last bit), for a wrapped one it has no sound answer and we give
+     * the exact ticks / factor. */
+    uint64_t e = wrapped ? end + (UINT64_C(1) << 32) : end;
+    double cs = (double)start / f, ce = (double)e / f;
+    if (b->converter) {
+        char buf[12];
+        const char *name;
+        size_t len;
+        if (s->p.has_did) {
+            id_text(s->p.did, buf);
+            name = buf;
+            len = strlen(buf);
+        } else {
+            name = s->p.dstr.p;
+            len = s->p.dstr.n;
+        }
+        double v;
+        if (b->converter(b->converter_ud, name, len, start, &v) == 0)
+            cs = v;
+        if (b->converter(b->converter_ud, name, len, e, &v) == 0)
+            ce = v;
+    }
+    return ce - cs;
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ET_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define ET_PREFETCH(p) ((void)(p))
+#endif
+
+/* Runs [r0, r1) of worker group lg into its block: event by event, so
+ * that each event's samples are written contiguously (a transposition of
+ * the ticks in tiles of runs). */
+static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
+{
+    const et_inspector *insp = b->insp;
+    const ggroup *g = &b->groups[lg->global];
+    et_block *blk = &insp->blocks[lg->global];
+    size_t E = lg->seq_len, off = lg->run_offset;
+    for (size_t k = 0; k < E; k++) {
+        et_event *ev = &blk->events[k];
+        /* the tile's rows are read in step, a quarter line per row and
+         * event: ask for the line 16 events on */
+        if ((b->fill & FILL_SAMPLES) && (k & 3) == 0 && k + 16 < E)
+            for (size_t r = r0; r < r1; r++)
+                ET_PREFETCH(lg->tbase + lg->row[r] + k + 16);
+        if (ev->perf_data.raw && (b->fill & FILL_SAMPLES)) {
+            const esig *s = &b->es.v[b->seq[g->seq_first + k]];
+            bool delegated = g->delegated[k];
+            double *raw = ev->perf_data.raw + off;
+            uint64_t *st = ev->start_time + off;
+            for (size_t r = r0; r < r1; r++) {
+                et_ticks t = lg->tbase[lg->row[r] + k];
+                raw[r] = duration(b, s, delegated, t.start, t.end);
+                st[r] = t.start;
+            }
+        }
+        if (ev->debug_first && (b->fill & FILL_DEBUG))
+            for (size_t r = r0; r < r1; r++) {
+                ev->debug_first[off + r] = lg->dbg_first[r * E + k] + (uint32_t)lg->value_shift;
+                ev->debug_count[off + r] = lg->dbg_count[r * E + k];
+            }
+    }
+}
+
+/* Everything of worker group lg but its samples into its block. */
+static void fill_runs_data(const builder *b, const lgroup *lg)
+{
+    et_block *blk = &b->insp->blocks[lg->global];
+    size_t off = lg->run_offset, n = lg->n_runs;
+    memcpy(blk->runs + off, lg->runs, n * sizeof *lg->runs);
+    for (size_t r = 0; r < n; r++) {
+        blk->run_output_first[off + r] = lg->out_first[r] + (uint32_t)lg->value_shift;
+        blk->run_output_count[off + r] = lg->out_count[r];
+        blk->allocation_first[off + r] = lg->alloc_first[r] + (uint32_t)lg->alloc_shift;
+        blk->allocation_count[off + r] = lg->alloc_count[r];
+    }
+    if (lg->n_values)
+        memcpy(blk->value_pool + lg->value_shift, lg->values, lg->n_values * sizeof *lg->values);
+    if (lg->n_allocs)
+        memcpy(blk->allocations + lg->alloc_shift, lg->allocs, lg->n_allocs * sizeof *lg->allocs);
+    /* delegate_debug_metadata: "" where a run has none, then the others */
+    static const char empty[1] = "";
+    for (size_t k = 0; k < lg->seq_len; k++) {
+        et_str *m = blk->events[k].raw_delegate_debug_metadatas;
+        if (m)
+            for (size_t r = 0; r < n; r++)
+                m[off + r] = (et_str){empty, 0};
+    }
+    for (size_t i = 0; i < lg->n_meta; i++) {
+        const et_meta_at *a = &lg->meta[i];
+        blk->events[a->event].raw_delegate_debug_metadatas[off + a->run] = a->m;
+    }
+}
+
+/* Pass 2 of one worker: what b->fill says of its groups' runs, in tiles
+ * of runs. */
+static void pass2(void *ctx, size_t k)
+{
+    const builder *b = ctx;
+    const worker *w = &b->w[k];
+    for (size_t gi = 0; gi < w->n_groups; gi++) {
+        const lgroup *lg = &w->groups[gi];
+        if (b->fill & FILL_DATA)
+            fill_runs_data(b, lg);
+        if (!(b->fill & (FILL_DEBUG | FILL_SAMPLES)))
+            continue;
+        size_t E = lg->seq_len ? lg->seq_len : 1, tile = 4096 / E;
+        tile = tile < 8 ? 8 : tile;
+        for (size_t r0 = 0; r0 < lg->n_runs; r0 += tile)
+            fill_runs(b, lg, r0, r0 + tile < lg->n_runs ? r0 + tile : lg->n_runs);
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Statistics, per event, in parallel. */
+
+typedef struct stats_task {
+    et_block *blk;
+    size_t e0, e1;
+} stats_task;
+
+typedef struct stats_ctx {
+    stats_task *tasks;
+    bool *nomem;
+} stats_ctx;
+
+static void stats_run(void *ctx, size_t i)
+{
+    const stats_ctx *c = ctx;
+    stats_task *t = &c->tasks[i];
+    size_t R = t->blk->n_runs;
+    double stack[256], *tmp = R <= 256 ? stack : malloc(R * sizeof *tmp);
+    if (!tmp) {
+        c->nomem[i] = true;
+        return;
+    }
+    for (size_t e = t->e0; e < t->e1; e++) {
+        et_event *ev = &t->blk->events[e];
+        if (ev->perf_data.raw && R)
+            perf_stats(&ev->perf_data, tmp);
+    }
+    if (tmp != stack)
+        free(tmp);
+}
+
+static int all_stats(et_inspector *insp, unsigned threads, et_error *err)
+{
+    size_t n = 0;
+    for (size_t gi = 0; gi < insp->n_blocks; gi++) {
+        const et_block *blk = &insp->blocks[gi];
+        size_t per = blk->n_runs ? 1 + 65536 / blk->n_runs : 1;
+        n += (blk->n_events + per - 1) / per;
+    }
+    stats_task *tasks = malloc((n ? n : 1) * sizeof *tasks);
+    bool *oom = calloc(n ? n : 1, sizeof *oom);
+    if (!tasks || !oom) {
+        free(tasks);
+        free(oom);
+        return nomem(err);
+    }
+    n = 0;
+    for (size_t gi = 0; gi < insp->n_blocks; gi++) {
+        et_block *blk = &insp->blocks[gi];
+        size_t per = blk->n_runs ? 1 + 65536 / blk->n_runs : 1;
+        for (size_t e0 = 0; e0 < blk->n_events; e0 += per)
+            tasks[n++] = (stats_task){blk, e0, e0 + per < blk->n_events ? e0 + per : blk->n_events};
+    }
+    stats_ctx c = {tasks, oom};
+    et_parallel_for(threads, n, stats_run, &c);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++)
+        if (oom[i])
+            rc = nomem(err);
+    free(tasks);
+    free(oom);
+    return rc;
+}
+
+static void free_builder(builder *b);
+
+/* Pass 2's samples part (FILL_SAMPLES), when the rest was done without
+ * it. */
+static void fill_samples(builder *b)
+{
+    b->fill = FILL_SAMPLES;
+    et_parallel_for(b->threads, b->nw, pass2, b);
+}
+
+/* The samples an inspector opened with defer_stats left to fill, from the
+ * builder it kept, then the builder freed. */
+static void fill_pending_samples(et_inspector *insp)
+{
+    et_inspector_int *ii = et_insp_int(insp);
+    builder *b = ii->samples_pending;
+    if (!b)
+        return;
+    fill_samples(b);
+    free_builder(b);
+    free(b);
+    ii->samples_pending = NULL;
+}
+
+/* See model_int.h. */
+int et_model_stats(et_inspector *insp, et_error *err)
+{
+    fill_pending_samples(insp);
+    return all_stats(insp, et_threads(), err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Names, signatures' fields and the debug-data comparisons of block gi
+ * (calling thread: they may warn). */
+static int finish_block(builder *b, size_t gi)
+{
+    et_inspector *insp = b->insp;
+    const ggroup *g = &b->groups[gi];
+    et_block *blk = &insp->blocks[gi];
+    size_t E = blk->n_events, R = blk->n_runs;
+    static const char empty[1] = "";
+    bool differs = false; /* one warning per block */
+    for (size_t e = 0; e < E; e++) {
+        const esig *s = &b->es.v[b->seq[g->seq_first + e]];
+        et_event *ev = &blk->events[e];
+        ev->name_str = (et_str){empty, 0};
+        ev->instruction_id = s->instr_raw;
+        ev->num_outputs = 1;
+        if (s->has_p) {
+            apply_sig(ev, &s->p);
+            ev->has_perf_data = R > 0;
+            ev->perf_data.n = R;
+            ev->profile_event_pos_first_run = R ? b->pe0[g->pe_first + e] : 0;
+        }
+        if (s->has_d) {
+            apply_sig(ev, &s->d);
+            ev->has_debug_data = true;
+            for (size_t r = 1; r < R && !differs; r++)
+                if (!lists_equal(insp, blk->value_pool, ev->debug_first[0], ev->debug_count[0],
+                                 ev->debug_first[r], ev->debug_count[r], &b->cmp)) {
+                    differs = true;
+                    b->debug_differs_blocks++;
+                    et_str nm = et_event_name(ev);
+                    if (et_warnings_add(&insp->warnings,
+                                    "%s: event_blocks[%zu] '%.*s': the %zu runs merged into it "
+                                    "logged different debug data (first in events[%zu] '%.*s', "
+                                    "run %zu); the first run's values are the event's "
+                                    "debug_data, every run's are kept",
+                                    insp->etdump_label, gi + 1, (int)blk->name.n,
+                                    blk->name.p, R, e + 1, (int)nm.n, nm.p, r + 1) != 0)
+                        return nomem(b->err);
+                }
+        }
+    }
+    for (size_t r = 1; r < R && !differs; r++)
+        if (!lists_equal(insp, blk->value_pool, blk->run_output_first[0],
+                         blk->run_output_count[0], blk->run_output_first[r],
+                         blk->run_output_count[r], &b->cmp)) {
+            differs = true;
+            b->debug_differs_blocks++;
+            if (et_warnings_add(&insp->warnings,
+                            "%s: event_blocks[%zu] '%.*s': the %zu runs merged into it have "
+                            "different program outputs (first in run %zu); block.run_output is "
+                            "the first run's, every run's are kept",
+                            insp->etdump_label, gi + 1, (int)blk->name.n, blk->name.p,
+                            R, r + 1) != 0)
+                return nomem(b->err);
+        }
+    return 0;
+}
+
+static void free_worker(worker *w)
+{
+    if (w->ticks)
+        big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
+    for (size_t i = 0; i < w->n_groups; i++) {
+        lgroup *g = &w->groups[i];
+        free(g->runs);
+        free(g->row);
+        g->row = NULL;
+        free(g->pos0);
+        free(g->meta);
+        free(g->dbg_first);
+        free(g->dbg_count);
+        free(g->any_meta);
+        free(g->values);
+        free(g->out_first);
+        free(g->out_count);
+        free(g->allocs);
+        free(g->alloc_first);
+        free(g->alloc_count);
+    }
+    free(w->groups);
+    free(w->es.v);
+    free(w->es.tab.slots);
+    free(w->group_tab.slots);
+    free(w->seq);
+    free(w->ev);
+    free(w->tev);
+    free(w->next);
+    free(w->ies);
+    free(w->ie_slots);
+    free(w->ie_stamp);
+    free(w->slots);
+    free(w->esig_slot);
+    free(w->esig_stamp);
+    free(w->outs);
+    free(w->allocs);
+    free(w->run_group);
+    free(w->run_local);
+}
+
+static void free_builder(builder *b)
+{
+    for (unsigned k = 0; k < b->nw; k++)
+        free_worker(&b->w[k]);
+    free(b->w);
+    for (size_t i = 0; i < b->n_groups; i++) {
+        free(b->groups[i].any_meta);
+        free(b->groups[i].delegated);
+    }
+    free(b->groups);
+    free(b->es.v);
+    free(b->es.tab.slots);
+    free(b->group_tab.slots);
+    free(b->seq);
+    free(b->pe0);
+    free(b->emap);
+    free(b->run_cost);
+}
+
+/* Split the runs into b->nw workers of about equal numbers of events;
+ * `model`: with what a build needs (the ticks, insp->run_ticks), else for
+ * the verification alone (et_model_verify_runs). */
+static int make_workers(builder *b, bool model)
+{
+    const et_etdump *d = &b->insp->dump;
+    uint32_t nruns = et_etdump_num_runs(d);
+    /* event counts as opening the dump noted them (reading the RunData
+     * tables again would map a page and its neighbours per run) */
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < nruns; i++)
+        total += d->run_event_counts[i];
+    /* threads pay off from a few tens of thousands of events on */
+    unsigned nw = b->threads;
+    if ((uint64_t)nw * 16384 > total)
+        nw = (unsigned)(total / 16384);
+    if (nw > nruns)
+        nw = nruns;
+    if (nw < 1)
+        nw = 1;
+    b->nw = nw;
+    b->w = calloc(nw, sizeof *b->w);
+    b->run_cost = calloc(nruns ? nruns : 1, sizeof *b->run_cost);
+    et_inspector *insp = b->insp;
+    if (!b->w || !b->run_cost)
+        return -1;
+    if (model) {
+        insp->run_ticks = malloc((nruns ? nruns : 1) * sizeof *insp->run_ticks);
+        if (!insp->run_ticks)
+            return -1;
+        for (uint32_t r = 0; r < nruns; r++)
+            insp->run_ticks[r] = (et_run_ticks){UINT64_MAX, UINT64_MAX, 0, false, false, false};
+    }
+    uint64_t acc = 0, w_acc0 = 0;
+    uint32_t i = 0;
+    for (unsigned k = 0; k < nw; k++) {
+        worker *w = &b->w[k];
+        w->insp = b->insp;
+        w->dump = *d;
+        w->dump.num_profile_events = w->dump.num_debug_events = 0;
+        w->dump.num_allocation_events = w->dump.num_empty_events = 0;
+        w->run_cost = b->run_cost;
+        w->run_ticks = b->insp->run_ticks;
+        w->last_group = -1;
+        w->r0 = i;
+        uint64_t goal = total * (k + 1) / nw;
+        while (i < nruns && (acc < goal || k + 1 == nw))
+            acc += d->run_event_counts[i++];
+        w->r1 = i;
+        uint64_t events = acc - w_acc0;
+        w_acc0 = acc;
+        if (!model)
+            continue;
+        if (events > SIZE_MAX / sizeof *w->ticks)
+            return -1;
+        w->ticks_cap = (size_t)events;
+        w->ticks_bytes = w->ticks_cap * sizeof *w->ticks;
+        if (!(w->ticks = big_alloc(w->ticks_bytes, &w->ticks_mapped)))
+            return -1;
+        size_t n = w->r1 - w->r0;
+        w->run_group = malloc((n ? n : 1) * sizeof *w->run_group);
+        w->run_local = malloc((n ? n : 1) * sizeof *w->run_local);
+        if (!w->run_group || !w->run_local || idtable_init(&w->es.tab, 1024) != 0 ||
+            idtable_init(&w->group_tab, 16) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Add the event counts a worker's copy of the dump verified to the dump's. */
+static void add_event_counts(et_etdump *d, const et_etdump *w)
+{
+    d->num_profile_events += w->num_profile_events;
+    d->num_debug_events += w->num_debug_events;
+    d->num_allocation_events += w->num_allocation_events;
+    d->num_empty_events += w->num_empty_events;
+}
+
+/* The merge (see above): signatures, groups, sizes, counters. */
+static int merge(builder *b)
+{
+    et_inspector *insp = b->insp;
+    for (unsigned k = 0; k < b->nw; k++) {
+        worker *w = &b->w[k];
+        if (GROW(b->emap, b->emap_cap, w->es.n ? w->es.n : 1) != 0)
+            return -1;
+        for (size_t i = 0; i < w->es.n; i++) {
+            long id = intern_esig(&b->es, &w->es.v[i]);
+            if (id < 0)
+                return -1;
+            b->emap[i] = (uint32_t)id;
+        }
+        for (size_t i = 0; i < w->n_groups; i++) {
+            lgroup *lg = &w->groups[i];
+            long gi = merge_group(b, w, lg);
+            if (gi < 0)
+                return -1;
+            ggroup *g = &b->groups[gi];
+            lg->global = (uint32_t)gi;
+            lg->run_offset = g->n_runs;
+            lg->value_shift = g->n_values;
+            lg->alloc_shift = g->n_allocs;
+            g->n_runs += lg->n_runs;
+            g->n_values += lg->n_values;
+            g->n_allocs += lg->n_allocs;
+            for (size_t e = 0; e < lg->seq_len; e++)
+                g->any_meta[e] |= lg->any_meta[e];
+        }
+        add_event_counts(&insp->dump, &w->dump);
+        b->empty_events += w->empty_events;
+        b->repeated_events += w->repeated_events;
+        b->bad_allocator_ids += w->bad_allocator_ids;
+        b->wrapped_events += w->wrapped_events;
+        b->tensor_values |= w->tensor_values;
+        insp->ticks_over_32 |= w->ticks_over_32;
+    }
+    return 0;
+}
+
+/* The threads to build with (et_threads), and when `warn` a warning about
+ * an ETINSPECT_THREADS that is not a number of threads (given once per
+ * inspector: by a deferred model's open, else by the build).  Returns 0,
+ * or -1 out of memory. */
+static int build_threads(et_inspector *insp, unsigned *threads, bool warn, et_error *err)
+{
+    *threads = et_threads();
+    const char *bad = et_threads_invalid();
+    if (!bad || !warn)
+        return 0;
+    /* the value as typed, printable and at most 40 bytes */
+    char shown[48];
+    size_t n = 0;
+    for (; bad[n] && n < 40; n++)
+        shown[n] = bad[n] >= 0x20 && bad[n] < 0x7f ? bad[n] : '?';
+    strcpy(shown + n, bad[n] ? "..." : "");
+    if (et_warnings_add(&insp->warnings, "ETINSPECT_THREADS='%s' is not a number of threads "
+                        "from 1 to %d; using %u (the processors available)", shown,
+                        ET_MAX_THREADS, *threads) != 0)
+        return nomem(err);
+    return 0;
+}
+
+/* The warning about the bytes after a size-prefixed dump, or 0. */
+int et_model_warn_trailing(et_inspector *insp)
+{
+    if (!insp->dump.trailing_bytes)
+        return 0;
+    return et_warnings_add(&insp->warnings, "%s: %" PRIu64 " bytes after the end of the "
+                           "size-prefixed buffer were ignored", insp->etdump_label,
+                           insp->dump.trailing_bytes);
+}
+
+/* Open's part of a deferred model (defer_model): the events of every run
+ * verified on the threads pass 1 uses, its first error in run order
+ * reported as pass 1 reports it (first_error), the dump's event counters
+ * summed.  *ends_early: some profile event ends before it starts - an
+ * error or a 32-bit wrap-around, which only the build can tell (it keeps
+ * the last of an instruction's repeated events), so the caller builds at
+ * open; when verification failed after such an event, the dump is left
+ * unverified for that build, whose first error in run order may be the
+ * event's.  Returns 0, or -1 with err set. */
+int et_model_verify_runs(et_inspector *insp, bool *ends_early, et_error *err)
+{
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.insp = insp;
+    b.err = err;
+    if (build_threads(insp, &b.threads, true, err) != 0)
+        return -1;
+    int rc = -1;
+    if (make_workers(&b, false) != 0) {
+        nomem(err);
+        goto out;
+    }
+    et_etdump *d = &insp->dump;
+    uint64_t budget = d->tables_left;
+    et_parallel_for(b.threads, b.nw, et_build_verify_pass, &b);
+    if (first_error(&b) != 0) {
+        /* a profile event that ends before it starts, in a run before the
+         * one that failed, may be the error the build meets first: the
+         * dump is taken back to unverified, and the caller builds it */
+        bool early = false;
+        for (unsigned k = 0; k < b.nw; k++)
+            early |= b.w[k].dump.profile_ends_early;
+        if (early) {
+            memset(d->runs_verified, 0, d->run_data.count ? d->run_data.count : 1);
+            d->tables_left = budget;
+            *ends_early = true;
+            rc = 0;
+        }
+        goto out;
+    }
+    for (unsigned k = 0; k < b.nw; k++) {
+        add_event_counts(d, &b.w[k].dump);
+        d->profile_ends_early |= b.w[k].dump.profile_ends_early;
+    }
+    *ends_early = d->profile_ends_early;
+    rc = 0;
+out:
+    free_builder(&b);
+    return rc;
+}
+
+/* The build (see "How the model is built", builder_int.h); model_int.h. */
+int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *err)
+{
+    et_inspector_int *ii = et_insp_int(insp);
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.insp = insp;
+    b.err = err;
+    b.converter = o->converter;
+    b.converter_ud = o->converter_ud;
+    if (build_threads(insp, &b.threads, !ii->model_deferred, err) != 0)
+        return -1;
+    int rc = -1;
+    if (idtable_init(&b.es.tab, 1024) != 0 || idtable_init(&b.group_tab, 16) != 0 ||
+        make_workers(&b, true) != 0) {
+        nomem(err);
+        goto out;
+    }
+    /* pass 1, then the first error in run order */
+    et_parallel_for(b.threads, b.nw, et_build_pass1, &b);
+    if (first_error(&b) != 0)
+        goto out;
+    if (merge(&b) != 0) {
+        nomem(err);
+        goto out;
+    }
+    /* every block at its final size; samples in one arena */
+    size_t bytes = 0;
+    for (size_t gi = 0; gi < b.n_groups; gi++) {
+        const ggroup *g = &b.groups[gi];
+        for (size_t e = 0; e < g->seq_len; e++)
+            if (b.es.v[b.seq[g->seq_first + e]].has_p)
+                bytes += g->n_runs * (sizeof(double) + sizeof(uint64_t));
+    }
+    insp->blocks = calloc(b.n_groups ? b.n_groups : 1, sizeof *insp->blocks);
+    char *arena = arena_alloc(insp, bytes);
+    if (!insp->blocks || !arena) {
+        nomem(err);
+        goto out;
+    }
+    insp->n_blocks = b.n_groups;
+    for (size_t gi = 0; gi < b.n_groups; gi++)
+        if (alloc_block(&b, gi, &arena) != 0) {
+            nomem(err);
+            goto out;
+        }
+    /* pass 2: in parallel, or run by run on this thread for the converter.
+     * With the statistics deferred (and no converter: a host callback is
+     * called while the model is built, never later), the samples wait for
+     * them too: a script that reads raw runs never fills them, and the
+     * builder is kept until then (samples_pending, model_int.h) */
+    bool defer_samples = o->defer_stats && !b.converter;
+    b.fill = defer_samples ? FILL_DATA | FILL_DEBUG : FILL_ALL;
+    if (!b.converter) {
+        et_parallel_for(b.threads, b.nw, pass2, &b);
+    } else {
+        for (unsigned k = 0; k < b.nw; k++) {
+            const worker *w = &b.w[k];
+            for (size_t gi = 0; gi < w->n_groups; gi++)
+                fill_runs_data(&b, &w->groups[gi]);
+            for (size_t i = 0; i < w->n_done; i++)
+                fill_runs(&b, &w->groups[w->run_group[i]], w->run_local[i], w->run_local[i] + 1);
+        }
+    }
+    for (unsigned k = 0; k < b.nw && !defer_samples; k++) {
+        worker *w = &b.w[k];
+        for (size_t gi = 0; gi < w->n_groups; gi++) {
+            free(w->groups[gi].row);
+            w->groups[gi].row = NULL;
+        }
+        big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
+        w->ticks = NULL;
+    }
+    if (o->defer_stats)
+        ii->stats_pending = true;
+    else if (all_stats(insp, b.threads, b.err) != 0)
+        goto out;
+    b.cmp.left = insp->debug_buffer.size > (UINT64_MAX - CMP_BUDGET_SLACK) / 2
+                     ? UINT64_MAX
+                     : 2 * insp->debug_buffer.size + CMP_BUDGET_SLACK;
+    for (size_t gi = 0; gi < b.n_groups; gi++)
+        if (finish_block(&b, gi) != 0)
+            goto out;
+    const char *lbl = insp->etdump_label;
+    et_warnings *wl = &insp->warnings;
+    if ((b.empty_events &&
+         et_warnings_add(wl, "%s: %" PRIu64 " events had no profile, debug or allocation event "
+                         "and were ignored", lbl, b.empty_events) != 0) ||
+        (b.repeated_events &&
+         et_warnings_add(wl, "%s: %" PRIu64 " profile or debug events repeated an earlier event "
+                         "of the same run (an instruction executed more than once); as the "
+                         "reference does, only the last occurrence in each run is kept",
+                         lbl, b.repeated_events) != 0) ||
+        (b.bad_allocator_ids &&
+         et_warnings_add(wl, "%s: %" PRIu64 " allocation events name an allocator that their "
+                         "run does not have (allocator ids are 1-based)",
+                         lbl, b.bad_allocator_ids) != 0) ||
+        (!ii->model_deferred && et_model_warn_trailing(insp) != 0) ||
+        (b.cmp.exhausted &&
+         et_warnings_add(wl, "%s: the runs' debug data point at more of the debug buffer than "
+                         "twice its size plus 64 MiB; the rest was not compared across runs "
+                         "(warnings of runs that logged different debug data may be missing)",
+                         lbl) != 0) ||
+        (b.tensor_values && insp->debug_buffer.size == 0 &&
+         et_warnings_add(wl, "%s: no debug buffer given; tensor values of debug events are not "
+                         "available", lbl) != 0)) {
+        nomem(err);
+        goto out;
+    }
+    rc = 0;
+    if (defer_samples) {
+        builder *kept = malloc(sizeof *kept);
+        if (!kept) {
+            fill_samples(&b); /* now: nothing is lost but the time */
+        } else {
+            *kept = b;
+            kept->err = NULL; /* the caller's; filling reports nothing */
+            ii->samples_pending = kept;
+            return 0;
+        }
+    }
+out:
+    free_builder(&b);
+    return rc;
+}
+
+/* The blocks of a legacy profiler dump: one EventBlock per block name, its
+ * iterations as runs; the memory events of the (identical) iterations are
+ * shared, each allocator once in the block's list, 1-based. */
+int et_model_from_legacy(et_inspector *insp, et_error *err)
+{
+    const et_legacy *lg = insp->legacy;
+    insp->blocks = calloc(lg->n_blocks ? lg->n_blocks : 1, sizeof *insp->blocks);
+    if (!insp->blocks)
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    for (size_t b = 0; b < lg->n_blocks; b++) {
+        const et_legacy_block *lb = &lg->blocks[b];
+        et_block *blk = &insp->blocks[b];
+        size_t R = lb->n_iterations;
+        insp->n_blocks = b + 1;
+        blk->name = (et_str){lb->name, lb->name_len};
+        blk->bundled_input_index = -1;
+        blk->n_runs = R;
+        blk->runs = calloc(R, sizeof *blk->runs);
+        blk->run_output_first = calloc(R, sizeof *blk->run_output_first);
+        blk->run_output_count = calloc(R, sizeof *blk->run_output_count);
+        blk->allocation_first = calloc(R, sizeof *blk->allocation_first);
+        blk->allocation_count = calloc(R, sizeof *blk->allocation_count);
+        if (!blk->runs || !blk->run_output_first || !blk->run_output_count ||
+            !blk->allocation_first || !blk->allocation_count)
+            return et_fail(err, ET_ERR_NOMEM, "out of memory");
+        for (size_t r = 0; r < R; r++) {
+            blk->runs[r] = lb->raw_index[r];
+            blk->allocation_count[r] = (uint32_t)lb->n_allocations;
+        }
+        if (lb->n_mem) {
+            blk->allocators = calloc(lb->n_mem, sizeof *blk->allocators);
+            if (!blk->allocators)
+                return et_fail(err, ET_ERR_NOMEM, "out of memory");
+            for (size_t k = 0; k < lb->n_mem; k++) {
+                const char *nm = lb->mem[k].allocator_name;
+                blk->allocators[k] = nm ? (et_str){nm, strlen(nm)} : (et_str){NULL, 0};
+            }
+            blk->n_allocators = lb->n_mem;
+        }
+        if (lb->n_allocations) {
+            blk->allocations = calloc(lb->n_allocations, sizeof *blk->allocations);
+            if (!blk->allocations)
+                return et_fail(err, ET_ERR_NOMEM, "out of memory");
+            for (size_t k = 0; k < lb->n_allocations; k++) {
+                blk->allocations[k].allocator_id = (int32_t)lb->allocations[k].mem + 1;
+                blk->allocations[k].allocation_size = lb->allocations[k].allocation_size;
+            }
+        }
+        blk->n_events = lb->n_events;
+        blk->events = calloc(lb->n_events ? lb->n_events : 1, sizeof *blk->events);
+        double *tmp = malloc((R ? R : 1) * sizeof *tmp);
+        if (!blk->events || !tmp) {
+            free(tmp);
+            return et_fail(err, ET_ERR_NOMEM, "out of memory");
+        }
+        for (size_t e = 0; e < lb->n_events; e++) {
+            const et_legacy_event *le = &lb->events[e];
+            et_event *ev = &blk->events[e];
+            ev->name_str = (et_str){le->name, le->name_len};
+            ev->instruction_id = (int32_t)le->instruction_idx;
+            ev->has_chain_index = true;
+            ev->chain_index = le->chain_idx;
+            ev->num_outputs = 1;
+            ev->has_perf_data = R > 0;
+            ev->perf_data.n = R;
+            ev->perf_data.raw = malloc(R * sizeof(double));
+            ev->start_time = malloc(R * sizeof(uint64_t));
+            if (!ev->perf_data.raw || !ev->start_time) {
+                free(tmp);
+                return et_fail(err, ET_ERR_NOMEM, "out of memory");
+            }
+            memcpy(ev->perf_data.raw, le->duration, R * sizeof(double));
+            memcpy(ev->start_time, le->start_ticks, R * sizeof(uint64_t));
+            perf_stats(&ev->perf_data, tmp);
+        }
+        free(tmp);
+    }
+    return 0;
+}
+
+/* Free the model: the blocks, the samples, what the build kept. */
+void et_model_free(et_inspector *insp)
+{
+    et_inspector_int *ii = et_insp_int(insp);
+    for (size_t i = 0; i < insp->n_blocks; i++) {
+        et_block *blk = &insp->blocks[i];
+        for (size_t e = 0; e < blk->n_events; e++) {
+            et_event *ev = &blk->events[e];
+            if (!ii->samples) { /* else they live in the arena */
+                free(ev->perf_data.raw);
+                free(ev->start_time);
+            }
+            free(ev->raw_delegate_debug_metadatas);
+            free(ev->debug_first);
+            free(ev->debug_count);
+        }
+        free(blk->events);
+        free(blk->runs);
+        free(blk->value_pool);
+        free(blk->run_output_first);
+        free(blk->run_output_count);
+        free(blk->allocators);
+        free(blk->allocations);
+        free(blk->allocation_first);
+        free(blk->allocation_count);
+    }
+    free(insp->blocks);
+    if (ii->samples_mapped)
+        munmap(ii->samples, ii->samples_size);
+    else
+        free(ii->samples);
+    free(insp->run_ticks);
+    if (ii->samples_pending) {
+        free_builder(ii->samples_pending);
+        free(ii->samples_pending);
+    }
+    insp->blocks = NULL;
+    insp->n_blocks = 0;
+    ii->samples = NULL;
+    ii->samples_mapped = false;
+    insp->run_ticks = NULL;
+    ii->samples_pending = NULL;
+}
+
