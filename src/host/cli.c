@@ -48,8 +48,9 @@
 #include "base/timescale.h"
 #include "output/trace.h"
 #include "base/version.h"
+#include "host.h"
 #include "inputs.h"
-#include "lua_host.h"
+#include "lua/etinspect.h"
 
 enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
@@ -498,9 +499,6 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
     return 0;
 }
 
-/* l_inspector.c: an inspector opened in C handed to Lua (lua_CFunction). */
-int et_lua_adopt_inspector(lua_State *L);
-
 /* Hand `insp` to Lua (it owns it from then on) under a protected call:
  * pushes the Inspector userdata and returns LUA_OK, or pushes the error
  * and returns its code - freeing `insp` when Lua did not take it. */
@@ -530,9 +528,10 @@ static int adopt_inspector(lua_State *L, et_inspector *insp, const char *const *
 }
 
 /* The outputs the Lua library writes, on the inspector the command line
- * built (one model for every output; `insp` is taken over and freed):
- * --compare_results (insp:compare_results(), printed after the table) and
- * --html_path (insp:write_html). */
+ * built (one model for every output; `insp` is taken over and freed), in
+ * the run's Lua state (et_host_lua): --compare_results
+ * (insp:compare_results(), printed after the table) and --html_path
+ * (insp:write_html). */
 static int lua_outputs(const char *const *val, const bool *flag, const char *const *inputs,
                        et_inspector *insp)
 {
@@ -542,12 +541,13 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
         fprintf(stderr, "etinspect: error: %s\n", gerr.msg);
         return 2;
     }
-    lua_State *L = et_host_new_state();
+    lua_State *L = et_host_lua();
     if (!L) {
         et_inspector_free(insp);
         fprintf(stderr, "etinspect: error: out of memory\n");
         return 1;
     }
+    int top = lua_gettop(L);
     static const char chunk[] =
         "local insp <close>, html, compare = ...\n"
         "local etinspect = require('etinspect')\n"
@@ -581,7 +581,7 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
         fprintf(stderr, "etinspect: error: cannot write to standard output\n");
         rc = -1;
     }
-    lua_close(L);
+    lua_settop(L, top);
     return rc == LUA_OK ? 0 : 1;
 }
 
@@ -921,8 +921,10 @@ static int assign_files(cli_multi *m, const char **val)
     return 0;
 }
 
-/* An ETRecord without a dump: the bundled `etrecord` script summarises it. */
-static int etrecord_summary(const char *const *val, const bool *flag)
+/* An ETRecord without a dump: the bundled `etrecord` script summarises it
+ * (the Lua host runs it: `next` gets its arguments, ET_CLI_LUA is
+ * returned). */
+static int etrecord_summary(const char *const *val, const bool *flag, et_cli_next *next)
 {
     int crc = check_options(M_RECORD, val, flag);
     et_inspector_options o; /* --etrecord_json_budget checked as for a dump */
@@ -932,12 +934,16 @@ static int etrecord_summary(const char *const *val, const bool *flag)
         return crc;
     char *args[] = {"etinspect", "etrecord", (char *)val[OPT_ETRECORD],
                     "--etrecord_json_budget", (char *)val[OPT_JSON_BUDGET], NULL};
-    return et_lua_host_main(val[OPT_JSON_BUDGET] ? 5 : 3, args);
+    next->argc = val[OPT_JSON_BUDGET] ? 5 : 3;
+    for (int i = 0; i < next->argc; i++)
+        next->argv[i] = args[i];
+    next->argv[next->argc] = NULL;
+    return ET_CLI_LUA;
 }
 
-static int cli_main(int argc, char **argv, cli_multi *m);
+static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next);
 
-int et_cli_main(int argc, char **argv)
+int et_cli_main(int argc, char **argv, et_cli_next *next)
 {
     cli_multi m = {0};
     m.dumps = malloc((size_t)argc * sizeof *m.dumps);
@@ -948,7 +954,7 @@ int et_cli_main(int argc, char **argv)
         fprintf(stderr, "etinspect: error: out of memory\n");
         rc = 1;
     } else {
-        rc = cli_main(argc, argv, &m);
+        rc = cli_main(argc, argv, &m, next);
     }
     free(m.dumps);
     free(m.buffers);
@@ -958,7 +964,7 @@ int et_cli_main(int argc, char **argv)
     return rc;
 }
 
-static int cli_main(int argc, char **argv, cli_multi *m)
+static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
 {
     const char *val[OPT_COUNT] = {0};
     bool flag[OPT_COUNT] = {0};
@@ -1026,7 +1032,7 @@ static int cli_main(int argc, char **argv, cli_multi *m)
             return rc;
     }
     if (val[OPT_ETRECORD] && !val[OPT_ETDUMP] && !val[OPT_PROFILE])
-        return etrecord_summary(val, flag);
+        return etrecord_summary(val, flag, next);
     if (val[OPT_PROFILE])
         return legacy_main(val, flag);
     if (!val[OPT_ETDUMP])

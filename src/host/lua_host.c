@@ -1,5 +1,7 @@
 /*
- * lua_host.c - etinspect as a Lua 5.4 host.
+ * lua_host.c - etinspect as a Lua 5.4 host: the steps of lua_host.h, which
+ * main.c runs in the order lua(1) does (the Lua options, then the script,
+ * then the REPL).
  *
  *   etinspect SCRIPT.lua [ARGS...]     run a script; `arg` as in lua(1):
  *                                      arg[0] the script, arg[1..] its arguments,
@@ -7,16 +9,15 @@
  *   etinspect - [ARGS...]              the script is read from standard input
  *   etinspect -e 'CODE' [...]          run CODE (may be repeated)
  *   etinspect -l MODULE [...]          require MODULE into the global MODULE
- *   etinspect -i [...]                 then open the REPL
  *   etinspect NAME [ARGS...]           run a bundled report script (top_ops, ...)
  *   etinspect --list-scripts           list the bundled scripts
  *   etinspect --help SCRIPT            a script's description and arguments
  *
- * What the first argument is: a bundled script's name first (a file of that
- * name does not shadow it), then an input file by its content (ETDump,
- * ETRecord, ... : handed to the command line, cli.c), then a Lua script
- * when it ends in ".lua" or is a path with a '/'; anything else is an error
- * with a suggestion (etinspect.scripts.resolve).
+ * What the argument naming what to run is: a bundled script's name first
+ * (a file of that name does not shadow it), then an input file by its
+ * content (ETDump, ETRecord, ... : main.c hands it to the command line),
+ * then a Lua script when it ends in ".lua" or is a path with a '/';
+ * anything else is an error with a suggestion (etinspect.scripts.resolve).
  *
  * Every chunk sees the global `etinspect` (the module), as in the REPL;
  * `require "etinspect"` works with no path setup: the module is compiled in.
@@ -27,117 +28,13 @@
  */
 #include "lua_host.h"
 
-#include <errno.h>
 #include <lauxlib.h>
 #include <lua.h>
-#include <lualib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "inputs.h"
-#include "repl.h"
-
-int luaopen_etinspect(lua_State *L);
-
-/* Message handler: a traceback for errors, except the usage and input
- * errors of etinspect.scripts (tables with a `usage` or `input` field),
- * which are kept as they are. */
-static int msgh(lua_State *L)
-{
-    if (lua_type(L, 1) == LUA_TTABLE) {
-        lua_pushliteral(L, "usage");
-        int u = lua_rawget(L, 1) == LUA_TSTRING;
-        lua_pushliteral(L, "input");
-        int in = lua_rawget(L, 1) == LUA_TSTRING;
-        lua_pop(L, 2);
-        if (u || in) {
-            lua_settop(L, 1);
-            return 1;
-        }
-    }
-    const char *m = lua_tostring(L, 1);
-    if (!m) {
-        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
-            return 1;
-        m = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
-    }
-    luaL_traceback(L, L, m, 1);
-    return 1;
-}
-
-int et_host_pcall(lua_State *L, int nargs, int nres)
-{
-    int base = lua_gettop(L) - nargs;
-    lua_pushcfunction(L, msgh);
-    lua_insert(L, base);
-    int rc = lua_pcall(L, nargs, nres, base);
-    lua_remove(L, base);
-    return rc;
-}
-
-lua_State *et_host_new_state(void)
-{
-    lua_State *L = luaL_newstate();
-    if (!L)
-        return NULL;
-    luaL_openlibs(L);
-    et_host_safe_loaders(L);
-    et_host_safe_debug(L);
-    /* require "etinspect" resolves to the compiled-in module */
-    lua_getglobal(L, "package");
-    lua_getfield(L, -1, "preload");
-    lua_pushcfunction(L, luaopen_etinspect);
-    lua_setfield(L, -2, "etinspect");
-    lua_pop(L, 2);
-    return L;
-}
-
-int et_host_input_kind(lua_State *L)
-{
-    const char *path = luaL_checkstring(L, 1);
-    errno = 0;
-    et_input_kind k = et_input_kind_of(path);
-    lua_pushstring(L, et_input_kind_name(k));
-    if (k != ET_INPUT_MISSING)
-        return 1;
-    lua_pushstring(L, strerror(errno ? errno : ENOENT));
-    return 2;
-}
-
-int et_host_assign_inputs(lua_State *L)
-{
-    luaL_checktype(L, 1, LUA_TTABLE);
-    lua_Integer n = luaL_len(L, 1);
-    if (n < 0 || n > 64)
-        return luaL_error(L, "expected 1 to 64 files, got %d", (int)n);
-    const char *files[64];
-    for (lua_Integer i = 0; i < n; i++) {
-        /* a string of the table stays anchored there */
-        if (lua_rawgeti(L, 1, i + 1) != LUA_TSTRING)
-            return luaL_error(L, "file %d: expected a string, got %s", (int)i + 1,
-                              luaL_typename(L, -1));
-        files[i] = lua_tostring(L, -1);
-        lua_pop(L, 1);
-    }
-    et_inputs in = {0};
-    char msg[1024];
-    if (et_inputs_assign(files, (int)n, &in, msg, sizeof msg) != 0)
-        return luaL_error(L, "%s", msg);
-    lua_createtable(L, 0, 5);
-    const char *const keys[] = {"etdump_path", "profile_results_path", "etrecord",
-                                "bundled_program_path", "debug_buffer_path"};
-    const char *const vals[] = {in.etdump, in.profile_results, in.etrecord, in.bundled_program,
-                                in.debug_buffer};
-    for (int k = 0; k < 5; k++) {
-        if (vals[k]) {
-            lua_pushstring(L, vals[k]);
-            lua_setfield(L, -2, keys[k]);
-        }
-    }
-    return 1;
-}
+#include "host.h"
 
 /* Report the error on top of the stack (if rc says there is one) and pop
  * it; returns the exit status: 0, 2 for a usage error, else 1. */
@@ -172,9 +69,9 @@ static int report(lua_State *L, int rc)
     return status;
 }
 
-/* Build the global `arg` (arg[0] = argv[script], negative indices before). */
-static void make_arg(lua_State *L, int argc, char **argv, int script)
+void et_lua_host_set_arg(int argc, char **argv, int script)
 {
+    lua_State *L = et_host_lua(); /* made by et_lua_host_open */
     lua_createtable(L, argc - script - 1, script + 1);
     for (int i = 0; i < argc; i++) {
         lua_pushstring(L, argv[i]);
@@ -247,106 +144,82 @@ static int scripts_main(lua_State *L, const char *mode, const char *target, cons
     return report(L, et_host_pcall(L, n, 0));
 }
 
-/* What argv[i] is (etinspect.scripts.resolve): pushes the answer and
- * returns 0, or reports the error and returns its exit status. */
-static int resolve(lua_State *L, const char *target)
+int et_lua_host_open(void)
 {
+    lua_State *L = et_host_lua();
+    if (!L) {
+        fprintf(stderr, "etinspect: cannot create a Lua state (out of memory)\n");
+        return ET_EXIT_INPUT;
+    }
+    lua_pushcfunction(L, set_module_global);
+    return report(L, et_host_pcall(L, 0, 0));
+}
+
+int et_lua_host_fit_terminal(void)
+{
+    lua_State *L = et_host_lua();
+    int rows, cols;
+    if (!isatty(STDOUT_FILENO) || !et_host_terminal_size(&rows, &cols))
+        return 0;
+    lua_pushcfunction(L, set_terminal_width);
+    lua_pushinteger(L, cols);
+    return report(L, et_host_pcall(L, 1, 0));
+}
+
+#define HOW_KEY "etinspect.host.how" /* registry: the last answer of resolve */
+
+int et_lua_host_resolve(const char *target, const char **how)
+{
+    lua_State *L = et_host_lua();
+    *how = NULL;
     push_scripts_fn(L, "resolve");
     lua_pushstring(L, target);
     lua_pushcfunction(L, et_host_input_kind);
-    return report(L, et_host_pcall(L, 2, 1));
+    int status = report(L, et_host_pcall(L, 2, 1));
+    if (status != 0)
+        return status;
+    /* the answer, anchored in the registry (a string stays where it is) */
+    lua_setfield(L, LUA_REGISTRYINDEX, HOW_KEY);
+    if (lua_getfield(L, LUA_REGISTRYINDEX, HOW_KEY) == LUA_TSTRING)
+        *how = lua_tostring(L, -1);
+    lua_pop(L, 1);
+    return 0;
 }
 
-int et_lua_host_main(int argc, char **argv)
+int et_lua_host_list_scripts(void)
 {
-    lua_State *L = et_host_new_state();
-    if (!L) {
-        fprintf(stderr, "etinspect: cannot create a Lua state (out of memory)\n");
-        return 1;
+    return scripts_main(et_host_lua(), "list", "", "", 0, NULL, 0);
+}
+
+int et_lua_host_script_help(const char *name, const char *how)
+{
+    if (how && strcmp(how, "data") == 0) {
+        fprintf(stderr, "etinspect: --help %s: not a report script (etinspect --help "
+                        "shows the program's options)\n", name);
+        return ET_EXIT_USAGE;
     }
-    int interactive = 0, i, status;
-    lua_pushcfunction(L, set_module_global);
-    status = report(L, et_host_pcall(L, 0, 0));
-    int rows, cols;
-    if (status == 0 && isatty(STDOUT_FILENO) && et_repl_terminal_size(&rows, &cols)) {
-        lua_pushcfunction(L, set_terminal_width);
-        lua_pushinteger(L, cols);
-        status = report(L, et_host_pcall(L, 1, 0));
-    }
-    if (status == 0 && argc >= 2 && strcmp(argv[1], "--list-scripts") == 0) {
-        status = scripts_main(L, "list", "", "", 0, argv, 0);
-        lua_close(L);
-        return status;
-    }
-    if (status == 0 && argc == 3 && strcmp(argv[1], "--help") == 0) {
-        status = resolve(L, argv[2]);
-        if (status == 0) {
-            const char *how = lua_tostring(L, -1);
-            if (how && strcmp(how, "data") == 0) {
-                fprintf(stderr, "etinspect: --help %s: not a report script (etinspect --help "
-                                "shows the program's options)\n", argv[2]);
-                status = 2;
-            } else {
-                status = scripts_main(L, "help", argv[2], how ? how : "", 0, argv, 0);
-            }
-        }
-        lua_close(L);
-        return status;
-    }
-    for (i = 1; i < argc && status == 0; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "-i") == 0) {
-            interactive = 1;
-        } else if (strcmp(a, "-e") == 0 || strcmp(a, "-l") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "etinspect: '%s' needs an argument\n", a);
-                lua_close(L);
-                return 2;
-            }
-            const char *v = argv[++i];
-            if (a[1] == 'e') {
-                int rc = luaL_loadbufferx(L, v, strlen(v), "=(command line)", "t");
-                status = report(L, rc == LUA_OK ? et_host_pcall(L, 0, 0) : rc);
-            } else {
-                lua_getglobal(L, "require");
-                lua_pushstring(L, v);
-                status = report(L, et_host_pcall(L, 1, 1));
-                if (status == 0)
-                    lua_setglobal(L, v);
-            }
-        } else if (strcmp(a, "--") == 0) {
-            i++;
-            break;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "etinspect: unknown option '%s' here (Lua options: -e CODE, "
-                            "-l MODULE, -i; etinspect --help)\n", a);
-            lua_close(L);
-            return 2;
-        } else {
-            break;
-        }
-    }
-    if (status == 0 && i < argc) {
-        status = resolve(L, argv[i]);
-        const char *how = status == 0 ? lua_tostring(L, -1) : NULL;
-        if (how && strcmp(how, "data") == 0) {
-            lua_close(L);
-            if (i != 1) {
-                fprintf(stderr, "etinspect: %s: an input file after Lua options; open it from "
-                                "Lua (etinspect.Inspector{...}, or .open in the REPL)\n", argv[i]);
-                return 2;
-            }
-            return et_cli_main(argc, argv);
-        }
-        if (how) {
-            make_arg(L, argc, argv, i);
-            status = scripts_main(L, "run", argv[i], how, argc, argv, i + 1);
-        }
-    } else if (status == 0) {
-        make_arg(L, argc, argv, 0);
-    }
-    if (status == 0 && (interactive || argc == 1))
-        status = et_repl_run(L);
-    lua_close(L);
+    return scripts_main(et_host_lua(), "help", name, how ? how : "", 0, NULL, 0);
+}
+
+int et_lua_host_run_code(const char *code)
+{
+    lua_State *L = et_host_lua();
+    int rc = luaL_loadbufferx(L, code, strlen(code), "=(command line)", "t");
+    return report(L, rc == LUA_OK ? et_host_pcall(L, 0, 0) : rc);
+}
+
+int et_lua_host_require(const char *module)
+{
+    lua_State *L = et_host_lua();
+    lua_getglobal(L, "require");
+    lua_pushstring(L, module);
+    int status = report(L, et_host_pcall(L, 1, 1));
+    if (status == 0)
+        lua_setglobal(L, module);
     return status;
+}
+
+int et_lua_host_run_script(int argc, char **argv, int script, const char *how)
+{
+    return scripts_main(et_host_lua(), "run", argv[script], how, argc, argv, script + 1);
 }

@@ -1,50 +1,62 @@
 /*
- * lua_host.h - etinspect as a Lua host (see lua_host.c).
+ * lua_host.h - etinspect as a Lua host: the steps main.c runs for scripts,
+ * bundled report scripts, -e and -l (see lua_host.c).
+ *
+ * Every step works on the run's Lua state (et_host_lua, host.h), which
+ * et_lua_host_open makes and the others expect, and returns an exit
+ * status (host.h): 0 when it went through; else it has printed the error
+ * on standard error - a usage error of a script (a table with `usage`,
+ * raised by etinspect.scripts) as its usage text and "etinspect:
+ * MESSAGE", 2; an input error "etinspect: error: MESSAGE", 1; any other
+ * error "etinspect: MESSAGE" with its traceback, 1.
  */
 #ifndef ET_LUA_HOST_H
 #define ET_LUA_HOST_H
 
-#include <lua.h>
+/* Make the run's Lua state if there is none yet and set the global
+ * `etinspect` to require "etinspect".  1 with "etinspect: cannot create a
+ * Lua state (out of memory)" when no state can be made. */
+int et_lua_host_open(void);
 
-/* Run the Lua side of the command line (scripts, -e, -l, -i, REPL) with
- * main()'s arguments; returns the exit code (0 ok, 1 a Lua error, 2 usage). */
-int et_lua_host_main(int argc, char **argv);
+/* When standard output is a terminal of known size, fit frames to its
+ * width: etinspect.set_option("display.width", COLUMNS), as the REPL does
+ * (written to a file or a pipe, the width stays unknown: 80). */
+int et_lua_host_fit_terminal(void);
 
-/* A new state with the standard libraries and `etinspect` preloaded;
- * NULL when out of memory. */
-lua_State *et_host_new_state(void);
+/* What `target`, an argument naming what to run, is
+ * (etinspect.scripts.resolve, with the host's et_host_input_kind): *how
+ * gets a string the state keeps until the next call or its end: "stdin"
+ * (target "-"),
+ * "bundled" (a bundled script's name, before any file of that name),
+ * "data" (an input file by its content, or a directory: the command
+ * line's), "script" (a Lua file); NULL when resolve returned no string.
+ * A name that is none of these is a usage error, a missing script an
+ * input error. */
+int et_lua_host_resolve(const char *target, const char **how);
 
-/* Make the state load Lua source only (safelib.c): load, loadfile,
- * dofile and require's file searcher refuse binary chunks, which Lua does
- * not verify and which can crash the process; a mode without 't' given to
- * load or loadfile raises an error naming it.  et_host_new_state calls it
- * after luaL_openlibs; the host loads its own chunks (scripts, -e, REPL
- * input) with mode "t". */
-void et_host_safe_loaders(lua_State *L);
+/* etinspect --list-scripts: the bundled scripts on standard output. */
+int et_lua_host_list_scripts(void);
 
-/* Replace the debug functions that would change the binding's internal
- * state (the registry, userdata metatables and user values, C functions'
- * upvalues and stack slots) by checked ones (safelib.c): the registry
- * reads through a read-only view, the rest raise an error naming
- * themselves.  et_host_new_state calls it before `etinspect` is opened, so
- * the Lua library's copy of the standard library (_core.std) is checked
- * too. */
-void et_host_safe_debug(lua_State *L);
+/* etinspect --help NAME: the description and arguments of the script
+ * `name` (`how` as et_lua_host_resolve gave it, NULL read as ""; "data"
+ * is a usage error: not a report script). */
+int et_lua_host_script_help(const char *name, const char *how);
 
-/* lua_pcall with a traceback message handler (the usage and input errors
- * of etinspect.scripts, tables, are passed on as they are). */
-int et_host_pcall(lua_State *L, int nargs, int nres);
+/* -e CODE: load `code` as text (chunk name "=(command line)") and run
+ * it. */
+int et_lua_host_run_code(const char *code);
 
-/* Lua: input_kind(path) -> kind [, why]: what the file is by its content
- * (inputs.h): "etdump", "profile_results", "etrecord", "bundled_program",
- * "text", "unknown", "directory", or "missing" and the system's reason. */
-int et_host_input_kind(lua_State *L);
+/* -l MODULE: require `module` into the global of its name. */
+int et_lua_host_require(const char *module);
 
-/* Lua: assign_inputs({path, ...}) -> {etdump_path=, profile_results_path=,
- * etrecord=, bundled_program_path=, debug_buffer_path=}: each file's role
- * by its content (et_inputs_assign; keys as etinspect.Inspector takes
- * them); raises the reason when a file cannot be read or two claim one
- * role. */
-int et_host_assign_inputs(lua_State *L);
+/* Set the global `arg` as lua(1) does: arg[0] = argv[script], the
+ * arguments after it at 1, 2, ..., those before it (the program, the
+ * options) at negative indices; script 0 when no script runs. */
+void et_lua_host_set_arg(int argc, char **argv, int script);
+
+/* Run the script argv[script] (`how` from et_lua_host_resolve: "stdin",
+ * "bundled" or "script") with the arguments after it, parsed as the
+ * script declares them (etinspect.scripts.main). */
+int et_lua_host_run_script(int argc, char **argv, int script, const char *how);
 
 #endif

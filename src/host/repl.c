@@ -30,13 +30,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <editline/readline.h>
 
-#include "lua_host.h"
+#include "host.h"
 #include "base/version.h"
 
 #define REPL_KEY "etinspect.repl"            /* registry: the Lua half, set up */
@@ -212,16 +211,6 @@ static int repl_call(lua_State *L, const char *fn, int nargs, int nres)
 
 /* ---- output ---- */
 
-int et_repl_terminal_size(int *rows, int *cols)
-{
-    struct winsize ws;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0 || ws.ws_row == 0)
-        return 0;
-    *rows = ws.ws_row;
-    *cols = ws.ws_col;
-    return 1;
-}
-
 /* Write all of s (stopping at Ctrl-C or a write error); 0 when whole. */
 static int write_all(int fd, const char *s, size_t n)
 {
@@ -293,7 +282,7 @@ static void emit(const char *s, size_t n, int pager)
     int rows, cols;
     const char *term = getenv("TERM"), *prog;
     if (pager && isatty(STDOUT_FILENO) && term && strcmp(term, "dumb") != 0 &&
-        et_repl_terminal_size(&rows, &cols) && too_big(s, n, rows, cols) && (prog = pager_program())) {
+        et_host_terminal_size(&rows, &cols) && too_big(s, n, rows, cols) && (prog = pager_program())) {
         char cmd[4200];
         snprintf(cmd, sizeof cmd, "export LESS=\"${LESS-FRX}\"; exec %s", prog);
         FILE *p = popen(cmd, "w");
@@ -448,7 +437,7 @@ static int compile(lua_State *L, const char *code, int *incomplete)
 static void run_statement(lua_State *L, int base)
 {
     int rows, cols;
-    if (isatty(STDOUT_FILENO) && et_repl_terminal_size(&rows, &cols)) {
+    if (isatty(STDOUT_FILENO) && et_host_terminal_size(&rows, &cols)) {
         int top = lua_gettop(L);
         lua_pushinteger(L, cols);
         if (repl_call(L, "terminal", 1, 0) != 0)

@@ -6,12 +6,11 @@
 
 #include <lua.h>
 
-/* Run the read-eval-print loop on `L` until .quit or end of input.
- * Returns 0 (errors inside statements are reported and survived). */
+/* Run the read-eval-print loop on `L` (the run's state, et_host_lua)
+ * until .quit or end of input: the global `etinspect` set, then the Lua
+ * half (etinspect.repl) set up with the host's functions.  Returns 0
+ * (errors inside statements are reported and survived), or 1 after
+ * printing why when the module or the Lua half cannot be loaded. */
 int et_repl_run(lua_State *L);
-
-/* The size of the terminal on standard output: 1 with *rows and *cols
- * set, or 0 when standard output is not a terminal (or says no size). */
-int et_repl_terminal_size(int *rows, int *cols);
 
 #endif

@@ -50,7 +50,7 @@
  * library of 2 as scripts do.  etinspect.so in a stock lua5.4 leaves
  * that interpreter's libraries alone: there the user chose its rules.
  */
-#include "lua_host.h"
+#include "host.h"
 
 #include <lauxlib.h>
 #include <lua.h>

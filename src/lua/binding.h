@@ -66,6 +66,7 @@
 #include <stdint.h>
 
 #include "model/model.h"
+#include "etinspect.h" /* the public part: what a host calls */
 
 /* Metatable names (luaL_newmetatable / luaL_checkudata). */
 #define ET_MT_INSPECTOR "etinspect.Inspector"

@@ -533,20 +533,7 @@ void et_lua_register_inspector(lua_State *L)
     et_lua_define_type(L, &type);
 }
 
-/* An inspector opened in C handed to Lua (the command line's --html_path
- * and --compare_results: one model for every output), as a lua_CFunction
- * for lua_pcall.  Arguments: 1 the et_inspector * (light userdata, from
- * et_inspector_open), 2 a table of the options it was opened with that an
- * Inspector reports and guards (etdump_path, profile_results_path,
- * debug_buffer_path, bundled_program_path, etrecord_method,
- * reference_graph_name; strings or nil), 3 a bool * (light userdata).
- * Loads the etinspect module (which registers the types) and returns an
- * Inspector userdata that owns the inspector from then on (closed with
- * it); *owned is set once it does - if the call fails before
- * (out of memory), the caller still owns it.  An ETRecord the inspector
- * opened itself becomes insp.etrecord, an ETRecord userdata owning it,
- * made first so that it is collected after the Inspector. */
-int et_lua_adopt_inspector(lua_State *L);
+/* et_lua_adopt_inspector: see etinspect.h. */
 int et_lua_adopt_inspector(lua_State *L)
 {
     et_inspector *insp = lua_touserdata(L, 1);

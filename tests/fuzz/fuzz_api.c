@@ -5,10 +5,11 @@
  * extreme arguments, callbacks that close their owner, raise, yield,
  * recurse, return the wrong type or run the collector, coroutines.
  *
- * Every input runs in a fresh lua_State (standard libraries, `etinspect`
- * in package.preload), in a private working directory where the driver
- * copies the fixtures before each run, so an input behaves the same every
- * time.  Lua errors are expected and ignored; a crash, a sanitizer report,
+ * Every input runs in a fresh lua_State, the program's (et_host_lua: the
+ * standard libraries as the host offers them, `etinspect` in
+ * package.preload; closed after the input), in a private working
+ * directory where the driver copies the fixtures before each run, so an
+ * input behaves the same every time.  Lua errors are expected and ignored; a crash, a sanitizer report,
  * a leak or a Lua panic is a finding.
  *
  *   ET_SRC       the checkout, for tests/fuzz/api_driver.lua and
@@ -27,7 +28,6 @@
 #include <ftw.h>
 #include <lauxlib.h>
 #include <lua.h>
-#include <lualib.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,9 +35,8 @@
 #include <unistd.h>
 
 #include "lua_cov.h"
-#include "host/lua_host.h"
+#include "host/host.h"
 
-int luaopen_etinspect(lua_State *L);
 /* The libFuzzer entry points (declared for -Wmissing-prototypes). */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -109,18 +108,13 @@ static int panic(lua_State *L)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     empty_workdir();
-    lua_State *L = luaL_newstate();
+    /* the program's state: the standard library as the host offers it,
+     * `etinspect` in package.preload */
+    lua_State *L = et_host_lua();
     if (!L)
         return 0;
     lua_atpanic(L, panic);
     et_fuzz_lua_coverage(L);
-    luaL_openlibs(L);
-    et_host_safe_loaders(L); /* the standard library as the host offers it */
-    et_host_safe_debug(L);
-    luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);
-    lua_pushcfunction(L, luaopen_etinspect);
-    lua_setfield(L, -2, "etinspect");
-    lua_pop(L, 1);
     if (luaL_loadbuffer(L, driver, sizeof driver - 1, "=fuzz_api") != LUA_OK) {
         fprintf(stderr, "fuzz_api: %s\n", lua_tostring(L, -1));
         abort();
@@ -136,6 +130,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!said++)
             fprintf(stderr, "fuzz_api: %s\n", lua_tostring(L, -1));
     }
-    lua_close(L);
+    et_host_close();
     return 0;
 }

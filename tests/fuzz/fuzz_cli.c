@@ -2,7 +2,10 @@
  * fuzz_cli.c - libFuzzer target: argument vectors through the command line
  * (et_cli_main, src/host/cli.c: its option parser, then whatever the
  * options ask for - tables, TSV, JSON, trace, SQLite, HTML and
- * --compare_results through the embedded Lua, memory, legacy dumps).
+ * --compare_results through the embedded Lua, memory, legacy dumps; an
+ * ETRecord alone handed to the Lua host's bundled `etrecord` script as
+ * main.c hands it).  The Lua host's own arguments (-e, scripts) are not
+ * fuzzed: they run whatever code they are given.
  *
  * Input: the arguments, separated by NUL bytes (at most 24; "etinspect" is
  * argv[0]).  The run happens in a scratch directory (the working directory
@@ -15,8 +18,10 @@
  * the broadcast budget, --max_broadcast_elements, is a user's request to
  * do more work, not a finding) are dropped.  Fixtures are restored and
  * every other file removed after each run.  Standard output and error are
- * closed by libFuzzer (fuzz_cli.options: close_fd_mask=3).  The Lua lines
- * the run reaches count as coverage (lua_cov.h, through luaL_newstate).
+ * closed by libFuzzer (fuzz_cli.options: close_fd_mask=3).  Each run has
+ * its own Lua state, made when the run needs one and closed after it
+ * (et_host_close, host.h).  The Lua lines the run reaches count as
+ * coverage (lua_cov.h, through luaL_newstate).
  * Invariants, checked with __builtin_trap(): the exit status is 0, 1 or 2;
  * a fixture given as an input with an option's full name
  * (--etdump_path, --debug_buffer_path, --bundled_program_path,
@@ -36,6 +41,8 @@
 #include <unistd.h>
 
 #include "host/cli.h"
+#include "host/host.h"
+#include "host/lua_host.h"
 #include "files/mapfile.h"
 #include "format/tensor.h"
 #include "lua_cov.h"
@@ -43,7 +50,7 @@
 /* The libFuzzer entry point (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* The CLI makes a Lua state per run (--html_path, --compare_results):
+/* A run makes a Lua state (--html_path, --compare_results, an ETRecord):
  * linked with -Wl,--wrap=luaL_newstate (Makefile, FUZZ_LDFLAGS_fuzz_cli),
  * every state it makes counts its Lua lines as coverage (lua_cov.h). */
 lua_State *__real_luaL_newstate(void);
@@ -230,6 +237,29 @@ static bool input_option(const char *a, const char **value)
     return false;
 }
 
+/* The command line, then what it hands back to the Lua host, as main.c
+ * runs them (its `run` for a bundled script named first); the run's Lua
+ * state closed after.  Returns the exit status. */
+static int run_cli(int argc, char **argv)
+{
+    et_cli_next next;
+    int rc = et_cli_main(argc, argv, &next);
+    if (rc == ET_CLI_LUA) {
+        const char *how = NULL;
+        rc = et_lua_host_open();
+        if (rc == 0)
+            rc = et_lua_host_resolve(next.argv[1], &how);
+        if (rc == 0)
+            rc = et_lua_host_fit_terminal();
+        if (rc == 0 && how) {
+            et_lua_host_set_arg(next.argc, next.argv, 1);
+            rc = et_lua_host_run_script(next.argc, next.argv, 1, how);
+        }
+    }
+    et_host_close();
+    return rc;
+}
+
 /* One input (see the top of the file).  Returns 0. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -277,7 +307,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     size_t before = et_inputs_in_use();
-    int rc = et_cli_main(argc, argv);
+    int rc = run_cli(argc, argv);
     if (rc < 0 || rc > 2)
         __builtin_trap();
     for (size_t k = 0; k < N_FX; k++)

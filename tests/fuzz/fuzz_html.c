@@ -28,10 +28,10 @@
 #include <unistd.h>
 
 #include "lua_cov.h"
+#include "lua/etinspect.h"
 
 /* The libFuzzer entry point (declared for -Wmissing-prototypes). */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-int luaopen_etinspect(lua_State *L);
 
 static lua_State *L;
 static char scratch[] = "/tmp/fuzz_html-XXXXXX";

@@ -1,0 +1,139 @@
+/*
+ * host.c - the state of one run of the etinspect program (host.h): its
+ * one Lua state, made when something first needs Lua, and the services
+ * the host offers the Lua side.
+ */
+#include "host.h"
+
+#include <errno.h>
+#include <lauxlib.h>
+#include <lua.h>
+#include <lualib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "inputs.h"
+#include "lua/etinspect.h"
+
+static lua_State *g_lua; /* the run's state, or NULL before the first need */
+
+lua_State *et_host_lua(void)
+{
+    if (g_lua)
+        return g_lua;
+    lua_State *L = luaL_newstate();
+    if (!L)
+        return NULL;
+    luaL_openlibs(L);
+    et_host_safe_loaders(L);
+    et_host_safe_debug(L);
+    /* require "etinspect" resolves to the compiled-in module */
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "preload");
+    lua_pushcfunction(L, luaopen_etinspect);
+    lua_setfield(L, -2, "etinspect");
+    lua_pop(L, 2);
+    g_lua = L;
+    return L;
+}
+
+void et_host_close(void)
+{
+    if (g_lua) {
+        lua_State *L = g_lua;
+        g_lua = NULL;
+        lua_close(L);
+    }
+}
+
+/* Message handler: a traceback for errors, except the usage and input
+ * errors of etinspect.scripts (tables with a `usage` or `input` field),
+ * which are kept as they are. */
+static int msgh(lua_State *L)
+{
+    if (lua_type(L, 1) == LUA_TTABLE) {
+        lua_pushliteral(L, "usage");
+        int u = lua_rawget(L, 1) == LUA_TSTRING;
+        lua_pushliteral(L, "input");
+        int in = lua_rawget(L, 1) == LUA_TSTRING;
+        lua_pop(L, 2);
+        if (u || in) {
+            lua_settop(L, 1);
+            return 1;
+        }
+    }
+    const char *m = lua_tostring(L, 1);
+    if (!m) {
+        if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
+            return 1;
+        m = lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+    }
+    luaL_traceback(L, L, m, 1);
+    return 1;
+}
+
+int et_host_pcall(lua_State *L, int nargs, int nres)
+{
+    int base = lua_gettop(L) - nargs;
+    lua_pushcfunction(L, msgh);
+    lua_insert(L, base);
+    int rc = lua_pcall(L, nargs, nres, base);
+    lua_remove(L, base);
+    return rc;
+}
+
+int et_host_input_kind(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    errno = 0;
+    et_input_kind k = et_input_kind_of(path);
+    lua_pushstring(L, et_input_kind_name(k));
+    if (k != ET_INPUT_MISSING)
+        return 1;
+    lua_pushstring(L, strerror(errno ? errno : ENOENT));
+    return 2;
+}
+
+int et_host_assign_inputs(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer n = luaL_len(L, 1);
+    if (n < 0 || n > 64)
+        return luaL_error(L, "expected 1 to 64 files, got %d", (int)n);
+    const char *files[64];
+    for (lua_Integer i = 0; i < n; i++) {
+        /* a string of the table stays anchored there */
+        if (lua_rawgeti(L, 1, i + 1) != LUA_TSTRING)
+            return luaL_error(L, "file %d: expected a string, got %s", (int)i + 1,
+                              luaL_typename(L, -1));
+        files[i] = lua_tostring(L, -1);
+        lua_pop(L, 1);
+    }
+    et_inputs in = {0};
+    char msg[1024];
+    if (et_inputs_assign(files, (int)n, &in, msg, sizeof msg) != 0)
+        return luaL_error(L, "%s", msg);
+    lua_createtable(L, 0, 5);
+    const char *const keys[] = {"etdump_path", "profile_results_path", "etrecord",
+                                "bundled_program_path", "debug_buffer_path"};
+    const char *const vals[] = {in.etdump, in.profile_results, in.etrecord, in.bundled_program,
+                                in.debug_buffer};
+    for (int k = 0; k < 5; k++) {
+        if (vals[k]) {
+            lua_pushstring(L, vals[k]);
+            lua_setfield(L, -2, keys[k]);
+        }
+    }
+    return 1;
+}
+
+int et_host_terminal_size(int *rows, int *cols)
+{
+    struct winsize ws;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0 || ws.ws_row == 0)
+        return 0;
+    *rows = ws.ws_row;
+    *cols = ws.ws_col;
+    return 1;
+}
