@@ -136,9 +136,11 @@ $(B)/pic/gen/lua_embed.o: $(B)/gen/lua_embed.c
 	$(CC) $(CFLAGS) -fPIC -c $< -o $@
 
 $(B)/libetlua.a: $(LUA_OBJ)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(B)/asan/libetlua.a: $(ASAN_LUA_OBJ)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 # require "etinspect" from a stock lua5.4 (package.cpath)
@@ -146,9 +148,11 @@ $(B)/etinspect.so: $(PIC_OBJ)
 	$(CC) -shared $(CFLAGS) $^ $(CORE_LIBS) -o $@
 
 $(B)/libetcore.a: $(CORE_OBJ)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(B)/asan/libetcore.a: $(ASAN_CORE_OBJ)
+	@rm -f $@
 	$(AR) rcs $@ $^
 
 $(B)/etinspect: $(HOST_OBJ) $(B)/libetlua.a $(B)/libetcore.a
