@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "l_pyobj.h" /* et_lua_pairs_in_order */
 
 #define CBUFFER_MT "etinspect.cbuffer"
 #define REQUIRE_KEY "etinspect.require"
