@@ -58,7 +58,11 @@
  *    debug library) is a close();
  *  - every userdata metatable of the binding sets __metatable, so getmetatable()
  *    reaches no finalizer; fields are read-only ("field 'name' of Event is
- *    read-only").
+ *    read-only");
+ *  - no script reaches a type's metatable (its raw getters and methods
+ *    are not pinned): the host's debug library hides it (src/host/
+ *    safelib.c), and the Lua library adds methods with _core.extend and
+ *    reads names with _core.members, never through the registry.
  *
  * C code that calls into Lua (a user's function, a metamethod of a user's
  * value, or anything that allocates - the collector may run a user's
@@ -226,9 +230,21 @@ int et_lua_is_view(lua_State *L, int idx);
 
 /* Add to the table on top (_core): is_view(v) -> boolean (et_lua_is_view),
  * the Lua library's way to tell the API's read-only sequences, whose
- * getmetatable() is false, from other tables; and std, the standard
- * library as it was when the module was opened (et_lua_capture_stdlib),
- * the environment of the library's modules. */
+ * getmetatable() is false, from other tables; std, the standard library
+ * as it was when the module was opened (et_lua_capture_stdlib), the
+ * environment of the library's modules; and the Lua library's only access
+ * to the types' metatables, which no script reaches:
+ *   extend(type, {name = function, ...})  adds Lua functions as methods
+ *       of the type named `type` ("Inspector"), wrapped as the C methods
+ *       are (self checked, owner pinned); raises, adding nothing, for an
+ *       unknown type, a value that is not a function, or a name the type
+ *       has already (a method or a field), naming them;
+ *   members(v) -> getters, methods, lua  the field and method names
+ *       (sorted sequences) of a binding userdata or type name, and the set
+ *       of its methods written in Lua; nothing for other values (the
+ *       REPL's completion and help);
+ *   peek(v, k) -> value  v[k] of a binding userdata, a field read pinned
+ *       but not cached (the REPL's completion). */
 void et_lua_open_object(lua_State *L);
 
 /* Push the sequence behind the read-only view at `idx` (for C code). */
@@ -402,9 +418,10 @@ void et_lua_set_index(lua_State *L, const luaL_Reg *methods, const luaL_Reg *get
 
 /* The __index body et_lua_define_type installs (upvalues: 1 methods,
  * 2 getters, 3 {name = leaf getter | cache slot}, 4 the type's name): a
- * leaf getter, called in place; else a cached value; else a method (one
- * stored unwrapped, a C function or a Lua-library method, is wrapped on
- * first use: self checked, owner pinned); else the getter called pinned;
+ * leaf getter, called in place; else a cached value; else a method (each
+ * stored wrapped: self checked, owner pinned - the C ones by
+ * et_lua_define_type / et_lua_add_method, the Lua library's by
+ * _core.extend); else the getter called pinned;
  * "<Type> has no field or method 'k'" for other strings, nil for other
  * keys.  A type with its own __index closure over the same upvalues
  * (Tensor: integer keys are elements) calls it for the rest. */
