@@ -244,7 +244,8 @@ int et_lua_is_view(lua_State *L, int idx);
  *       of its methods written in Lua; nothing for other values (the
  *       REPL's completion and help);
  *   peek(v, k) -> value  v[k] of a binding userdata, a field read pinned
- *       but not cached (the REPL's completion). */
+ *       but not cached (the REPL's completion);
+ *   types() -> the names of the types, sorted (the tests). */
 void et_lua_open_object(lua_State *L);
 
 /* Push the sequence behind the read-only view at `idx` (for C code). */

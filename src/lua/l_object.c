@@ -736,6 +736,29 @@ static int keep_type(lua_State *L)
     return ok;
 }
 
+/* Push the sorted sequence of the binding's type names ("Inspector"). */
+static void push_type_names(lua_State *L)
+{
+    lua_pushvalue(L, LUA_REGISTRYINDEX);
+    push_sorted_keys(L, -1, keep_type);
+    lua_remove(L, -2);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    for (lua_Integer i = 1; i <= n; i++) { /* "etinspect.Inspector" -> "Inspector" */
+        lua_rawgeti(L, -1, i);
+        lua_pushstring(L, lua_tostring(L, -1) + 10);
+        lua_rawseti(L, -3, i);
+        lua_pop(L, 1);
+    }
+}
+
+/* _core.types() -> the sorted sequence of the binding's type names, those
+ * _core.extend and _core.members take. */
+static int core_types(lua_State *L)
+{
+    push_type_names(L);
+    return 1;
+}
+
 /* Push "A, B, C" (quote "'": "'A', 'B', 'C'"): the sequence of strings
  * on top joined (popped). */
 static const char *join_names(lua_State *L, const char *quote)
@@ -770,21 +793,15 @@ static const char *join_names(lua_State *L, const char *quote)
  * Inspector has 'a', 'b' already"). */
 static int core_extend(lua_State *L)
 {
-    const char *type = luaL_checkstring(L, 1);
-    luaL_checktype(L, 2, LUA_TTABLE);
+    if (lua_type(L, 1) != LUA_TSTRING || lua_type(L, 2) != LUA_TTABLE) {
+        int bad = lua_type(L, 1) != LUA_TSTRING ? 1 : 2;
+        return luaL_error(L, "_core.extend: bad argument #%d (%s expected, got %s)", bad,
+                          bad == 1 ? "type name" : "table of methods", luaL_typename(L, bad));
+    }
+    const char *type = lua_tostring(L, 1);
     lua_settop(L, 2);
     if (!push_type_mt(L, type)) {
-        lua_pushvalue(L, LUA_REGISTRYINDEX);
-        push_sorted_keys(L, -1, keep_type);
-        lua_remove(L, -2);
-        /* "etinspect.Inspector" -> "Inspector" */
-        lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
-        for (lua_Integer i = 1; i <= n; i++) {
-            lua_rawgeti(L, -1, i);
-            lua_pushstring(L, lua_tostring(L, -1) + 10);
-            lua_rawseti(L, -3, i);
-            lua_pop(L, 1);
-        }
+        push_type_names(L);
         return luaL_error(L, "_core.extend: unknown type '%s' (types: %s)", type,
                           join_names(L, ""));
     }
@@ -919,6 +936,8 @@ void et_lua_open_object(lua_State *L)
     lua_setfield(L, -2, "members");
     lua_pushcfunction(L, core_peek);
     lua_setfield(L, -2, "peek");
+    lua_pushcfunction(L, core_types);
+    lua_setfield(L, -2, "types");
     lua_getfield(L, LUA_REGISTRYINDEX, STD_KEY);
     lua_setfield(L, -2, "std");
 }
