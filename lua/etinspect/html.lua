@@ -890,7 +890,7 @@ end
 
 --- Add write_html to the Inspector's methods (called by etinspect.init).
 function M.install()
-  debug.getregistry()["etinspect.Inspector"].__methods.write_html = M.write_html
+  core.extend("Inspector", { write_html = M.write_html })
 end
 
 return M

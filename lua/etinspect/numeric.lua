@@ -1291,11 +1291,11 @@ function M.install()
   etinspect.load_aot_outputs = M.load_aot_outputs
   etinspect.read_npy = M.read_npy
   etinspect.write_npy = M.write_npy
-  local reg = debug.getregistry()
-  local function add(name, fn) reg["etinspect.Inspector"].__methods[name] = fn end
-  add("compare_results", M.inspector_compare_results)
-  add("calculate_numeric_gap", M.calculate_numeric_gap)
-  add("save_intermediate_outputs", M.save_intermediate_outputs)
+  core.extend("Inspector", {
+    compare_results = M.inspector_compare_results,
+    calculate_numeric_gap = M.calculate_numeric_gap,
+    save_intermediate_outputs = M.save_intermediate_outputs,
+  })
 end
 
 return M

@@ -10,13 +10,16 @@
 --   repl.state                  {mode=, pager=, auto_width=}
 --
 -- Completion reads fields without running user code: raw table fields,
--- the chain of metatable __index tables, the getters of etinspect's own
--- userdata (__getters) and the columns and methods of Frames; it never
--- calls an __index function.
+-- the chain of metatable __index tables, the fields and methods of
+-- etinspect's own userdata (named by _core.members, read as the dispatch
+-- reads them) and the columns and methods of Frames; it never calls
+-- another __index function.
 local display = require("etinspect.display")
 local Frame = require("etinspect.frame")
 
 local getmt, rawget, next, pcall, type = debug.getmetatable, rawget, next, pcall, type
+local core = require("etinspect")._core
+local members, peek = core.members, core.peek
 local G = _ENV -- the globals, as they were when the REPL started
 
 local R = {}
@@ -237,6 +240,10 @@ local function field(v, k)
       local r = rawget(v, k)
       if r ~= nil then return r end
     end
+    if type(v) == "userdata" and members(v) then -- etinspect's own type
+      local ok, r = pcall(peek, v, k) -- a field read of it, left uncached
+      return ok and r or nil
+    end
     local mt = getmt(v)
     if type(mt) ~= "table" then return nil end
     if is_frame(v, mt) then
@@ -244,15 +251,6 @@ local function field(v, k)
       if math.type(k) == "integer" and type(rows) == "table" then return rawget(rows, k) end
       if k == "columns" then return cols end
       return nil
-    end
-    if type(v) == "userdata" then
-      local getters, methods = rawget(mt, "__getters"), rawget(mt, "__methods")
-      local g = type(getters) == "table" and rawget(getters, k)
-      if type(g) == "function" then -- a field read of etinspect's own type
-        local ok, r = pcall(g, v)
-        return ok and r or nil
-      end
-      if type(methods) == "table" and rawget(methods, k) ~= nil then return rawget(methods, k) end
     end
     local idx = rawget(mt, "__index")
     if type(idx) ~= "table" then return nil end
@@ -274,6 +272,16 @@ local function names_of(v, sep)
   end
   for _ = 1, 16 do
     if type(v) == "table" then add_all(v) end
+    if type(v) == "userdata" then
+      local getters, methods = members(v)
+      if getters then -- etinspect's own type
+        local names = sep == ":" and methods or getters
+        for i = 1, #names do
+          if is_ident(names[i]) then out[names[i]] = true end
+        end
+        break
+      end
+    end
     local mt = getmt(v)
     if type(mt) ~= "table" then break end
     if is_frame(v, mt) then
@@ -287,12 +295,6 @@ local function names_of(v, sep)
         end
       end
       break
-    end
-    if type(v) == "userdata" then
-      local t = rawget(mt, sep == ":" and "__methods" or "__getters")
-      if type(t) == "table" then
-        for k in next, t do if is_ident(k) then out[k] = true end end
-      end
     end
     local idx = rawget(mt, "__index")
     if type(idx) ~= "table" then break end

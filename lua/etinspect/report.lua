@@ -42,13 +42,13 @@ end
 --- A function (block, event) -> Event (1-based indices, as
 -- _core.report_rows gives them) for rows of `target` (an Inspector,
 -- EventBlock or Event); the blocks' event sequences are fetched once.
-local debug_getmetatable, registry = debug.getmetatable, debug.getregistry()
-
+-- (`target` is an object of the binding, whose getmetatable() is the
+-- read-only {__name = its type})
 local function event_resolver(target)
-  local reg = registry
-  local mt = debug_getmetatable(target) -- getmetatable() gives the types' __metatable
-  if mt == reg["etinspect.Event"] then return function() return target end end
-  if mt == reg["etinspect.EventBlock"] then
+  local mt = getmetatable(target)
+  local ty = type(mt) == "table" and mt.__name
+  if ty == "Event" then return function() return target end end
+  if ty == "EventBlock" then
     local evs
     return function(_, e)
       evs = evs or target.events
@@ -360,19 +360,19 @@ function M.get_vgf_neural_statistics(insp)
   return out
 end
 
---- Install the methods on the userdata types.
+--- Add the methods to the userdata types (_core.extend: wrapped as the C
+-- methods are, self checked and the owner pinned while they run).
 function M.install()
-  local reg = debug.getregistry()
-  local function add(mtname, name, fn) reg[mtname].__methods[name] = fn end
-  add("etinspect.Inspector", "to_dataframe", M.inspector_to_dataframe)
-  add("etinspect.Inspector", "print_data_tabular", M.print_data_tabular)
-  add("etinspect.Inspector", "save_data_to_tsv", M.save_data_to_tsv)
-  add("etinspect.Inspector", "find_total_for_module", M.find_total_for_module)
-  add("etinspect.Inspector", "get_op_list", M.get_op_list)
-  add("etinspect.Inspector", "get_vgf_neural_statistics", M.get_vgf_neural_statistics)
-  add("etinspect.EventBlock", "to_dataframe", M.block_to_dataframe)
-  add("etinspect.Event", "to_dataframe", M.event_to_dataframe)
-  add("etinspect.Event", "asdict", M.event_asdict)
+  core.extend("Inspector", {
+    to_dataframe = M.inspector_to_dataframe,
+    print_data_tabular = M.print_data_tabular,
+    save_data_to_tsv = M.save_data_to_tsv,
+    find_total_for_module = M.find_total_for_module,
+    get_op_list = M.get_op_list,
+    get_vgf_neural_statistics = M.get_vgf_neural_statistics,
+  })
+  core.extend("EventBlock", { to_dataframe = M.block_to_dataframe })
+  core.extend("Event", { to_dataframe = M.event_to_dataframe, asdict = M.event_asdict })
 end
 
 return M

@@ -26,24 +26,37 @@
  *    C function's upvalue or stack slot confuses one type for another and
  *    crashed etinspect.  So:
  *
- *      debug.getregistry()          a read-only view of the registry
+ *      debug.getregistry()          a read-only view of the registry,
+ *                                   without the protected metatables
  *      debug.setmetatable(v, mt)    raises when v is a userdata
  *      debug.setuservalue(u, ...)   raises
  *      debug.setupvalue(f, ...),    raise when f (f1, f2) is a C function
- *        upvaluejoin(f1, n1, f2, n2)
+ *        upvaluejoin(f1, n1, f2, n2),
+ *        getupvalue(f, n)
  *      debug.getlocal([co,] level, n), setlocal(...)
  *                                   raise when level is a C function's
  *                                   frame (its slots are C temporaries)
- *      debug.getmetatable(v)        false for an internal object's
- *                                   metatable (a finalizer and
- *                                   __metatable = false: the C memory
- *                                   holders'), which the registry view
- *                                   hides as well
+ *      debug.getmetatable(v)        for a userdata whose metatable is
+ *                                   protected, what getmetatable(v)
+ *                                   gives: its __metatable value
+ *      debug.getinfo([co,] level ...)  no `func` for a C function's frame
+ *
+ *    A protected metatable is one with a `__metatable` field: the binding's
+ *    types' (getmetatable gives a read-only {__name = "Event"}) and the C
+ *    memory holders' (false).  Their raw methods and getters run without
+ *    the pin the dispatch takes (binding.h, "Lifetimes") and their
+ *    finalizers free C memory, so no script reaches them: not through the
+ *    registry, a userdata, a C function's upvalues (the method wrappers
+ *    hold the raw methods and the type's metatable) nor a running C
+ *    function (getinfo's `func`, in a callback or a hook); the Lua library
+ *    extends and reads the types through _core (extend, members), not
+ *    through the registry.  A read-only sequence's metatable (a table's,
+ *    without a finalizer) stays visible: it holds only the sequence.
  *
  *    An error reads "debug.NAME: WHY (etinspect's internal state is not
- *    open to scripts)".  Everything else (traceback, getinfo, sethook,
- *    getupvalue, getuservalue, the types' public metatables, whose
- *    finalizers are safe to call by hand) is the standard library's.
+ *    open to scripts)".  Everything else (traceback, the rest of getinfo,
+ *    sethook, getuservalue, the upvalues of Lua functions, the metatables
+ *    of tables and of other userdata) is the standard library's.
  *
  * The library compiled into etinspect is loaded by luaopen_etinspect
  * (l_module.c) and is not affected by 1; it uses the checked debug
@@ -198,13 +211,26 @@ static int pass_on(lua_State *L)
     return lua_gettop(L);
 }
 
-/* Whether value `idx` is an internal object's metatable: one with a
- * finalizer that hides itself entirely (`__metatable` = false), as the C
- * memory holders' metatables do (the types' own metatables show a
- * read-only copy instead, and read-only views have no finalizer). */
-static int hidden(lua_State *L, int idx)
+/* Whether value `idx` is a protected metatable: a table with a
+ * `__metatable` field (read raw), as the binding's types' and the C
+ * memory holders' metatables are. */
+static int is_protected(lua_State *L, int idx)
 {
     if (lua_type(L, idx) != LUA_TTABLE)
+        return 0;
+    idx = lua_absindex(L, idx);
+    lua_pushliteral(L, "__metatable");
+    int p = lua_rawget(L, idx) != LUA_TNIL;
+    lua_pop(L, 1);
+    return p;
+}
+
+/* Whether value `idx` is an internal object's metatable that hides
+ * itself entirely: protected by `__metatable` = false, with a finalizer
+ * (the C memory holders'; read-only sequences' have none). */
+static int hidden(lua_State *L, int idx)
+{
+    if (!is_protected(L, idx))
         return 0;
     idx = lua_absindex(L, idx);
     lua_getfield(L, idx, "__metatable");
@@ -215,12 +241,12 @@ static int hidden(lua_State *L, int idx)
 }
 
 /* The registry view's __index: the registry's value, but nil for a
- * hidden metatable. */
+ * protected metatable. */
 static int regview_index(lua_State *L)
 {
     lua_pushvalue(L, 2);
     lua_rawget(L, LUA_REGISTRYINDEX);
-    if (hidden(L, -1))
+    if (is_protected(L, -1))
         lua_pushnil(L);
     return 1;
 }
@@ -231,14 +257,14 @@ static int regview_newindex(lua_State *L)
 }
 
 /* The view's __pairs iterator: the registry's entries after key 2,
- * skipping hidden metatables. */
+ * skipping protected metatables. */
 static int regview_next(lua_State *L)
 {
     lua_settop(L, 2);
     for (;;) {
         if (!lua_next(L, LUA_REGISTRYINDEX))
             return 0;
-        if (!hidden(L, -1))
+        if (!is_protected(L, -1))
             return 2;
         lua_pop(L, 1);
     }
@@ -281,16 +307,19 @@ static int dbg_setuservalue(lua_State *L)
     return refuse(L, "setuservalue", "a userdata's user values cannot be changed");
 }
 
-/* debug.getmetatable(v): the metatable, except that a hidden one (an
- * internal object's) reads as its `__metatable` value, false. */
+/* debug.getmetatable(v): the metatable, except that a userdata's
+ * protected one, or a hidden one, reads as getmetatable(v) does: its
+ * `__metatable` value. */
 static int dbg_getmetatable(lua_State *L)
 {
     luaL_checkany(L, 1);
     lua_settop(L, 1);
     if (!lua_getmetatable(L, 1))
         return 0;
-    if (hidden(L, 2))
-        lua_pushboolean(L, 0);
+    if ((lua_type(L, 1) == LUA_TUSERDATA && is_protected(L, 2)) || hidden(L, 2)) {
+        lua_pushliteral(L, "__metatable");
+        lua_rawget(L, 2);
+    }
     return 1;
 }
 
@@ -319,6 +348,46 @@ static int dbg_setupvalue(lua_State *L)
     luaL_checkany(L, 3);
     no_cfunction(L, 1, "setupvalue");
     return pass_on(L);
+}
+
+static int dbg_getupvalue(lua_State *L)
+{
+    no_cfunction(L, 1, "getupvalue");
+    return pass_on(L);
+}
+
+/* getinfo([thread,] f_or_level [, what]): the original's, but for a level
+ * whose function is a C function the table has no `func` (a C function
+ * running there may be a raw method or getter of the binding, called by
+ * the dispatch under a pin). */
+static int dbg_getinfo(lua_State *L)
+{
+    int arg = lua_type(L, 1) == LUA_TTHREAD ? 2 : 1;
+    lua_State *co = arg == 2 ? lua_tothread(L, 1) : L;
+    int level = lua_type(L, arg) != LUA_TFUNCTION;
+    /* the original's argument errors, raised here so that they name
+     * debug.getinfo */
+    lua_Integer n = level ? luaL_checkinteger(L, arg) : 0;
+    const char *opt = luaL_optstring(L, arg + 1, "flnSrtu");
+    luaL_argcheck(L, opt[0] != '>', arg + 1, "invalid option '>'");
+    luaL_argcheck(L, opt[strspn(opt, "SlnrutLf")] == '\0', arg + 1, "invalid option");
+    if (level && co == L && n >= 0 && n < LUA_MAXINTEGER) {
+        /* in L, level 0 is this function and 1 the script's caller, as the
+         * script counts: one frame less than the original's */
+        lua_pushinteger(L, n + 1);
+        lua_replace(L, arg);
+    }
+    int nres = pass_on(L);
+    if (level && nres == 1 && lua_type(L, -1) == LUA_TTABLE) {
+        lua_pushliteral(L, "func");
+        if (lua_rawget(L, -2) == LUA_TFUNCTION && lua_iscfunction(L, -1)) {
+            lua_pushliteral(L, "func");
+            lua_pushnil(L);
+            lua_rawset(L, -4);
+        }
+        lua_pop(L, 1);
+    }
+    return nres;
 }
 
 static int dbg_upvaluejoin(lua_State *L)
@@ -380,6 +449,7 @@ void et_host_safe_debug(lua_State *L)
         {"getmetatable", dbg_getmetatable}, {"setmetatable", dbg_setmetatable},
         {"setupvalue", dbg_setupvalue},     {"upvaluejoin", dbg_upvaluejoin},
         {"getlocal", dbg_getlocal},         {"setlocal", dbg_setlocal},
+        {"getupvalue", dbg_getupvalue},     {"getinfo", dbg_getinfo},
     };
     luaL_getsubtable(L, LUA_REGISTRYINDEX, LUA_LOADED_TABLE);
     if (lua_getfield(L, -1, "debug") != LUA_TTABLE) {

@@ -4,14 +4,18 @@
  * The binding exposes the C core's objects to Lua 5.4 as userdata, one
  * source file per type:
  *
- *   l_inspector.c  Inspector     owns an et_inspector
+ *   l_inspector.c  Inspector     owns an et_inspector; also the gate of
+ *                                every view of its model (et_lua_insp) and
+ *                                the helpers of its children (EventBlock,
+ *                                Event, PerfData: et_lua_push_child ...)
  *   l_block.c      EventBlock    a block of an Inspector
  *   l_event.c      Event         an event of a block
  *   l_perfdata.c   PerfData      the statistics of an event
  *   l_runs.c       Run, RawEvent raw RunData and events, C-closure iterators
  *   l_etrecord.c   ETRecord      owns an et_etrecord (etinspect.parse_etrecord)
  *   l_graph.c      Graph, Node   a program of an ETRecord and its nodes
- *   l_pyobj.c      ordered dicts and tuples (Python's dict and tuple)
+ *   l_pyobj.c      ordered dicts and tuples (Python's dict and tuple),
+ *                  iteration in a given key order (et_lua_pairs_in_order)
  *   l_export.c     Inspector:write_trace, Inspector:to_sqlite,
  *                  EventBlock:memory_summary
  *   l_module.c     luaopen_etinspect: the module table, TimeScale, the
@@ -19,7 +23,13 @@
  *
  *   l_object.c     the object model every type above shares: lifetimes
  *                  (owners, pins, finalizers), method and field dispatch,
- *                  read-only fields and sequences, cached fields
+ *                  read-only fields and sequences, cached fields; the one
+ *                  way the Lua library adds methods (_core.extend) and
+ *                  reads a type's members (_core.members)
+ *   l_contract.c   the argument contracts: option tables, sinks,
+ *                  sequences of strings
+ *   l_hooks.c      users' functions called from C (parsers, converters,
+ *                  warning handlers) and the delivery of warnings
  *
  * Lifetimes (docs/lua-api.md, "Lifetimes and contracts").  An *owner* is a
  * userdata that holds memory others point into: Inspector (the mapped
@@ -48,7 +58,11 @@
  *    debug library) is a close();
  *  - every userdata metatable of the binding sets __metatable, so getmetatable()
  *    reaches no finalizer; fields are read-only ("field 'name' of Event is
- *    read-only").
+ *    read-only");
+ *  - no script reaches a type's metatable (its raw getters and methods
+ *    are not pinned): the host's debug library hides it (src/host/
+ *    safelib.c), and the Lua library adds methods with _core.extend and
+ *    reads names with _core.members, never through the registry.
  *
  * C code that calls into Lua (a user's function, a metamethod of a user's
  * value, or anything that allocates - the collector may run a user's
@@ -217,9 +231,22 @@ int et_lua_is_view(lua_State *L, int idx);
 
 /* Add to the table on top (_core): is_view(v) -> boolean (et_lua_is_view),
  * the Lua library's way to tell the API's read-only sequences, whose
- * getmetatable() is false, from other tables; and std, the standard
- * library as it was when the module was opened (et_lua_capture_stdlib),
- * the environment of the library's modules. */
+ * getmetatable() is false, from other tables; std, the standard library
+ * as it was when the module was opened (et_lua_capture_stdlib), the
+ * environment of the library's modules; and the Lua library's only access
+ * to the types' metatables, which no script reaches:
+ *   extend(type, {name = function, ...})  adds Lua functions as methods
+ *       of the type named `type` ("Inspector"), wrapped as the C methods
+ *       are (self checked, owner pinned); raises, adding nothing, for an
+ *       unknown type, a value that is not a function, or a name the type
+ *       has already (a method or a field), naming them;
+ *   members(v) -> getters, methods, lua  the field and method names
+ *       (sorted sequences) of a binding userdata or type name, and the set
+ *       of its methods written in Lua; nothing for other values (the
+ *       REPL's completion and help);
+ *   peek(v, k) -> value  v[k] of a binding userdata, a field read pinned
+ *       but not cached (the REPL's completion);
+ *   types() -> the names of the types, sorted (the tests). */
 void et_lua_open_object(lua_State *L);
 
 /* Push the sequence behind the read-only view at `idx` (for C code). */
@@ -342,6 +369,17 @@ void et_lua_push_node(lua_State *L, int graph_idx, size_t i);
  * nil when it has none (l_graph.c). */
 void et_lua_push_module_stack(lua_State *L, const et_graph_node *nd);
 
+/* Push a byte string of the dump (nil when absent). */
+static inline void et_lua_push_str(lua_State *L, et_str s)
+{
+    if (s.p)
+        lua_pushlstring(L, s.p, s.n);
+    else
+        lua_pushnil(L);
+}
+
+/* ---- the Inspector's gate and its children (l_inspector.c) ------------ */
+
 /* Push a new child userdata of metatable `mt` for (block, event) of the
  * Inspector userdata at stack index `insp_idx`, anchoring it.  A child is
  * a view of the model: the statistics are computed first if they are
@@ -352,14 +390,8 @@ void et_lua_push_child(lua_State *L, int insp_idx, const char *mt, size_t block,
  * open; returns it (raises "<Type> used after its inspector was closed"). */
 lua_child *et_lua_check_child(lua_State *L, int arg, const char *mt);
 
-/* The sequence of strings at `arg` (read raw: no metamethod runs) as a
- * NULL-terminated array of its strings, in a userdata pushed on the stack
- * (the strings stay anchored in the table, which must stay reachable while
- * the array is used); *n is its length.  Raises "<fn>: bad argument #N (a
- * sequence of <what> expected, got T)" and "<fn>: <what>[k]: expected a
- * string, got T". */
-const char **et_lua_check_strings(lua_State *L, int arg, const char *fn, const char *what,
-                                  size_t *n);
+/* Push the Inspector userdata that child argument `arg` belongs to. */
+void et_lua_push_parent(lua_State *L, int arg);
 
 /* The open inspector of a box, its model complete: the event blocks, their
  * samples and perf data statistics, which an Inspector opened from Lua
@@ -378,12 +410,7 @@ et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box);
  * Raises as et_lua_insp when it is closed; runs no Lua code. */
 et_inspector *et_lua_insp_raw(lua_State *L, lua_insp_box *box);
 
-
-/* Push a byte string of the dump (nil when absent). */
-void et_lua_push_str(lua_State *L, et_str s);
-
-/* Push the Inspector userdata that child argument `arg` belongs to. */
-void et_lua_push_parent(lua_State *L, int arg);
+/* ---- more of the object model (l_object.c) ---------------------------- */
 
 /* et_lua_define_type for a type given as two luaL_Reg lists (methods
  * not counted, no cached getters), on the metatable on top of the stack,
@@ -391,16 +418,12 @@ void et_lua_push_parent(lua_State *L, int arg);
  * et_lua_define_type. */
 void et_lua_set_index(lua_State *L, const luaL_Reg *methods, const luaL_Reg *getters);
 
-/* The generic-for triple (iterator, self, nil) walking the keys of the
- * sequence at index `keys` in order, with self[key] (metamethods
- * honoured) as values; for __pairs.  Returns 3. */
-int et_lua_pairs_in_order(lua_State *L, int self, int keys);
-
 /* The __index body et_lua_define_type installs (upvalues: 1 methods,
  * 2 getters, 3 {name = leaf getter | cache slot}, 4 the type's name): a
- * leaf getter, called in place; else a cached value; else a method (one
- * stored unwrapped, a C function or a Lua-library method, is wrapped on
- * first use: self checked, owner pinned); else the getter called pinned;
+ * leaf getter, called in place; else a cached value; else a method (each
+ * stored wrapped: self checked, owner pinned - the C ones by
+ * et_lua_define_type / et_lua_add_method, the Lua library's by
+ * _core.extend); else the getter called pinned;
  * "<Type> has no field or method 'k'" for other strings, nil for other
  * keys.  A type with its own __index closure over the same upvalues
  * (Tensor: integer keys are elements) calls it for the rest. */
@@ -445,6 +468,15 @@ void et_lua_check_sink(lua_State *L, int arg, const char *where, int argn, int o
  * is not a table); returns its type.  Options are read as checked: a
  * metatable of the options table is not consulted. */
 int et_lua_opt_get(lua_State *L, int idx, const char *key);
+
+/* The sequence of strings at `arg` (l_contract.c; read raw: no metamethod runs) as a
+ * NULL-terminated array of its strings, in a userdata pushed on the stack
+ * (the strings stay anchored in the table, which must stay reachable while
+ * the array is used); *n is its length.  Raises "<fn>: bad argument #N (a
+ * sequence of <what> expected, got T)" and "<fn>: <what>[k]: expected a
+ * string, got T". */
+const char **et_lua_check_strings(lua_State *L, int arg, const char *fn, const char *what,
+                                  size_t *n);
 
 /* Add _core.check_options(where, opts, spec [, argn]) -> opts to the
  * table on top (the same rule for the Lua library; spec = {key = "types"}). */

@@ -7,6 +7,9 @@
  * From C:    et_lua_check_options(L, arg, "Inspector:to_dataframe", spec, 1)
  * From Lua:  _core.check_options("Inspector:to_dataframe", opts,
  *                                {include_units = "boolean", file = "file"}, 1)
+ *
+ * Also the other argument checks the types share: output sinks
+ * (et_lua_check_sink) and sequences of strings (et_lua_check_strings).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -269,4 +272,27 @@ void et_lua_open_contract(lua_State *L)
 {
     lua_pushcfunction(L, core_check_options);
     lua_setfield(L, -2, "check_options");
+}
+
+const char **et_lua_check_strings(lua_State *L, int arg, const char *fn, const char *what,
+                                  size_t *n)
+{
+    arg = lua_absindex(L, arg);
+    if (lua_type(L, arg) != LUA_TTABLE)
+        luaL_error(L, "%s: bad argument #%d (a sequence of %s expected, got %s)", fn, arg, what,
+                   luaL_typename(L, arg));
+    lua_Unsigned len = lua_rawlen(L, arg);
+    if (len >= SIZE_MAX / sizeof(const char *))
+        luaL_error(L, "%s: bad argument #%d (too many %s)", fn, arg, what);
+    const char **v = lua_newuserdatauv(L, ((size_t)len + 1) * sizeof *v, 0);
+    for (size_t i = 0; i < (size_t)len; i++) {
+        if (lua_rawgeti(L, arg, (lua_Integer)i + 1) != LUA_TSTRING)
+            luaL_error(L, "%s: %s[%d]: expected a string, got %s", fn, what, (int)i + 1,
+                       luaL_typename(L, -1));
+        v[i] = lua_tostring(L, -1); /* a raw string, anchored in the table */
+        lua_pop(L, 1);
+    }
+    v[len] = NULL;
+    *n = (size_t)len;
+    return v;
 }

@@ -64,6 +64,61 @@ static lua_insp_box *check_box(lua_State *L, int arg)
     return luaL_checkudata(L, arg, ET_MT_INSPECTOR);
 }
 
+/* ---- the gate of every model view, and the Inspector's children ---------- */
+
+et_inspector *et_lua_insp_raw(lua_State *L, lua_insp_box *box)
+{
+    if (!box->insp)
+        et_lua_closed_error(L, NULL, &box->own);
+    return box->insp;
+}
+
+et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box)
+{
+    et_inspector *insp = et_lua_insp_raw(L, box);
+    if (et_inspector_model_pending(insp) || et_inspector_stats_pending(insp)) {
+        et_error err;
+        if (et_inspector_ready(insp, &err) != 0)
+            luaL_error(L, "%s", err.msg);
+    }
+    if (box->warnings_given < insp->warnings.n) {
+        et_lua_insp_give_warnings(L, box);
+        insp = et_lua_insp_raw(L, box); /* a handler may have closed it */
+    }
+    return insp;
+}
+
+void et_lua_push_child(lua_State *L, int insp_idx, const char *mt, size_t block, size_t event)
+{
+    insp_idx = lua_absindex(L, insp_idx);
+    lua_insp_box *box = luaL_checkudata(L, insp_idx, ET_MT_INSPECTOR);
+    et_lua_insp(L, box); /* a view of the model: its statistics are there */
+    lua_child *c = lua_newuserdatauv(L, sizeof *c, 2);
+    c->obj.magic = ET_LUA_OBJ_MAGIC;
+    c->obj.owner = &box->own;
+    c->box = box;
+    c->block = block;
+    c->event = event;
+    luaL_setmetatable(L, mt);
+    lua_pushvalue(L, insp_idx);
+    lua_setiuservalue(L, -2, 1); /* the child keeps its inspector alive */
+}
+
+lua_child *et_lua_check_child(lua_State *L, int arg, const char *mt)
+{
+    lua_child *c = luaL_checkudata(L, arg, mt);
+    if (!c->box->insp)
+        et_lua_closed_error(L, strchr(mt, '.') + 1, &c->box->own);
+    return c;
+}
+
+void et_lua_push_parent(lua_State *L, int arg)
+{
+    lua_getiuservalue(L, arg, 1);
+}
+
+/* ---- Inspector ------------------------------------------------------------ */
+
 /* A time scale option: absent -> def; "ns".. -> it; anything else -> error. */
 static et_time_scale opt_time_scale(lua_State *L, int opts, const char *key, et_time_scale def)
 {

@@ -18,6 +18,7 @@
 #include <lauxlib.h>
 
 #include "binding.h"
+#include "l_pyobj.h" /* et_lua_pairs_in_order */
 #include "l_json.h"
 
 /* __pairs(dict): its keys in the order of __order. */

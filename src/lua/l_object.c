@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "l_pyobj.h" /* et_lua_pairs_in_order */
 
 #define CBUFFER_MT "etinspect.cbuffer"
 #define REQUIRE_KEY "etinspect.require"
@@ -328,28 +329,8 @@ int et_lua_record_index(lua_State *L)
     }
     lua_settop(L, 2);
     lua_pushvalue(L, 2);
-    t = lua_rawget(L, lua_upvalueindex(1)); /* 3: a method? */
-    if (t != LUA_TNIL) {
-        if (t == LUA_TFUNCTION && lua_tocfunction(L, 3) != method_tramp &&
-            lua_type(L, 2) == LUA_TSTRING) {
-            /* a method added without et_lua_add_method (a C function, or
-             * a Lua-library method: report.lua, numeric.lua, html.lua):
-             * wrapped once, so it too has its self checked and its owner
-             * pinned while it runs */
-            const char *type = lua_tostring(L, lua_upvalueindex(4));
-            const char *mt = lua_pushfstring(L, "etinspect.%s", type); /* 4 */
-            lua_pushvalue(L, 4);
-            lua_rawget(L, LUA_REGISTRYINDEX);
-            if (!lua_getmetatable(L, 1) || !lua_rawequal(L, -1, -2))
-                mt = NULL; /* not registered under that name: self unchecked */
-            lua_settop(L, 4);
-            push_wrapped(L, 3, type, mt, lua_tostring(L, 2), -1, 0);
-            lua_pushvalue(L, 2);
-            lua_pushvalue(L, -2);
-            lua_rawset(L, lua_upvalueindex(1));
-        }
+    if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL) /* 3: a method (wrapped) */
         return 1;
-    }
     lua_settop(L, 2);
     lua_pushvalue(L, 2);
     if (lua_rawget(L, lua_upvalueindex(2)) == LUA_TFUNCTION) { /* 3: the getter */
@@ -492,14 +473,6 @@ static int core_is_view(lua_State *L)
     return 1;
 }
 
-void et_lua_open_object(lua_State *L)
-{
-    lua_pushcfunction(L, core_is_view);
-    lua_setfield(L, -2, "is_view");
-    lua_getfield(L, LUA_REGISTRYINDEX, STD_KEY);
-    lua_setfield(L, -2, "std");
-}
-
 void et_lua_push_readonly(lua_State *L, int idx, const char *what)
 {
     idx = lua_absindex(L, idx);
@@ -606,7 +579,8 @@ static void setup(lua_State *L, int mt, const char *mtname, const et_lua_method 
         put_getter(L, g, c, &ge);
     }
     lua_pushvalue(L, m);
-    lua_setfield(L, mt, "__methods"); /* for completion, help and the Lua library */
+    lua_setfield(L, mt, "__methods"); /* the metatable is the binding's own: scripts
+                                        * reach none of it (_core.members, _core.extend) */
     lua_pushvalue(L, g);
     lua_setfield(L, mt, "__getters");
     lua_pushvalue(L, c);
@@ -691,6 +665,281 @@ void et_lua_add_getter(lua_State *L, const char *mt, const et_lua_getter *g)
     lua_getfield(L, -2, "__cache");
     put_getter(L, lua_gettop(L) - 1, lua_gettop(L), g);
     lua_pop(L, 3);
+}
+
+/* ---- the Lua library's access to the types ----------------------------------- */
+
+/* Push the metatable of the binding's type called `type` ("Inspector")
+ * and return 1, or push nothing and return 0 when there is none (a
+ * binding type is a registry entry "etinspect.<type>" made by
+ * et_lua_define_type or et_lua_set_index: it has a __methods table). */
+static int push_type_mt(lua_State *L, const char *type)
+{
+    lua_pushfstring(L, "etinspect.%s", type);
+    lua_rawget(L, LUA_REGISTRYINDEX);
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        lua_pushliteral(L, "__methods");
+        int ok = lua_rawget(L, -2) == LUA_TTABLE;
+        lua_pop(L, 1);
+        if (ok)
+            return 1;
+    }
+    lua_pop(L, 1);
+    return 0;
+}
+
+/* Push a new sequence of the string keys of the table at `t` for which
+ * `keep(L)` (the key at -2, the value at -1) is true, sorted; returns
+ * its length.  Sorted in C: table.sort may be replaced by a script. */
+static size_t push_sorted_keys(lua_State *L, int t, int (*keep)(lua_State *L))
+{
+    t = lua_absindex(L, t);
+    size_t n = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        lua_pop(L, 1);
+        n++;
+    }
+    const char **names = lua_newuserdatauv(L, (n ? n : 1) * sizeof *names, 0);
+    size_t i = 0;
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        if (i < n && lua_type(L, -2) == LUA_TSTRING && keep(L))
+            names[i++] = lua_tostring(L, -2); /* anchored as a key of t */
+        lua_pop(L, 1);
+    }
+    qsort(names, i, sizeof *names, cmp_str);
+    lua_createtable(L, (int)i, 0);
+    for (size_t k = 0; k < i; k++) {
+        lua_pushstring(L, names[k]);
+        lua_rawseti(L, -2, (lua_Integer)k + 1);
+    }
+    lua_remove(L, -2);
+    return i;
+}
+
+static int keep_all(lua_State *L)
+{
+    (void)L;
+    return 1;
+}
+
+/* The value (at -1) is a binding type's metatable? */
+static int keep_type(lua_State *L)
+{
+    const char *k = lua_tostring(L, -2);
+    if (strncmp(k, "etinspect.", 10) != 0 || lua_type(L, -1) != LUA_TTABLE)
+        return 0;
+    lua_pushliteral(L, "__methods");
+    int ok = lua_rawget(L, -2) == LUA_TTABLE;
+    lua_pop(L, 1);
+    return ok;
+}
+
+/* Push the sorted sequence of the binding's type names ("Inspector"). */
+static void push_type_names(lua_State *L)
+{
+    lua_pushvalue(L, LUA_REGISTRYINDEX);
+    push_sorted_keys(L, -1, keep_type);
+    lua_remove(L, -2);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    for (lua_Integer i = 1; i <= n; i++) { /* "etinspect.Inspector" -> "Inspector" */
+        lua_rawgeti(L, -1, i);
+        lua_pushstring(L, lua_tostring(L, -1) + 10);
+        lua_rawseti(L, -3, i);
+        lua_pop(L, 1);
+    }
+}
+
+/* _core.types() -> the sorted sequence of the binding's type names, those
+ * _core.extend and _core.members take. */
+static int core_types(lua_State *L)
+{
+    push_type_names(L);
+    return 1;
+}
+
+/* Push "A, B, C" (quote "'": "'A', 'B', 'C'"): the sequence of strings
+ * on top joined (popped). */
+static const char *join_names(lua_State *L, const char *quote)
+{
+    luaL_Buffer b;
+    int seq = lua_gettop(L);
+    luaL_buffinit(L, &b);
+    lua_Integer n = (lua_Integer)lua_rawlen(L, seq);
+    for (lua_Integer i = 1; i <= n; i++) {
+        if (i > 1)
+            luaL_addstring(&b, ", ");
+        lua_rawgeti(L, seq, i);
+        const char *k = lua_tostring(L, -1);
+        lua_pop(L, 1);
+        luaL_addstring(&b, quote);
+        luaL_addstring(&b, k);
+        luaL_addstring(&b, quote);
+    }
+    luaL_pushresult(&b);
+    lua_remove(L, seq);
+    return lua_tostring(L, -1);
+}
+
+/* _core.extend(type, methods): add each function of table `methods` as
+ * a method of the binding's type `type` ("Inspector"), wrapped as every
+ * method is (self checked, the owner pinned while it runs, argument
+ * errors named "Type:name: ..."), so that Lua-library methods (report.lua,
+ * html.lua, numeric.lua) dispatch as the C ones do.  Raises, adding
+ * nothing, for an unknown type ("_core.extend: unknown type 'X' (types:
+ * ...)"), a key that is not a string or a value that is not a function,
+ * and names the type has already (methods or fields: "_core.extend:
+ * Inspector has 'a', 'b' already"). */
+static int core_extend(lua_State *L)
+{
+    if (lua_type(L, 1) != LUA_TSTRING || lua_type(L, 2) != LUA_TTABLE) {
+        int bad = lua_type(L, 1) != LUA_TSTRING ? 1 : 2;
+        return luaL_error(L, "_core.extend: bad argument #%d (%s expected, got %s)", bad,
+                          bad == 1 ? "type name" : "table of methods", luaL_typename(L, bad));
+    }
+    const char *type = lua_tostring(L, 1);
+    lua_settop(L, 2);
+    if (!push_type_mt(L, type)) {
+        push_type_names(L);
+        return luaL_error(L, "_core.extend: unknown type '%s' (types: %s)", type,
+                          join_names(L, ""));
+    }
+    int mt = 3;
+    lua_getfield(L, mt, "__methods"); /* 4 */
+    lua_getfield(L, mt, "__getters"); /* 5 */
+    lua_newtable(L); /* 6: the names the type has already */
+    int taken = 0;
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+        if (lua_type(L, -2) != LUA_TSTRING)
+            return luaL_error(L, "_core.extend: %s: a method's name must be a string, got %s",
+                              type, luaL_typename(L, -2));
+        if (lua_type(L, -1) != LUA_TFUNCTION)
+            return luaL_error(L, "_core.extend: %s:%s must be a function, got %s", type,
+                              lua_tostring(L, -2), luaL_typename(L, -1));
+        lua_pushvalue(L, -2);
+        int have = lua_rawget(L, 4) != LUA_TNIL;
+        lua_pop(L, 1);
+        if (!have && lua_type(L, 5) == LUA_TTABLE) {
+            lua_pushvalue(L, -2);
+            have = lua_rawget(L, 5) != LUA_TNIL;
+            lua_pop(L, 1);
+        }
+        if (have) {
+            lua_pushvalue(L, -2);
+            lua_pushboolean(L, 1);
+            lua_rawset(L, 6);
+            taken = 1;
+        }
+        lua_pop(L, 1);
+    }
+    if (taken) {
+        push_sorted_keys(L, 6, keep_all);
+        return luaL_error(L, "_core.extend: %s has %s already", type, join_names(L, "'"));
+    }
+    const char *mtname = lua_pushfstring(L, "etinspect.%s", type); /* 7 */
+    lua_pushnil(L);
+    while (lua_next(L, 2)) {
+        push_wrapped(L, lua_gettop(L), type, mtname, lua_tostring(L, -2), -1, 0);
+        lua_pushvalue(L, -3);
+        lua_insert(L, -2);
+        lua_rawset(L, 4);
+        lua_pop(L, 1);
+    }
+    return 0;
+}
+
+/* _core.members(v) -> getters, methods, lua: the field names and the
+ * method names (each a sorted sequence) of the binding's userdata `v`, or
+ * of the binding's type named `v` ("Inspector"), and the set (name ->
+ * true) of the methods written in Lua (added by _core.extend); nothing
+ * for any other value.  For the REPL's completion and help, which must
+ * not reach the metatables (docs/lua-api.md, "Lifetimes and
+ * contracts").  Runs no user code. */
+static int core_members(lua_State *L)
+{
+    lua_settop(L, 1);
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        if (!push_type_mt(L, lua_tostring(L, 1)))
+            return 0;
+    } else if (lua_type(L, 1) != LUA_TUSERDATA || !lua_getmetatable(L, 1)) {
+        return 0;
+    }
+    lua_pushliteral(L, "__methods"); /* 2: the metatable */
+    if (lua_rawget(L, 2) != LUA_TTABLE)
+        return 0;
+    lua_pushliteral(L, "__getters");
+    if (lua_rawget(L, 2) != LUA_TTABLE)
+        return 0;
+    push_sorted_keys(L, 4, keep_all);   /* 5 */
+    push_sorted_keys(L, 3, keep_all);   /* 6 */
+    lua_newtable(L);                    /* 7 */
+    lua_pushnil(L);
+    while (lua_next(L, 3)) {
+        /* a wrapper whose function (upvalue 1) is a Lua function */
+        if (lua_tocfunction(L, -1) == method_tramp && lua_getupvalue(L, -1, 1) &&
+            lua_type(L, -1) == LUA_TFUNCTION && !lua_iscfunction(L, -1)) {
+            lua_pushvalue(L, -3);
+            lua_pushboolean(L, 1);
+            lua_rawset(L, 7);
+        }
+        lua_settop(L, 8); /* the key */
+    }
+    return 3;
+}
+
+/* _core.peek(v, k) -> value: v[k] for the binding's userdata `v` and a
+ * method or field name `k`, the field's getter run pinned as the dispatch
+ * runs it, but its value not kept in the object's cache (so that a later
+ * v[k] runs the getter again: the REPL's completion reads fields while
+ * warnings are held, and the line run then gives them); nothing for
+ * another name or value.  Raises the getter's error. */
+static int core_peek(lua_State *L)
+{
+    lua_settop(L, 2);
+    if (lua_type(L, 1) != LUA_TUSERDATA || lua_type(L, 2) != LUA_TSTRING || !lua_getmetatable(L, 1))
+        return 0;
+    lua_pushliteral(L, "__methods"); /* 3: the metatable */
+    if (lua_rawget(L, 3) != LUA_TTABLE)
+        return 0;
+    lua_pushvalue(L, 2); /* 4: the methods */
+    if (lua_rawget(L, 4) != LUA_TNIL)
+        return 1; /* 5: a method */
+    lua_settop(L, 3);
+    lua_pushliteral(L, "__getters");
+    if (lua_rawget(L, 3) != LUA_TTABLE) /* 4: the getters */
+        return 0;
+    const char *type = push_type_name(L, 3); /* 5, anchored while pinned */
+    lua_pushvalue(L, 2);
+    if (lua_rawget(L, 4) != LUA_TFUNCTION) /* 6: the getter */
+        return 0;
+    lua_pushvalue(L, 1);
+    et_lua_owner *o = et_lua_owner_of(L, 1);
+    if (o)
+        pin_field(o, type, lua_tostring(L, 2));
+    int rc = lua_pcall(L, 1, 1, 0);
+    if (o)
+        et_lua_unpin(L, o);
+    if (rc != LUA_OK)
+        return rethrow(L);
+    return 1;
+}
+
+void et_lua_open_object(lua_State *L)
+{
+    lua_pushcfunction(L, core_is_view);
+    lua_setfield(L, -2, "is_view");
+    lua_pushcfunction(L, core_extend);
+    lua_setfield(L, -2, "extend");
+    lua_pushcfunction(L, core_members);
+    lua_setfield(L, -2, "members");
+    lua_pushcfunction(L, core_peek);
+    lua_setfield(L, -2, "peek");
+    lua_pushcfunction(L, core_types);
+    lua_setfield(L, -2, "types");
+    lua_getfield(L, LUA_REGISTRYINDEX, STD_KEY);
+    lua_setfield(L, -2, "std");
 }
 
 /* ---- C buffers owned by Lua ------------------------------------------------------ */

@@ -1,9 +1,33 @@
-/* l_pyobj.c - ordered dicts and tuples; see l_pyobj.h. */
+/* l_pyobj.c - ordered dicts and tuples, and walking keys in a given
+ * order (et_lua_pairs_in_order); see l_pyobj.h. */
 #include "l_pyobj.h"
 
 #include <lauxlib.h>
 
-#include "binding.h"
+/* Iterator of et_lua_pairs_in_order: upvalue 1 the key list, 2 the
+ * position; the value is self[key] (through __index for userdata). */
+static int ordered_next(lua_State *L)
+{
+    lua_Integer i = lua_tointeger(L, lua_upvalueindex(2)) + 1;
+    if (lua_rawgeti(L, lua_upvalueindex(1), i) == LUA_TNIL)
+        return 0;
+    lua_pushinteger(L, i);
+    lua_replace(L, lua_upvalueindex(2));
+    lua_pushvalue(L, -1);
+    lua_gettable(L, 1);
+    return 2;
+}
+
+int et_lua_pairs_in_order(lua_State *L, int self, int keys)
+{
+    self = lua_absindex(L, self);
+    lua_pushvalue(L, keys);
+    lua_pushinteger(L, 0);
+    lua_pushcclosure(L, ordered_next, 2);
+    lua_pushvalue(L, self);
+    lua_pushnil(L);
+    return 3;
+}
 
 /* __pairs(dict) -> iterator, dict, nil: the keys in insertion order. */
 static int dict_pairs(lua_State *L)

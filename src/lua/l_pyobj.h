@@ -36,4 +36,10 @@ void et_lua_dict_set(lua_State *L, int idx, const char *key, size_t n);
 /* Pop the `n` values on top of the stack into a new tuple and push it. */
 void et_lua_push_tuple(lua_State *L, int n);
 
+/* The generic-for triple (iterator, self, nil) walking the keys of the
+ * sequence at index `keys` in order, with self[key] (metamethods
+ * honoured) as values; for __pairs (an ordered dict's, a record's getters
+ * sorted, a JSON object's).  Returns 3. */
+int et_lua_pairs_in_order(lua_State *L, int self, int keys);
+
 #endif

@@ -105,17 +105,11 @@ function M.run(src, opts)
   end
   local function pick(list) if #list == 0 then return nil end return list[int(#list)] end
 
-  -- the types, their methods and fields, from the metatables
+  -- the types, their methods and fields (sorted), as _core gives them
   local types = {}
-  for name, mt in saved.pairs(reg) do
-    if saved.type(name) == "string" and name:match("^etinspect%.") and saved.type(mt) == "table"
-      and saved.type(mt.__methods) == "table" then
-      local t = {name = name:sub(11), methods = {}, getters = {}}
-      for k in saved.pairs(mt.__methods) do t.methods[#t.methods + 1] = k end
-      for k in saved.pairs(mt.__getters) do t.getters[#t.getters + 1] = k end
-      table.sort(t.methods); table.sort(t.getters)
-      types[t.name] = t
-    end
+  for _, name in saved.ipairs(etinspect._core.types()) do
+    local getters, methods = etinspect._core.members(name)
+    types[name] = {name = name, methods = methods, getters = getters}
   end
   -- the Lua library's types: their methods tables and how to tell them
   local Frame = etinspect.Frame
@@ -556,12 +550,11 @@ end
 -- "Frame:filter", "etinspect.diff").
 function M.surface()
   local etinspect = require "etinspect"
-  local reg, all = debug.getregistry(), {}
-  for name, mt in pairs(reg) do
-    if type(name) == "string" and name:match("^etinspect%.") and type(mt) == "table" and type(mt.__methods) == "table" then
-      for k in pairs(mt.__methods) do all[#all + 1] = name:sub(11) .. ":" .. k end
-      for k in pairs(mt.__getters) do all[#all + 1] = name:sub(11) .. "." .. k end
-    end
+  local all = {}
+  for _, name in ipairs(etinspect._core.types()) do
+    local getters, methods = etinspect._core.members(name)
+    for _, k in ipairs(methods) do all[#all + 1] = name .. ":" .. k end
+    for _, k in ipairs(getters) do all[#all + 1] = name .. "." .. k end
   end
   local lua_types = {Frame = etinspect.Frame.methods, GroupBy = etinspect.Frame.GroupBy.__index,
                      Dumps = require("etinspect.many").Dumps.__index}

@@ -101,39 +101,52 @@ local C_METHODS = {
 }
 
 -- every C method of every type is listed --------------------------------------------------
-local reg = debug.getregistry()
--- "C" or "Lua": what a method is written in (the dispatch wraps every
--- method in a C function; the method is that wrapper's first upvalue)
-local function implementation(fn)
-  local _, inner = debug.getupvalue(fn, 1)
-  if type(inner) == "function" then fn = inner end
-  return debug.getinfo(fn, "S").what
-end
+-- the types, and their methods written in C (_core.members: the third
+-- result is the set of the Lua library's methods)
+local core = etinspect._core
 local listed = {}
 for _, m in ipairs(C_METHODS) do listed[m[1] .. ":" .. m[2]] = m end
-local types = {}
-for name, mt in pairs(reg) do
-  if type(name) == "string" and name:match("^etinspect%.") and type(mt) == "table" and type(mt.__methods) == "table" then
-    types[#types + 1] = name:sub(11)
-  end
-end
-table.sort(types)
+local types = core.types()
 local found = 0
 for _, ty in ipairs(types) do
   t.ok(obj[ty] ~= nil, "type " .. ty .. " has an object in this test")
-  local methods = reg["etinspect." .. ty].__methods
-  local names = {}
-  for k in pairs(methods) do names[#names + 1] = k end
-  table.sort(names)
+  local _, names, in_lua = core.members(ty)
   for _, k in ipairs(names) do
     local fn = obj[ty] and obj[ty][k]
-    if type(fn) == "function" and implementation(fn) == "C" then
+    if type(fn) == "function" and not in_lua[k] then
       found = found + 1
       t.ok(listed[ty .. ":" .. k] ~= nil, ty .. ":" .. k .. " (a C method) is in the contract list")
     end
   end
 end
 t.is(found, #C_METHODS, "every listed C method exists")
+
+-- _core.extend: the Lua library's one way to add methods ---------------------------------
+t.is(err_of(core.extend, "Nope", {f = print}), "_core.extend: unknown type 'Nope' (types: " .. table.concat(types, ", ") .. ")",
+  "_core.extend of an unknown type")
+t.is(err_of(core.extend, "Inspector", {to_dataframe = print, close = print, event_blocks = print, fresh = print}),
+  "_core.extend: Inspector has 'close', 'event_blocks', 'to_dataframe' already", "_core.extend: names the type has, all named")
+t.is(err_of(function() return obj.Inspector.fresh end), "Inspector has no field or method 'fresh'", "... (fresh is unknown)")
+t.is(err_of(core.extend, "Event", {hello = 42}), "_core.extend: Event:hello must be a function, got number",
+  "_core.extend of a value that is not a function")
+t.is(err_of(core.extend, "Event", {print}), "_core.extend: Event: a method's name must be a string, got number",
+  "_core.extend of a positional value")
+t.is(err_of(core.extend, "Event", 42), "_core.extend: bad argument #2 (table of methods expected, got number)", "_core.extend of a non-table")
+do
+  local seen
+  core.extend("PerfData", {contracts_probe = function(self, a) seen = {self, a}; return "ok" end})
+  local pd = obj.PerfData
+  t.is(pd:contracts_probe(1), "ok", "a method added by _core.extend is called as a method")
+  t.ok(seen[1] == pd and seen[2] == 1, "... with self and its arguments")
+  t.is(err_of(pd.contracts_probe, obj.Event), "PerfData:contracts_probe: bad self (PerfData expected, got Event)",
+    "... its self checked as a C method's is")
+  local _, names, in_lua = core.members("PerfData")
+  local listed_name = false
+  for _, k in ipairs(names) do listed_name = listed_name or k == "contracts_probe" end
+  t.ok(listed_name and in_lua.contracts_probe, "... and _core.members names it, written in Lua")
+  t.is(err_of(core.extend, "PerfData", {contracts_probe = print}), "_core.extend: PerfData has 'contracts_probe' already",
+    "... and it cannot be replaced")
+end
 
 -- each C method's contract ---------------------------------------------------------------
 local function call(m, args, self)
@@ -175,8 +188,7 @@ end
 
 -- fields are read-only on every type ---------------------------------------------------------
 for _, ty in ipairs(types) do
-  local getters = reg["etinspect." .. ty].__getters
-  local k = next(getters)
+  local k = core.members(ty)[1]
   if k then
     t.is(err_of(function() obj[ty][k] = 1 end), ("field '%s' of %s is read-only"):format(k, ty), ty .. "." .. k .. " = 1")
   end

@@ -200,8 +200,9 @@ do
   t.is(mt.__name, "ETRecord", "... but names the type")
   t.ok((err_of(function() mt.__name = "x" end) or ""):find("read%-only"), "... and is read-only")
   t.is(getmetatable(insp).__gc, nil, "nor has an Inspector's")
-  t.is(err_of(debug.getmetatable(rec).__gc, rec), "ETRecord is linked to an open Inspector; close the Inspector first",
-    "__gc called by hand is a close(): refused while linked")
+  t.is(debug.getmetatable(rec).__gc, nil, "nor has debug.getmetatable(rec): no finalizer is reached by hand")
+  t.is(err_of(rec.close, rec), "ETRecord is linked to an open Inspector; close the Inspector first",
+    "close() is refused while linked")
   t.is(table.concat(insp.event_blocks[2].events[1].op_types, ","), "aten.convolution.default",
     "... the Inspector still reads its record")
   collectgarbage()
@@ -216,9 +217,10 @@ do
     local owner = debug.getuservalue(x)
     t.is(getmetatable(owner).__gc, nil, "the NpyFile behind a Tensor: no __gc through getmetatable")
     t.is(x[2], 2.0, "the tensor reads")
-    debug.getmetatable(owner).__gc(owner)
+    t.is(debug.getmetatable(owner).__gc, nil, "... nor through debug.getmetatable")
+    owner:close()
     t.is(err_of(function() return x[1] end), "Tensor used after its owner was closed",
-      "its finalizer called by hand through the debug library: the tensor raises, never reads freed memory")
+      "the NpyFile closed under it: the tensor raises, never reads freed memory")
   end
 end
 

@@ -48,6 +48,18 @@ t.is(complete("df[1].event_n"), "df[1].event_name", "a Frame's row, then a field
 t.is(complete("insp:to_d"), "insp:to_dataframe", "an Inspector's method after ':'")
 t.is(complete("insp.to_d"), "", "after '.', methods are not offered")
 t.is(complete("insp:event_b"), "", "after ':', fields are not offered")
+t.is(complete("insp:write_h"), "insp:write_html", "a method of the Lua library (etinspect.html) after ':'")
+t.is(complete("insp:save_i"), "insp:save_intermediate_outputs", "... of etinspect.numeric")
+t.is(complete("insp.event_blocks[1]:to_d"), "insp.event_blocks[1]:to_dataframe", "... an EventBlock's (etinspect.report)")
+t.is(complete("insp.event_blocks[1].events[1]:as"), "insp.event_blocks[1].events[1]:asdict", "... an Event's")
+do
+  local all = " " .. table.concat(R.complete("insp:", #"insp:"), " ") .. " "
+  local n = 0
+  for _, m in ipairs{"to_dataframe", "write_html", "compare_results", "write_trace", "close"} do
+    if all:find(" insp:" .. m .. " ", 1, true) then n = n + 1 end
+  end
+  t.is(n, 5, "'insp:' lists the C methods and the Lua library's")
+end
 t.is(complete("insp.event_b"), "insp.event_blocks", "an Inspector's field after '.'")
 t.is(complete("etinspect.Insp"), "etinspect.Inspector", "a module's field")
 t.is(complete("etinsp"), "etinspect", "a global")

@@ -130,13 +130,54 @@ else
   local reg = debug.getregistry()
   t.raises(function() reg["etinspect.Inspector"] = reg["etinspect.Event"] end,
     "debug.getregistry: the registry is read%-only", "the registry cannot be written")
-  t.is(reg["etinspect.Inspector"], debug.getmetatable(insp), "... but reads the types' metatables")
-  local hid = 0
+  t.ok(reg["etinspect.Inspector"] == nil and reg["etinspect.Event"] == nil,
+    "... and hides the types' metatables (their raw methods and getters run unpinned)")
+  local hid, types = 0, 0
   for k, v in pairs(reg) do
     if type(v) == "table" and rawget(v, "__gc") and rawget(v, "__metatable") == false then hid = hid + 1 end
+    if type(v) == "table" and rawget(v, "__metatable") ~= nil then types = types + 1 end
   end
-  t.is(hid, 0, "... and hides the internal holders' metatables (their finalizers are not safe by hand)")
-  t.is(debug.getmetatable(insp).__name, "Inspector", "debug.getmetatable: a type's own metatable")
+  t.is(hid, 0, "... and the internal holders' metatables (their finalizers are not safe by hand)")
+  t.is(types, 0, "... walked with pairs too")
+  t.is(reg._LOADED, package.loaded, "... but shows the rest")
+  t.is(debug.getmetatable(insp), getmetatable(insp), "debug.getmetatable of an Inspector: what getmetatable gives")
+  t.is(debug.getmetatable(insp).__name, "Inspector", "... the read-only {__name = \"Inspector\"}")
+  t.ok(debug.getmetatable(ev).__methods == nil and debug.getmetatable(ev).__getters == nil
+    and debug.getmetatable(ev).__gc == nil and debug.getmetatable(ev).__index == nil,
+    "... no methods, getters, finalizer or dispatch of an Event's")
+  t.raises(function() debug.getmetatable(insp).__methods = {} end, "read%-only", "... and read-only")
+  t.is(type(debug.getmetatable(io.stdout).__index), "table", "other userdata: the standard debug.getmetatable")
+  local view = insp.event_blocks
+  t.is(type(debug.getmetatable(view).__index), "table", "a read-only sequence's metatable: a table's, as the standard one")
+  -- no method can be added to a type from a script through the debug library
+  t.raises(function() reg["etinspect.Inspector"].__methods.mine = print end, "attempt to index a nil value",
+    "a method cannot be added through the registry")
+  t.raises(function() debug.getmetatable(insp).__methods.mine = print end, "attempt to index a nil value",
+    "nor through debug.getmetatable")
+  t.raises(function() return insp.mine end, "Inspector has no field or method 'mine'", "... the Inspector has none")
+  -- nor a raw method or getter reached, to run without the pin
+  t.raises(function() debug.getupvalue(insp.write_trace, 1) end,
+    "debug.getupvalue: a C function's upvalues are not available " .. INTERNAL, "a method wrapper's upvalues are refused")
+  t.raises(function() debug.getupvalue(insp.to_dataframe, 3) end,
+    "debug.getupvalue: a C function's upvalues are not available", "... a Lua-library method's too")
+  t.is(select(2, debug.getupvalue(function() return insp end, 1)), insp, "a Lua function's upvalues: the standard getupvalue")
+  local raw = {}
+  local hooked = etinspect.Inspector{etdump_path = t.build .. "/fixtures/delegates.etdp",
+    delegate_metadata_parser = function()
+      for lv = 1, 10 do
+        local i = debug.getinfo(lv, "fS")
+        if i and i.what == "C" and i.func ~= nil then raw[#raw + 1] = i.func end
+      end
+      return {}
+    end}
+  for _, b in ipairs(hooked.event_blocks) do for _, e in ipairs(b.events) do local _ = e.delegate_debug_metadatas end end
+  t.is(#raw, 0, "debug.getinfo gives no func for a C function's frame (the raw getter calling a parser)")
+  local function here() return debug.getinfo(1, "f").func end
+  t.is(here(), here, "... a Lua function's frame: its func")
+  t.is(debug.getinfo(print).func, print, "... and a function given: itself")
+  t.raises(function() debug.getinfo({}) end, "bad argument #1 to '[%w.]*getinfo' %(number expected, got table%)",
+    "getinfo's argument errors name it")
+  hooked:close()
   t.ok(insp.event_blocks[1].name ~= nil, "the Inspector works after all of this")
   t.raises(function() return debug.setlocal(2, 1, io.stdout) end,
     "debug.setlocal: a C function's stack slots are not available", "setlocal in a C function's frame is refused")
