@@ -140,16 +140,6 @@ et_lua_owner *et_lua_owner_of(lua_State *L, int idx);
 void et_lua_pin(et_lua_owner *o, const char *op);
 void et_lua_unpin(lua_State *L, et_lua_owner *o);
 
-/* lua_call with `o` (may be NULL) pinned as operation `op` for the call's
- * duration; the call is protected, so the pin is released whatever
- * happens, and an error is raised again afterwards.  Returns the number of
- * results (nres, or all for LUA_MULTRET). */
-int et_lua_call_pinned(lua_State *L, et_lua_owner *o, const char *op, int nargs, int nres);
-
-/* close() of an owner: nothing when already closed; refused (a Lua
- * error) while pinned or while users > 0; else releases it. */
-void et_lua_owner_close(lua_State *L, et_lua_owner *o);
-
 /* A user of `o` went away (an Inspector linked to an ETRecord closed):
  * releases `o` when it was finalized and this was its last user. */
 void et_lua_owner_unuse(lua_State *L, et_lua_owner *o);
@@ -225,10 +215,6 @@ void et_lua_add_getter(lua_State *L, const char *mt, const et_lua_getter *g);
  * API: copy it to change it)".  `what` ("EventBlock.events") is copied. */
 void et_lua_push_readonly(lua_State *L, int idx, const char *what);
 
-/* Is the value at `idx` a read-only view (et_lua_push_readonly)?  Reads
- * raw: runs no user code. */
-int et_lua_is_view(lua_State *L, int idx);
-
 /* Add to the table on top (_core): is_view(v) -> boolean (et_lua_is_view),
  * the Lua library's way to tell the API's read-only sequences, whose
  * getmetatable() is false, from other tables; std, the standard library
@@ -248,9 +234,6 @@ int et_lua_is_view(lua_State *L, int idx);
  *       but not cached (the REPL's completion);
  *   types() -> the names of the types, sorted (the tests). */
 void et_lua_open_object(lua_State *L);
-
-/* Push the sequence behind the read-only view at `idx` (for C code). */
-void et_lua_push_backing(lua_State *L, int idx);
 
 /* Push a zeroed userdata of `size` bytes holding C memory for the
  * duration of one call, with the metatable `mt` (made on first use:
@@ -336,7 +319,6 @@ void et_lua_register_bundled(lua_State *L);
  * whatever owns the bytes) is kept alive by it. */
 #define ET_MT_TENSOR "etinspect.Tensor"
 struct et_tensor;
-void et_lua_push_tensor(lua_State *L, const struct et_tensor *t, int anchor);
 
 /* Check that argument `arg` is a Tensor whose owner is still open; returns
  * its view. */
@@ -361,9 +343,6 @@ lua_etr_box *et_lua_check_etrecord(lua_State *L, int arg);
  * (parsing it on first use; a Lua error when it cannot be parsed); `name`
  * is what it is called. */
 void et_lua_push_graph(lua_State *L, int rec_idx, const et_etr_program *p, const char *name);
-
-/* Push a Node: node `i` of the Graph userdata at `graph_idx`. */
-void et_lua_push_node(lua_State *L, int graph_idx, size_t i);
 
 /* Push a node's nn_module_stack as an ordered dict key -> (path, type), or
  * nil when it has none (l_graph.c). */
@@ -412,12 +391,6 @@ et_inspector *et_lua_insp_raw(lua_State *L, lua_insp_box *box);
 
 /* ---- more of the object model (l_object.c) ---------------------------- */
 
-/* et_lua_define_type for a type given as two luaL_Reg lists (methods
- * not counted, no cached getters), on the metatable on top of the stack,
- * whose __name must be set already.  Kept for types written before
- * et_lua_define_type. */
-void et_lua_set_index(lua_State *L, const luaL_Reg *methods, const luaL_Reg *getters);
-
 /* The __index body et_lua_define_type installs (upvalues: 1 methods,
  * 2 getters, 3 {name = leaf getter | cache slot}, 4 the type's name): a
  * leaf getter, called in place; else a cached value; else a method (each
@@ -428,10 +401,6 @@ void et_lua_set_index(lua_State *L, const luaL_Reg *methods, const luaL_Reg *get
  * keys.  A type with its own __index closure over the same upvalues
  * (Tensor: integer keys are elements) calls it for the rest. */
 int et_lua_record_index(lua_State *L);
-
-/* __pairs for record-like userdata: iterates the getter names (sorted) and
- * their values. */
-int et_lua_record_pairs(lua_State *L);
 
 /* One accepted option of an options table: its name and the types it
  * takes, '|'-separated words: Lua type names ("boolean", "string",
@@ -455,10 +424,6 @@ typedef struct et_lua_opt {
  * Keys are read raw; no user code runs. */
 void et_lua_check_options(lua_State *L, int arg, const char *where, const et_lua_opt *spec,
                           int argn);
-
-/* Is the value at `idx` an output sink: an io file, or a table or userdata
- * with a `write` method (found without running user code)? */
-int et_lua_is_sink(lua_State *L, int idx);
 
 /* Argument `arg` must be a sink (nil allowed when `optional`); raises
  * "<where>: bad argument #<argn> (file expected, got <type>)". */

@@ -19,7 +19,7 @@
 /* An io file, or a table or userdata with a `write` method found without
  * running user code: a raw field, or a field of its metatable's __index
  * table (a userdata whose __index is a function is taken on trust). */
-int et_lua_is_sink(lua_State *L, int idx)
+static int et_lua_is_sink(lua_State *L, int idx)
 {
     if (luaL_testudata(L, idx, LUA_FILEHANDLE))
         return 1;

@@ -101,7 +101,8 @@ void et_lua_push_graph(lua_State *L, int rec_idx, const et_etr_program *p, const
     }
 }
 
-void et_lua_push_node(lua_State *L, int graph_idx, size_t i)
+/* Push a Node: node `i` of the Graph userdata at `graph_idx`. */
+static void et_lua_push_node(lua_State *L, int graph_idx, size_t i)
 {
     graph_idx = lua_absindex(L, graph_idx);
     lua_graph_box *g = luaL_checkudata(L, graph_idx, ET_MT_GRAPH);

@@ -30,7 +30,10 @@ static void report(lua_State *L)
     lua_pop(L, 1);
 }
 
-void et_lua_warn(lua_State *L, const char *fmt, ...)
+/* Report a warning: calls etinspect.on_warning(message) when the user set
+ * one (protected: a failing handler falls back to stderr), else writes
+ * "etinspect: warning: MESSAGE" to stderr. */
+static void et_lua_warn(lua_State *L, const char *fmt, ...)
 {
     char msg[2048];
     va_list ap;
@@ -144,7 +147,13 @@ static bool push_inspector(lua_State *L, lua_insp_box *box)
 
 #define HOLD_KEY "etinspect.hold_warnings"
 
-void et_lua_hold_warnings(lua_State *L, bool hold)
+/* Hold (hold = true) or release the warnings of models made from now on:
+ * while held, et_lua_insp makes a model but et_lua_insp_give_warnings
+ * gives its warnings only at the first call after the release, so no
+ * handler runs and nothing is printed.  For the REPL's completion, which
+ * reads fields while the user types (_core.hold_warnings,
+ * lua/etinspect/repl.lua). */
+static void et_lua_hold_warnings(lua_State *L, bool hold)
 {
     lua_pushboolean(L, hold);
     lua_setfield(L, LUA_REGISTRYINDEX, HOLD_KEY);
@@ -210,7 +219,8 @@ static int msgh(lua_State *L)
     return 1;
 }
 
-int et_lua_push_msgh(lua_State *L)
+/* Push a traceback message handler for lua_pcall (returns its index). */
+static int et_lua_push_msgh(lua_State *L)
 {
     lua_pushcfunction(L, msgh);
     return lua_gettop(L);

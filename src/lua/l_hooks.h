@@ -18,15 +18,6 @@
 
 struct lua_insp_box; /* binding.h */
 
-/* Report a warning: calls etinspect.on_warning(message) when the user set
- * one (protected: a failing handler falls back to stderr), else writes
- * "etinspect: warning: MESSAGE" to stderr. */
-void et_lua_warn(lua_State *L, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
 /* A warning about the Inspector userdata at `insp_idx`: appended to its
  * insp.warnings (once: a message already given is not repeated) and
  * reported as et_lua_warn does. */
@@ -55,14 +46,6 @@ void et_lua_insp_register(lua_State *L, int ud);
  * stops when a handler closes the inspector.  Gives nothing while the
  * warnings are held (et_lua_hold_warnings). */
 void et_lua_insp_give_warnings(lua_State *L, struct lua_insp_box *box);
-
-/* Hold (hold = true) or release the warnings of models made from now on:
- * while held, et_lua_insp makes a model but et_lua_insp_give_warnings
- * gives its warnings only at the first call after the release, so no
- * handler runs and nothing is printed.  For the REPL's completion, which
- * reads fields while the user types (_core.hold_warnings,
- * lua/etinspect/repl.lua). */
-void et_lua_hold_warnings(lua_State *L, bool hold);
 
 /* Add `warn(message)` (et_lua_warn) and `hold_warnings(hold)`
  * (et_lua_hold_warnings) to the table on top of the stack: the
@@ -95,9 +78,6 @@ typedef struct et_lua_converter {
  * warning per event name and the default conversion. */
 int et_lua_time_converter(void *ud, const char *name, size_t name_len, uint64_t ticks,
                           double *out);
-
-/* Push a traceback message handler for lua_pcall (returns its index). */
-int et_lua_push_msgh(lua_State *L);
 
 /* Describe the function at `idx` for messages: "function at file.lua:12". */
 const char *et_lua_describe_function(lua_State *L, int idx);

@@ -77,19 +77,6 @@ void et_lua_unpin(lua_State *L, et_lua_owner *o)
         o->op = o->op_type = o->op_key = NULL;
 }
 
-int et_lua_call_pinned(lua_State *L, et_lua_owner *o, const char *op, int nargs, int nres)
-{
-    int base = lua_gettop(L) - nargs - 1;
-    if (o)
-        et_lua_pin(o, op);
-    int rc = lua_pcall(L, nargs, nres, 0);
-    if (o)
-        et_lua_unpin(L, o);
-    if (rc != LUA_OK)
-        lua_error(L);
-    return lua_gettop(L) - base;
-}
-
 /* Push the name of the operation pinning `o`. */
 static const char *push_op(lua_State *L, const et_lua_owner *o)
 {
@@ -98,7 +85,9 @@ static const char *push_op(lua_State *L, const et_lua_owner *o)
     return lua_pushstring(L, o->op ? o->op : "an operation");
 }
 
-void et_lua_owner_close(lua_State *L, et_lua_owner *o)
+/* close() of an owner: nothing when already closed; refused (a Lua
+ * error) while pinned or while users > 0; else releases it. */
+static void et_lua_owner_close(lua_State *L, et_lua_owner *o)
 {
     if (o->closed)
         return;
@@ -380,7 +369,9 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int et_lua_record_pairs(lua_State *L)
+/* __pairs for record-like userdata: iterates the getter names (sorted) and
+ * their values. */
+static int et_lua_record_pairs(lua_State *L)
 {
     if (!lua_getmetatable(L, 1) || lua_getfield(L, -1, "__getters") != LUA_TTABLE)
         return luaL_error(L, "not a record");
@@ -417,7 +408,8 @@ static int ro_newindex(lua_State *L)
                       lua_tostring(L, lua_upvalueindex(1)));
 }
 
-void et_lua_push_backing(lua_State *L, int idx)
+/* Push the sequence behind the read-only view at `idx` (for C code). */
+static void et_lua_push_backing(lua_State *L, int idx)
 {
     idx = lua_absindex(L, idx);
     if (!lua_getmetatable(L, idx)) {
@@ -454,7 +446,9 @@ static int ro_pairs(lua_State *L)
     return 3;
 }
 
-int et_lua_is_view(lua_State *L, int idx)
+/* Is the value at `idx` a read-only view (et_lua_push_readonly)?  Reads
+ * raw: runs no user code. */
+static int et_lua_is_view(lua_State *L, int idx)
 {
     if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx))
         return 0;
@@ -611,11 +605,6 @@ static void setup(lua_State *L, int mt, const char *mtname, const et_lua_method 
     et_lua_push_readonly(L, -2, lua_tostring(L, -1));
     lua_setfield(L, mt, "__metatable");
     lua_settop(L, top);
-}
-
-void et_lua_set_index(lua_State *L, const luaL_Reg *methods, const luaL_Reg *getters)
-{
-    setup(L, -1, NULL, NULL, NULL, methods, getters, NULL, NULL);
 }
 
 void et_lua_define_type(lua_State *L, const et_lua_type *t)

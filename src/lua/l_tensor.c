@@ -110,11 +110,6 @@ void et_lua_push_tensor_ex(lua_State *L, const et_tensor *t, int anchor, const c
     }
 }
 
-void et_lua_push_tensor(lua_State *L, const struct et_tensor *t, int anchor)
-{
-    et_lua_push_tensor_ex(L, t, anchor, NULL, NULL);
-}
-
 static lua_tensor *check_lt(lua_State *L, int arg)
 {
     lua_tensor *lt = luaL_checkudata(L, arg, ET_MT_TENSOR);
@@ -148,12 +143,6 @@ static int push_error(lua_State *L, int idx)
     return 0;
 }
 
-const char *et_lua_tensor_what(lua_State *L, int arg)
-{
-    lua_tensor *lt = luaL_checkudata(L, arg, ET_MT_TENSOR);
-    return lt->what;
-}
-
 /* Raise unless the values of the Tensor at stack index `idx` can be read.
  * The message carries no source position: it names the tensor itself. */
 static void need_readable_at(lua_State *L, int idx, const lua_tensor *lt)
@@ -180,14 +169,6 @@ static void need_readable_at(lua_State *L, int idx, const lua_tensor *lt)
 static void need_readable(lua_State *L, const lua_tensor *lt)
 {
     need_readable_at(L, 1, lt);
-}
-
-const et_tensor *et_lua_check_tensor_readable(lua_State *L, int arg)
-{
-    arg = lua_absindex(L, arg);
-    lua_tensor *lt = check_lt(L, arg);
-    need_readable_at(L, arg, lt);
-    return &lt->t;
 }
 
 /* ---- elements ----------------------------------------------------------- */

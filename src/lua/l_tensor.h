@@ -1,6 +1,6 @@
 /*
  * l_tensor.h - the Tensor userdata (l_tensor.c), beyond what binding.h
- * declares (et_lua_push_tensor, et_lua_check_tensor, ET_MT_TENSOR).
+ * declares (et_lua_push_tensor_ex, et_lua_check_tensor, ET_MT_TENSOR).
  *
  * A Tensor is an et_tensor view (tensor.h) copied into a userdata whose
  * user value 1 anchors whatever owns the bytes: an Inspector (the mapped
@@ -35,16 +35,6 @@ void et_lua_push_tensor_ex(lua_State *L, const et_tensor *t, int anchor, const c
  * false and t.error returns `msg`.  Used for tensors whose shape is known
  * but whose bytes are out of bounds or malformed (values.h). */
 void et_lua_tensor_set_error(lua_State *L, int idx, const char *msg);
-
-/* Check that argument `arg` is an open Tensor whose values can be read,
- * else raise the same error reading a value would ("<what>: no debug
- * buffer: ...", t.error, "<what>: scalar type QUINT4X2 cannot be read");
- * returns its view (et_tensor_readable is then true). */
-const et_tensor *et_lua_check_tensor_readable(lua_State *L, int arg);
-
-/* The name given to a Tensor (its `what`), for messages; "tensor" if none.
- * Argument `arg` must be a Tensor (not checked for being open). */
-const char *et_lua_tensor_what(lua_State *L, int arg);
 
 /* Register the Tensor metatable (called once by luaopen_etinspect). */
 void et_lua_register_tensor(lua_State *L);

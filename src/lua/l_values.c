@@ -42,7 +42,8 @@ static void push_tensor(lua_State *L, const et_etdump *d, const et_raw_value *v)
     lua_setfield(L, -2, "offset");
 }
 
-void et_lua_push_raw_value(lua_State *L, const et_etdump *d, uint32_t pos)
+/* Push the description of the Value table at `pos`. */
+static void et_lua_push_raw_value(lua_State *L, const et_etdump *d, uint32_t pos)
 {
     et_raw_value v;
     et_etdump_value(d, pos, &v);
@@ -121,8 +122,10 @@ static void push_bad_tensor(lua_State *L, int insp_idx, const et_etdump *d,
     et_lua_tensor_set_error(L, -1, err->msg);
 }
 
-void et_lua_push_value(lua_State *L, int insp_idx, const et_inspector *insp, uint32_t pos,
-                       const char *what)
+/* Push the value of the Value table at `pos` (see above); tensors anchor
+ * the Inspector userdata at `insp_idx`.  `what` names it in messages. */
+static void et_lua_push_value(lua_State *L, int insp_idx, const et_inspector *insp, uint32_t pos,
+                              const char *what)
 {
     insp_idx = lua_absindex(L, insp_idx);
     et_value_buffer buf = et_inspector_value_buffer(insp);
@@ -172,8 +175,13 @@ void et_lua_push_value(lua_State *L, int insp_idx, const et_inspector *insp, uin
     }
 }
 
-void et_lua_push_run_values(lua_State *L, int insp_idx, const et_inspector *insp, size_t block,
-                            size_t run, size_t event, int raw)
+/* Push the sequence of values of run `run` (0-based, < n_runs) of block
+ * `block`: the debug entries of event `event`, or the program outputs when
+ * `event` is SIZE_MAX (nil entries for Null and String values).  `raw`
+ * pushes raw descriptions instead.  Tensors anchor the
+ * Inspector userdata at `insp_idx`. */
+static void et_lua_push_run_values(lua_State *L, int insp_idx, const et_inspector *insp, size_t block,
+                                   size_t run, size_t event, int raw)
 {
     insp_idx = lua_absindex(L, insp_idx);
     const et_block *b = &insp->blocks[block];

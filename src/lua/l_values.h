@@ -36,22 +36,6 @@
 #include "format/etdump.h"
 #include "model/model.h"
 
-/* Push the description of the Value table at `pos`. */
-void et_lua_push_raw_value(lua_State *L, const et_etdump *d, uint32_t pos);
-
-/* Push the value of the Value table at `pos` (see above); tensors anchor
- * the Inspector userdata at `insp_idx`.  `what` names it in messages. */
-void et_lua_push_value(lua_State *L, int insp_idx, const et_inspector *insp, uint32_t pos,
-                       const char *what);
-
-/* Push the sequence of values of run `run` (0-based, < n_runs) of block
- * `block`: the debug entries of event `event`, or the program outputs when
- * `event` is SIZE_MAX (nil entries for Null and String values).  `raw`
- * pushes raw descriptions instead.  Tensors anchor the
- * Inspector userdata at `insp_idx`. */
-void et_lua_push_run_values(lua_State *L, int insp_idx, const et_inspector *insp, size_t block,
-                            size_t run, size_t event, int raw);
-
 /* How a method takes its run argument (argument 2, 1-based over the
  * block's runs). */
 typedef enum {
