@@ -157,4 +157,47 @@ else
     fail "the real tree: the layering holds" "exit $status"
     sed 's/^/#   /' "$T/out" "$T/err" >&2
 fi
+# docs/architecture.md draws the tree: every folder and module of src/ and
+# lua/etinspect/ has its line there, and every line names something that
+# exists (a module is x.c/x.h/x.cc/x.lua by its path without extension; a
+# name with an extension is that file; "scripts/*" stands for the folder)
+awk '
+    /^## The tree, file by file/ { intree = 1; next }
+    intree && /^```/ { if (inblock) exit; inblock = 1; next }
+    !inblock { next }
+    /^[^ ]/ { dir = $1; print "dir " dir; next }
+    /^  [^ ]/ {
+        line = substr($0, 3); sub(/  .*/, "", line)
+        n = split(line, names, /, */)
+        for (i = 1; i <= n; i++) print "entry " dir names[i]
+    }
+' "$ET_SRC/docs/architecture.md" >"$T/arch_tree"
+: >"$T/arch_tree_bad"
+while read -r kind name; do
+    case $kind in
+    dir) [ -d "$ET_SRC/$name" ] || echo "no folder $name" >>"$T/arch_tree_bad" ;;
+    entry)
+        case $name in
+        */\*) [ -d "$ET_SRC/${name%/\*}" ] || echo "no folder ${name%/\*}" >>"$T/arch_tree_bad" ;;
+        *.*) [ -f "$ET_SRC/$name" ] || echo "no file $name" >>"$T/arch_tree_bad" ;;
+        *) [ -f "$ET_SRC/$name.c" ] || [ -f "$ET_SRC/$name.h" ] || [ -f "$ET_SRC/$name.lua" ] ||
+               echo "no module $name" >>"$T/arch_tree_bad" ;;
+        esac ;;
+    esac
+done <"$T/arch_tree"
+(cd "$ET_SRC" && find src lua/etinspect -name '*.[ch]' -o -name '*.cc' -o -name '*.lua') |
+    sort | while read -r f; do
+    d=${f%/*}/ m=${f%.*}
+    grep -qx "entry $m" "$T/arch_tree" || grep -qx "entry $f" "$T/arch_tree" ||
+        grep -qx "entry $d*" "$T/arch_tree" || echo "not in the tree: $f" >>"$T/arch_tree_bad"
+    grep -qx "dir $d" "$T/arch_tree" || grep -qx "entry $d*" "$T/arch_tree" ||
+        echo "folder not in the tree: $d" >>"$T/arch_tree_bad"
+done
+if [ -s "$T/arch_tree" ] && [ ! -s "$T/arch_tree_bad" ]; then
+    pass "docs/architecture.md's tree: every folder and module, nothing more"
+else
+    fail "docs/architecture.md's tree: every folder and module, nothing more"
+    sort -u "$T/arch_tree_bad" | sed 's/^/#   /' >&2
+fi
+
 done_testing
