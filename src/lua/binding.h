@@ -313,6 +313,22 @@ void et_lua_register_export(lua_State *L);
 /* Add EventBlock.reference_output and Inspector.bundled_program
  * (l_bundled.c; after the Inspector and EventBlock registrations). */
 void et_lua_register_bundled(lua_State *L);
+/* Add insp:run_columns and insp:column_names (l_columns.c; after the
+ * Inspector's registration). */
+void et_lua_register_columns(lua_State *L);
+
+/* etinspect.Inspector{...} (l_inspector.c): open an ETDump (or a legacy
+ * dump) with its options table at argument 1; see docs/lua-api.md. */
+int et_lua_inspector_new(lua_State *L);
+
+/* Add a file's private helpers to the `_core` table on top of the stack
+ * (called once by luaopen_etinspect): numeric primitives (l_numeric.c),
+ * the HTML report's data (l_html.c), OutFile and write_file
+ * (l_outfile.c), several dumps' helpers (l_export.c). */
+void et_lua_open_numeric(lua_State *L);
+void et_lua_open_html(lua_State *L);
+void et_lua_open_outfile(lua_State *L);
+void et_lua_open_export(lua_State *L);
 
 /* Tensors (l_tensor.c): push a Tensor userdata viewing `t` (copied into
  * the userdata); the value at `anchor` (an Inspector, a BundledProgram ...

@@ -178,7 +178,6 @@ static int insp_column_names(lua_State *L)
  * arguments counted, the inspector pinned while a call runs (a user's
  * finalizer run by an allocation, or a metamethod of `cols`, cannot close
  * it under the loop). */
-void et_lua_register_columns(lua_State *L);
 void et_lua_register_columns(lua_State *L)
 {
     static const et_lua_method run_columns = {"run_columns", insp_run_columns, 2, 0};

@@ -263,8 +263,6 @@ static int blk_memory_summary(lua_State *L)
 
 /* ---- several dumps (dumpset.h; lua/etinspect/many.lua) ---- */
 
-void et_lua_open_export(lua_State *L); /* called by l_module.c */
-
 /* A path list that the collector frees whatever happens (a userdata with
  * __gc), so that no error between its filling and its use leaks it. */
 static int pathlist_gc(lua_State *L)

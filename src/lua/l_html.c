@@ -23,9 +23,6 @@
 #include "binding.h"
 #include "output/htmldata.h"
 
-/* Add the functions above to the table on top (called by l_module.c). */
-void et_lua_open_html(lua_State *L);
-
 /* The sample limit at `arg`: a non-negative integer (0: none). */
 static size_t check_limit(lua_State *L, int arg)
 {

@@ -645,7 +645,6 @@ int et_lua_adopt_inspector(lua_State *L)
 }
 
 /* etinspect.Inspector, exported to l_module.c */
-int et_lua_inspector_new(lua_State *L);
 int et_lua_inspector_new(lua_State *L)
 {
     return insp_new(L);

@@ -33,13 +33,6 @@ extern const struct et_lua_source {
     size_t code_len, src_len;
 } et_lua_embedded[];
 
-int et_lua_inspector_new(lua_State *L);
-void et_lua_open_numeric(lua_State *L); /* l_numeric.c: numeric primitives into _core */
-void et_lua_open_html(lua_State *L);    /* l_html.c: the HTML report's helpers into _core */
-void et_lua_open_outfile(lua_State *L); /* l_outfile.c: _core.outfile, _core.write_file */
-void et_lua_open_export(lua_State *L);  /* l_export.c: several dumps' helpers into _core */
-void et_lua_register_columns(lua_State *L); /* l_columns.c: insp:run_columns, insp:column_names */
-
 static int on_warning(lua_State *L)
 {
     if (!lua_isnoneornil(L, 1) && lua_type(L, 1) != LUA_TFUNCTION)

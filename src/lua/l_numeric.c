@@ -44,8 +44,6 @@
 
 #define ET_MT_NPY "etinspect.NpyFile"
 
-void et_lua_open_numeric(lua_State *L);
-
 /* Raise `msg` as a Lua error without a position: these are the messages
  * of the core (and the reference's), not errors of the calling line. */
 static int raise(lua_State *L, const char *msg)

@@ -25,10 +25,6 @@
 
 #define ET_MT_OUTFILE "etinspect.OutFile"
 
-/* Register OutFile and add outfile and write_file to the table on top
- * (called by l_module.c). */
-void et_lua_open_outfile(lua_State *L);
-
 /* An output file being written (outfile.h); `open` until committed or
  * aborted. */
 typedef struct lua_outfile {
