@@ -113,6 +113,10 @@ typedef struct et_lua_owner_class {
     const char *in_use_msg; /* raised by close() while users > 0 */
     /* free what it holds (idempotent; L may run no Lua code but luaL_unref) */
     void (*release)(lua_State *L, et_lua_owner *o);
+    /* free what it keeps after close() (nothing release touches), or NULL:
+     * called once, by the collector's finalizer (after release when that
+     * runs then); L as for release */
+    void (*collect)(lua_State *L, et_lua_owner *o);
 } et_lua_owner_class;
 
 /* The header of an owner's payload (Inspector, ETRecord, NpyFile). */
@@ -215,6 +219,16 @@ void et_lua_add_getter(lua_State *L, const char *mt, const et_lua_getter *g);
  * API: copy it to change it)".  `what` ("EventBlock.events") is copied. */
 void et_lua_push_readonly(lua_State *L, int idx, const char *what);
 
+/* Push a read-only view as et_lua_push_readonly's (the same `#`, `[k]`,
+ * ipairs, pairs, refused writes; _core.is_view true) of a sequence C
+ * keeps rather than a Lua table: `len` is the view's __len (pushes the
+ * count) and `index` its __index (called as index(view, key): pushes
+ * item k for an integer key 1 <= k <= count, else nil), each a C closure
+ * with the value at `anchor` (what holds the sequence, kept alive by the
+ * view) as upvalue 1.  They run no Lua code and check their upvalue. */
+void et_lua_push_readonly_c(lua_State *L, int anchor, lua_CFunction len, lua_CFunction index,
+                            const char *what);
+
 /* Add to the table on top (_core): is_view(v) -> boolean (et_lua_is_view),
  * the Lua library's way to tell the API's read-only sequences, whose
  * getmetatable() is false, from other tables; std, the standard library
@@ -287,6 +301,10 @@ typedef struct lua_insp_box {
     char parser_name[64];
     lua_etr_box *etrecord; /* the linked ETRecord's box, or NULL */
     size_t warnings_given; /* insp->warnings given to Lua (insp.warnings, on_warning) */
+    /* the warnings given to Lua, each once, in order (insp.warnings: the
+     * core's, the converter's, the parser's ...); kept after close() for
+     * the views taken before, freed when the userdata is collected */
+    et_warnings warnings;
 } lua_insp_box;
 
 /* A child's payload: its inspector, block index and (for events and perf

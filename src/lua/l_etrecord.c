@@ -79,7 +79,7 @@ static void rec_release(lua_State *L, et_lua_owner *o)
 
 static const et_lua_owner_class rec_class = {
     "ETRecord", "ETRecord", "ETRecord used after it was closed",
-    "ETRecord is linked to an open Inspector; close the Inspector first", rec_release};
+    "ETRecord is linked to an open Inspector; close the Inspector first", rec_release, NULL};
 
 lua_etr_box *et_lua_new_etrecord(lua_State *L)
 {

@@ -44,40 +44,19 @@ static void et_lua_warn(lua_State *L, const char *fmt, ...)
     report(L);
 }
 
-void et_lua_insp_warnings_init(lua_State *L, int insp_idx)
+/* Append `msg` to the warnings of the Inspector userdata at `insp_idx`
+ * (insp.warnings) unless it was given already; returns whether it was
+ * new (true for anything but an Inspector: reported, not kept).  Raises
+ * "out of memory". */
+static bool keep_warning(lua_State *L, int insp_idx, const char *msg)
 {
-    lua_getiuservalue(L, insp_idx, 1);
-    lua_newtable(L);
-    lua_setfield(L, -2, "warnings");
-    lua_newtable(L);
-    lua_setfield(L, -2, "warned");
-    lua_pop(L, 1);
-}
-
-/* Appends the string on top of the stack to the warnings of the Inspector
- * at insp_idx unless it was given already; leaves the string on top.
- * Returns whether it was new. */
-static bool record_warning(lua_State *L, int insp_idx)
-{
-    int base = lua_gettop(L) - 1; /* the message is base + 1 */
-    bool fresh = true;
-    if (lua_getiuservalue(L, insp_idx, 1) == LUA_TTABLE &&
-        lua_getfield(L, base + 2, "warned") == LUA_TTABLE &&
-        lua_getfield(L, base + 2, "warnings") == LUA_TTABLE) {
-        lua_pushvalue(L, base + 1);
-        if (lua_rawget(L, base + 3) != LUA_TNIL) { /* given already */
-            fresh = false;
-        } else {
-            lua_pop(L, 1);
-            lua_pushvalue(L, base + 1);
-            lua_pushboolean(L, 1);
-            lua_rawset(L, base + 3);
-            lua_pushvalue(L, base + 1);
-            lua_rawseti(L, base + 4, (lua_Integer)lua_rawlen(L, base + 4) + 1);
-        }
-    }
-    lua_settop(L, base + 1);
-    return fresh;
+    lua_insp_box *box = luaL_testudata(L, insp_idx, ET_MT_INSPECTOR);
+    if (!box)
+        return true;
+    int rc = et_warnings_add_once(&box->warnings, msg);
+    if (rc < 0)
+        luaL_error(L, "out of memory");
+    return rc > 0;
 }
 
 void et_lua_insp_warn(lua_State *L, int insp_idx, const char *fmt, ...)
@@ -87,20 +66,15 @@ void et_lua_insp_warn(lua_State *L, int insp_idx, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    insp_idx = lua_absindex(L, insp_idx);
-    lua_pushstring(L, msg);
-    if (record_warning(L, insp_idx))
+    if (keep_warning(L, insp_idx, msg)) {
+        lua_pushstring(L, msg);
         report(L);
-    else
-        lua_pop(L, 1);
+    }
 }
 
 void et_lua_insp_warnings_add(lua_State *L, int insp_idx, const char *msg)
 {
-    insp_idx = lua_absindex(L, insp_idx);
-    lua_pushstring(L, msg);
-    record_warning(L, insp_idx);
-    lua_pop(L, 1);
+    keep_warning(L, insp_idx, msg);
 }
 
 /* registry[INSPECTORS_KEY]: box (light userdata) -> its Inspector, weak

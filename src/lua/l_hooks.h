@@ -19,22 +19,19 @@
 struct lua_insp_box; /* binding.h */
 
 /* A warning about the Inspector userdata at `insp_idx`: appended to its
- * insp.warnings (once: a message already given is not repeated) and
- * reported as et_lua_warn does. */
+ * insp.warnings (box->warnings, once: a message already given is neither
+ * kept nor reported again) and reported as et_lua_warn does.  The
+ * message is clipped to 2047 bytes.  Raises "out of memory". */
 void et_lua_insp_warn(lua_State *L, int insp_idx, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
-/* Create the warning list of the Inspector userdata at `insp_idx` (in its
- * user value table: "warnings", the sequence insp.warnings reads, and
- * "warned", the set of messages given). */
-void et_lua_insp_warnings_init(lua_State *L, int insp_idx);
-
 /* Record `msg` in the warnings of the Inspector at `insp_idx` as
  * et_lua_insp_warn does, without reporting it (warnings the command line
- * printed already, for an inspector it hands to Lua). */
+ * printed already, for an inspector it hands to Lua).  Raises "out of
+ * memory". */
 void et_lua_insp_warnings_add(lua_State *L, int insp_idx, const char *msg);
 
 /* Note the Inspector userdata at `ud` as its box's (a weak registry

@@ -151,9 +151,17 @@ static void insp_release(lua_State *L, et_lua_owner *o)
         et_lua_owner_unuse(L, &rec->own);
 }
 
+/* Free what an Inspector keeps after close(): the warnings its views
+ * read (its owner class's collect). */
+static void insp_collect(lua_State *L, et_lua_owner *o)
+{
+    (void)L;
+    et_warnings_free(&((lua_insp_box *)o)->warnings);
+}
+
 static const et_lua_owner_class insp_class = {
     "Inspector", "inspector", "inspector is closed",
-    "Inspector is in use", insp_release};
+    "Inspector is in use", insp_release, insp_collect};
 
 /* The string options an Inspector keeps in its user value (insp.etdump_path
  * ...), whether Lua opened it or the command line handed it over. */
@@ -234,7 +242,6 @@ static int insp_new(lua_State *L)
     lua_pushvalue(L, -1);
     lua_setiuservalue(L, ud, 1);
     int uv = lua_gettop(L);
-    et_lua_insp_warnings_init(L, ud);
     et_lua_insp_register(L, ud);
 
     /* strings are anchored in the user value (the options table is the
@@ -383,10 +390,41 @@ static int insp_target(lua_State *L)
     return 1;
 }
 
+/* The warnings a view of insp.warnings reads: those of its Inspector
+ * (upvalue 1), or none for anything else. */
+static const et_warnings *view_warnings(lua_State *L)
+{
+    const lua_insp_box *box = luaL_testudata(L, lua_upvalueindex(1), ET_MT_INSPECTOR);
+    return box ? &box->warnings : NULL;
+}
+
+/* The view's __len: the number of warnings. */
+static int warnings_len(lua_State *L)
+{
+    const et_warnings *w = view_warnings(L);
+    lua_pushinteger(L, w ? (lua_Integer)w->n : 0);
+    return 1;
+}
+
+/* The view's __index(view, k): warning k (an integer, 1-based), else nil. */
+static int warnings_index(lua_State *L)
+{
+    const et_warnings *w = view_warnings(L);
+    int isint = 0;
+    lua_Integer k = lua_type(L, 2) == LUA_TNUMBER ? lua_tointegerx(L, 2, &isint) : 0;
+    if (w && isint && k >= 1 && (lua_Unsigned)k <= w->n)
+        lua_pushstring(L, w->items[k - 1]);
+    else
+        lua_pushnil(L);
+    return 1;
+}
+
 /* insp.warnings: a read-only view of every warning about this Inspector,
  * in order: those found while loading (the core's and the time-scale
  * converter's), then those of later reads (parser failures, unreadable
- * values); each message once. */
+ * values); each message once.  The same table on every read (cached in
+ * the user value); it reads box->warnings, so a view taken before close()
+ * still reads them after. */
 static int insp_warnings(lua_State *L)
 {
     et_lua_insp(L, check_box(L, 1));
@@ -394,10 +432,9 @@ static int insp_warnings(lua_State *L)
     if (lua_getfield(L, -1, "warnings_view") == LUA_TTABLE)
         return 1;
     lua_pop(L, 1);
-    lua_getfield(L, -1, "warnings");
-    et_lua_push_readonly(L, -1, "Inspector.warnings");
+    et_lua_push_readonly_c(L, 1, warnings_len, warnings_index, "Inspector.warnings");
     lua_pushvalue(L, -1);
-    lua_setfield(L, -4, "warnings_view");
+    lua_setfield(L, -3, "warnings_view");
     return 1;
 }
 
@@ -617,7 +654,6 @@ int et_lua_adopt_inspector(lua_State *L)
     int ud = lua_gettop(L); /* 5 */
     lua_newtable(L); /* user value, as insp_new fills it */
     lua_setiuservalue(L, ud, 1);
-    et_lua_insp_warnings_init(L, ud);
     /* nothing raises from here until the box owns the inspector */
     box->insp = insp;
     if (rb) {

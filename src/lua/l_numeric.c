@@ -167,7 +167,7 @@ static void npy_release(lua_State *L, et_lua_owner *o)
 }
 
 static const et_lua_owner_class npy_class = {"NpyFile", "owner", "NpyFile used after it was closed",
-                                             "NpyFile is in use", npy_release};
+                                             "NpyFile is in use", npy_release, NULL};
 
 static et_npy *new_owner(lua_State *L, size_t extra)
 {

@@ -145,7 +145,8 @@ static int owner_close(lua_State *L)
 }
 
 /* __gc: the collector releases the owner (after its last user when other
- * owners point into it); called by hand it is a close(). */
+ * owners point into it) and frees what it kept after close() (its
+ * class's collect); called by hand it is a close(). */
 static int owner_gc(lua_State *L)
 {
     et_lua_owner *o = et_lua_owner_of(L, 1);
@@ -155,13 +156,14 @@ static int owner_gc(lua_State *L)
         et_lua_owner_close(L, o);
         return 0;
     }
-    if (o->closed)
-        return 0;
-    if (o->users) {
-        o->finalized = true;
-        return 0;
+    if (!o->closed) {
+        if (o->users)
+            o->finalized = true;
+        else
+            release(L, o);
     }
-    release(L, o);
+    if (o->cls->collect)
+        o->cls->collect(L, o);
     return 0;
 }
 
@@ -446,8 +448,10 @@ static int ro_pairs(lua_State *L)
     return 3;
 }
 
-/* Is the value at `idx` a read-only view (et_lua_push_readonly)?  Reads
- * raw: runs no user code. */
+/* Is the value at `idx` a read-only view (et_lua_push_readonly, of a
+ * table: its __len is ro_len; et_lua_push_readonly_c, of what C keeps:
+ * its __newindex, as every view's, is ro_newindex)?  Reads raw: runs no
+ * user code. */
 static int et_lua_is_view(lua_State *L, int idx)
 {
     if (lua_type(L, idx) != LUA_TTABLE || !lua_getmetatable(L, idx))
@@ -455,7 +459,10 @@ static int et_lua_is_view(lua_State *L, int idx)
     lua_pushliteral(L, "__len");
     lua_rawget(L, -2);
     int view = lua_tocfunction(L, -1) == ro_len;
-    lua_pop(L, 2);
+    lua_pushliteral(L, "__newindex");
+    lua_rawget(L, -3);
+    view = view || lua_tocfunction(L, -1) == ro_newindex;
+    lua_pop(L, 3);
     return view;
 }
 
@@ -478,6 +485,28 @@ void et_lua_push_readonly(lua_State *L, int idx, const char *what)
     lua_pushcclosure(L, ro_newindex, 1);
     lua_setfield(L, -2, "__newindex");
     lua_pushcfunction(L, ro_len);
+    lua_setfield(L, -2, "__len");
+    lua_pushcfunction(L, ro_pairs);
+    lua_setfield(L, -2, "__pairs");
+    lua_pushboolean(L, 0);
+    lua_setfield(L, -2, "__metatable");
+    lua_setmetatable(L, -2);
+}
+
+void et_lua_push_readonly_c(lua_State *L, int anchor, lua_CFunction len, lua_CFunction index,
+                            const char *what)
+{
+    anchor = lua_absindex(L, anchor);
+    lua_createtable(L, 0, 0);
+    lua_createtable(L, 0, 5);
+    lua_pushvalue(L, anchor);
+    lua_pushcclosure(L, index, 1);
+    lua_setfield(L, -2, "__index");
+    lua_pushstring(L, what);
+    lua_pushcclosure(L, ro_newindex, 1);
+    lua_setfield(L, -2, "__newindex");
+    lua_pushvalue(L, anchor);
+    lua_pushcclosure(L, len, 1);
     lua_setfield(L, -2, "__len");
     lua_pushcfunction(L, ro_pairs);
     lua_setfield(L, -2, "__pairs");

@@ -126,6 +126,20 @@ insp = open(pw.dump { { name = "x", mem = { { 7, 10 }, { 9, 1 }, { 7, 5 }, { 8, 
 t.is(#insp.warnings, 1, "several unknown allocators: one warning for the block")
 t.ok(insp.warnings[1]:find("allocator id 7 and 2 other ids which no allocator table names", 1, true),
   "... naming the first id and how many others")
+-- a warning per block name, 20,000 of them: each given once, all in insp.warnings, in order
+do
+  local blocks, given = {}, 0
+  for i = 1, 20000 do blocks[i] = { name = "b" .. i, mem = { { 7, 10 } } } end
+  etinspect.on_warning(function() given = given + 1 end)
+  local many = open(pw.dump(blocks), "ns")
+  local w = many.warnings
+  etinspect.on_warning(function() end)
+  t.ok(#w == 20000 and given == 20000, "20,000 blocks naming no allocator: 20,000 warnings, each given once ("
+    .. #w .. ", " .. given .. ")")
+  local in_order = true
+  for i = 1, #w do in_order = in_order and w[i]:find("block 'b" .. i .. "':", 1, true) ~= nil end
+  t.ok(in_order, "... in insp.warnings in the blocks' order")
+end
 local al = insp.memory_allocations[1].allocations
 t.ok(#al == 3 and al[1].allocator_id == 7 and al[1].total_allocations_done == 15 and al[2].allocator_id == 9
   and al[3].allocator_id == 8, "allocations summed per allocator, in first-seen order")

@@ -415,6 +415,40 @@ do
   t.is(select("#", table.unpack(blk.events)), 8, "table.unpack of it")
 end
 
+-- insp.warnings: the same read-only view on every read, still read after close() ------------
+do
+  local insp = etinspect.Inspector{etdump_path = DELEGATES, delegate_metadata_parser = function() error("no") end}
+  for _, b in ipairs(insp.event_blocks) do
+    for _, ev in ipairs(b.events) do local _ = ev.delegate_debug_metadatas end
+  end
+  take()
+  local w = insp.warnings
+  local n, first = #w, w[1]
+  t.ok(n > 1 and first:find("delegate metadata parser", 1, true), "the parser's warnings: " .. n)
+  t.ok(rawequal(w, insp.warnings), "insp.warnings: the same table on every read")
+  t.ok(etinspect._core.is_view(w) and getmetatable(w) == false, "... a read-only view")
+  t.ok(w[0] == nil and w[n + 1] == nil and w["1"] == nil and w[1.5] == nil and w[1.0] == first
+    and next(w) == nil and rawlen(w) == 0, "... items only at 1 .. #w")
+  local copy = {}
+  for i, m in pairs(w) do copy[i] = m end
+  t.is(#copy, n, "... pairs gives every warning")
+  insp:close()
+  t.is(err_of(function() return insp.warnings end), "inspector is closed", "insp.warnings after close() raises")
+  t.ok(#w == n and w[1] == first and w[n] == copy[n], "a view taken before close() still reads the warnings")
+  local k = 0
+  for i, m in ipairs(w) do k = i; assert(m == copy[i]) end
+  t.is(k, n, "... ipairs over it")
+  t.is(err_of(function() w[n + 1] = "x" end),
+    "Inspector.warnings is read-only (a sequence of the API: copy it to change it)", "... writes refused")
+  t.is(err_of(function() table.insert(w, "x") end),
+    "Inspector.warnings is read-only (a sequence of the API: copy it to change it)", "... table.insert refused")
+  t.is(#w, n, "... nothing was added")
+  insp = nil
+  collectgarbage()
+  collectgarbage()
+  t.ok(#w == n and w[n] == copy[n], "... and while the view is kept, the Inspector and its warnings are")
+end
+
 -- stable identity --------------------------------------------------------------------------------
 do
   local insp = etinspect.Inspector{etdump_path = SAMPLE, etrecord = RECORD}
