@@ -147,6 +147,24 @@ $(B)/asan/libetlua.a: $(ASAN_LUA_OBJ)
 $(B)/etinspect.so: $(PIC_OBJ)
 	$(CC) -shared $(CFLAGS) $^ $(CORE_LIBS) -o $@
 
+# the same under ASan+UBSan, for tests/e2e/stock_lua.t in make test-asan (a
+# stock lua5.4 with the sanitizer's runtime preloaded)
+ASAN_PIC_OBJ = $(PIC_OBJ:$(B)/pic/%=$(B)/asan/pic/%)
+$(B)/asan/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(WARN) $(SAN_FLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(B)/asan/pic/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) -Isrc/core $(CXXFLAGS_SHIM) $(SAN_FLAGS) -fPIC -MMD -MP -c $< -o $@
+
+$(B)/asan/pic/gen/lua_embed.o: $(B)/gen/lua_embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(SAN_FLAGS) -fPIC -c $< -o $@
+
+$(B)/asan/etinspect.so: $(ASAN_PIC_OBJ)
+	$(CC) -shared $(SAN_FLAGS) $^ $(CORE_LIBS) -o $@
+
 $(B)/libetcore.a: $(CORE_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
@@ -209,7 +227,7 @@ test: $(B)/etinspect $(B)/etinspect.so $(UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN) $(
 	$(TEST_ENV) ET_BIN=$(abspath $(B)) ETINSPECT=$(abspath $(B)/etinspect) PATH="$(abspath $(B)):$$PATH" \
 	    prove $(PROVE_FLAGS) $(UNIT_BIN) tests/e2e/*.t tests/lua/*.t
 
-test-asan: $(B)/asan/etinspect $(ASAN_UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
+test-asan: $(B)/asan/etinspect $(B)/asan/etinspect.so $(ASAN_UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
 	$(TEST_ENV) ET_BIN=$(abspath $(B)/asan) ETINSPECT=$(abspath $(B)/asan/etinspect) \
 	    PATH="$(abspath $(B)/asan):$$PATH" \
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -374,4 +392,4 @@ clean:
 
 -include $(CORE_OBJ:.o=.d) $(CORE_CXX:%.cc=$(B)/pic/%.d) $(HOST_OBJ:.o=.d) $(ASAN_CORE_OBJ:.o=.d) $(ASAN_HOST_OBJ:.o=.d) \
     $(LUA_SRC:%.c=$(B)/%.d) $(LUA_SRC:%.c=$(B)/asan/%.d) \
-    $(CORE_SRC:%.c=$(B)/pic/%.d) $(LUA_SRC:%.c=$(B)/pic/%.d)
+    $(CORE_SRC:%.c=$(B)/pic/%.d) $(LUA_SRC:%.c=$(B)/pic/%.d) $(ASAN_PIC_OBJ:.o=.d)

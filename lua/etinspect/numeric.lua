@@ -62,7 +62,7 @@ local function tuple(v)
   local n = len(v)
   for i = 1, n do t[i] = v[i] end
   if v.n ~= nil then t.n = n end
-  return setmetatable(t, debug.getregistry()["etinspect.tuple"])
+  return core.tuple(t)
 end
 M.tuple = tuple
 

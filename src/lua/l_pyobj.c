@@ -76,6 +76,23 @@ void et_lua_push_tuple(lua_State *L, int n)
     luaL_setmetatable(L, ET_MT_TUPLE);
 }
 
+/* _core.tuple(t) -> t: the table t made a tuple (its metatable set to the
+ * shared "etinspect.tuple"), so the Lua library makes tuples without
+ * reaching into the registry.  Raises for anything but a table. */
+static int core_tuple(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_settop(L, 1);
+    luaL_setmetatable(L, ET_MT_TUPLE);
+    return 1;
+}
+
+void et_lua_open_pyobj(lua_State *L)
+{
+    lua_pushcfunction(L, core_tuple);
+    lua_setfield(L, -2, "tuple");
+}
+
 void et_lua_register_pyobj(lua_State *L)
 {
     luaL_newmetatable(L, ET_MT_TUPLE);

@@ -25,6 +25,11 @@
 /* Register the tuple metatable (once, by luaopen_etinspect). */
 void et_lua_register_pyobj(lua_State *L);
 
+/* Put the Lua library's tuple maker in the _core table on top of the
+ * stack: _core.tuple(t) -> t, t's metatable set to the tuple metatable
+ * (raises for anything but a table). */
+void et_lua_open_pyobj(lua_State *L);
+
 /* Push a new, empty ordered dict. */
 void et_lua_new_dict(lua_State *L);
 
