@@ -74,8 +74,7 @@ int main(void)
     ok(et_warnings_add(&w, "reused") == 0 && w.n == 1 && strcmp(w.items[0], "reused") == 0,
        "a freed list can be used again");
     et_warnings_free(&w);
-    et_warnings_free(NULL);
-    ok(1, "et_warnings_free(NULL) is accepted");
+    et_warnings_free(NULL); /* accepted: a crash here fails the test */
 
     /* appending once */
     et_warnings o = {0};
