@@ -42,6 +42,8 @@
 --                lauxlib.h, lualib.h, luaconf.h) or an object of src/core
 --                uses a symbol of Lua's API (lua_*, luaL_*, luaopen_*)
 --   no layer     a file under src/ that no layer holds
+--   too long     a file of src/ over MAX_LINES (1,800) lines: a hub to split
+--                at its seams
 -- --no-symbols checks the include graph alone (no build needed).  Without
 -- it, a BUILD with no objects under BUILD/src is an error (exit 2).  With
 -- no violation, one line says how much was checked; the exit status is 0.
@@ -68,6 +70,8 @@ local LAYERS = {
     { dir = "src/lua", name = "lua" },
     { dir = "src/host", name = "host" },
 }
+local MAX_LINES = 1800
+
 local LUA_HEADERS = { ["lua.h"] = true, ["lauxlib.h"] = true, ["lualib.h"] = true,
     ["luaconf.h"] = true, ["lua.hpp"] = true }
 
@@ -215,7 +219,9 @@ local function include_graph(root)
         g[a] = g[a] or {}
         if not layer_of(a) then violation("no layer: " .. f .. " is in no layer's directory") end
         local dir = f:match("^(.*)/[^/]*$")
+        local n = 0
         for l in io.lines(root .. "/" .. f) do
+            n = n + 1
             local q, name = l:match('^%s*#%s*include%s*([<"])([^>"]+)[>"]')
             if name then
                 local base = name:match("[^/]*$")
@@ -233,6 +239,10 @@ local function include_graph(root)
                     end
                 end
             end
+        end
+        if n > MAX_LINES then
+            violation(string.format("too long: %s has %d lines, more than %d: split it at its seams", f, n,
+                MAX_LINES))
         end
     end
     return g
