@@ -371,34 +371,16 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+static size_t push_sorted_keys(lua_State *L, int t, int (*keep)(lua_State *L));
+static int keep_all(lua_State *L);
+
 /* __pairs for record-like userdata: iterates the getter names (sorted) and
  * their values. */
 static int et_lua_record_pairs(lua_State *L)
 {
     if (!lua_getmetatable(L, 1) || lua_getfield(L, -1, "__getters") != LUA_TTABLE)
         return luaL_error(L, "not a record");
-    int getters = lua_gettop(L);
-    size_t n = 0;
-    lua_pushnil(L);
-    while (lua_next(L, getters)) {
-        lua_pop(L, 1);
-        n++;
-    }
-    /* the names, sorted in C (no table.sort: a script may replace it) */
-    const char **names = lua_newuserdatauv(L, (n ? n : 1) * sizeof *names, 0);
-    size_t i = 0;
-    lua_pushnil(L);
-    while (lua_next(L, getters)) {
-        lua_pop(L, 1);
-        if (i < n && lua_type(L, -1) == LUA_TSTRING)
-            names[i++] = lua_tostring(L, -1);
-    }
-    qsort(names, i, sizeof *names, cmp_str);
-    lua_createtable(L, (int)i, 0);
-    for (size_t k = 0; k < i; k++) {
-        lua_pushstring(L, names[k]); /* still anchored as keys of the getters */
-        lua_rawseti(L, -2, (lua_Integer)k + 1);
-    }
+    push_sorted_keys(L, -1, keep_all);
     return et_lua_pairs_in_order(L, 1, -1);
 }
 
