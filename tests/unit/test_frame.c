@@ -12,6 +12,8 @@
  * Plain C11 (tmpfile() stands in for open_memstream()).
  */
 #include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -512,6 +514,98 @@ out:
 
 /* The reference directory: argv[1], else $ET_SHARED/corpus/ref, else
  * ../shared/corpus/ref (relative to the checkout). */
+/* ------------------------------------------------------------- strip */
+
+/* The FNV-1a hash of test_strip's grid of pseudo-random cells, as the
+ * forward-scanning py_strip rendered it. */
+#define STRIP_GRID_HASH 0xfca8b46827bf4a5bu
+
+/* The text cells of a left-aligned column are stripped as Python's
+ * str.strip() does, over the code points frame.c decodes (an invalid byte
+ * is a code point of its own, an overlong encoding of a space is a space).
+ * Readable cases, then 4,000 pseudo-random cells over the bytes that
+ * matter (ASCII and Unicode whitespace, leads and continuations, invalid
+ * bytes) whose grid must hash to what the forward-scanning implementation
+ * of the first release rendered. */
+/* Does a row of the grid `h` end with the cell `want` (then only padding)? */
+static bool has_cell(const char *h, size_t hn, const char *want)
+{
+    static const char bar[] = "\xe2\x94\x82 ", end[] = " \xe2\x94\x82\n";
+    size_t wn = strlen(want), bn = strlen(bar), en = strlen(end);
+    for (size_t i = 0; h && i + bn + wn + en <= hn; i++) {
+        if (memcmp(h + i, bar, bn) || memcmp(h + i + bn, want, wn))
+            continue;
+        size_t j = i + bn + wn;
+        while (j < hn && h[j] == ' ' && (j + en > hn || memcmp(h + j, end, en)))
+            j++;
+        if (j + en <= hn && !memcmp(h + j, end, en))
+            return true;
+    }
+    return false;
+}
+
+static void test_strip(void)
+{
+    static const char *const names[] = {"s"};
+    static const struct {
+        const char *in, *want;
+    } cases[] = {
+        {"  a b  ", "a b"},
+        {"x\xe3\x80\x80", "x"},              /* U+3000 at the end */
+        {"\xc2\xa0x\xc2\xa0 ", "x"},         /* U+00A0 on both sides */
+        {"x\xe0\x80\xa0", "x"},              /* an overlong space decodes as one */
+        {"x\x80 ", "x\x80"},                 /* a stray continuation byte stays */
+        {"x\xe2\x80", "x\xe2\x80"},          /* a cut sequence stays */
+        {"\xe2\x80\x8ax\xe2\x80\x8a", "x"},  /* U+200A */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        et_frame *f = et_frame_new(1, names);
+        if (!f || et_frame_add_row(f) < 0 ||
+            et_frame_set_text(f, 0, 0, cases[i].in, strlen(cases[i].in)) != 0) {
+            ok(0, "strip case %zu: frame", i);
+            et_frame_free(f);
+            continue;
+        }
+        int rc;
+        bytes got = render(f, et_frame_write_grid, &rc);
+        ok(has_cell(got.s, got.n, cases[i].want),
+           "strip case %zu: the cell shows as the stripped text", i);
+        free(got.s);
+        et_frame_free(f);
+    }
+
+    static const unsigned char alphabet[] = {
+        ' ', '\t', '\n', 0x1c, 'a', '1', '.', 'e', '-', 0x80, 0x85, 0x8a, 0xa0, 0xc2,
+        0xe0, 0xe1, 0xe2, 0xe3, 0x9a, 0xf0, 0xff, 0xed, 0xbf, 0x20,
+    };
+    et_frame *f = et_frame_new(1, names);
+    uint64_t x = 0x9e3779b97f4a7c15u;
+    char cell[24];
+    int built = f != NULL;
+    for (int r = 0; built && r < 4000; r++) {
+        size_t n = 0, len;
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        len = (size_t)(x % sizeof cell);
+        for (n = 0; n < len; n++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            cell[n] = (char)alphabet[x % sizeof alphabet];
+        }
+        built = et_frame_add_row(f) >= 0 && et_frame_set_text(f, (size_t)r, 0, cell, len) == 0;
+    }
+    if (ok(built, "4,000 pseudo-random cells")) {
+        int rc;
+        bytes got = render(f, et_frame_write_grid, &rc);
+        uint64_t h = 0xcbf29ce484222325u;
+        for (size_t i = 0; got.s && i < got.n; i++)
+            h = (h ^ (unsigned char)got.s[i]) * 0x100000001b3u;
+        diag("grid of the pseudo-random cells: %zu bytes, FNV-1a %016llx", got.n,
+             (unsigned long long)h);
+        ok(got.s && h == STRIP_GRID_HASH, "... their grid is the first release's, byte for byte");
+        free(got.s);
+    }
+    et_frame_free(f);
+}
+
 /* et_frame_set_view: index labels and a "..." row that takes no part in
  * the columns' types (a float column stays right-aligned with "g"). */
 static void test_view(void)
@@ -579,6 +673,7 @@ int main(int argc, char **argv)
     test_tsv_quoting();
     test_grid();
     test_view();
+    test_strip();
 
     snprintf(probe, sizeof probe, "%s/small.tsv", refdir);
     if (!(fp = fopen(probe, "rb"))) {

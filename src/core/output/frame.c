@@ -425,24 +425,40 @@ static bool py_space(uint32_t c)
            c == 0x2029 || c == 0x202f || c == 0x205f || c == 0x3000;
 }
 
-/* Python str.strip(): narrow [*s, *s + *n) to drop surrounding whitespace. */
+/* Python str.strip(): narrow [*s, *s + *n) to drop surrounding whitespace
+ * (code points as u8_next decodes them).  The leading code points are
+ * decoded until the first that is not whitespace; at the end an ASCII byte
+ * is always a code point of its own, so trailing ASCII whitespace is
+ * dropped byte by byte, and only a text whose last kept byte is not ASCII
+ * is decoded forward again to find where its last non-space code point
+ * ends.  A cell like "[1103966, 2303121, ...]" thus costs O(1), not a
+ * decode of every byte (it is stripped three times per grid). */
 static void py_strip(const char **s, size_t *n)
 {
     const unsigned char *p = (const unsigned char *)*s;
-    size_t i = 0, first = *n, end = 0, k;
+    size_t first = 0, end = *n, k;
     uint32_t cp;
 
-    for (; i < *n; i += k) {
-        k = u8_next(p + i, *n - i, &cp);
-        if (!py_space(cp)) {
-            if (first == *n)
-                first = i;
-            end = i + k;
-        }
+    for (; first < end; first += k) {
+        k = u8_next(p + first, end - first, &cp);
+        if (!py_space(cp))
+            break;
     }
-    if (first == *n) {
+    if (first == end) {
         *n = 0;
         return;
+    }
+    /* p[first] starts a code point that is not whitespace: these loops
+     * stop at it at the latest */
+    while (p[end - 1] < 0x80 && py_space(p[end - 1]))
+        end--;
+    if (p[end - 1] >= 0x80) {
+        size_t i;
+        for (i = first, end = first; i < *n; i += k) {
+            k = u8_next(p + i, *n - i, &cp);
+            if (!py_space(cp))
+                end = i + k;
+        }
     }
     *s += first;
     *n = end - first;
