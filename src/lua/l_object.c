@@ -456,18 +456,20 @@ static int core_is_view(lua_State *L)
     return 1;
 }
 
-void et_lua_push_readonly(lua_State *L, int idx, const char *what)
+/* Push a read-only view: an empty table whose metatable reads through
+ * `index` and `len` (the two values on top of the stack, popped), refuses
+ * writes naming `what`, and hides itself.  Both kinds of view below are
+ * made here, so et_lua_is_view and the messages agree. */
+static void push_view(lua_State *L, const char *what)
 {
-    idx = lua_absindex(L, idx);
     lua_createtable(L, 0, 0);
     lua_createtable(L, 0, 5);
-    lua_pushvalue(L, idx);
+    lua_rotate(L, -4, 2); /* index, len, view, mt -> view, mt, index, len */
+    lua_setfield(L, -3, "__len");
     lua_setfield(L, -2, "__index");
     lua_pushstring(L, what);
     lua_pushcclosure(L, ro_newindex, 1);
     lua_setfield(L, -2, "__newindex");
-    lua_pushcfunction(L, ro_len);
-    lua_setfield(L, -2, "__len");
     lua_pushcfunction(L, ro_pairs);
     lua_setfield(L, -2, "__pairs");
     lua_pushboolean(L, 0);
@@ -475,26 +477,22 @@ void et_lua_push_readonly(lua_State *L, int idx, const char *what)
     lua_setmetatable(L, -2);
 }
 
+void et_lua_push_readonly(lua_State *L, int idx, const char *what)
+{
+    lua_pushvalue(L, idx);
+    lua_pushcfunction(L, ro_len);
+    push_view(L, what);
+}
+
 void et_lua_push_readonly_c(lua_State *L, int anchor, lua_CFunction len, lua_CFunction index,
                             const char *what)
 {
     anchor = lua_absindex(L, anchor);
-    lua_createtable(L, 0, 0);
-    lua_createtable(L, 0, 5);
     lua_pushvalue(L, anchor);
     lua_pushcclosure(L, index, 1);
-    lua_setfield(L, -2, "__index");
-    lua_pushstring(L, what);
-    lua_pushcclosure(L, ro_newindex, 1);
-    lua_setfield(L, -2, "__newindex");
     lua_pushvalue(L, anchor);
     lua_pushcclosure(L, len, 1);
-    lua_setfield(L, -2, "__len");
-    lua_pushcfunction(L, ro_pairs);
-    lua_setfield(L, -2, "__pairs");
-    lua_pushboolean(L, 0);
-    lua_setfield(L, -2, "__metatable");
-    lua_setmetatable(L, -2);
+    push_view(L, what);
 }
 
 /* ---- types ----------------------------------------------------------------- */

@@ -36,10 +36,7 @@ etinspect.write_npy(tmp, obj.Tensor)
 obj.NpyFile = debug.getuservalue(etinspect.read_npy(tmp))
 obj.OutFile = etinspect._core.outfile(tmp .. ".out")
 
-local function err_of(fn, ...)
-  local ok, e = pcall(fn, ...)
-  return not ok and (tostring(e):gsub("^[^\n]-:%d+: ", "", 1)) or nil
-end
+local err_of = t.err_of
 
 -- The C methods.  args: valid arguments (after self); max: how many it
 -- takes; bad: {arguments, the exact message, "@" standing for the method's

@@ -19,11 +19,7 @@ local tmp = os.tmpname()
 local warnings = {}
 etinspect.on_warning(function(msg) warnings[#warnings + 1] = msg end)
 local function take() local w = warnings; warnings = {}; return w end
--- the error of fn(...) without the position of the calling line, or nil
-local function err_of(fn, ...)
-  local ok, e = pcall(fn, ...)
-  return not ok and (tostring(e):gsub("^[^\n]-:%d+: ", "", 1)) or nil
-end
+local err_of = t.err_of
 local function any(list, pattern)
   for _, w in ipairs(list) do if w:find(pattern) then return w end end
 end

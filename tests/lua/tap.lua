@@ -50,6 +50,13 @@ function M.near(got, want, tol, desc)
   return pass
 end
 
+-- The error fn(...) raises, without the position of the calling line, or
+-- nil when it raises none.
+function M.err_of(fn, ...)
+  local ok, e = pcall(fn, ...)
+  return not ok and (tostring(e):gsub("^[^\n]-:%d+: ", "", 1)) or nil
+end
+
 function M.raises(fn, pattern, desc)
   local ok, err = pcall(fn)
   local pass = not ok and tostring(err):find(pattern) ~= nil
