@@ -69,15 +69,34 @@ static int report(lua_State *L, int rc)
     return status;
 }
 
-void et_lua_host_set_arg(int argc, char **argv, int script)
+/* What the global `arg` is made of. */
+typedef struct {
+    int argc;
+    char **argv;
+    int script;
+} arg_list;
+
+/* Protected: the global `arg` from the arg_list at 1 (light userdata);
+ * protected because an -e chunk may have given _G a __newindex. */
+static int set_arg(lua_State *L)
 {
-    lua_State *L = et_host_lua(); /* made by et_lua_host_open */
-    lua_createtable(L, argc - script - 1, script + 1);
-    for (int i = 0; i < argc; i++) {
-        lua_pushstring(L, argv[i]);
-        lua_rawseti(L, -2, i - script);
+    const arg_list *a = lua_touserdata(L, 1);
+    lua_createtable(L, a->argc - a->script - 1, a->script + 1);
+    for (int i = 0; i < a->argc; i++) {
+        lua_pushstring(L, a->argv[i]);
+        lua_rawseti(L, -2, i - a->script);
     }
     lua_setglobal(L, "arg");
+    return 0;
+}
+
+int et_lua_host_set_arg(int argc, char **argv, int script)
+{
+    lua_State *L = et_host_lua(); /* made by et_lua_host_open */
+    arg_list a = {argc, argv, script};
+    lua_pushcfunction(L, set_arg);
+    lua_pushlightuserdata(L, &a);
+    return report(L, et_host_pcall(L, 1, 0));
 }
 
 /* Protected: etinspect = require "etinspect". */
@@ -208,15 +227,25 @@ int et_lua_host_run_code(const char *code)
     return report(L, rc == LUA_OK ? et_host_pcall(L, 0, 0) : rc);
 }
 
+/* Protected: _G[name] = require(name), the name at 1 (-l); the globals
+ * are read and written here, where an -e chunk's metamethods on _G may
+ * raise. */
+static int require_global(lua_State *L)
+{
+    lua_settop(L, 1);
+    lua_getglobal(L, "require");
+    lua_pushvalue(L, 1);
+    lua_call(L, 1, 1);
+    lua_setglobal(L, lua_tostring(L, 1));
+    return 0;
+}
+
 int et_lua_host_require(const char *module)
 {
     lua_State *L = et_host_lua();
-    lua_getglobal(L, "require");
+    lua_pushcfunction(L, require_global);
     lua_pushstring(L, module);
-    int status = report(L, et_host_pcall(L, 1, 1));
-    if (status == 0)
-        lua_setglobal(L, module);
-    return status;
+    return report(L, et_host_pcall(L, 1, 0));
 }
 
 int et_lua_host_run_script(int argc, char **argv, int script, const char *how)

@@ -51,8 +51,10 @@ int et_lua_host_require(const char *module);
 
 /* Set the global `arg` as lua(1) does: arg[0] = argv[script], the
  * arguments after it at 1, 2, ..., those before it (the program, the
- * options) at negative indices; script 0 when no script runs. */
-void et_lua_host_set_arg(int argc, char **argv, int script);
+ * options) at negative indices; script 0 when no script runs.  Returns the
+ * exit status: 0, or 1 with the error reported (out of memory, or a
+ * __newindex an -e chunk gave _G raised). */
+int et_lua_host_set_arg(int argc, char **argv, int script);
 
 /* Run the script argv[script] (`how` from et_lua_host_resolve: "stdin",
  * "bundled" or "script") with the arguments after it, parsed as the

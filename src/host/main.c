@@ -181,10 +181,11 @@ static int run(const plan *p, int argc, char **argv)
         }
     }
     if (p->target && how) {
-        et_lua_host_set_arg(argc, argv, p->target);
-        status = et_lua_host_run_script(argc, argv, p->target, how);
+        status = et_lua_host_set_arg(argc, argv, p->target);
+        if (status == 0)
+            status = et_lua_host_run_script(argc, argv, p->target, how);
     } else if (!p->target) {
-        et_lua_host_set_arg(argc, argv, 0);
+        status = et_lua_host_set_arg(argc, argv, 0);
     }
     if (status == 0 && p->interactive) {
         lua_State *L = et_host_lua();

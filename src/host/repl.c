@@ -128,6 +128,20 @@ static int list_dir(lua_State *L)
     return 1;
 }
 
+/* Protected: the global etinspect = require "etinspect", and require as
+ * the REPL's start found it (registry REQUIRE_KEY); protected because an
+ * -e chunk run before the REPL may have given _G metamethods that raise. */
+static int start_globals(lua_State *L)
+{
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "etinspect");
+    lua_call(L, 1, 1);
+    lua_setglobal(L, "etinspect");
+    lua_getglobal(L, "require");
+    lua_setfield(L, LUA_REGISTRYINDEX, REQUIRE_KEY);
+    return 0;
+}
+
 /* Push the Lua half: the registry's copy, else require("etinspect.repl")
  * (the require of the REPL's start) set up with the host's functions, again
  * when a statement broke it. */
@@ -478,15 +492,11 @@ int et_repl_run(lua_State *L)
     g_L = L;
     /* the etinspect global and the Lua half, loaded up front so that a
      * broken install says so at once */
-    lua_getglobal(L, "require");
-    lua_pushliteral(L, "etinspect");
-    if (et_host_pcall(L, 1, 1) != LUA_OK) {
+    lua_pushcfunction(L, start_globals);
+    if (et_host_pcall(L, 0, 0) != LUA_OK) {
         fprintf(stderr, "etinspect: %s\n", lua_tostring(L, -1));
         return 1;
     }
-    lua_setglobal(L, "etinspect");
-    lua_getglobal(L, "require");
-    lua_setfield(L, LUA_REGISTRYINDEX, REQUIRE_KEY);
     lua_pushliteral(L, "render"); /* repl.render() loads and sets up the Lua half */
     lua_pushcclosure(L, call_repl, 1);
     if (lua_pcall(L, 0, 0, 0) != LUA_OK) {

@@ -251,10 +251,10 @@ static int run_cli(int argc, char **argv)
             rc = et_lua_host_resolve(next.argv[1], &how);
         if (rc == 0)
             rc = et_lua_host_fit_terminal();
-        if (rc == 0 && how) {
-            et_lua_host_set_arg(next.argc, next.argv, 1);
+        if (rc == 0 && how)
+            rc = et_lua_host_set_arg(next.argc, next.argv, 1);
+        if (rc == 0 && how)
             rc = et_lua_host_run_script(next.argc, next.argv, 1, how);
-        }
     }
     et_host_close();
     return rc;

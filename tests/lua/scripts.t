@@ -201,6 +201,22 @@ out, st = run(bin .. " -e 'error(\"boom\")'")
 t.ok(st == 1 and out:find("boom") and out:find("stack traceback"), "-e: an error prints a traceback, exit 1")
 out, st = run(bin .. " -l etinspect -e 'print(etinspect.version)'")
 t.ok(st == 0 and out:find("^%d+%.%d+%.%d+"), "-l loads a module into a global")
+-- an -e chunk that makes reading and writing globals raise: the host's
+-- later steps (-l, arg, the REPL's start) report it, never abort
+local hostile = " -e 'require = nil; setmetatable(_G, {__index = function() error(\"boom-get\") end, "
+  .. "__newindex = function() error(\"boom-set\") end})'"
+local set_only = " -e 'setmetatable(_G, {__newindex = function() error(\"boom-set\") end})'"
+for _, case in ipairs{
+  {hostile, " -l string", "boom%-get", "-l after it"},
+  {hostile, " -i </dev/null", "boom%-set", "the REPL after it (arg)"},
+  {set_only, " " .. t.src .. "/tests/lua/tap.lua", "boom%-set", "a script after it (arg)"},
+  {" -e 'require = nil; setmetatable(_G, {__index = function(_, k) if k == \"require\" then "
+    .. "error(\"boom-require\") end end})'", " -i </dev/null", "boom%-require", "the REPL's start"},
+} do
+  out, st = run(bin .. case[1] .. case[2])
+  t.ok(st == 1 and out:find("^etinspect: %(command line%):1: " .. case[3]) and not out:find("PANIC"),
+    "an -e chunk whose _G metamethods raise, then " .. case[4] .. ": the error, exit 1")
+end
 
 -- etinspect FILE: inputs by content
 out, st = run(bin .. " " .. sample .. " --quiet --tsv_path /dev/stdout")
