@@ -133,11 +133,9 @@ int et_warnings_add_once(et_warnings *w, const char *msg)
             return 0;
     if (reserve_one(w) != 0)
         return -1;
-    size_t len = strlen(msg);
-    char *s = malloc(len + 1);
+    char *s = strdup(msg);
     if (!s)
         return -1;
-    memcpy(s, msg, len + 1);
     w->index[i] = w->n + 1;
     w->items[w->n++] = s;
     w->indexed = w->n;
