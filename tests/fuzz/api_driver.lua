@@ -419,6 +419,30 @@ function M.run(src, opts)
       local r = table.pack(f.fn(table.unpack(args, 1, args.n)))
       for i = 1, r.n do keep(r[i]) end
     end,
+    function() -- the binding's interface for the Lua library (_core), with arbitrary
+      -- arguments, and a method it added called on an object (its callback may close
+      -- the owner, raise, yield: the added method runs pinned)
+      local core = etinspect._core
+      local k = int(6)
+      if k == 1 then
+        note("_core.extend")
+        local tn = int(4) == 1 and arg() or pick(core.types())
+        local methods = int(4) == 1 and arg() or {["fz" .. int(4)] = callback(function() return 1 end)}
+        core.extend(tn, methods)
+      elseif k == 2 then
+        note("_core.members"); keep((core.members(int(2) == 1 and arg() or pick(pool))))
+      elseif k == 3 then
+        note("_core.peek"); keep(core.peek(pick(pool), int(2) == 1 and arg() or pick(strings)))
+      elseif k == 4 then
+        note("_core.tuple"); keep(core.tuple(arg()))
+      elseif k == 5 then
+        note("_core.types"); local _ = core.types()
+      else
+        local v = pick(pool)
+        local m = v ~= nil and saved.type(v) == "userdata" and v["fz" .. int(4)]
+        if saved.type(m) == "function" then note("a method added by _core.extend"); keep(m(v, arg())) end
+      end
+    end,
     function() -- several dumps, with callbacks
       note("etinspect.open_many")
       local o = {}
@@ -562,6 +586,11 @@ function M.surface()
     for k in pairs(methods) do all[#all + 1] = tn .. ":" .. k end
   end
   for _, name in ipairs(M.module_functions(etinspect)) do all[#all + 1] = "etinspect." .. name end
+  -- the binding's interface for the Lua library, reachable by scripts too
+  for _, name in ipairs{"_core.extend", "_core.members", "_core.peek", "_core.tuple", "_core.types",
+                        "a method added by _core.extend"} do
+    all[#all + 1] = name
+  end
   table.sort(all)
   return all
 end
