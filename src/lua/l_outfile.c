@@ -17,6 +17,7 @@
  * garbage collection) - and at exit by the core's registry of temporary
  * files.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -157,6 +158,26 @@ FILE *et_lua_dest_file(lua_State *L, int arg, const char *who)
     if (!o->open)
         luaL_error(L, "%s: the OutFile is finished", who);
     return o->of.fp;
+}
+
+int et_lua_dest_failed(lua_State *L, int arg, const char *who)
+{
+    lua_outfile *o = luaL_testudata(L, arg, ET_MT_OUTFILE);
+    et_error err;
+    if (o && o->open) {
+        o->open = 0;
+        et_outfile_fail(&o->of, &err); /* "PATH: write failed: REASON" */
+        return luaL_error(L, "%s", err.msg);
+    }
+    int e = errno;
+    luaL_Stream *s = luaL_testudata(L, arg, LUA_FILEHANDLE);
+    if (s && s->closef && s->f) {
+        /* the stream's own error: flushing what is left fails the same way */
+        clearerr(s->f);
+        if (fflush(s->f) != 0)
+            e = errno;
+    }
+    return luaL_error(L, "%s: write failed: %s", who, strerror(e ? e : EIO));
 }
 
 void et_lua_open_outfile(lua_State *L)
