@@ -219,17 +219,20 @@ function M.print_compare_results(results, opts)
   end
   opts = check_opts(opts, { file = "file", style = "string" }, "print_compare_results", 2)
   local out = opts.file or io.stdout
+  -- checked: a failed write is an error naming the file and the reason
   if opts.style then
-    out:write(M.results_frame(results):render(opts.style))
+    core.write_to(out, "print_compare_results", M.results_frame(results):render(opts.style))
     return
   end
+  local text = {}
   for name, list in pairs(results) do
-    out:write(name, "\n", string.rep("-", 20), "\n")
+    text[#text + 1] = name .. "\n" .. string.rep("-", 20) .. "\n"
     for i = 1, len(list) do
-      out:write(string.format("%-5d%8s\n", i - 1, fixed5(list[i])))
+      text[#text + 1] = string.format("%-5d%8s\n", i - 1, fixed5(list[i]))
     end
-    out:write("\n\n")
+    text[#text + 1] = "\n\n"
   end
+  core.write_to(out, "print_compare_results", table.concat(text))
 end
 
 -- Blocks chosen by `sel`: nil all, an index, or a name.
