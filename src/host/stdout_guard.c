@@ -32,7 +32,7 @@ static void check_at_exit(void)
         fprintf(stderr, "etinspect: error: standard output: write failed: %s\n", strerror(e));
     else
         fputs("etinspect: error: standard output: write failed\n", stderr);
-    fflush(stderr);
+    fflush(NULL); /* what exit() would still flush: the other open streams */
     _exit(1);
 }
 

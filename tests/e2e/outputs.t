@@ -200,6 +200,11 @@ if [ -w /dev/full ]; then
     [ $? -eq 1 ] && grep -q "write failed: No space left on device" err &&
         pass "Dumps:print_data_tabular{file = a full file}: exit 1" ||
         fail "Dumps:print_data_tabular{file = a full file}: exit 1" "$(cat err)"
+    "$ETINSPECT" -e 'local f = io.open("kept.txt", "w") f:write("kept") io.write("x") os.exit(0)' \
+        >/dev/full 2>err
+    [ $? -eq 1 ] && [ "$(cat kept.txt)" = kept ] &&
+        pass "stdout failed after os.exit(0): exit 1, the script's own open file still flushed" ||
+        fail "stdout failed after os.exit(0): the script's own open file still flushed" "$(cat err)"
     "$ETINSPECT" -e 'os.exit(0)' >/dev/full 2>err
     [ $? -eq 0 ] && [ ! -s err ] && pass "nothing written to a full stdout: exit 0" ||
         fail "nothing written to a full stdout: exit 0" "$(cat err)"
