@@ -50,6 +50,7 @@
 #include "base/version.h"
 #include "host.h"
 #include "inputs.h"
+#include "stdout_guard.h"
 #include "lua/etinspect.h"
 
 enum {
@@ -447,8 +448,7 @@ static int write_files(const char *const *val, const char *const *inputs,
     if (rc == 0 && val[OPT_JSON])
         rc = write_output(val[OPT_JSON], inputs, json, insp, f);
     if (rc == 0 && fflush(stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
-        rc = 1;
+        rc = et_stdout_guard_report();
     }
     return rc;
 }
@@ -484,8 +484,7 @@ static int legacy_main(const char *const *val, const bool *flag)
         return open_rc;
     int rc = 0;
     if (!flag[OPT_QUIET] && et_report_write_legacy_tables(insp, stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
-        rc = 1;
+        rc = et_stdout_guard_report();
     }
     et_frame *f = NULL;
     if (rc == 0 && val[OPT_TSV] && !(f = et_report_frame(insp, true, true, &err))) {
@@ -510,8 +509,7 @@ static int print_memory(const et_inspector *insp)
     }
     int rc = 0;
     if (et_frame_write_grid(m, stdout) != 0 || fflush(stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
-        rc = 1;
+        rc = et_stdout_guard_report();
     }
     et_frame_free(m);
     return rc;
@@ -641,7 +639,7 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
     if (rc != LUA_OK)
         fprintf(stderr, "etinspect: error: %s\n", lua_tostring(L, -1));
     if (fflush(stdout) != 0 && rc == LUA_OK) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+        et_stdout_guard_report();
         rc = -1;
     }
     lua_settop(L, top);
@@ -919,8 +917,7 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
         et_inspector_free(insp);
     }
     if (rc == 0 && !flag[OPT_QUIET] && et_frame_write_grid(all, stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
-        rc = 1;
+        rc = et_stdout_guard_report();
     }
     if (rc == 0 && val[OPT_TSV])
         rc = write_output(val[OPT_TSV], inputs, write_tsv, NULL, all);
@@ -941,8 +938,7 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
         }
     }
     if (rc == 0 && fflush(stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
-        rc = 1;
+        rc = et_stdout_guard_report();
     }
 out:
     if (json_open)
@@ -1166,8 +1162,7 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
         }
     }
     if (!flag[OPT_QUIET] && et_frame_write_grid(f, stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
-        rc = 1;
+        rc = et_stdout_guard_report();
     }
     if (rc == 0)
         rc = write_files(val, inputs, insp, f, write_json);

@@ -10,15 +10,43 @@
 
 static int run_status = -1; /* -1: not set (exit() from elsewhere) */
 
+/* Why a write to stdout failed: the errno of flushing what the stream
+ * still holds (a failed write leaves its bytes in the buffer: flushing
+ * them again fails the same way), else of a write of nothing to the
+ * descriptor (which changes nothing; /dev/full and a closed descriptor
+ * answer, a regular file may not), else 0. */
+static int why_failed(void)
+{
+    clearerr(stdout);
+    if (fflush(stdout) != 0)
+        return errno;
+    if (write(STDOUT_FILENO, "", 0) < 0)
+        return errno;
+    return 0;
+}
+
+static void say_failed(int e)
+{
+    if (e)
+        fprintf(stderr, "etinspect: error: standard output: write failed: %s\n", strerror(e));
+    else
+        fputs("etinspect: error: standard output: write failed\n", stderr);
+}
+
+int et_stdout_guard_report(void)
+{
+    say_failed(why_failed());
+    return 1;
+}
+
 /* At exit: flush and close stdout, and fail the run if any write to it
  * failed. */
 static void check_at_exit(void)
 {
     int failed = ferror(stdout) != 0, e = 0;
-    /* a failed write leaves its bytes in the buffer: flushing them again
-     * fails the same way and tells why (errno) */
-    clearerr(stdout);
-    if (fflush(stdout) != 0) {
+    if (failed) {
+        e = why_failed();
+    } else if (fflush(stdout) != 0) {
         failed = 1;
         e = errno;
     }
@@ -28,10 +56,7 @@ static void check_at_exit(void)
     }
     if (!failed || run_status > 0)
         return;
-    if (e)
-        fprintf(stderr, "etinspect: error: standard output: write failed: %s\n", strerror(e));
-    else
-        fputs("etinspect: error: standard output: write failed\n", stderr);
+    say_failed(e);
     fflush(NULL); /* what exit() would still flush: the other open streams */
     _exit(1);
 }

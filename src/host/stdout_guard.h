@@ -23,6 +23,13 @@
  * was reported, the status is kept and nothing more is said. */
 void et_stdout_guard_install(void);
 
+/* For a part that checks its own writes to stdout (the command line's
+ * tables, to stop before writing its files): print the same error,
+ * "etinspect: error: standard output: write failed: REASON", and return
+ * the exit status 1.  Its ferror is cleared (the check at exit then sees
+ * only later failures, and says nothing after a failing run). */
+int et_stdout_guard_report(void);
+
 /* The status main() is about to return (exit with); returns it. */
 int et_stdout_guard_status(int status);
 

@@ -172,10 +172,11 @@ if [ -w /dev/full ]; then
         shift
         "$ETINSPECT" "$@" >/dev/full 2>err
         st=$?
-        if [ $st -eq 1 ] && grep -q "standard output" err; then
-            pass "$desc > /dev/full: exit 1, the error names standard output"
+        if [ $st -eq 1 ] && [ "$(grep -c . err)" -eq 1 ] &&
+            grep -q "^etinspect: error: standard output: write failed: No space left on device" err; then
+            pass "$desc > /dev/full: exit 1, one error naming standard output and the reason"
         else
-            fail "$desc > /dev/full: exit 1, the error names standard output" \
+            fail "$desc > /dev/full: exit 1, one error naming standard output and the reason" \
                 "exit $st; $(cat err)"
         fi
     }
@@ -184,12 +185,18 @@ if [ -w /dev/full ]; then
     full_case "--list-scripts" --list-scripts
     full_case "--help top_ops" --help top_ops
     full_case "the table" "$S"
+    full_case "the tables of several dumps" d1.etdp d2.etdp
+    full_case "the memory table" "$S" -q --memory
+    full_case "the legacy tables" --profile_results_path "$ET_SRC/tests/legacy/main.bin"
     full_case "a bundled script" top_ops "$S"
     full_case "the ETRecord summary" "$REC"
     full_case "-e print" -e 'print("hello")'
     full_case "-e io.write, a large one" -e 'io.write(string.rep("x", 100000))'
     full_case "-e io.write then os.exit(0)" -e 'io.write("x") os.exit(0)'
-    full_case "print_data_tabular()" -e "etinspect.Inspector{etdump_path = '$S'}:print_data_tabular()"
+    "$ETINSPECT" -e "etinspect.Inspector{etdump_path = '$S'}:print_data_tabular()" >/dev/full 2>err
+    [ $? -eq 1 ] && grep -q "(command line):1: standard output: write failed: No space left on device" err &&
+        pass "print_data_tabular() > /dev/full: exit 1, at the user's line, naming standard output" ||
+        fail "print_data_tabular() > /dev/full: exit 1, naming standard output" "$(cat err)"
     "$ETINSPECT" -e "etinspect.Inspector{etdump_path = '$S'}:print_data_tabular(io.open('/dev/full', 'w'))" 2>err
     st=$?
     [ $st -eq 1 ] && grep -q "Inspector:print_data_tabular: write failed: No space left on device" err &&
