@@ -158,7 +158,8 @@ function methods.print_data_tabular(self, opts)
                        include_delegate_debug_data = "boolean" }, 1)
   opts = opts or {}
   local out = opts.file or io.stdout
-  out:write(display(self, opts):render("box"))
+  -- checked: a failed write is an error naming the file and the reason
+  core.write_to(out, "Dumps:print_data_tabular", display(self, opts):render("box"))
 end
 
 function methods.save_data_to_tsv(self, dest, opts)

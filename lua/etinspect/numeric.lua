@@ -219,17 +219,20 @@ function M.print_compare_results(results, opts)
   end
   opts = check_opts(opts, { file = "file", style = "string" }, "print_compare_results", 2)
   local out = opts.file or io.stdout
+  -- checked: a failed write is an error naming the file and the reason
   if opts.style then
-    out:write(M.results_frame(results):render(opts.style))
+    core.write_to(out, "print_compare_results", M.results_frame(results):render(opts.style))
     return
   end
+  local text = {}
   for name, list in pairs(results) do
-    out:write(name, "\n", string.rep("-", 20), "\n")
+    text[#text + 1] = name .. "\n" .. string.rep("-", 20) .. "\n"
     for i = 1, len(list) do
-      out:write(string.format("%-5d%8s\n", i - 1, fixed5(list[i])))
+      text[#text + 1] = string.format("%-5d%8s\n", i - 1, fixed5(list[i]))
     end
-    out:write("\n\n")
+    text[#text + 1] = "\n\n"
   end
+  core.write_to(out, "print_compare_results", table.concat(text))
 end
 
 -- Blocks chosen by `sel`: nil all, an index, or a name.
@@ -963,15 +966,8 @@ function M.read_npy(path)
   return core.npy_load(path)
 end
 
---- Write a Tensor as a NumPy .npy file (format 1.0, C order, the host's
--- byte order - little-endian on every supported host), through a
--- temporary file renamed into place.  bfloat16, float8 and quantized
--- tensors, which NumPy cannot hold, are written as float32.
--- @tparam string path
--- @param t Tensor (readable)
--- @raise the tensor's read errors ("...: no debug buffer"), write errors
-function M.write_npy(path, t)
-  if not is_tensor(t) then error("write_npy: argument 2 must be a Tensor, got " .. kind(t), 2) end
+-- The .npy file of Tensor `t` written to `path` (write_npy, below).
+local function npy_file(path, t)
   local descr = core.npy_descr(t)
   local data
   if descr then
@@ -993,6 +989,42 @@ function M.write_npy(path, t)
   hl = hl + (64 - (10 + hl) % 64) % 64
   head = head .. string.rep(" ", hl - #head - 1) .. "\n"
   core.write_file(path, "\x93NUMPY\1\0" .. string.pack("<I2", hl) .. head .. data)
+end
+
+-- An error's message without the positions inside the library it went
+-- through ("[etinspect] etinspect.numeric:995: "): the error is the
+-- caller's, its position (if any) is added where it is raised again.
+local function without_position(err)
+  local msg = tostring(err)
+  repeat
+    local n
+    msg, n = msg:gsub("^%[etinspect%] etinspect[%w_%.]*:%d+: ", "", 1)
+  until n == 0
+  return msg
+end
+
+-- write_npy's work: true, or false and the message without a position.
+local function try_write_npy(path, t)
+  if type(path) ~= "string" then
+    return false, "write_npy: bad argument #1 (path string expected, got " .. kind(path) .. ")"
+  end
+  if not is_tensor(t) then return false, "write_npy: argument 2 must be a Tensor, got " .. kind(t) end
+  local ok, err = pcall(npy_file, path, t)
+  if ok then return true end
+  return false, without_position(err)
+end
+
+--- Write a Tensor as a NumPy .npy file (format 1.0, C order, the host's
+-- byte order - little-endian on every supported host), through a
+-- temporary file renamed into place.  bfloat16, float8 and quantized
+-- tensors, which NumPy cannot hold, are written as float32.
+-- @tparam string path
+-- @param t Tensor (readable)
+-- @raise the tensor's read errors ("...: no debug buffer"), write errors
+--   ("PATH: cannot create a file beside it: REASON"), at the caller's line
+function M.write_npy(path, t)
+  local ok, err = try_write_npy(path, t)
+  if not ok then error(err, 2) end -- at the caller's line
 end
 
 local function json_str(s)
@@ -1169,7 +1201,8 @@ function M.save_intermediate_outputs(insp, dir, opts)
     if v == nil then return "null" end
     if is_tensor(v) then
       local file = stem .. ".npy"
-      M.write_npy(dir .. "/" .. file, v)
+      local ok, err = try_write_npy(dir .. "/" .. file, v)
+      if not ok then error(err, 0) end
       return json_str(file)
     end
     if type(v) == "boolean" then return v and "true" or "false" end

@@ -257,7 +257,9 @@ function M.print_data_tabular(insp, file, opts)
   core.check_options("Inspector:print_data_tabular", opts, PRINT_OPTS, file ~= nil and 2 or 1)
   opts = opts or {}
   local out = file or opts.file or io.stdout
-  out:write(display_text(insp, opts, "grid", "Inspector:print_data_tabular"))
+  -- checked: a failed write is an error naming the file and the reason
+  core.write_to(out, "Inspector:print_data_tabular",
+                display_text(insp, opts, "grid", "Inspector:print_data_tabular"))
 end
 
 local TSV_OPTS = { include_units = "boolean", include_delegate_debug_data = "boolean" }

@@ -50,6 +50,7 @@
 #include "base/version.h"
 #include "host.h"
 #include "inputs.h"
+#include "stdout_guard.h"
 #include "lua/etinspect.h"
 
 enum {
@@ -259,6 +260,66 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
+/* The options naming a file the command line writes. */
+static const int output_options[] = {OPT_TSV, OPT_JSON, OPT_TRACE, OPT_SQLITE, OPT_HTML};
+#define N_OUTPUTS (sizeof output_options / sizeof *output_options)
+
+static bool is_output(int opt)
+{
+    for (size_t i = 0; i < N_OUTPUTS; i++)
+        if (output_options[i] == opt)
+            return true;
+    return false;
+}
+
+/* Does option `opt` take a path (an input or an output)? */
+static bool is_path_option(int opt)
+{
+    return is_output(opt) || opt == OPT_ETDUMP || opt == OPT_ETRECORD ||
+           opt == OPT_DEBUG_BUFFER || opt == OPT_PROFILE || opt == OPT_BUNDLED;
+}
+
+/* Two outputs naming one file (outfile.h, et_outfile_clash: the same
+ * file, or the same path where none is yet) would write one over the
+ * other: a usage error naming both, before anything is read or written.
+ * Returns 0 or 2. */
+static int check_clashes(const char *const *val)
+{
+    for (size_t i = 0; i < N_OUTPUTS; i++)
+        for (size_t j = i + 1; j < N_OUTPUTS; j++) {
+            int a = output_options[i], b = output_options[j];
+            if (val[a] && val[b] && et_outfile_clash(val[a], val[b])) {
+                fprintf(stderr, "%setinspect: error: arguments --%s and --%s: both name the "
+                                "file '%s'; each output needs a file of its own\n",
+                        usage_line, options[a].name, options[b].name, val[b]);
+                return 2;
+            }
+        }
+    return 0;
+}
+
+/* Before anything is written: every output given may be written
+ * (et_outfile_check: not an input, not a directory, no other hard links,
+ * a descriptor open for writing; for --sqlite_path, which is written as a
+ * database, the input guard alone).  Returns 0, or the exit status after
+ * printing the error. */
+static int check_outputs(const char *const *val, const char *const *inputs)
+{
+    for (size_t i = 0; i < N_OUTPUTS; i++) {
+        int o = output_options[i];
+        et_error err;
+        if (!val[o])
+            continue;
+        int rc = o == OPT_SQLITE ? et_outfile_guard(val[o], inputs, &err)
+                                 : et_outfile_check(val[o], inputs, &err);
+        if (rc != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            return err.kind == ET_ERR_USAGE ? 2 : 1;
+        }
+    }
+    return 0;
+}
+
 /* Match "--name" or an unambiguous prefix of it; -1 unknown, -2 ambiguous. */
 static int match_option(const char *name, size_t len)
 {
@@ -387,8 +448,7 @@ static int write_files(const char *const *val, const char *const *inputs,
     if (rc == 0 && val[OPT_JSON])
         rc = write_output(val[OPT_JSON], inputs, json, insp, f);
     if (rc == 0 && fflush(stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
-        rc = 1;
+        rc = et_stdout_guard_report();
     }
     return rc;
 }
@@ -414,16 +474,18 @@ static int legacy_main(const char *const *val, const bool *flag)
         return usage_error("argument --time_scale: invalid choice: '%s' (choose from 'ns', "
                            "'us', 'ms', 'cycles')", val[OPT_TIME_SCALE]);
     o.profile_results_path = val[OPT_PROFILE];
+    const char *inputs[2] = {val[OPT_PROFILE], NULL};
+    crc = check_outputs(val, inputs);
+    if (crc != 0)
+        return crc;
     int open_rc;
     et_inspector *insp = open_inspector(&o, &open_rc);
     if (!insp)
         return open_rc;
     int rc = 0;
     if (!flag[OPT_QUIET] && et_report_write_legacy_tables(insp, stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
-        rc = 1;
+        rc = et_stdout_guard_report();
     }
-    const char *inputs[2] = {val[OPT_PROFILE], NULL};
     et_frame *f = NULL;
     if (rc == 0 && val[OPT_TSV] && !(f = et_report_frame(insp, true, true, &err))) {
         fprintf(stderr, "etinspect: error: %s\n", err.msg);
@@ -447,8 +509,7 @@ static int print_memory(const et_inspector *insp)
     }
     int rc = 0;
     if (et_frame_write_grid(m, stdout) != 0 || fflush(stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
-        rc = 1;
+        rc = et_stdout_guard_report();
     }
     et_frame_free(m);
     return rc;
@@ -578,7 +639,7 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
     if (rc != LUA_OK)
         fprintf(stderr, "etinspect: error: %s\n", lua_tostring(L, -1));
     if (fflush(stdout) != 0 && rc == LUA_OK) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
+        et_stdout_guard_report();
         rc = -1;
     }
     lua_settop(L, top);
@@ -791,6 +852,8 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
         inputs[n_inputs++] = m->buffer_paths.v[i];
     if (val[OPT_ETRECORD])
         inputs[n_inputs++] = val[OPT_ETRECORD];
+    if ((rc = check_outputs(val, inputs)) != 0)
+        goto out;
     /* the ETRecord, read once for all dumps */
     if (val[OPT_ETRECORD]) {
         et_etrecord_options eo;
@@ -838,10 +901,13 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
             put_json_str(json.fp, names[i]);
             fputs(", \"document\": ", json.fp);
             if (et_report_write_json(insp, json.fp) != 0) {
-                fprintf(stderr, "etinspect: error: %s: write failed\n", val[OPT_JSON]);
+                json_open = false;
+                et_outfile_fail(&json, &err); /* "PATH: write failed: REASON" */
+                fprintf(stderr, "etinspect: error: %s\n", err.msg);
                 rc = 1;
             }
-            fputs("}", json.fp);
+            if (json_open)
+                fputs("}", json.fp);
         }
         et_sqlite_dump_options so = {.preferred = names[i]};
         if (rc == 0 && db && et_sqlite_add(db, insp, &so, &err) != 0) {
@@ -851,8 +917,7 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
         et_inspector_free(insp);
     }
     if (rc == 0 && !flag[OPT_QUIET] && et_frame_write_grid(all, stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
-        rc = 1;
+        rc = et_stdout_guard_report();
     }
     if (rc == 0 && val[OPT_TSV])
         rc = write_output(val[OPT_TSV], inputs, write_tsv, NULL, all);
@@ -873,8 +938,7 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
         }
     }
     if (rc == 0 && fflush(stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
-        rc = 1;
+        rc = et_stdout_guard_report();
     }
 out:
     if (json_open)
@@ -999,6 +1063,14 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
                                        options[opt].name);
                 value = argv[++i];
             }
+            if (!*value && is_path_option(opt))
+                return usage_error("argument --%s: the path is empty", options[opt].name);
+            if (val[opt] && is_output(opt)) {
+                fprintf(stderr, "%setinspect: error: argument --%s: given twice ('%s' and '%s'); "
+                                "each output is written once, to one file\n",
+                        usage_line, options[opt].name, val[opt], value);
+                return 2;
+            }
             val[opt] = value;
             if (opt == OPT_ETDUMP)
                 m->dumps[m->n_dumps++] = value;
@@ -1026,6 +1098,9 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
                                "elements >= 1, found '%s'", val[OPT_MAX_BROADCAST]);
         et_tensor_set_max_broadcast(n);
     }
+    int clash = check_clashes(val);
+    if (clash != 0)
+        return clash;
     if (m->n_files > 0) {
         int rc = assign_files(m, val);
         if (rc != 0)
@@ -1062,11 +1137,21 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
     o.debug_buffer_path = val[OPT_DEBUG_BUFFER];
     o.bundled_program_path = val[OPT_BUNDLED];
     o.etrecord_path = val[OPT_ETRECORD];
+    const char *inputs[5] = {val[OPT_ETDUMP], NULL, NULL, NULL, NULL};
+    size_t n_inputs = 1;
+    if (val[OPT_BUNDLED])
+        inputs[n_inputs++] = val[OPT_BUNDLED];
+    if (val[OPT_DEBUG_BUFFER])
+        inputs[n_inputs++] = val[OPT_DEBUG_BUFFER];
+    if (val[OPT_ETRECORD])
+        inputs[n_inputs++] = val[OPT_ETRECORD];
+    int rc = check_outputs(val, inputs);
+    if (rc != 0)
+        return rc;
     int open_rc;
     et_inspector *insp = open_inspector(&o, &open_rc);
     if (!insp)
         return open_rc;
-    int rc = 0;
     et_frame *f = NULL;
     if (!flag[OPT_QUIET] || val[OPT_TSV]) {
         f = et_report_frame(insp, true, true, &err);
@@ -1077,17 +1162,8 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
         }
     }
     if (!flag[OPT_QUIET] && et_frame_write_grid(f, stdout) != 0) {
-        fprintf(stderr, "etinspect: error: cannot write to standard output\n");
-        rc = 1;
+        rc = et_stdout_guard_report();
     }
-    const char *inputs[5] = {val[OPT_ETDUMP], NULL, NULL, NULL, NULL};
-    size_t n_inputs = 1;
-    if (val[OPT_BUNDLED])
-        inputs[n_inputs++] = val[OPT_BUNDLED];
-    if (val[OPT_DEBUG_BUFFER])
-        inputs[n_inputs++] = val[OPT_DEBUG_BUFFER];
-    if (val[OPT_ETRECORD])
-        inputs[n_inputs++] = val[OPT_ETRECORD];
     if (rc == 0)
         rc = write_files(val, inputs, insp, f, write_json);
     if (rc == 0 && flag[OPT_MEMORY])

@@ -36,6 +36,7 @@
 #include "lua_host.h"
 #include "repl.h"
 #include "signals.h"
+#include "stdout_guard.h"
 
 /* What the arguments ask for. */
 typedef enum {
@@ -197,8 +198,9 @@ static int run(const plan *p, int argc, char **argv)
 int main(int argc, char **argv)
 {
     et_signals_install(); /* temporary files removed on SIGINT/SIGTERM; SIGBUS */
+    et_stdout_guard_install(); /* a failed write to stdout: exit status 1 */
     plan p = classify(argc, argv);
     int status = run(&p, argc, argv);
     et_host_close();
-    return status;
+    return et_stdout_guard_status(status);
 }

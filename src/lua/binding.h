@@ -367,6 +367,13 @@ int et_lua_parse_etrecord(lua_State *L);
  * is closed", "WHO: the OutFile is finished", or a type error. */
 FILE *et_lua_dest_file(lua_State *L, int arg, const char *who);
 
+/* After a write to the destination at `arg` (et_lua_dest_file) failed:
+ * raise "PATH: write failed: REASON" for an OutFile (whose temporary file
+ * is then removed), "WHO: write failed: REASON" for an io file - REASON
+ * the stream's error (strerror); "standard output" and "standard error"
+ * name io.stdout and io.stderr.  The message has no position. */
+int et_lua_dest_failed(lua_State *L, int arg, const char *who);
+
 /* Push a new ETRecord userdata holding no record yet (r NULL: the caller
  * sets it before anything can raise, or it reads as closed); raises only
  * on out of memory. */

@@ -74,7 +74,9 @@ static int write_buffer(void *ud, const char *text, size_t n)
 
 /* _core.html_data(insp, max_slices [, dest]): the page's data (htmldata.h)
  * as base64 text, written to `dest` (an io file or an OutFile) or returned
- * as a string when there is none.  Raises "html_data: write failed". */
+ * as a string when there is none.  Raises "PATH: write failed: REASON"
+ * (an OutFile, then aborted; "html_data: write failed: REASON" for an io
+ * file). */
 static int html_data(lua_State *L)
 {
     et_inspector *insp = et_lua_insp(L, luaL_checkudata(L, 1, ET_MT_INSPECTOR));
@@ -88,6 +90,8 @@ static int html_data(lua_State *L)
     if (fp) {
         rc = et_html_write_data(insp, &plan, write_file, fp, &err);
         et_html_plan_free(&plan);
+        if (rc != 0 && err.kind == ET_ERR_IO) /* the path and the reason */
+            return et_lua_dest_failed(L, 3, "html_data");
         if (rc != 0)
             return luaL_error(L, "html_data: %s", err.msg);
         return 0;

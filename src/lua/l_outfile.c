@@ -7,6 +7,8 @@
  *
  *   _core.outfile(path [, inputs])           -> OutFile, written piecewise
  *   _core.write_file(path, text [, inputs])  -> nothing; text written whole
+ *   _core.write_to(dest, who, text)          -> nothing; text written to an
+ *                                              open file, checked
  *
  * `inputs` is a sequence of paths that must not be overwritten besides
  * every input in use (outfile.h's guard), of any length; an entry that is
@@ -17,6 +19,7 @@
  * garbage collection) - and at exit by the core's registry of temporary
  * files.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -159,6 +162,56 @@ FILE *et_lua_dest_file(lua_State *L, int arg, const char *who)
     return o->of.fp;
 }
 
+int et_lua_dest_failed(lua_State *L, int arg, const char *who)
+{
+    lua_outfile *o = luaL_testudata(L, arg, ET_MT_OUTFILE);
+    et_error err;
+    if (o && o->open) {
+        o->open = 0;
+        et_outfile_fail(&o->of, &err); /* "PATH: write failed: REASON" */
+        lua_pushstring(L, err.msg); /* no position: the caller's line is no help */
+        return lua_error(L);
+    }
+    int e = errno;
+    luaL_Stream *s = luaL_testudata(L, arg, LUA_FILEHANDLE);
+    if (s && s->closef && s->f) {
+        /* the stream's own error: flushing what is left fails the same way */
+        clearerr(s->f);
+        if (fflush(s->f) != 0)
+            e = errno;
+        if (s->f == stdout)
+            who = "standard output";
+        else if (s->f == stderr)
+            who = "standard error";
+    }
+    lua_pushfstring(L, "%s: write failed: %s", who, strerror(e ? e : EIO));
+    return lua_error(L);
+}
+
+/* _core.write_to(dest, who, text): `text` written to `dest` - an io file
+ * (then flushed), an OutFile, or any value with a write method (called as
+ * dest:write(text)) - checked: raises et_lua_dest_failed's error
+ * ("standard output: write failed: REASON", "PATH: write failed: REASON",
+ * "WHO: write failed: REASON"). */
+static int write_to(lua_State *L)
+{
+    const char *who = luaL_checkstring(L, 2);
+    size_t n;
+    const char *text = luaL_checklstring(L, 3, &n);
+    luaL_Stream *s = luaL_testudata(L, 1, LUA_FILEHANDLE);
+    if (!s && !luaL_testudata(L, 1, ET_MT_OUTFILE)) {
+        lua_getfield(L, 1, "write");
+        lua_pushvalue(L, 1);
+        lua_pushvalue(L, 3);
+        lua_call(L, 2, 0);
+        return 0;
+    }
+    FILE *fp = et_lua_dest_file(L, 1, who);
+    if ((n && fwrite(text, 1, n, fp) != n) || (s && fflush(fp) != 0))
+        return et_lua_dest_failed(L, 1, who);
+    return 0;
+}
+
 void et_lua_open_outfile(lua_State *L)
 {
     static const et_lua_method methods[] = {{"write", outfile_write, -1, 0},
@@ -178,4 +231,6 @@ void et_lua_open_outfile(lua_State *L)
     lua_setfield(L, -2, "outfile");
     lua_pushcfunction(L, write_file);
     lua_setfield(L, -2, "write_file");
+    lua_pushcfunction(L, write_to);
+    lua_setfield(L, -2, "write_to");
 }

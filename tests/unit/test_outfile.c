@@ -1,11 +1,14 @@
 /*
  * test_outfile.c - the registry of inputs in use and the output guard
  * (mapfile.h, outfile.h), checking before mapping, temporary files removed
- * on a signal, write errors that name the path and the reason (issue 14).
+ * on a signal, write errors that name the path and the reason (issue 14);
+ * descriptors written in place, owners, modes and hard links kept, outputs
+ * that clash (issue 25).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <signal.h>
@@ -116,6 +119,7 @@ static void test_guard(void)
        "another path is written");
     ok(et_outfile_guard(path_in("missing"), NULL, &err) == 0, "a missing path passes the guard");
     et_unmap_file(&mf);
+    unlink(hard); /* a file with other hard links is never replaced (test_keep) */
     is_int((long long)et_inputs_in_use(), (long long)before, "unmapped: unregistered");
     ok(write_out(in, "replaced", &err) == 0 && strcmp(get(in), "replaced") == 0,
        "after unmapping, the file may be replaced");
@@ -316,6 +320,166 @@ static void test_stream(void)
        WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
 
+/* Outputs that name a descriptor (issue 25, 1): written through it, in
+ * place - a file opened for appending keeps its lines, inode and mode. */
+static void test_descriptors(void)
+{
+    const char *log = path_in("log.txt");
+    put(log, "earlier\n");
+    chmod(log, 0600);
+    struct stat before, after;
+    stat(log, &before);
+    int fd = open(log, O_WRONLY | O_APPEND);
+    int n = fcntl(fd, F_DUPFD, 40); /* as the shell's >> gives it */
+    close(fd);
+    char p1[64], p2[64], p3[64];
+    snprintf(p1, sizeof p1, "/dev/fd/%d", n);
+    snprintf(p2, sizeof p2, "/proc/self/fd/%d", n);
+    snprintf(p3, sizeof p3, "/proc/%ld/fd/%d", (long)getpid(), n);
+    const char *sym = path_in("to-fd");
+    ok(symlink(p2, sym) == 0, "a symbolic link to /proc/self/fd/N");
+    is_int(et_outfile_descriptor(p1), n, "et_outfile_descriptor(/dev/fd/N) = N");
+    is_int(et_outfile_descriptor(p2), n, "... /proc/self/fd/N");
+    is_int(et_outfile_descriptor(p3), n, "... /proc/PID/fd/N");
+    is_int(et_outfile_descriptor(sym), n, "... a link to one");
+    is_int(et_outfile_descriptor("/dev/stdout"), 1, "... /dev/stdout: 1");
+    is_int(et_outfile_descriptor(log), -1, "... a plain path: -1");
+    is_int(et_outfile_descriptor("/proc/1/fd/1"), getpid() == 1 ? 1 : -2,
+           "... another process's descriptor: -2");
+    et_error err;
+    const char *paths[] = {p1, p2, p3, sym};
+    for (int i = 0; i < 4; i++) {
+        et_outfile of;
+        int rc = et_outfile_open(&of, paths[i], NULL, &err);
+        ok(rc == 0 && of.tmp == NULL, "%s: opened in place (no temporary file)", paths[i]);
+        if (rc == 0) {
+            fprintf(of.fp, "line %d\n", i);
+            ok(et_outfile_commit(&of, &err) == 0, "... committed");
+        }
+    }
+    is_str(get(log), "earlier\nline 0\nline 1\nline 2\nline 3\n",
+           "the earlier line kept, each output appended");
+    stat(log, &after);
+    ok(after.st_ino == before.st_ino && (after.st_mode & 07777) == 0600,
+       "... the same inode, mode still 0600");
+    ok(fcntl(n, F_GETFD) >= 0, "... and the descriptor itself stays open");
+
+    int ro = open(log, O_RDONLY);
+    int rn = fcntl(ro, F_DUPFD, 50);
+    close(ro);
+    char rp[64];
+    snprintf(rp, sizeof rp, "/dev/fd/%d", rn);
+    et_outfile of;
+    ok(et_outfile_open(&of, rp, NULL, &err) == -1 && strstr(err.msg, "is not open for writing"),
+       "a read-only descriptor: refused (%s)", err.msg);
+    close(rn);
+    ok(et_outfile_open(&of, rp, NULL, &err) == -1 && strstr(err.msg, "is not open"),
+       "a closed descriptor: refused");
+    ok(et_outfile_check(rp, NULL, &err) == -1, "... et_outfile_check says so too");
+    const char *list[] = {log, NULL};
+    ok(et_outfile_open(&of, p1, list, &err) == -1 && strstr(err.msg, "(the input "),
+       "a descriptor open on an input: refused");
+    close(n);
+    is_str(get(log), "earlier\nline 0\nline 1\nline 2\nline 3\n", "... nothing written");
+}
+
+/* A replaced file keeps its owner, group and mode; a file with other hard
+ * links is refused; an empty path is refused (issue 25, 2 and 16). */
+static void test_keep(void)
+{
+    et_error err;
+    const char *rep = path_in("private.tsv");
+    put(rep, "old");
+    chmod(rep, 0640);
+    int root = geteuid() == 0;
+    if (root && chown(rep, 65534, 65534) != 0)
+        root = 0;
+    ok(write_out(rep, "new", &err) == 0 && strcmp(get(rep), "new") == 0, "a 0640 file replaced");
+    struct stat st;
+    stat(rep, &st);
+    is_int(st.st_mode & 07777, 0640, "... still 0640");
+    if (root)
+        ok(st.st_uid == 65534 && st.st_gid == 65534, "... still owned by 65534:65534");
+    else
+        skip_n(1, "not root: cannot give a file another owner");
+    mode_t um = umask(027);
+    const char *fresh = path_in("fresh.tsv");
+    ok(write_out(fresh, "x", &err) == 0 && stat(fresh, &st) == 0 && (st.st_mode & 07777) == 0640,
+       "a new file: 0666 & ~umask (umask 027: 0640)");
+    umask(um);
+
+    const char *a = path_in("linked.tsv"), *b = path_in("other-name.tsv");
+    put(a, "shared");
+    ok(link(a, b) == 0, "a file with a second hard link");
+    ok(write_out(a, "new", &err) == -1 && strstr(err.msg, "has 2 hard links"),
+       "... replacing it: refused (%s)", err.msg);
+    is_int(err.kind, ET_ERR_IO, "... an I/O error (exit 1)");
+    ok(strcmp(get(a), "shared") == 0 && strcmp(get(b), "shared") == 0 &&
+           count_prefix("linked.tsv.") == 0,
+       "... both names keep the contents, no temporary file left");
+    ok(et_outfile_check(b, NULL, &err) == -1 && strstr(err.msg, "hard links"),
+       "et_outfile_check refuses it before anything is opened");
+    unlink(b);
+    ok(write_out(a, "new", &err) == 0 && strcmp(get(a), "new") == 0,
+       "one link left: replaced");
+
+    et_outfile of;
+    ok(et_outfile_open(&of, "", NULL, &err) == -1 && err.kind == ET_ERR_USAGE &&
+           strcmp(err.msg, "the output path is empty") == 0,
+       "an empty path: a usage error");
+    ok(et_outfile_check("", NULL, &err) == -1 && err.kind == ET_ERR_USAGE,
+       "... et_outfile_check too");
+
+    if (!root) {
+        skip_n(1, "not root: cannot make another user's file");
+        return;
+    }
+    /* another user writes over root's file (a writable one in a writable
+     * directory): the owner cannot be kept, so it is refused */
+    const char *theirs = path_in("roots.tsv");
+    put(theirs, "root's");
+    chmod(theirs, 0666);
+    chmod(dir, 0777);
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (setgid(65534) != 0 || setuid(65534) != 0)
+            _exit(10);
+        if (write_out(theirs, "nobody's", &err) != -1)
+            _exit(11);
+        if (!strstr(err.msg, "cannot keep its owner (user 0, group 0)"))
+            _exit(12);
+        if (strcmp(get(theirs), "root's") != 0 || count_prefix("roots.tsv.") != 0)
+            _exit(13);
+        _exit(0);
+    }
+    int status = -1;
+    waitpid(pid, &status, 0);
+    chmod(dir, 0700);
+    ok(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+       "another user's file whose owner cannot be kept: refused, left as it was (child exit %d)",
+       WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+/* Two outputs that name one file (issue 25, 3). */
+static void test_clash(void)
+{
+    char dot[300];
+    snprintf(dot, sizeof dot, "%s/./x.tsv", dir);
+    const char *x = path_in("x.tsv"), *y = path_in("y.tsv"), *sym = path_in("x-link");
+    ok(et_outfile_clash(x, dot), "not there yet: the same canonical path clashes");
+    ok(!et_outfile_clash(x, y), "... two paths do not");
+    ok(symlink("x.tsv", sym) == 0 && et_outfile_clash(sym, x),
+       "a symbolic link to a file not there yet clashes with it");
+    put(x, "x");
+    ok(et_outfile_clash(sym, dot), "an existing file: by device and inode");
+    const char *h = path_in("x-hard");
+    ok(link(x, h) == 0 && et_outfile_clash(h, x), "... a hard link clashes");
+    ok(!et_outfile_clash(x, y), "an existing file and a new one do not");
+    ok(!et_outfile_clash("/dev/null", "/dev/null"), "two streams written in place do not");
+    ok(!et_outfile_clash("/dev/stdout", "/dev/stdout"), "... nor two descriptors");
+}
+
 int main(void)
 {
     if (!mkdtemp(dir)) {
@@ -327,6 +491,9 @@ int main(void)
     test_temporaries();
     test_write_errors();
     test_stream();
+    test_descriptors();
+    test_keep();
+    test_clash();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0)

@@ -58,10 +58,18 @@ function S.run(o)
   local ok, rec = pcall(etinspect.parse_etrecord, o.etrecord,
                         { etrecord_json_budget = o.etrecord_json_budget })
   if not ok then common.input_error(tostring(rec)) end
+  -- the methods' table reads every edge program: a malformed one is an
+  -- input error naming the file, the entry and what was expected, before
+  -- anything is printed (its message without the positions it went through)
+  local mok, methods = pcall(S.methods, rec)
+  if not mok then
+    rec:close()
+    common.input_error((tostring(methods):gsub("^%[etinspect%] [%w_%.]+:%d+: ", "")))
+  end
   io.write(tostring(rec), "\n")
   io.write("export_graph_id: ", tostring(rec.export_graph_id), "\n")
   io.write("graphs: ", table.concat(rec.graphs, ", "), "\n\n")
-  common.show(S.methods(rec), o)
+  common.show(methods, o)
   io.write("\n")
   common.show(S.entries(rec), o)
   rec:close()

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -51,8 +52,8 @@ void et_temp_remove_all(void)
 
 
 /* Write straight into `dest`, which exists and is not a regular file (a
- * terminal, /dev/null, /dev/stdout, a FIFO): there is nothing to replace
- * and renaming over it would destroy it. */
+ * terminal, /dev/null, a FIFO): there is nothing to replace and renaming
+ * over it would destroy it. */
 static int open_direct(et_outfile *of, const char *dest, et_error *err)
 {
     of->temp_slot = -1;
@@ -67,11 +68,69 @@ static int open_direct(et_outfile *of, const char *dest, et_error *err)
     return 0;
 }
 
-int et_resolve_links(const char *path, char **out, et_error *err)
+/* ---- descriptors named as paths ------------------------------------------- */
+
+/* Is `s` a decimal number of at most 9 digits?  Its value in *n. */
+static int all_digits(const char *s, long *n)
+{
+    if (!*s || strlen(s) > 9)
+        return 0;
+    for (const char *c = s; *c; c++)
+        if (*c < '0' || *c > '9')
+            return 0;
+    *n = atol(s);
+    return 1;
+}
+
+/* The descriptor of this process that the path `p` itself (not what it
+ * names) stands for: /dev/stdin, /dev/stdout, /dev/stderr, /dev/fd/N, or
+ * an entry N of a directory that is /proc/PID/fd or /proc/PID/task/TID/fd
+ * once resolved (/proc/self/fd, /proc/thread-self/fd) with PID this
+ * process.  Returns N, -2 for another process's descriptor, -1 for none. */
+static int descriptor_named(const char *p)
+{
+    static const char *const std[] = {"/dev/stdin", "/dev/stdout", "/dev/stderr"};
+    for (int i = 0; i < 3; i++)
+        if (strcmp(p, std[i]) == 0)
+            return i;
+    long n;
+    if (strncmp(p, "/dev/fd/", 8) == 0 && all_digits(p + 8, &n))
+        return (int)n;
+    const char *slash = strrchr(p, '/');
+    if (!slash || !all_digits(slash + 1, &n))
+        return -1;
+    char *dir = strndup(p, slash == p ? 1 : (size_t)(slash - p));
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    free(dir);
+    if (!real)
+        return -1;
+    long pid = -1, tid;
+    int at = 0;
+    if (!(sscanf(real, "/proc/%ld/fd%n", &pid, &at) == 1 && at && !real[at])) {
+        at = 0;
+        if (!(sscanf(real, "/proc/%ld/task/%ld/fd%n", &pid, &tid, &at) == 2 && at && !real[at]))
+            pid = -1;
+    }
+    free(real);
+    if (pid < 0)
+        return -1;
+    return pid == (long)getpid() ? (int)n : -2;
+}
+
+/* Follow the symbolic links `path` is, as et_resolve_links does; with
+ * `fd` not NULL, stop at the first path of the chain that names a
+ * descriptor (descriptor_named: its result in *fd, else -1). */
+static int resolve(const char *path, char **out, int *fd, et_error *err)
 {
     char *cur = strdup(path);
+    if (fd)
+        *fd = -1;
     for (int hops = 0; cur; hops++) {
         struct stat ls;
+        if (fd && (*fd = descriptor_named(cur)) != -1) {
+            *out = cur;
+            return 0;
+        }
         if (lstat(cur, &ls) != 0 || !S_ISLNK(ls.st_mode)) {
             *out = cur;
             return 0;
@@ -103,21 +162,150 @@ int et_resolve_links(const char *path, char **out, et_error *err)
     return et_fail(err, ET_ERR_NOMEM, "out of memory");
 }
 
-int et_outfile_guard(const char *dest, const char *const *inputs, et_error *err)
+int et_resolve_links(const char *path, char **out, et_error *err)
 {
-    struct stat ds;
-    if (stat(dest, &ds) != 0)
-        return 0; /* nothing there yet: nothing to destroy */
-    if (et_input_guard(dest, (uint64_t)ds.st_dev, (uint64_t)ds.st_ino, err))
+    return resolve(path, out, NULL, err);
+}
+
+int et_outfile_descriptor(const char *path)
+{
+    char *hop;
+    et_error err;
+    int fd;
+    if (resolve(path, &hop, &fd, &err) != 0)
+        return -1;
+    free(hop);
+    return fd;
+}
+
+/* The guard for the file `ds` (stat) that `dest` names. */
+static int guard_file(const char *dest, const struct stat *ds, const char *const *inputs,
+                      et_error *err)
+{
+    if (et_input_guard(dest, (uint64_t)ds->st_dev, (uint64_t)ds->st_ino, err))
         return -1;
     for (const char *const *in = inputs; in && *in; in++) {
         struct stat is;
-        if (stat(*in, &is) == 0 && is.st_dev == ds.st_dev && is.st_ino == ds.st_ino)
+        if (stat(*in, &is) == 0 && is.st_dev == ds->st_dev && is.st_ino == ds->st_ino)
             return et_fail(err, ET_ERR_USAGE,
                            "%s: refusing to overwrite an input file with output (the input %s)",
                            dest, *in);
     }
     return 0;
+}
+
+int et_outfile_guard(const char *dest, const char *const *inputs, et_error *err)
+{
+    struct stat ds;
+    if (stat(dest, &ds) != 0)
+        return 0; /* nothing there yet: nothing to destroy */
+    return guard_file(dest, &ds, inputs, err);
+}
+
+/* A regular file with other hard links is not replaced: the new file
+ * would take this name only, and the other names would keep the old
+ * contents without a word.  0, or -1 with `err` set. */
+static int refuse_links(const char *dest, const struct stat *ds, et_error *err)
+{
+    if (!S_ISREG(ds->st_mode) || ds->st_nlink <= 1)
+        return 0;
+    return et_fail(err, ET_ERR_IO,
+                   "%s: the file has %llu hard links; replacing it would leave the other "
+                   "names with the old contents (remove them, or write elsewhere)",
+                   dest, (unsigned long long)ds->st_nlink);
+}
+
+/* The descriptor `n` that `dest` names, for writing: 0, or -1 with `err`
+ * set.  Its stat in *ds. */
+static int check_descriptor(const char *dest, int n, struct stat *ds, const char *const *inputs,
+                            et_error *err)
+{
+    int fl = fcntl(n, F_GETFL);
+    if (fl < 0 || fstat(n, ds) != 0)
+        return et_fail(err, ET_ERR_IO, "%s: descriptor %d is not open", dest, n);
+    if ((fl & O_ACCMODE) == O_RDONLY)
+        return et_fail(err, ET_ERR_IO, "%s: descriptor %d is not open for writing", dest, n);
+    if (S_ISDIR(ds->st_mode))
+        return et_fail(err, ET_ERR_IO, "%s: is a directory, expected a file path", dest);
+    return guard_file(dest, ds, inputs, err);
+}
+
+int et_outfile_check(const char *dest, const char *const *inputs, et_error *err)
+{
+    if (!*dest)
+        return et_fail(err, ET_ERR_USAGE, "the output path is empty");
+    struct stat ds;
+    int n = et_outfile_descriptor(dest);
+    if (n >= 0)
+        return check_descriptor(dest, n, &ds, inputs, err);
+    if (stat(dest, &ds) != 0)
+        return 0; /* nothing there yet (or unreachable: opening says why) */
+    if (S_ISDIR(ds.st_mode))
+        return et_fail(err, ET_ERR_IO, "%s: is a directory, expected a file path", dest);
+    if (guard_file(dest, &ds, inputs, err) != 0)
+        return -1;
+    return n == -1 ? refuse_links(dest, &ds, err) : 0;
+}
+
+/* What `p` names, for et_outfile_clash: 0 with its stat in *st when it
+ * exists, else 1 with its canonical path in *canon (free it): the links
+ * followed, the directory made absolute.  *stream: written in place. */
+static int identity(const char *p, struct stat *st, char **canon, int *stream)
+{
+    *canon = NULL;
+    int n = et_outfile_descriptor(p);
+    if (n >= 0 && fstat(n, st) == 0) {
+        *stream = 1;
+        return 0;
+    }
+    if (stat(p, st) == 0) {
+        *stream = n != -1 || !S_ISREG(st->st_mode);
+        return 0;
+    }
+    *stream = 0;
+    char *target;
+    et_error err;
+    if (et_resolve_links(p, &target, &err) != 0)
+        target = strdup(p);
+    if (!target)
+        return 1;
+    const char *slash = strrchr(target, '/');
+    char *dir = slash ? strndup(target, slash == target ? 1 : (size_t)(slash - target))
+                      : strdup(".");
+    char *real = dir ? realpath(dir, NULL) : NULL;
+    free(dir);
+    if (real) {
+        const char *base = slash ? slash + 1 : target;
+        size_t nr = strlen(real), nb = strlen(base);
+        char *c = malloc(nr + nb + 2);
+        if (c) {
+            memcpy(c, real, nr);
+            c[nr] = '/';
+            memcpy(c + nr + 1, base, nb + 1);
+            free(target);
+            target = c;
+        }
+        free(real);
+    }
+    *canon = target;
+    return 1;
+}
+
+int et_outfile_clash(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    char *ca, *cb;
+    int stream_a, stream_b;
+    int ka = identity(a, &sa, &ca, &stream_a), kb = identity(b, &sb, &cb, &stream_b);
+    int same = 0;
+    if (ka == 0 && kb == 0)
+        same = sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    else if (ka == 1 && kb == 1)
+        same = ca && cb && strcmp(ca, cb) == 0;
+    free(ca);
+    free(cb);
+    /* two streams written in place, one after the other, lose nothing */
+    return same && !(stream_a && stream_b);
 }
 
 /* Give up on a half-made outfile: free what it holds. */
@@ -193,18 +381,86 @@ static FILE *open_stream(et_outfile *of)
 }
 #endif
 
+/* Write into descriptor `n` of this process, which `dest` names
+ * (/dev/stdout, /proc/self/fd/N): through a copy of it, so that what it
+ * is - a terminal, a pipe, a file opened for appending (>>) - is written
+ * as the shell opened it, in place. */
+static int open_descriptor(et_outfile *of, const char *dest, int n, const char *const *inputs,
+                           et_error *err)
+{
+    struct stat ds;
+    if (check_descriptor(dest, n, &ds, inputs, err) != 0)
+        return -1;
+    /* what this process already wrote there comes first */
+    if (n == STDOUT_FILENO)
+        fflush(stdout);
+    else if (n == STDERR_FILENO)
+        fflush(stderr);
+    of->temp_slot = -1;
+    if (!(of->dest = strdup(dest)))
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    int fd = fcntl(n, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0 || !(of->fp = fdopen(fd, "w"))) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        free(of->dest);
+        of->dest = NULL;
+        return et_fail(err, ET_ERR_IO, "%s: %s", dest, strerror(e));
+    }
+    return 0;
+}
+
+/* Give the temporary file `fd` the owner and mode of the file it
+ * replaces (`old`), or the usual 0666 & ~umask for a new file (old
+ * NULL).  0, or -1 with `err` set when the owner cannot be kept. */
+static int keep_owner_and_mode(int fd, const char *dest, const struct stat *old, et_error *err)
+{
+    if (!old) {
+        /* mkstemp makes 0600 files; give outputs the usual permissions */
+        mode_t um = umask(0);
+        umask(um);
+        (void)fchmod(fd, 0666 & ~um);
+        return 0;
+    }
+    struct stat now;
+    if (fstat(fd, &now) != 0)
+        return et_fail(err, ET_ERR_IO, "%s: %s", dest, strerror(errno));
+    if ((now.st_uid != old->st_uid || now.st_gid != old->st_gid) &&
+        (fchown(fd, old->st_uid, old->st_gid) != 0 || fstat(fd, &now) != 0 ||
+         now.st_uid != old->st_uid || now.st_gid != old->st_gid))
+        return et_fail(err, ET_ERR_IO,
+                       "%s: cannot keep its owner (user %lu, group %lu) in the file that would "
+                       "replace it; write it as its owner, or elsewhere",
+                       dest, (unsigned long)old->st_uid, (unsigned long)old->st_gid);
+    /* after fchown, which may clear the set-id bits */
+    if (fchmod(fd, old->st_mode & 07777) != 0)
+        return et_fail(err, ET_ERR_IO, "%s: cannot keep its permissions: %s", dest,
+                       strerror(errno));
+    return 0;
+}
+
 int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs, et_error *err)
 {
     memset(of, 0, sizeof *of);
     of->temp_slot = -1;
     of->fd = -1;
+    if (!*dest)
+        return et_fail(err, ET_ERR_USAGE, "the output path is empty");
+    /* a descriptor of this process, however named: written in place */
+    int n = et_outfile_descriptor(dest);
+    if (n >= 0)
+        return open_descriptor(of, dest, n, inputs, err);
     struct stat ds;
-    if (stat(dest, &ds) == 0) {
+    int exists = stat(dest, &ds) == 0;
+    if (exists) {
         if (S_ISDIR(ds.st_mode))
             return et_fail(err, ET_ERR_IO, "%s: is a directory, expected a file path", dest);
-        if (et_outfile_guard(dest, inputs, err) != 0)
+        if (guard_file(dest, &ds, inputs, err) != 0)
             return -1;
-        if (!S_ISREG(ds.st_mode))
+        /* not a regular file (a terminal, /dev/null, a FIFO), or another
+         * process's descriptor: written in place, as the shell's > does */
+        if (!S_ISREG(ds.st_mode) || n == -2)
             return open_direct(of, dest, err);
     }
     /* a symbolic link: replace the file it names, not the link (a link
@@ -217,15 +473,17 @@ int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs,
         if (rc != 1)
             return rc;
     }
-    size_t n = strlen(dest);
+    if (exists && refuse_links(dest, &ds, err) != 0)
+        return -1;
+    size_t len = strlen(dest);
     of->dest = strdup(dest);
-    of->tmp = malloc(n + 8);
+    of->tmp = malloc(len + 8);
     if (!of->dest || !of->tmp) {
         release(of);
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
     }
-    memcpy(of->tmp, dest, n);
-    memcpy(of->tmp + n, ".XXXXXX", 8);
+    memcpy(of->tmp, dest, len);
+    memcpy(of->tmp + len, ".XXXXXX", 8);
     /* tracked before it exists: mkstemp fills the name in place */
     of->temp_slot = et_temp_track(of->tmp);
     int fd = mkstemp(of->tmp);
@@ -235,10 +493,12 @@ int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs,
         return et_fail(err, ET_ERR_IO, "%s: cannot create a file beside it: %s", dest,
                        strerror(e));
     }
-    /* mkstemp makes 0600 files; give outputs the usual permissions */
-    mode_t um = umask(0);
-    umask(um);
-    fchmod(fd, 0666 & ~um);
+    if (keep_owner_and_mode(fd, dest, exists ? &ds : NULL, err) != 0) {
+        close(fd);
+        unlink(of->tmp);
+        release(of);
+        return -1;
+    }
     of->fd = fd;
     of->fp = open_stream(of);
     if (!of->fp) {

@@ -16,10 +16,25 @@
  * paths a caller passes, is refused before anything is written, with a
  * message naming both.
  *
- * A destination that exists and is not a regular file (a terminal,
- * /dev/null, /dev/stdout, a FIFO) is written directly: renaming over it
- * would destroy it.  A symbolic link keeps being a link: the file it names
- * is replaced.
+ * Outputs that are not replaced but written in place, as a stream:
+ *  - a path naming a descriptor of this process - /dev/stdin, /dev/stdout,
+ *    /dev/stderr, /dev/fd/N, /proc/self/fd/N (any path whose directory
+ *    resolves to /proc/PID/fd of this process), or a symbolic link to one -
+ *    is written through a copy of that descriptor: `--tsv_path /dev/stdout
+ *    >> log.txt` appends to log.txt, whose other lines, mode and inode stay;
+ *  - a destination that exists and is not a regular file (a terminal,
+ *    /dev/null, a FIFO, a character device), or another process's
+ *    /proc/PID/fd/N, is opened and written directly: renaming over it would
+ *    destroy it.
+ * A symbolic link keeps being a link: the file it names is replaced.
+ *
+ * A replaced file keeps its owner, group and permission bits (the
+ * temporary file gets them before the rename; when the owner or group
+ * cannot be given, as for another user's file, the output is refused and
+ * the file left as it was); a new file gets 0666 & ~umask.  A regular file
+ * with other hard links is refused, not replaced: the new file would take
+ * one of its names and the others would silently keep the old contents.
+ * An empty path is refused (ET_ERR_USAGE "the output path is empty").
  */
 #ifndef ET_OUTFILE_H
 #define ET_OUTFILE_H
@@ -56,6 +71,27 @@ int et_resolve_links(const char *path, char **out, et_error *err);
  * overwrite an input file with output (the input INPUT)". */
 int et_outfile_guard(const char *dest, const char *const *inputs, et_error *err);
 
+/* The descriptor of this process that `path` names (see above: /dev/stdout,
+ * /dev/fd/N, /proc/self/fd/N, or a symbolic link to one of those), -2
+ * when it names another process's descriptor (/proc/PID/fd/N), or -1. */
+int et_outfile_descriptor(const char *path);
+
+/* What et_outfile_open would refuse, checked without creating or opening
+ * anything (for a command line that checks every output before writing
+ * any): 0, or -1 with `err` set - ET_ERR_USAGE "the output path is empty",
+ * the guard's errors (et_outfile_guard), ET_ERR_IO "DEST: is a directory,
+ * expected a file path", "DEST: descriptor N is not open (for writing)",
+ * "DEST: the file has N hard links; ...".  The owner is checked only when
+ * opening. */
+int et_outfile_check(const char *dest, const char *const *inputs, et_error *err);
+
+/* Do the outputs `a` and `b` clash: name one file - the same device and
+ * inode when they exist, the same canonical path (links followed,
+ * directory resolved) when they do not - that at least one of them would
+ * replace?  Two streams written in place (two descriptors, a terminal,
+ * a FIFO) do not clash: they are written one after the other.  1 or 0. */
+int et_outfile_clash(const char *a, const char *b);
+
 /* Open a temporary file for `dest`.  `inputs` is a NULL-terminated list of
  * paths (may be NULL) that must not be overwritten, besides the registered
  * inputs in use.  On Linux with glibc, of->fp is a stream that asks the
@@ -63,9 +99,12 @@ int et_outfile_guard(const char *dest, const char *const *inputs, et_error *err)
  * (sync_file_range, without waiting), so that the commit's fsync finds
  * little left: 6 ms -> 0.5 ms for large.etdp's TSV; a write error is the
  * stream's, as with any FILE.  Returns 0, or -1 with `err` set:
- * ET_ERR_USAGE when dest is an input (et_outfile_guard), ET_ERR_IO ("DEST:
- * is a directory, expected a file path", "DEST: cannot create a file
- * beside it: REASON", "DEST: REASON"), ET_ERR_NOMEM. */
+ * ET_ERR_USAGE when dest is an input (et_outfile_guard) or empty, ET_ERR_IO
+ * ("DEST: is a directory, expected a file path", "DEST: cannot create a
+ * file beside it: REASON", "DEST: REASON", the hard-link, owner and
+ * descriptor refusals of et_outfile_check and above), ET_ERR_NOMEM.  A
+ * destination written in place (above) has no temporary file: of->tmp is
+ * NULL. */
 int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs, et_error *err);
 
 /* Flush, fsync, close and rename into place (then fsync the directory).
