@@ -376,7 +376,7 @@ static int insert_dump(exporter *x, const char *realpath_)
         return et_fail(x->err, ET_ERR_NOMEM, "out of memory");
     sqlite3_stmt *st;
     if (prepare(x,
-                "INSERT INTO dumps VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+                "INSERT OR ROLLBACK INTO dumps VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
                 "?13, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?14)",
                 &st, "insert into dumps") != 0)
         return -1;
@@ -402,7 +402,7 @@ static int insert_dump(exporter *x, const char *realpath_)
 static int insert_blocks(exporter *x)
 {
     sqlite3_stmt *st;
-    if (prepare(x, "INSERT INTO blocks VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)", &st,
+    if (prepare(x, "INSERT OR ROLLBACK INTO blocks VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)", &st,
                 "insert into blocks") != 0)
         return -1;
     sqlite3_bind_text(st, 1, x->dump, -1, SQLITE_STATIC);
@@ -546,7 +546,7 @@ static inline void bind_sample(sqlite3_stmt *st, int at, int64_t run_data_index,
 static int prepare_samples(exporter *x, sample_writer *w, uint64_t total)
 {
     et_strbuf sql = {0};
-    et_sb_adds(&sql, "INSERT INTO sample_data(run_data_index, duration, start_time) VALUES ");
+    et_sb_adds(&sql, "INSERT OR ROLLBACK INTO sample_data(run_data_index, duration, start_time) VALUES ");
     for (int i = 0; i < SAMPLE_BATCH; i++)
         et_sb_adds(&sql, i ? ", (?, ?, ?)" : "(?, ?, ?)");
     if (sql.failed) {
@@ -556,7 +556,7 @@ static int prepare_samples(exporter *x, sample_writer *w, uint64_t total)
     int rc = prepare(x, sql.p, &w->batch, "insert into samples");
     et_sb_free(&sql);
     if (rc == 0)
-        rc = prepare(x, "INSERT INTO sample_data(run_data_index, duration, start_time) "
+        rc = prepare(x, "INSERT OR ROLLBACK INTO sample_data(run_data_index, duration, start_time) "
                         "VALUES (?, ?, ?)",
                      &w->one, "insert into samples");
     w->n = 0;
@@ -591,7 +591,7 @@ static int add_samples(exporter *x, sample_writer *w, const et_block *blk, const
 static int insert_allocations(exporter *x)
 {
     sqlite3_stmt *st;
-    if (prepare(x, "INSERT INTO allocations VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", &st,
+    if (prepare(x, "INSERT OR ROLLBACK INTO allocations VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", &st,
                 "insert into allocations") != 0)
         return -1;
     sqlite3_bind_text(st, 1, x->dump, -1, SQLITE_STATIC);
@@ -655,7 +655,7 @@ static int insert_events(exporter *x, int64_t base, uint64_t total)
     sqlite3_stmt *ev_st = NULL;
     sample_writer w = {0};
     int rc = prepare(x,
-                     "INSERT INTO events VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+                     "INSERT OR ROLLBACK INTO events VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
                      "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
                      &ev_st, "insert into events");
     if (rc == 0)
