@@ -195,6 +195,22 @@ if [ -f "$MEDIUM" ] && [ -x "$SIGWHEN" ]; then
         fi
         ok "... the new file is removed, nothing is left" only_file "$D" db
     done
+    # several dumps in one export (the fleet path): the same
+    D="$T/sigmany"
+    mkdir "$D" "$T/runs"
+    cp "$MEDIUM" "$T/runs/a.etdp"
+    cp "$MEDIUM" "$T/runs/b.etdp"
+    "$ETINSPECT" --etdump_path "$SAMPLE" --sqlite_path "$D/db" -q
+    cp "$D/db" "$T/sig.orig"
+    timeout 120 "$SIGWHEN" "$D" db-journal 15 \
+        "$ETINSPECT" --etdump_path "$T/runs" --sqlite_path "$D/db" -q >"$T/out" 2>"$T/err"
+    if grep -q "^signalled db-journal; exit signal 15$" "$T/out"; then
+        pass "signal 15 while several dumps are exported: the program dies of it"
+    else
+        fail "signal 15 while several dumps are exported: the program dies of it" "$(cat "$T/out")"
+    fi
+    ok "... the database is byte for byte as it was" cmp "$D/db" "$T/sig.orig"
+    ok "... nothing beside it" only_file "$D" db
     # killed outright (SIGKILL): SQLite's hot journal rolls the export back
     # when the database is next opened
     D="$T/kill"
