@@ -117,7 +117,7 @@ stats10.etdp|10"
 D="$T/busy"
 mkdir "$D"
 "$ETINSPECT" --etdump_path "$SAMPLE" --sqlite_path "$D/db" -q
-if hold "$D/db" 3; then
+if hold "$D/db" 4; then
     ETINSPECT_SQLITE_TIMEOUT=0.3 run --etdump_path "$STATS10" --sqlite_path "$D/db" -q
     wait "$HOLD"
     ok "the lock held past ETINSPECT_SQLITE_TIMEOUT=0.3: exit 1" status_is 1
@@ -281,7 +281,7 @@ refused endless-trigger "CREATE TRIGGER spin AFTER INSERT ON sample_data BEGIN
 refused foreign-table "CREATE TABLE mine(x); INSERT INTO mine VALUES (42)" \
     "the database has a table 'mine' that etinspect did not create"
 refused foreign-index "CREATE INDEX by_p50 ON events(p50)" \
-    "the database has a index 'by_p50' that etinspect did not create"
+    "the database has an index 'by_p50' that etinspect did not create"
 refused foreign-view "CREATE VIEW slow AS SELECT * FROM events" \
     "the database has a view 'slow' that etinspect did not create"
 refused altered-table "ALTER TABLE events ADD COLUMN note TEXT" \

@@ -1326,10 +1326,10 @@ static int check_schema(et_sqlite *s, et_error *err, int64_t version, bool *has_
         }
         if (!known)
             ret = et_fail(err, ET_ERR_IO,
-                          "%s: the database has a %s '%s' that etinspect did not create; refusing "
-                          "to write into it (keep your own tables, views and triggers in another "
-                          "database)",
-                          s->path, o->type, o->name);
+                          "%s: the database has %s %s '%s' that etinspect did not create; "
+                          "refusing to write into it (keep your own tables, views and triggers "
+                          "in another database)",
+                          s->path, o->type[0] == 'i' ? "an" : "a", o->type, o->name);
         else if (!same)
             ret = et_fail(err, ET_ERR_IO,
                           "%s: its %s '%s' is not as etinspect created it (changed since); "
