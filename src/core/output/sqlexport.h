@@ -136,9 +136,12 @@ int et_sqlite_begin(et_sqlite **out, const char *path, const char *const *inputs
  *                 name added twice in this export; `path` is an input of
  *                 `insp`;
  *   ET_ERR_IO     SQLite's I/O errors, with its message ("PATH: insert
- *                 into samples: database or disk is full");
+ *                 into samples: database or disk is full"); a damaged
+ *                 page; interrupted by a signal ("PATH: insert into
+ *                 samples: interrupted");
  *   ET_ERR_VALUE  other SQLite errors while writing ("PATH: insert into
- *                 samples: <a trigger's message>");
+ *                 samples: <SQLite's message>"; every insert is INSERT OR
+ *                 ROLLBACK: the transaction is then rolled back already);
  *   ET_ERR_NOMEM  out of memory. */
 int et_sqlite_add(et_sqlite *s, const et_inspector *insp, const et_sqlite_dump_options *o,
                   et_error *err);
