@@ -83,6 +83,8 @@ if [ -f "$L" ]; then
             "(docs/performance.md)"
     fi
     rm -f "$out"/l.* "$out"/ref.*
+    # issue 25: appending to a large database costs what the dump costs
+    sh "$src/scripts/bench/sqlite_append.sh" "$ETINSPECT" "$BENCHRUN" "$corpus" "$out" "$runs"
 fi
 
 # scaling: load + aggregate + TSV per event, for each corpus size

@@ -8,6 +8,7 @@
 
 #include "files/mapfile.h"
 #include "files/outfile.h"
+#include "output/sqlexport.h"
 
 /* write(2) a NUL-terminated string; async-signal-safe */
 static void say(const char *s)
@@ -22,11 +23,35 @@ static void say(const char *s)
     }
 }
 
+static void on_fatal(int sig);
+
+/* Die of `sig`: remove the temporary files, restore the default action,
+ * raise it.  After an SQLite export that `sig` interrupted rolled back
+ * (et_sqlite_interrupt). */
+static void die_of(int sig)
+{
+    et_temp_remove_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* SIGINT, SIGTERM, ...: remove the temporary files, then die of the
  * signal (SA_RESETHAND restored the default action; the re-raised signal
- * is delivered when this handler returns). */
+ * is delivered when this handler returns).  During an SQLite export the
+ * handler returns instead: the export stops, rolls back and calls die_of;
+ * a second signal meanwhile dies at once (SQLite then rolls the
+ * transaction back when the database is next opened). */
 static void on_fatal(int sig)
 {
+    if (et_sqlite_interrupt(sig, die_of)) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND;
+        sigaction(sig, &sa, NULL);
+        return;
+    }
     et_temp_remove_all();
     raise(sig);
 }

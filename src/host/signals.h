@@ -2,9 +2,12 @@
  * signals.h - what the etinspect program does when a signal arrives.
  *
  * SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGQUIT: the temporary files of the
- * outputs being written (outfile.h, the SQLite export) are removed, then
- * the signal's default action runs (the process dies of that signal, as
- * before).  The REPL replaces the SIGINT handler while it is interactive
+ * outputs being written (outfile.h) are removed, then the signal's default
+ * action runs (the process dies of that signal, as before).  An SQLite
+ * export in progress (sqlexport.h, et_sqlite_interrupt) first stops and
+ * rolls its transaction back - the database is as it was, without a
+ * journal beside it - then the process dies of the signal; a second
+ * signal in the meantime kills it at once.  The REPL replaces the SIGINT handler while it is interactive
  * (an interrupt stops the statement, not the program).
  *
  * SIGBUS inside the mapping of an input (mapfile.h): another process made

@@ -345,7 +345,7 @@ static int core_dump_names(lua_State *L)
 
 /* _core.sqlite_export(path, inspectors, names) -> nothing: every
  * Inspector of the sequence into the database at `path` in one export
- * (one copy, one transaction, one rename; sqlexport.h), dump k under
+ * (one transaction, in place; sqlexport.h), dump k under
  * names[k] as preferred name (et_sqlite_dump_options.preferred).  Raises
  * the export's errors; the database is then as it was.  The arguments
  * are read raw and everything that allocates comes first: the inspectors

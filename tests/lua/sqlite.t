@@ -94,5 +94,17 @@ t.raises(function() plain:to_sqlite(db, {replace = true}) end,
 t.raises(function() plain:to_sqlite(stats10) end, "is an input",
          "the ETDump as the database: an error")
 
+-- a database with a trigger etinspect did not create: refused, untouched
+-- (issue 25; tests/e2e/sqlite_faults.t has the other faults)
+query(db, "CREATE TRIGGER mine AFTER INSERT ON dumps BEGIN SELECT 1; END")
+local before = t.read(db)
+t.raises(function() plain:to_sqlite(db, {dump = "more"}) end,
+         "lua%.db: the database has a trigger 'mine' that etinspect did not create; " ..
+         "refusing to write into it",
+         "a trigger etinspect did not create: an error naming the database and the trigger")
+t.ok(t.read(db) == before, "... the database is byte for byte as it was")
+t.raises(function() etinspect.open_many{stats10, sample}:to_sqlite(db) end,
+         "trigger 'mine' that etinspect did not create", "... and so is Dumps:to_sqlite")
+
 os.execute("rm -rf '" .. dir .. "'")
 t.done()

@@ -6,12 +6,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "model/link.h"
@@ -167,6 +170,10 @@ static const char migrate_v1_sql[] =
 /* ------------------------------------------------------------------ */
 /* Errors */
 
+/* The signal that interrupted the exports in progress (0: none), set by
+ * et_sqlite_interrupt: every statement fails from then on. */
+static volatile sig_atomic_t pending_signal;
+
 /* What one et_sqlite_add works with. */
 typedef struct exporter {
     const et_inspector *insp;
@@ -239,13 +246,6 @@ static int open_db(const char *file, int flags, sqlite3 **db)
     return rc;
 }
 
-static int exec(exporter *x, const char *sql, const char *what)
-{
-    if (sqlite3_exec(x->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-        return x_fail(x, what);
-    return 0;
-}
-
 static int prepare(exporter *x, const char *sql, sqlite3_stmt **st, const char *what)
 {
     if (sqlite3_prepare_v2(x->db, sql, -1, st, NULL) != SQLITE_OK)
@@ -256,6 +256,8 @@ static int prepare(exporter *x, const char *sql, sqlite3_stmt **st, const char *
 /* Run an INSERT or DELETE and reset it (bindings are kept). */
 static int step(exporter *x, sqlite3_stmt *st, const char *what)
 {
+    if (pending_signal)
+        return et_fail(x->err, ET_ERR_IO, "%s: %s: interrupted", x->path, what);
     if (sqlite3_step(st) != SQLITE_DONE) {
         x_fail(x, what);
         sqlite3_reset(st);
@@ -374,7 +376,7 @@ static int insert_dump(exporter *x, const char *realpath_)
         return et_fail(x->err, ET_ERR_NOMEM, "out of memory");
     sqlite3_stmt *st;
     if (prepare(x,
-                "INSERT INTO dumps VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
+                "INSERT OR ROLLBACK INTO dumps VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, "
                 "?13, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?14)",
                 &st, "insert into dumps") != 0)
         return -1;
@@ -400,7 +402,7 @@ static int insert_dump(exporter *x, const char *realpath_)
 static int insert_blocks(exporter *x)
 {
     sqlite3_stmt *st;
-    if (prepare(x, "INSERT INTO blocks VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)", &st,
+    if (prepare(x, "INSERT OR ROLLBACK INTO blocks VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)", &st,
                 "insert into blocks") != 0)
         return -1;
     sqlite3_bind_text(st, 1, x->dump, -1, SQLITE_STATIC);
@@ -544,7 +546,7 @@ static inline void bind_sample(sqlite3_stmt *st, int at, int64_t run_data_index,
 static int prepare_samples(exporter *x, sample_writer *w, uint64_t total)
 {
     et_strbuf sql = {0};
-    et_sb_adds(&sql, "INSERT INTO sample_data(run_data_index, duration, start_time) VALUES ");
+    et_sb_adds(&sql, "INSERT OR ROLLBACK INTO sample_data(run_data_index, duration, start_time) VALUES ");
     for (int i = 0; i < SAMPLE_BATCH; i++)
         et_sb_adds(&sql, i ? ", (?, ?, ?)" : "(?, ?, ?)");
     if (sql.failed) {
@@ -554,7 +556,7 @@ static int prepare_samples(exporter *x, sample_writer *w, uint64_t total)
     int rc = prepare(x, sql.p, &w->batch, "insert into samples");
     et_sb_free(&sql);
     if (rc == 0)
-        rc = prepare(x, "INSERT INTO sample_data(run_data_index, duration, start_time) "
+        rc = prepare(x, "INSERT OR ROLLBACK INTO sample_data(run_data_index, duration, start_time) "
                         "VALUES (?, ?, ?)",
                      &w->one, "insert into samples");
     w->n = 0;
@@ -589,7 +591,7 @@ static int add_samples(exporter *x, sample_writer *w, const et_block *blk, const
 static int insert_allocations(exporter *x)
 {
     sqlite3_stmt *st;
-    if (prepare(x, "INSERT INTO allocations VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", &st,
+    if (prepare(x, "INSERT OR ROLLBACK INTO allocations VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", &st,
                 "insert into allocations") != 0)
         return -1;
     sqlite3_bind_text(st, 1, x->dump, -1, SQLITE_STATIC);
@@ -653,7 +655,7 @@ static int insert_events(exporter *x, int64_t base, uint64_t total)
     sqlite3_stmt *ev_st = NULL;
     sample_writer w = {0};
     int rc = prepare(x,
-                     "INSERT INTO events VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
+                     "INSERT OR ROLLBACK INTO events VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
                      "?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
                      &ev_st, "insert into events");
     if (rc == 0)
@@ -828,184 +830,719 @@ static int choose_name(exporter *x, const et_sqlite_dump_options *o, const char 
 }
 
 /* ------------------------------------------------------------------ */
-/* The file */
+/* Signals: an export stops, rolls back, then the process dies */
 
-/* "file:PATH?immutable=1" with '%', '?' and '#' of PATH escaped, or NULL
- * out of memory. */
-static char *file_uri(const char *file)
+#define ACTIVE_SLOTS 8
+
+/* the databases of the exports in progress, for et_sqlite_interrupt */
+static sqlite3 *_Atomic active[ACTIVE_SLOTS];
+/* signal handlers inside et_sqlite_interrupt (a database is closed only
+ * when none is) */
+static atomic_int in_handler;
+/* what ends the process once the exports a signal interrupted rolled
+ * back (pending_signal: the signal) */
+static void (*_Atomic die_fn)(int);
+
+int et_sqlite_interrupt(int sig, void (*die)(int))
 {
-    et_strbuf sb = {0};
-    et_sb_adds(&sb, file[0] == '/' ? "file://" : "file:");
-    for (const char *c = file; *c; c++) {
-        if (*c == '%' || *c == '?' || *c == '#') {
-            char esc[4];
-            snprintf(esc, sizeof esc, "%%%02X", (unsigned char)*c);
-            et_sb_adds(&sb, esc);
-        } else {
-            et_sb_addc(&sb, *c);
+    if (pending_signal)
+        return 0;
+    atomic_fetch_add(&in_handler, 1);
+    int any = 0;
+    for (int i = 0; i < ACTIVE_SLOTS; i++)
+        if (atomic_load(&active[i]))
+            any = 1;
+    if (any) {
+        atomic_store(&die_fn, die);
+        pending_signal = sig;
+        for (int i = 0; i < ACTIVE_SLOTS; i++) {
+            sqlite3 *db = atomic_load(&active[i]);
+            if (db)
+                sqlite3_interrupt(db);
         }
     }
-    et_sb_adds(&sb, "?immutable=1");
-    if (sb.failed) {
-        et_sb_free(&sb);
+    atomic_fetch_sub(&in_handler, 1);
+    return any;
+}
+
+/* Register `db` as an export in progress: its slot, or -1 when all are
+ * taken (a signal then kills the process at once; SQLite rolls the
+ * transaction back at the next open). */
+static int active_add(sqlite3 *db)
+{
+    for (int i = 0; i < ACTIVE_SLOTS; i++) {
+        sqlite3 *expect = NULL;
+        if (atomic_compare_exchange_strong(&active[i], &expect, db))
+            return i;
+    }
+    return -1;
+}
+
+/* Forget slot `slot` (-1: none); on return no signal handler uses its
+ * database. */
+static void active_remove(int slot)
+{
+    if (slot < 0)
+        return;
+    atomic_store(&active[slot], NULL);
+    while (atomic_load(&in_handler) > 0) /* a handler on another thread */
+        ;
+}
+
+/* After an export ended: a signal that interrupted it ends the process
+ * once no export is left in progress. */
+static void deliver_pending(void)
+{
+    int sig = pending_signal;
+    void (*die)(int) = atomic_load(&die_fn);
+    if (!sig || !die)
+        return;
+    for (int i = 0; i < ACTIVE_SLOTS; i++)
+        if (atomic_load(&active[i]))
+            return;
+    die(sig);
+}
+
+static int interrupted(et_error *err, const char *path)
+{
+    return et_fail(err, ET_ERR_IO, "%s: interrupted by signal %d; nothing was written", path,
+                   (int)pending_signal);
+}
+
+/* ------------------------------------------------------------------ */
+/* The schema an existing database may have */
+
+/* Schema version 1's tables and indexes, as etinspect wrote them (before
+ * sample_data): a version 1 database is checked against them before it is
+ * migrated.  Its view top_operators, which the migration drops, may have
+ * any definition. */
+static const char schema_v1_sql[] =
+    "CREATE TABLE dumps(\n"
+    "  dump TEXT NOT NULL PRIMARY KEY,\n"
+    "  format TEXT NOT NULL,\n"
+    "  etdump_path TEXT NOT NULL,\n"
+    "  etrecord_path TEXT,\n"
+    "  etrecord_method TEXT,\n"
+    "  source_time_scale TEXT NOT NULL,\n"
+    "  target_time_scale TEXT NOT NULL,\n"
+    "  num_blocks INTEGER NOT NULL,\n"
+    "  num_events INTEGER NOT NULL,\n"
+    "  num_samples INTEGER NOT NULL,\n"
+    "  num_allocations INTEGER NOT NULL,\n"
+    "  warnings TEXT NOT NULL,\n"
+    "  etinspect_version TEXT NOT NULL,\n"
+    "  exported_at TEXT NOT NULL\n"
+    ");\n"
+    "CREATE TABLE blocks(\n"
+    "  dump TEXT NOT NULL REFERENCES dumps(dump) ON DELETE CASCADE,\n"
+    "  block_index INTEGER NOT NULL,\n"
+    "  name TEXT NOT NULL,\n"
+    "  num_runs INTEGER NOT NULL,\n"
+    "  num_events INTEGER NOT NULL,\n"
+    "  bundled_input_index INTEGER NOT NULL,\n"
+    "  etrecord_method TEXT,\n"
+    "  PRIMARY KEY (dump, block_index)\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE events(\n"
+    "  dump TEXT NOT NULL,\n"
+    "  block_index INTEGER NOT NULL,\n"
+    "  event_index INTEGER NOT NULL,\n"
+    "  name TEXT NOT NULL,\n"
+    "  node_type TEXT,\n"
+    "  instruction_id INTEGER NOT NULL,\n"
+    "  delegate_debug_identifier,\n"
+    "  is_delegated_op INTEGER NOT NULL,\n"
+    "  delegate_backend_name TEXT,\n"
+    "  debug_handles TEXT,\n"
+    "  op_types TEXT,\n"
+    "  num_outputs INTEGER NOT NULL,\n"
+    "  num_samples INTEGER NOT NULL,\n"
+    "  p10 REAL, p50 REAL, p90 REAL, avg REAL, min REAL, max REAL, total REAL,\n"
+    "  PRIMARY KEY (dump, block_index, event_index),\n"
+    "  FOREIGN KEY (dump, block_index) REFERENCES blocks(dump, block_index)\n"
+    "    ON DELETE CASCADE\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE samples(\n"
+    "  dump TEXT NOT NULL,\n"
+    "  block_index INTEGER NOT NULL,\n"
+    "  event_index INTEGER NOT NULL,\n"
+    "  run INTEGER NOT NULL,\n"
+    "  run_data_index INTEGER NOT NULL,\n"
+    "  duration REAL,\n"
+    "  start_time INTEGER,\n"
+    "  PRIMARY KEY (dump, block_index, event_index, run),\n"
+    "  FOREIGN KEY (dump, block_index, event_index)\n"
+    "    REFERENCES events(dump, block_index, event_index) ON DELETE CASCADE\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE TABLE allocations(\n"
+    "  dump TEXT NOT NULL,\n"
+    "  block_index INTEGER NOT NULL,\n"
+    "  run INTEGER NOT NULL,\n"
+    "  seq INTEGER NOT NULL,\n"
+    "  run_data_index INTEGER NOT NULL,\n"
+    "  allocator_id INTEGER NOT NULL,\n"
+    "  allocator TEXT,\n"
+    "  allocation_size INTEGER NOT NULL,\n"
+    "  PRIMARY KEY (dump, block_index, run, seq),\n"
+    "  FOREIGN KEY (dump, block_index) REFERENCES blocks(dump, block_index)\n"
+    "    ON DELETE CASCADE\n"
+    ") WITHOUT ROWID;\n"
+    "CREATE INDEX events_by_name ON events(dump, name);\n"
+    "CREATE INDEX events_by_node_type ON events(dump, node_type);\n";
+
+/* One object of a schema: a row of sqlite_master (sql NULL for an index
+ * SQLite made for a constraint). */
+typedef struct schema_obj {
+    char *type, *name, *tbl, *sql;
+} schema_obj;
+
+typedef struct schema_set {
+    schema_obj *v;
+    size_t n;
+    bool failed; /* out of memory */
+} schema_set;
+
+static void schema_free(schema_set *set)
+{
+    for (size_t i = 0; i < set->n; i++) {
+        free(set->v[i].type);
+        free(set->v[i].name);
+        free(set->v[i].tbl);
+        free(set->v[i].sql);
+    }
+    free(set->v);
+    *set = (schema_set){0};
+}
+
+static char *dup_col(sqlite3_stmt *st, int i, bool *failed)
+{
+    const char *t = (const char *)sqlite3_column_text(st, i);
+    if (!t)
         return NULL;
-    }
-    return sb.p;
+    char *p = strdup(t);
+    if (!p)
+        *failed = true;
+    return p;
 }
 
-/* Check that the existing, non-empty `file` is an etinspect database of a
- * schema this version can add to (1: migrated); leaves it open read-only
- * in *src and its schema version in *version_out. */
-static int open_existing(const char *file, const char *path, sqlite3 **src, long long *version_out,
-                         et_error *err)
+/* The objects of `db`'s main schema into *set.  Returns an SQLite result
+ * code (SQLITE_NOMEM when out of memory). */
+static int schema_read(sqlite3 *db, schema_set *set)
 {
-    *src = NULL;
-    /* immutable: read the file as it is, creating no -wal or -shm beside
-     * it (they would outlive the file this one replaces); the caller made
-     * sure that no journal or WAL file holds part of its contents */
-    char *uri = file_uri(file);
-    if (!uri)
-        return et_fail(err, ET_ERR_NOMEM, "out of memory");
-    int rc = sqlite3_open_v2(uri, src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
-    free(uri);
-    if (rc != SQLITE_OK) {
-        db_fail(err, *src, path, "cannot open");
-        sqlite3_close(*src);
-        *src = NULL;
-        return -1;
+    *set = (schema_set){0};
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, "SELECT type, name, tbl_name, sql FROM main.sqlite_master",
+                                -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    size_t cap = 0;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && !set->failed) {
+        if (set->n == cap) {
+            size_t c = cap ? 2 * cap : 16;
+            schema_obj *v = realloc(set->v, c * sizeof *v);
+            if (!v) {
+                set->failed = true;
+                break;
+            }
+            set->v = v;
+            cap = c;
+        }
+        schema_obj *o = &set->v[set->n++];
+        o->type = dup_col(st, 0, &set->failed);
+        o->name = dup_col(st, 1, &set->failed);
+        o->tbl = dup_col(st, 2, &set->failed);
+        o->sql = dup_col(st, 3, &set->failed);
+        if (!o->type || !o->name || !o->tbl)
+            set->failed = true;
     }
-    sqlite3_busy_timeout(*src, 2000);
-    sqlite3_stmt *st = NULL;
-    long long app = 0, version = 0;
-    rc = sqlite3_prepare_v2(*src, "PRAGMA application_id", -1, &st, NULL);
-    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
-        app = sqlite3_column_int64(st, 0), rc = SQLITE_OK;
     sqlite3_finalize(st);
-    if (rc == SQLITE_OK) {
-        rc = sqlite3_prepare_v2(*src, "PRAGMA user_version", -1, &st, NULL);
-        if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW)
-            version = sqlite3_column_int64(st, 0), rc = SQLITE_OK;
-        sqlite3_finalize(st);
-    }
-    int ret = 0;
-    if (rc != SQLITE_OK) {
-        int code = sqlite3_errcode(*src);
-        if (code == SQLITE_NOTADB)
-            ret = et_fail(err, ET_ERR_IO,
-                          "%s: not an etinspect database (%s); refusing to replace it", path,
-                          sqlite3_errmsg(*src));
-        else
-            ret = db_fail(err, *src, path, "cannot read");
-    } else if (app != ET_SQL_APPLICATION_ID) {
-        ret = et_fail(err, ET_ERR_IO,
-                      "%s: not an etinspect database (an SQLite database with application_id "
-                      "%lld, not %d); refusing to replace it",
-                      path, app, ET_SQL_APPLICATION_ID);
-    } else if (version < 1 || version > ET_SQL_SCHEMA_VERSION) {
-        ret = et_fail(err, ET_ERR_IO,
-                      "%s: an etinspect database of schema version %lld; this etinspect "
-                      "writes version %d",
-                      path, version, ET_SQL_SCHEMA_VERSION);
-    }
-    if (ret != 0) {
-        sqlite3_close(*src);
-        *src = NULL;
-    }
-    *version_out = version;
-    return ret;
+    if (set->failed)
+        return SQLITE_NOMEM;
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
-/* Copy database `src` into `dst` (SQLite's backup API: a consistent
- * snapshot, whatever the source's journal mode). */
-static int copy_db(sqlite3 *dst, sqlite3 *src, const char *path, et_error *err)
+/* The objects `sql` creates in an empty database (in memory). */
+static int schema_of(const char *sql, schema_set *set)
 {
-    sqlite3_backup *bk = sqlite3_backup_init(dst, "main", src, "main");
-    if (!bk)
-        return db_fail(err, dst, path, "cannot copy the existing database");
-    int rc = sqlite3_backup_step(bk, -1);
-    int frc = sqlite3_backup_finish(bk);
-    if (rc != SQLITE_DONE || frc != SQLITE_OK)
-        return db_fail(err, dst, path, "cannot copy the existing database");
-    return 0;
+    sqlite3 *mem = NULL;
+    *set = (schema_set){0};
+    int rc = sqlite3_open_v2(":memory:", &mem, SQLITE_OPEN_READWRITE, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(mem, sql, NULL, NULL, NULL);
+    if (rc == SQLITE_OK)
+        rc = schema_read(mem, set);
+    sqlite3_close(mem);
+    return rc;
 }
 
-/* fsync a file or directory; `must` false ignores failures (directories
- * some file systems cannot sync). */
-static int sync_path(const char *p, bool dir)
+static const schema_obj *schema_find(const schema_set *set, const char *name)
 {
-    int fd = open(p, dir ? O_RDONLY : O_RDWR);
-    if (fd < 0)
-        return dir ? 0 : -1;
-    int rc = fsync(fd);
-    close(fd);
-    return dir ? 0 : rc;
+    for (size_t i = 0; i < set->n; i++)
+        if (strcmp(set->v[i].name, name) == 0)
+            return &set->v[i];
+    return NULL;
 }
 
-/* The directory part of `file` ("." for none), in a new string. */
-static char *dir_of(const char *file)
+static bool word_char(int c)
 {
-    const char *slash = strrchr(file, '/');
-    if (!slash)
-        return strdup(".");
-    if (slash == file)
-        return strdup("/");
-    char *d = malloc((size_t)(slash - file) + 1);
-    if (d) {
-        memcpy(d, file, (size_t)(slash - file));
-        d[slash - file] = '\0';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '$' || c >= 0x80;
+}
+
+/* The next byte of `sql`'s text with its whitespace reduced to a space
+ * where it separates two words, quoted text ('...', "...", `...`,
+ * [...]) kept as it is; 0 at the end. */
+typedef struct sql_reader {
+    const unsigned char *p;
+    int quote;     /* the closing quote while inside one, else 0 */
+    int prev;      /* the last byte returned */
+} sql_reader;
+
+static int sql_next(sql_reader *r)
+{
+    int c = *r->p;
+    if (!c)
+        return 0;
+    if (r->quote) {
+        r->p++;
+        if (c == r->quote)
+            r->quote = 0;
+        return r->prev = c;
     }
-    return d;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+        while (*r->p == ' ' || *r->p == '\t' || *r->p == '\n' || *r->p == '\r' ||
+               *r->p == '\f' || *r->p == '\v')
+            r->p++;
+        if (*r->p && word_char(r->prev) && word_char(*r->p))
+            return r->prev = ' ';
+        return sql_next(r);
+    }
+    r->p++;
+    if (c == '\'' || c == '"' || c == '`')
+        r->quote = c;
+    else if (c == '[')
+        r->quote = ']';
+    return r->prev = c;
 }
 
+/* Do two CREATE statements say the same, whitespace aside? */
+static bool sql_same(const char *a, const char *b)
+{
+    if (!a || !b)
+        return a == b;
+    sql_reader ra = {(const unsigned char *)a, 0, 0}, rb = {(const unsigned char *)b, 0, 0};
+    for (;;) {
+        int ca = sql_next(&ra), cb = sql_next(&rb);
+        if (ca != cb)
+            return false;
+        if (!ca)
+            return true;
+    }
+}
+
+static bool obj_same(const schema_obj *a, const schema_obj *b)
+{
+    return strcmp(a->type, b->type) == 0 && strcmp(a->tbl, b->tbl) == 0 &&
+           sql_same(a->sql, b->sql);
+}
 
 /* ------------------------------------------------------------------ */
 /* Export sessions */
 
 struct et_sqlite {
-    char *path;      /* as given: every message starts with it */
-    char *dest;      /* the file written (a link's target) */
-    char *tmp, *dir; /* the temporary file beside it, its directory */
-    bool exists;     /* dest existed: st is its status */
-    struct stat st;
+    char *path;       /* as given: every message starts with it */
+    char *dest;       /* the file written (a link's target) */
     sqlite3 *db;
-    bool made_tmp;
-    int temp_slot;   /* et_temp_track's slot of tmp: removed on a signal */
-    bool vacuum;     /* auto_vacuum = INCREMENTAL: give back freed pages */
-    char **added;    /* the names added, in order */
+    int slot;         /* in active[], -1 for none */
+    double timeout;   /* seconds to wait for another writer */
+    struct timespec busy_since;
+    bool created;     /* this export created dest (dev, ino) */
+    dev_t dev;
+    ino_t ino;
+    bool fresh;       /* the database held nothing: the schema is created */
+    bool vacuum;      /* auto_vacuum = INCREMENTAL: give back freed pages */
+    bool committed;
+    char **added;     /* the names added, in order */
     size_t n_added, cap_added;
 };
 
-/* Free `s`, removing its temporary file unless renamed into place. */
+/* SQLite's busy handler: wait for another connection's lock, in naps of
+ * 1 to 20 ms, until s->timeout seconds passed or a signal is pending. */
+static int on_busy(void *arg, int count)
+{
+    et_sqlite *s = arg;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (count == 0)
+        s->busy_since = now;
+    double waited = (double)(now.tv_sec - s->busy_since.tv_sec) +
+                    (double)(now.tv_nsec - s->busy_since.tv_nsec) / 1e9;
+    if (pending_signal || waited >= s->timeout)
+        return 0;
+    double nap = count < 5 ? 0.001 : count < 20 ? 0.005 : 0.02;
+    if (nap > s->timeout - waited)
+        nap = s->timeout - waited;
+    struct timespec ts = {0, (long)(nap * 1e9)};
+    nanosleep(&ts, NULL); /* a signal cuts it short */
+    return 1;
+}
+
+/* ETINSPECT_SQLITE_TIMEOUT, or the default. */
+static int busy_timeout(double *out, et_error *err)
+{
+    const char *v = getenv("ETINSPECT_SQLITE_TIMEOUT");
+    *out = ET_SQL_BUSY_TIMEOUT;
+    if (!v || !*v)
+        return 0;
+    char *end;
+    errno = 0;
+    double d = strtod(v, &end);
+    if (*end || errno || !(d >= 0 && d <= 86400))
+        return et_fail(err, ET_ERR_USAGE,
+                       "ETINSPECT_SQLITE_TIMEOUT='%s' is not a number of seconds from 0 to "
+                       "86400",
+                       v);
+    *out = d;
+    return 0;
+}
+
+/* The error for the last failure of s->db while doing `what`: the
+ * database refused (not one, damaged), locked past the busy timeout,
+ * interrupted, or SQLite's message. */
+static int session_fail(et_sqlite *s, et_error *err, const char *what)
+{
+    int rc = s->db ? sqlite3_extended_errcode(s->db) : SQLITE_NOMEM;
+    const char *msg = s->db ? sqlite3_errmsg(s->db) : "out of memory";
+    if (pending_signal)
+        return interrupted(err, s->path);
+    switch (rc & 0xff) {
+    case SQLITE_NOTADB:
+        return et_fail(err, ET_ERR_IO, "%s: not an etinspect database (%s); refusing to write "
+                                       "into it",
+                       s->path, msg);
+    case SQLITE_CORRUPT:
+        return et_fail(err, ET_ERR_IO,
+                       "%s: the database is damaged (%s); refusing to write into it", s->path,
+                       msg);
+    case SQLITE_BUSY:
+        return et_fail(err, ET_ERR_IO,
+                       "%s: %s: the database is locked by another process (waited %g s; "
+                       "ETINSPECT_SQLITE_TIMEOUT sets how long)",
+                       s->path, what, s->timeout);
+    default:
+        return db_fail(err, s->db, s->path, what);
+    }
+}
+
+static int session_exec(et_sqlite *s, et_error *err, const char *sql, const char *what)
+{
+    if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return session_fail(s, err, what);
+    return 0;
+}
+
+static int session_int(et_sqlite *s, et_error *err, const char *sql, int64_t *v)
+{
+    exporter x = {.path = s->path, .db = s->db, .err = err};
+    bool none;
+    if (query_int(&x, sql, NULL, v, &none, "read the database") != 0)
+        return session_fail(s, err, "read the database");
+    return 0;
+}
+
+/* PRAGMA quick_check(`table`): 0 when it says ok. */
+static int quick_check(et_sqlite *s, et_error *err, const char *table)
+{
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA quick_check(%s)", table);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return session_fail(s, err, "check the database");
+    int rc = sqlite3_step(st), ret = 0;
+    if (rc == SQLITE_ROW) {
+        const char *r = (const char *)sqlite3_column_text(st, 0);
+        static const char banner[] = "*** in database main ***\n";
+        if (r && strncmp(r, banner, sizeof banner - 1) == 0)
+            r += sizeof banner - 1;
+        if (!r || strcmp(r, "ok") != 0)
+            ret = et_fail(err, ET_ERR_IO,
+                          "%s: the database is damaged (quick_check of %s: %.*s); refusing to "
+                          "write into it",
+                          s->path, table, r ? (int)strcspn(r, "\n") : 1, r ? r : "?");
+    } else if (rc != SQLITE_DONE) {
+        ret = session_fail(s, err, "check the database");
+    }
+    sqlite3_finalize(st);
+    return ret;
+}
+
+/* Every object of the database must be one etinspect created, as it
+ * created it: schema_sql's in a new database, or in one migrated from
+ * version 1 (some ALTERed tables); schema_v1_sql's in a version 1
+ * database.  Missing objects are created later (IF NOT EXISTS).  Sets
+ * *has_tables when dumps and blocks exist (quick_check). */
+static int check_schema(et_sqlite *s, et_error *err, int64_t version, bool *has_tables)
+{
+    schema_set have = {0}, want[2] = {{0}, {0}};
+    size_t n_want = 0;
+    int ret = 0;
+    int rc = schema_read(s->db, &have);
+    if (rc != SQLITE_OK) {
+        schema_free(&have);
+        return rc == SQLITE_NOMEM && have.failed ? et_fail(err, ET_ERR_NOMEM, "out of memory")
+                                                 : session_fail(s, err, "read the schema");
+    }
+    if (version == 1) {
+        rc = schema_of(schema_v1_sql, &want[n_want++]);
+    } else {
+        rc = schema_of(schema_sql, &want[n_want++]);
+        if (rc == SQLITE_OK) {
+            et_strbuf sb = {0};
+            et_sb_adds(&sb, schema_v1_sql);
+            et_sb_adds(&sb, migrate_v1_sql);
+            et_sb_adds(&sb, schema_sql);
+            rc = sb.failed ? SQLITE_NOMEM : schema_of(sb.p, &want[n_want++]);
+            et_sb_free(&sb);
+        }
+    }
+    if (rc != SQLITE_OK)
+        ret = rc == SQLITE_NOMEM ? et_fail(err, ET_ERR_NOMEM, "out of memory")
+                                 : et_fail(err, ET_ERR_VALUE, "%s: etinspect's schema: %s",
+                                           s->path, sqlite3_errstr(rc));
+    int tables = 0;
+    for (size_t i = 0; i < have.n && ret == 0; i++) {
+        const schema_obj *o = &have.v[i];
+        if (strcmp(o->type, "table") == 0 &&
+            (strcmp(o->name, "sqlite_stat1") == 0 || strcmp(o->name, "sqlite_stat4") == 0))
+            continue; /* ANALYZE's statistics */
+        if (version == 1 && strcmp(o->type, "view") == 0 &&
+            strcmp(o->name, "top_operators") == 0)
+            continue; /* dropped by the migration */
+        bool known = false, same = false;
+        for (size_t k = 0; k < n_want && !same; k++) {
+            const schema_obj *w = schema_find(&want[k], o->name);
+            known = known || w;
+            same = w && obj_same(o, w);
+        }
+        if (!known)
+            ret = et_fail(err, ET_ERR_IO,
+                          "%s: the database has %s %s '%s' that etinspect did not create; "
+                          "refusing to write into it (keep your own tables, views and triggers "
+                          "in another database)",
+                          s->path, o->type[0] == 'i' ? "an" : "a", o->type, o->name);
+        else if (!same)
+            ret = et_fail(err, ET_ERR_IO,
+                          "%s: its %s '%s' is not as etinspect created it (changed since); "
+                          "refusing to write into it",
+                          s->path, o->type, o->name);
+        if (strcmp(o->type, "table") == 0 &&
+            (strcmp(o->name, "dumps") == 0 || strcmp(o->name, "blocks") == 0))
+            tables++;
+    }
+    *has_tables = tables == 2;
+    schema_free(&have);
+    for (size_t k = 0; k < n_want; k++)
+        schema_free(&want[k]);
+    return ret;
+}
+
+/* Inside the transaction: is this a database we may write, and is it
+ * sound?  Creates the schema in an empty one, migrates version 1. */
+static int check_database(et_sqlite *s, et_error *err)
+{
+    int64_t app, version, n_objects;
+    if (session_int(s, err, "PRAGMA application_id", &app) != 0 ||
+        session_int(s, err, "PRAGMA user_version", &version) != 0 ||
+        session_int(s, err, "SELECT count(*) FROM main.sqlite_master", &n_objects) != 0)
+        return -1;
+    exporter x = {.path = s->path, .db = s->db, .err = err};
+    s->fresh = app == 0 && version == 0 && n_objects == 0;
+    if (s->fresh) {
+        char sql[128];
+        snprintf(sql, sizeof sql, "PRAGMA application_id = %d; PRAGMA user_version = %d",
+                 ET_SQL_APPLICATION_ID, ET_SQL_SCHEMA_VERSION);
+        if (session_exec(s, err, sql, "create the database") != 0 ||
+            session_exec(s, err, schema_sql, "create the schema") != 0)
+            return -1;
+        return 0;
+    }
+    if (app != ET_SQL_APPLICATION_ID)
+        return et_fail(err, ET_ERR_IO,
+                       "%s: not an etinspect database (an SQLite database with application_id "
+                       "%lld, not %d); refusing to write into it",
+                       s->path, (long long)app, ET_SQL_APPLICATION_ID);
+    if (version < 1 || version > ET_SQL_SCHEMA_VERSION)
+        return et_fail(err, ET_ERR_IO,
+                       "%s: an etinspect database of schema version %lld; this etinspect "
+                       "writes version %d",
+                       s->path, (long long)version, ET_SQL_SCHEMA_VERSION);
+    bool has_tables = false;
+    if (quick_check(s, err, "sqlite_master") != 0 ||
+        check_schema(s, err, version, &has_tables) != 0)
+        return -1;
+    if (has_tables && (quick_check(s, err, "dumps") != 0 || quick_check(s, err, "blocks") != 0))
+        return -1;
+    int64_t av;
+    bool none;
+    if (query_int(&x, "PRAGMA auto_vacuum", NULL, &av, &none, "read the database") != 0)
+        return -1;
+    s->vacuum = av == 2;
+    if (version == 1) {
+        char sql[64];
+        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", ET_SQL_SCHEMA_VERSION);
+        if (session_exec(s, err, migrate_v1_sql, "migrate the database from schema version 1") !=
+                0 ||
+            session_exec(s, err, sql, "migrate the database from schema version 1") != 0)
+            return -1;
+    }
+    /* objects a user dropped (a view, an index) come back */
+    return session_exec(s, err, schema_sql, "create the schema");
+}
+
+/* Is dest still the file s->db has open? */
+static bool same_file(et_sqlite *s)
+{
+    int moved = 0;
+    return sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK &&
+           !moved;
+}
+
+/* A file this export created and that still holds no database (no other
+ * export wrote to it): removed, under a write lock (an export waiting on
+ * it then finds it moved and starts over). */
+static void remove_created(et_sqlite *s)
+{
+    struct stat st;
+    if (stat(s->dest, &st) != 0 || st.st_dev != s->dev || st.st_ino != s->ino)
+        return;
+    if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return;
+    sqlite3_stmt *st_ = NULL;
+    bool empty = false;
+    if (sqlite3_prepare_v2(s->db,
+                           "SELECT (SELECT count(*) FROM main.sqlite_master) = 0 AND "
+                           "(SELECT application_id FROM pragma_application_id) = 0",
+                           -1, &st_, NULL) == SQLITE_OK &&
+        sqlite3_step(st_) == SQLITE_ROW)
+        empty = sqlite3_column_int(st_, 0) == 1;
+    sqlite3_finalize(st_);
+    if (empty && same_file(s))
+        unlink(s->dest);
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+/* End s's connection: roll back what was not committed (SQLite restores
+ * the database and removes its journal), remove a file it created for
+ * nothing, close. */
+static void session_close(et_sqlite *s)
+{
+    if (!s->db)
+        return;
+    if (!s->committed) {
+        if (!sqlite3_get_autocommit(s->db))
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        if (s->created)
+            remove_created(s);
+    }
+    active_remove(s->slot);
+    s->slot = -1;
+    sqlite3_close_v2(s->db);
+    s->db = NULL;
+}
+
+/* Free `s`; then a signal that interrupted it ends the process. */
 static void session_free(et_sqlite *s)
 {
     if (!s)
         return;
-    if (s->db)
-        sqlite3_close_v2(s->db);
-    et_temp_untrack(s->temp_slot);
-    if (s->made_tmp) {
-        unlink(s->tmp);
-        static const char *const side[] = {"-journal", "-wal", "-shm"};
-        for (size_t i = 0; i < sizeof side / sizeof *side; i++) {
-            char *j = concat(s->tmp, side[i]);
-            if (j)
-                unlink(j);
-            free(j);
-        }
-    }
+    session_close(s);
     for (size_t i = 0; i < s->n_added; i++)
         free(s->added[i]);
     free(s->added);
     free(s->path);
     free(s->dest);
-    free(s->tmp);
-    free(s->dir);
     free(s);
+    deliver_pending();
 }
 
 void et_sqlite_abort(et_sqlite *s)
 {
     session_free(s);
+}
+
+/* One attempt at opening s->dest and starting the export's transaction:
+ * 0, -1 with `err` set, or 1 when the file was created or moved by
+ * another process meanwhile (start over). */
+static int session_open(et_sqlite *s, const char *const *inputs, et_error *err)
+{
+    struct stat st;
+    s->created = false;
+    if (stat(s->dest, &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            return et_fail(err, ET_ERR_IO, "%s: not a regular file", s->path);
+        if (access(s->dest, W_OK) != 0)
+            return et_fail(err, ET_ERR_IO, "%s: %s", s->path, strerror(errno));
+        if (et_outfile_guard(s->path, inputs, err) != 0) /* an input in use */
+            return -1;
+    } else if (errno != ENOENT) {
+        return et_fail(err, ET_ERR_IO, "%s: %s", s->path, strerror(errno));
+    } else {
+        int fd = open(s->dest, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno == EEXIST)
+            return 1;
+        if (fd < 0)
+            return et_fail(err, ET_ERR_IO, "%s: cannot create the database: %s", s->path,
+                           strerror(errno));
+        if (fstat(fd, &st) == 0) {
+            s->created = true;
+            s->dev = st.st_dev;
+            s->ino = st.st_ino;
+        }
+        close(fd);
+    }
+    /* SQLite's rollback journal goes beside the database */
+    {
+        const char *slash = strrchr(s->dest, '/');
+        char *dir = slash ? strdup(s->dest) : strdup(".");
+        if (!dir)
+            return et_fail(err, ET_ERR_NOMEM, "out of memory");
+        if (slash)
+            dir[slash == s->dest ? 1 : slash - s->dest] = '\0';
+        int bad = access(dir, W_OK | X_OK) != 0;
+        int e = errno;
+        free(dir);
+        if (bad)
+            return et_fail(err, ET_ERR_IO,
+                           "%s: cannot write in its directory (SQLite's journal goes beside "
+                           "the database): %s",
+                           s->path, strerror(e));
+    }
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+#ifdef SQLITE_OPEN_NOFOLLOW
+    flags |= SQLITE_OPEN_NOFOLLOW;
+#endif
+    if (open_db(s->dest, flags, &s->db) != SQLITE_OK)
+        return session_fail(s, err, "cannot open");
+    s->slot = active_add(s->db);
+    sqlite3_extended_result_codes(s->db, 1);
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_DEFENSIVE, 1, (int *)NULL);
+    sqlite3_db_config(s->db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, (int *)NULL);
+    sqlite3_busy_handler(s->db, on_busy, s);
+    if (sqlite3_db_readonly(s->db, "main") == 1)
+        return et_fail(err, ET_ERR_IO, "%s: SQLite opened it read-only", s->path);
+    /* page_size counts only for an empty database */
+    if (session_exec(s, err,
+                     "PRAGMA trusted_schema = OFF; PRAGMA cell_size_check = ON; "
+                     "PRAGMA foreign_keys = OFF; PRAGMA synchronous = FULL; "
+                     "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536; "
+                     "PRAGMA page_size = 65536",
+                     "configure the connection") != 0)
+        return -1;
+    if (session_exec(s, err, "BEGIN IMMEDIATE", "begin a transaction") != 0)
+        return -1;
+    if (!same_file(s)) /* removed or replaced since it was opened */
+        return 1;
+    return check_database(s, err);
 }
 
 int et_sqlite_begin(et_sqlite **out, const char *path, const char *const *inputs,
@@ -1017,123 +1554,35 @@ int et_sqlite_begin(et_sqlite **out, const char *path, const char *const *inputs
     et_sqlite *s = calloc(1, sizeof *s);
     if (!s)
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
-    s->temp_slot = -1;
-    sqlite3 *src = NULL;
-    long long version = ET_SQL_SCHEMA_VERSION;
-    s->path = strdup(path);
+    s->slot = -1;
+    if (!(s->path = strdup(path))) {
+        free(s);
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    }
     /* a symbolic link: write its target */
-    if (!s->path) {
-        et_fail(err, ET_ERR_NOMEM, "out of memory");
-        goto fail;
+    int rc = busy_timeout(&s->timeout, err);
+    if (rc == 0)
+        rc = et_resolve_links(path, &s->dest, err);
+    for (int attempt = 0; rc == 0; attempt++) {
+        if (pending_signal) {
+            rc = interrupted(err, path);
+            break;
+        }
+        rc = session_open(s, inputs, err);
+        if (rc != 1)
+            break;
+        session_close(s);
+        rc = attempt < 8 ? 0 : et_fail(err, ET_ERR_IO,
+                                       "%s: the file kept being created or replaced by another "
+                                       "process while it was opened",
+                                       path);
     }
-    if (et_resolve_links(path, &s->dest, err) != 0)
-        goto fail;
-    char *journal = concat(s->dest, "-journal"), *wal = concat(s->dest, "-wal");
-    s->tmp = concat(s->dest, ".XXXXXX");
-    s->dir = dir_of(s->dest);
-    if (!journal || !wal || !s->tmp || !s->dir) {
-        free(journal);
-        free(wal);
-        et_fail(err, ET_ERR_NOMEM, "out of memory");
-        goto fail;
+    if (rc != 0) {
+        session_free(s);
+        return -1;
     }
-    s->exists = stat(s->dest, &s->st) == 0;
-    int bad = 0;
-    if (!s->exists && errno != ENOENT)
-        bad = et_fail(err, ET_ERR_IO, "%s: %s", path, strerror(errno));
-    else if (s->exists && !S_ISREG(s->st.st_mode))
-        bad = et_fail(err, ET_ERR_IO, "%s: not a regular file", path);
-    else if (s->exists && access(s->dest, W_OK) != 0)
-        bad = et_fail(err, ET_ERR_IO, "%s: %s", path, strerror(errno));
-    else if (s->exists && et_outfile_guard(path, inputs, err) != 0) /* any input in use */
-        bad = -1;
-    const char *const beside[2] = {journal, wal};
-    for (int i = 0; i < 2 && !bad; i++) {
-        struct stat js;
-        if (lstat(beside[i], &js) == 0)
-            bad = et_fail(err, ET_ERR_IO,
-                          "%s: %s exists: the database is in use or was not closed cleanly "
-                          "(open it with sqlite3 once to recover it)",
-                          path, beside[i]);
-    }
-    free(journal);
-    free(wal);
-    if (bad)
-        goto fail;
-    bool fresh = !s->exists || s->st.st_size == 0;
-    if (!fresh && open_existing(s->dest, path, &src, &version, err) != 0)
-        goto fail;
-
-    /* the temporary file, with the permissions of the file it replaces;
-     * removed if a signal kills the process (journal_mode is OFF below: it
-     * has no journal) */
-    s->temp_slot = et_temp_track(s->tmp);
-    int fd = mkstemp(s->tmp);
-    if (fd < 0) {
-        et_fail(err, ET_ERR_IO, "%s: cannot create a file beside it: %s", path, strerror(errno));
-        goto fail;
-    }
-    s->made_tmp = true;
-    mode_t um = umask(0);
-    umask(um);
-    fchmod(fd, s->exists ? (s->st.st_mode & 07777) : (0666 & ~um));
-    close(fd);
-
-    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-#ifdef SQLITE_OPEN_NOFOLLOW
-    flags |= SQLITE_OPEN_NOFOLLOW;
-#endif
-    exporter x = {.path = path, .err = err};
-    if (open_db(s->tmp, flags, &s->db) != SQLITE_OK) {
-        x.db = s->db;
-        x_fail(&x, "cannot open the temporary database");
-        goto fail;
-    }
-    x.db = s->db;
-    if (src) {
-        if (copy_db(s->db, src, path, err) != 0)
-            goto fail;
-        sqlite3_close(src);
-        src = NULL;
-    }
-    /* the file is temporary and removed on failure: no journal, no syncs
-     * (et_sqlite_commit syncs it before the rename) */
-    if (exec(&x, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; "
-                 "PRAGMA locking_mode = EXCLUSIVE; PRAGMA cache_size = -65536; "
-                 "PRAGMA temp_store = MEMORY; PRAGMA foreign_keys = OFF",
-             "configure the connection") != 0)
-        goto fail;
-    if (fresh) {
-        char sql[160];
-        snprintf(sql, sizeof sql, "PRAGMA page_size = 65536; PRAGMA application_id = %d; PRAGMA user_version = %d",
-                 ET_SQL_APPLICATION_ID, ET_SQL_SCHEMA_VERSION);
-        if (exec(&x, sql, "create the database") != 0)
-            goto fail;
-    } else {
-        int64_t av;
-        bool none;
-        if (query_int(&x, "PRAGMA auto_vacuum", NULL, &av, &none, "read the database") != 0)
-            goto fail;
-        s->vacuum = av == 2;
-    }
-    if (exec(&x, "BEGIN", "begin a transaction") != 0)
-        goto fail;
-    if (version == 1) {
-        char sql[64];
-        snprintf(sql, sizeof sql, "PRAGMA user_version = %d", ET_SQL_SCHEMA_VERSION);
-        if (exec(&x, migrate_v1_sql, "migrate the database from schema version 1") != 0 ||
-            exec(&x, sql, "migrate the database from schema version 1") != 0)
-            goto fail;
-    }
-    if (exec(&x, schema_sql, "create the schema") != 0)
-        goto fail;
     *out = s;
     return 0;
-fail:
-    if (src)
-        sqlite3_close(src);
-    session_free(s);
-    return -1;
 }
 
 /* Is `insp` read from a file (not from bytes in memory)? */
@@ -1149,7 +1598,9 @@ int et_sqlite_add(et_sqlite *s, const et_inspector *insp, const et_sqlite_dump_o
     static const et_sqlite_dump_options defaults = {0};
     if (!o)
         o = &defaults;
-    if (s->exists && et_outfile_guard(s->path, NULL, err) != 0) /* inputs opened since begin */
+    if (pending_signal)
+        return interrupted(err, s->path);
+    if (et_outfile_guard(s->path, NULL, err) != 0) /* inputs opened since begin */
         return -1;
     exporter x = {.insp = insp, .path = s->path, .db = s->db, .err = err};
     char *rp = from_file(insp) ? realpath(insp->etdump_label, NULL) : NULL;
@@ -1203,32 +1654,23 @@ int et_sqlite_add(et_sqlite *s, const et_inspector *insp, const et_sqlite_dump_o
     free(name);
     free(rp);
     et_sb_free(&x.sb);
+    if (rc != 0 && pending_signal)
+        rc = interrupted(err, s->path);
     return rc;
 }
 
 int et_sqlite_commit(et_sqlite *s, et_error *err)
 {
-    exporter x = {.path = s->path, .db = s->db, .err = err};
-    int rc = exec(&x, "COMMIT", "commit");
-    /* give back the pages of replaced rows */
+    int rc = pending_signal ? interrupted(err, s->path) : 0;
+    /* give back the pages of replaced rows, in the same transaction */
     if (rc == 0 && s->vacuum)
-        rc = exec(&x, "PRAGMA incremental_vacuum", "vacuum");
-    if (rc == 0) {
-        if (sqlite3_close(s->db) != SQLITE_OK)
-            rc = x_fail(&x, "cannot close the database");
-        else
-            s->db = NULL;
-    }
-    if (rc == 0 && sync_path(s->tmp, false) != 0)
-        rc = et_fail(err, ET_ERR_IO, "%s: cannot sync the new database: %s", s->path,
-                     strerror(errno));
-    if (rc == 0 && rename(s->tmp, s->dest) != 0)
-        rc = et_fail(err, ET_ERR_IO, "%s: cannot rename the new database into place: %s",
-                     s->path, strerror(errno));
-    if (rc == 0) {
-        s->made_tmp = false;
-        sync_path(s->dir, true);
-    }
+        rc = session_exec(s, err, "PRAGMA incremental_vacuum", "vacuum");
+    if (rc == 0)
+        rc = session_exec(s, err, "COMMIT", "commit");
+    /* a new file's name is on disk already: SQLite syncs the directory
+     * after creating the journal, which came after the file */
+    if (rc == 0)
+        s->committed = true;
     session_free(s);
     return rc;
 }

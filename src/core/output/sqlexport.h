@@ -35,8 +35,8 @@
  *
  * The database is marked with PRAGMA application_id = ET_SQL_APPLICATION_ID
  * and PRAGMA user_version = ET_SQL_SCHEMA_VERSION; only such a database is
- * added to (a version 1 database is migrated), nothing else is ever
- * overwritten.
+ * added to (a version 1 database is migrated), in place and in one
+ * transaction (et_sqlite_begin); nothing else is ever written.
  *
  * A dump's identity is its ETDump's canonical path (realpath(3),
  * dumps.etdump_realpath): exporting a file again replaces its own rows;
@@ -74,38 +74,54 @@ typedef struct et_sqlite_dump_options {
     const char *preferred;
 } et_sqlite_dump_options;
 
-/* An export in progress: dumps added to a copy of the database, renamed
- * over it by et_sqlite_commit. */
+/* An export in progress: one write transaction on the database, in
+ * place. */
 typedef struct et_sqlite et_sqlite;
+
+/* Seconds an export waits for another writer to finish (the busy
+ * timeout) unless ETINSPECT_SQLITE_TIMEOUT gives another number (seconds,
+ * 0 to 86400, fractions allowed). */
+#define ET_SQL_BUSY_TIMEOUT 10.0
 
 /* Start an export into the SQLite database at `path`.  `inputs` is NULL
  * or a NULL-terminated list of paths that must not be the database (the
  * files being read; each added inspector's ETDump and ETRecord are
  * checked too).
  *
- * Safety: the database is written to a temporary file beside `path`
- * ("PATH.XXXXXX"), synced and renamed over `path` by et_sqlite_commit, so
- * a failure (or a crash) leaves the original untouched and the temporary
- * file is removed.  When `path` exists it must be an etinspect database
- * (application_id above) or an empty file: its contents are copied into
- * the temporary file first (SQLite's backup API).  A `path` that is a
- * symbolic link updates its target.  Refused without writing anything: a
- * `path` that is an input in use (outfile.h: et_outfile_guard), not a
- * regular file, another kind of file or
- * database, a database of a newer schema version, or one with a rollback
- * journal or WAL file beside it (in use, or left by a crash: a stale
- * journal would be replayed onto the new file).  Other processes writing
- * to the database at the same time lose their changes (the file is
- * replaced, not updated in place).  A new database is written without a
- * journal and without syncs until the final one (safe: it is discarded on
- * any failure).
+ * The database is written in place, never copied or replaced: it is
+ * opened defensively (SQLITE_DBCONFIG_DEFENSIVE, trusted_schema off, cell
+ * size checks on every page read) and the export is one transaction,
+ * BEGIN IMMEDIATE here to COMMIT in et_sqlite_commit.  Another writer
+ * holding the database is waited for up to the busy timeout (above), and
+ * holds off in turn until the export ends: writers serialise, and what
+ * another one committed is kept.  Before anything is written, inside the
+ * transaction: the file must be an SQLite database marked as etinspect's
+ * (application_id; an empty one becomes one) of a schema version this
+ * etinspect writes (1 is migrated), PRAGMA quick_check of its schema
+ * table and of the tables dumps and blocks (whose size follows the number
+ * of dumps, not of samples) must say ok, and every object in it (table,
+ * index, view, trigger) must be one etinspect created, as it created it
+ * (SQLite's sqlite_stat tables of ANALYZE are accepted too).  A new
+ * database (`path` absent, or an empty file) is created in place, in the
+ * same transaction; 64 KiB pages.  On any failure the transaction is
+ * rolled back (the database is as it was, SQLite removes its journal) and
+ * a file this export created is removed.  A `path` that is a symbolic
+ * link updates its target.
  *
  * Returns 0 with *out set, or -1 with `err` set; every message starts
  * with the path:
- *   ET_ERR_USAGE  an empty path; `path` is an input;
- *   ET_ERR_IO     cannot create or copy; "PATH: not an etinspect database
- *                 (...)"; not a regular file or not writable; a journal
- *                 beside it; a newer schema version; SQLite's I/O errors;
+ *   ET_ERR_USAGE  an empty path; `path` is an input; a bad
+ *                 ETINSPECT_SQLITE_TIMEOUT;
+ *   ET_ERR_IO     "PATH: not an etinspect database (...); refusing to
+ *                 write into it"; "PATH: the database is damaged (...)";
+ *                 "PATH: the database has a TYPE 'NAME' that etinspect did
+ *                 not create ..." or "PATH: its TYPE 'NAME' is not as
+ *                 etinspect created it ..."; "PATH: the database is locked
+ *                 by another process ..." (busy timeout); a newer schema
+ *                 version; not a regular file, not writable, its directory
+ *                 not writable (SQLite's journal goes there); cannot
+ *                 create; SQLite's I/O errors; interrupted by a signal
+ *                 (et_sqlite_interrupt);
  *   ET_ERR_NOMEM  out of memory. */
 int et_sqlite_begin(et_sqlite **out, const char *path, const char *const *inputs,
                     et_error *err);
@@ -120,21 +136,36 @@ int et_sqlite_begin(et_sqlite **out, const char *path, const char *const *inputs
  *                 name added twice in this export; `path` is an input of
  *                 `insp`;
  *   ET_ERR_IO     SQLite's I/O errors, with its message ("PATH: insert
- *                 into samples: database or disk is full");
+ *                 into samples: database or disk is full"); a damaged
+ *                 page; interrupted by a signal ("PATH: insert into
+ *                 samples: interrupted");
  *   ET_ERR_VALUE  other SQLite errors while writing ("PATH: insert into
- *                 samples: <a trigger's message>");
+ *                 samples: <SQLite's message>"; every insert is INSERT OR
+ *                 ROLLBACK: the transaction is then rolled back already);
  *   ET_ERR_NOMEM  out of memory. */
 int et_sqlite_add(et_sqlite *s, const et_inspector *insp, const et_sqlite_dump_options *o,
                   et_error *err);
 
-/* Commit, sync and rename the database into place; frees `s` whatever the
- * outcome (on failure the temporary file is removed and the database left
- * as it was).  Returns 0, or -1 with `err` set (ET_ERR_IO: "PATH: cannot
- * rename the new database into place: ..."). */
+/* Commit the transaction (SQLite syncs the database: synchronous =
+ * FULL); frees `s` whatever the outcome (on failure the transaction is
+ * rolled back and the database left as it was).  Returns 0, or -1 with
+ * `err` set (ET_ERR_IO: "PATH: commit: ...", a lock held by a reader past
+ * the busy timeout, interrupted). */
 int et_sqlite_commit(et_sqlite *s, et_error *err);
 
-/* Give up: remove the temporary file, free `s` (NULL accepted). */
+/* Give up: roll back, remove the file if this export created it, free `s`
+ * (NULL accepted). */
 void et_sqlite_abort(et_sqlite *s);
+
+/* For the etinspect program's handler of SIGINT, SIGTERM, ...
+ * (src/host/signals.c); async-signal-safe.  While an export is in
+ * progress: records `sig`, stops the running SQLite statement
+ * (sqlite3_interrupt) and returns 1; the handler then returns instead of
+ * dying, the export fails ("interrupted"), rolls back, removes a file it
+ * created, closes the database and calls die(sig), which must end the
+ * process.  Returns 0 (the caller dies at once) when no export is in
+ * progress or a signal is already pending (a second signal). */
+int et_sqlite_interrupt(int sig, void (*die)(int));
 
 /* One inspector into the database at `path`: et_sqlite_begin (inputs:
  * its ETDump and ETRecord), et_sqlite_add, et_sqlite_commit.  Returns 0,
