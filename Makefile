@@ -183,6 +183,9 @@ $(B)/tests/%: tests/unit/%.c $(B)/libetcore.a tests/unit/tap.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) $(CFLAGS) $< $(B)/libetcore.a $(LDLIBS) -o $@
 
+# the host's line reader is compiled into its test (the unit tests link the core only)
+$(B)/tests/test_linereader $(B)/asan/tests/test_linereader: src/host/linereader.c src/host/linereader.h
+
 $(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libetcore.a tests/unit/tap.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) $(SAN_FLAGS) $< $(B)/asan/libetcore.a $(LDLIBS) -o $@

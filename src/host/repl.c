@@ -2,7 +2,11 @@
  * repl.c - the interactive shell (libedit); its Lua half is
  * lua/etinspect/repl.lua (meta commands, display, completion).
  *
- *  - line editing and history (libedit); the history file is
+ *  - input that is not a terminal is read by the bounded line reader
+ *    (linereader.h), never by libedit: a NUL byte or a line over 1 MiB
+ *    ends the session with a message naming the line (exit status 1);
+ *  - line editing and history (libedit, in a UTF-8 LC_CTYPE so that
+ *    non-ASCII bytes pass); the history file is
  *    $XDG_STATE_HOME/etinspect/history, else ~/.local/state/etinspect/history,
  *    read and written only when standard input is a terminal;
  *  - Tab completion of Lua (index expressions, fields after '.', methods
@@ -25,7 +29,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <langinfo.h>
 #include <lauxlib.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +42,7 @@
 #include <editline/readline.h>
 
 #include "host.h"
+#include "linereader.h"
 #include "base/version.h"
 
 #define REPL_KEY "etinspect.repl"            /* registry: the Lua half, set up */
@@ -416,6 +423,80 @@ static char **complete(const char *text, int start, int end)
     return rl_completion_matches(text, generator);
 }
 
+/* ---- input ---- */
+
+/* Where lines come from: libedit on a terminal, else the bounded line
+ * reader (linereader.h), never libedit. */
+typedef struct {
+    int tty;
+    int fd;          /* standard input, for the line reader */
+    et_linereader r; /* input that is not a terminal */
+    int status;      /* 1 once the input was refused (a NUL byte, a line too long) */
+} input;
+
+/* Let libedit pass non-ASCII bytes: it reads characters in the locale's
+ * encoding (LC_CTYPE), and in the "C" locale it drops every byte above
+ * 127 (print("µs") arrived as print("s")).  So LC_CTYPE is the user's
+ * locale, or C.UTF-8 when that one is not UTF-8; only LC_CTYPE changes (the
+ * decimal point and the rest stay "C"). */
+static void terminal_locale(void)
+{
+    if (setlocale(LC_CTYPE, "") && strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
+        return;
+    if (!setlocale(LC_CTYPE, "C.UTF-8"))
+        setlocale(LC_CTYPE, "C");
+}
+
+/* The next line, malloc'd (the caller frees it), or NULL at the end of
+ * input, and also when *interrupted is set (Ctrl-C: a read interrupted)
+ * or in->status (the input was refused; the reason printed). */
+static char *next_line(input *in, const char *prompt, int *interrupted)
+{
+    *interrupted = 0;
+    if (in->tty) {
+        char *line = readline(prompt);
+        if (!line && (g_interrupted || errno == EINTR)) {
+            errno = 0;
+            *interrupted = 1;
+        }
+        return line;
+    }
+    char *line;
+    size_t len;
+    switch (et_linereader_next(&in->r, &line, &len)) {
+    case ET_LINE_OK: {
+        char *copy = malloc(len + 1);
+        if (!copy) {
+            fprintf(stderr, "etinspect: stdin: out of memory\n");
+            in->status = 1;
+            return NULL;
+        }
+        memcpy(copy, line, len + 1);
+        return copy;
+    }
+    case ET_LINE_INTERRUPTED:
+        *interrupted = 1;
+        return NULL;
+    case ET_LINE_NUL:
+        fprintf(stderr, "etinspect: stdin:%zu: a NUL byte at byte %zu of the line: the REPL reads "
+                        "text; input ends here\n", in->r.line_no, in->r.nul_at + 1);
+        in->status = 1;
+        return NULL;
+    case ET_LINE_TOO_LONG:
+        fprintf(stderr, "etinspect: stdin:%zu: a line longer than %zu bytes (1 MiB): input ends "
+                        "here\n", in->r.line_no, ET_LINE_MAX);
+        in->status = 1;
+        return NULL;
+    case ET_LINE_ERROR:
+        fprintf(stderr, "etinspect: stdin: %s\n", strerror(in->r.error));
+        in->status = 1;
+        return NULL;
+    case ET_LINE_END:
+        break;
+    }
+    return NULL;
+}
+
 /* ---- the loop ---- */
 
 /* Compile `code` as an expression ("return CODE") or a statement. Returns
@@ -488,6 +569,8 @@ static void run_statement(lua_State *L, int base)
 int et_repl_run(lua_State *L)
 {
     int tty = isatty(STDIN_FILENO);
+    input in = {.tty = tty, .fd = STDIN_FILENO};
+    et_linereader_init(&in.r, et_line_read_fd, &in.fd);
     char *hist = NULL;
     g_L = L;
     /* the etinspect global and the Lua half, loaded up front so that a
@@ -514,6 +597,7 @@ int et_repl_run(lua_State *L)
     rl_attempted_completion_function = complete;
     rl_basic_word_break_characters = " \t\n\"'`@$><=;|&{(,+-*/%^#~[].:";
     if (tty) {
+        terminal_locale();
         hist = history_path();
         using_history();
         if (hist)
@@ -526,10 +610,10 @@ int et_repl_run(lua_State *L)
         g_interrupted = 0;
         fflush(stdout);
         fflush(stderr);
-        char *line = readline(tty ? (pending ? ">> " : "> ") : "");
+        int interrupted;
+        char *line = next_line(&in, pending ? ">> " : "> ", &interrupted);
         if (!line) {
-            if (g_interrupted || errno == EINTR) { /* Ctrl-C at the prompt */
-                errno = 0;
+            if (interrupted) { /* Ctrl-C at the prompt */
                 free(pending);
                 pending = NULL;
                 printf("\n");
@@ -588,6 +672,7 @@ int et_repl_run(lua_State *L)
         }
     }
     free(pending);
+    et_linereader_free(&in.r);
     free_matches();
     if (tty) {
         printf("\n");
@@ -598,5 +683,5 @@ int et_repl_run(lua_State *L)
     lua_sethook(L, NULL, 0, 0);
     sigaction(SIGINT, &old_int, NULL);
     g_L = NULL;
-    return 0;
+    return in.status;
 }
