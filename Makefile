@@ -183,6 +183,9 @@ $(B)/tests/%: tests/unit/%.c $(B)/libetcore.a tests/unit/tap.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) $(CFLAGS) $< $(B)/libetcore.a $(LDLIBS) -o $@
 
+# the host's line reader is compiled into its test (the unit tests link the core only)
+$(B)/tests/test_linereader $(B)/asan/tests/test_linereader: src/host/linereader.c src/host/linereader.h
+
 $(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libetcore.a tests/unit/tap.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) $(SAN_FLAGS) $< $(B)/asan/libetcore.a $(LDLIBS) -o $@
@@ -221,17 +224,20 @@ demo: $(B)/etinspect $(B)/fixtures/sample.etdp $(SAMPLE_ETRECORD)
 
 # The suite: TAP programs and scripts run by prove.  ETINSPECT names the
 # binary under test, so the same scripts run against the sanitizer build.
+# Each test runs through tests/tools/runtest.sh (Lua tests by etinspect -e:
+# it runs no file as a script unless its name ends in .lua).
+RUNTEST = --exec 'sh tests/tools/runtest.sh'
 TEST_ENV = ET_SHARED=$(SHARED) ET_BUILD=$(abspath $(B)) ET_SRC=$(CURDIR)
 
 test: $(B)/etinspect $(B)/etinspect.so $(UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
 	$(TEST_ENV) ET_BIN=$(abspath $(B)) ETINSPECT=$(abspath $(B)/etinspect) PATH="$(abspath $(B)):$$PATH" \
-	    prove $(PROVE_FLAGS) $(UNIT_BIN) tests/e2e/*.t tests/lua/*.t
+	    prove $(RUNTEST) $(PROVE_FLAGS) $(UNIT_BIN) tests/e2e/*.t tests/lua/*.t
 
 test-asan: $(B)/asan/etinspect $(B)/asan/etinspect.so $(ASAN_UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
 	$(TEST_ENV) ET_BIN=$(abspath $(B)/asan) ETINSPECT=$(abspath $(B)/asan/etinspect) \
 	    PATH="$(abspath $(B)/asan):$$PATH" \
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	    prove $(PROVE_FLAGS) $(ASAN_UNIT_BIN) tests/e2e/*.t tests/lua/*.t
+	    prove $(RUNTEST) $(PROVE_FLAGS) $(ASAN_UNIT_BIN) tests/e2e/*.t tests/lua/*.t
 
 # the layering (a fraction of a second), the fuzz slices, then the two
 # suites, one after the other (their builds may still run in parallel);

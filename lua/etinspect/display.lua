@@ -68,13 +68,17 @@ for w in ([[and break do else elseif end false for function goto if in local nil
 
 local ESC = { ["\n"] = "\\n", ["\t"] = "\\t", ["\r"] = "\\r", ["\\"] = "\\\\", ['"'] = '\\"' }
 
---- A string as a one-line Lua literal: control bytes escaped, and bytes
--- that are not UTF-8 as \xNN.
+--- A string as a one-line Lua literal: control bytes escaped, the C1
+-- controls (U+0080-U+009F) as \u{NN}, and bytes that are not UTF-8 as
+-- \xNN, so that no escape sequence of a name reaches the terminal.
 function M.quote(s)
   local utf = utf8.len(s) ~= nil
   local out = s:gsub(utf and '[%c"\\]' or '[%c"\\\128-\255]', function(c)
     return ESC[c] or string.format(c:byte() < 128 and "\\%03d" or "\\x%02X", c:byte())
   end)
+  if utf then
+    out = out:gsub("\194([\128-\159])", function(c) return string.format("\\u{%X}", c:byte()) end)
+  end
   return '"' .. out .. '"'
 end
 

@@ -1214,9 +1214,7 @@ local function display_text(v)
     return core.g(v)
   end
   if type(v) == "boolean" then return v and "True" or "False" end
-  return (pyrepr.str(v):gsub("[%c]", function(c)
-    return c == "\n" and "\\n" or c == "\t" and "\\t" or string.format("\\x%02x", c:byte())
-  end))
+  return core.shown(pyrepr.str(v)) -- control characters escaped (base/shown.h)
 end
 
 local ELLIPSIS = {} -- marks the "..." row and column of a truncated view

@@ -93,8 +93,9 @@ end
 --   (kind "etdump", "profile_results", "etrecord", "bundled_program",
 --   "text", "unknown", "missing" or "directory")
 -- @treturn string "stdin", "bundled", "data" (inputs for the command line,
---   directories of ETDumps too)
---   or "script" (a Lua file)
+--   directories of ETDumps too, and any other file whose name does not end
+--   in .lua: a text one among them is the command line's input error)
+--   or "script" (a Lua file: its name ends in .lua)
 -- @raise usage error (exit 2) for a name that is neither; input error
 --   (exit 1) for a missing or unreadable file
 function M.resolve(target, input_kind)
@@ -105,15 +106,14 @@ function M.resolve(target, input_kind)
      kind == "bundled_program" or kind == "unknown" or kind == "directory" then
     return "data" -- a directory: its ETDumps (the command line's FILE...)
   end
-  local pathlike = target:find("/", 1, true) or target:find("%.lua$")
-  if pathlike then
+  if target:find("%.lua$") then -- only a name ending in .lua is run as a script
     if kind == "missing" then M.input_error(target .. ": " .. tostring(why)) end
     return "script"
   end
-  if kind == "text" then
-    M.input_error(string.format("%s: not an ETDump, ETRecord, BundledProgram or legacy profiler " ..
-      "dump, nor a bundled script; to run it as a Lua script, name it ./%s", target, target))
-  end
+  -- a text file is never run as code: the command line refuses it as an
+  -- input, naming it (src/host/inputs.c)
+  if kind == "text" then return "data" end
+  if kind == "missing" and target:find("/", 1, true) then M.input_error(target .. ": " .. tostring(why)) end
   local near = M.suggest(target)
   M.usage_error(string.format("'%s' is neither a bundled script nor a file%s (etinspect --list-scripts)",
     target, near and ". Did you mean " .. near .. "?" or ""))

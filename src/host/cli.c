@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <lauxlib.h>
 #include <lua.h>
@@ -44,6 +45,7 @@
 #include "output/memsummary.h"
 #include "output/rows.h"
 #include "output/sqlexport.h"
+#include "base/shown.h"
 #include "base/strbuf.h"
 #include "base/timescale.h"
 #include "output/trace.h"
@@ -373,8 +375,12 @@ static int check_options(unsigned mode, const char *const *val, const bool *flag
 
 static void print_warnings(const et_inspector *insp)
 {
-    for (size_t i = 0; i < insp->warnings.n; i++)
-        fprintf(stderr, "etinspect: warning: %s\n", insp->warnings.items[i]);
+    for (size_t i = 0; i < insp->warnings.n; i++) {
+        /* control characters escaped (base/shown.h), as every message */
+        fputs("etinspect: warning: ", stderr);
+        et_fput_shown(stderr, insp->warnings.items[i], strlen(insp->warnings.items[i]));
+        fputc('\n', stderr);
+    }
 }
 
 /* Exit code for a core error. */
@@ -483,7 +489,7 @@ static int legacy_main(const char *const *val, const bool *flag)
     if (!insp)
         return open_rc;
     int rc = 0;
-    if (!flag[OPT_QUIET] && et_report_write_legacy_tables(insp, stdout) != 0) {
+    if (!flag[OPT_QUIET] && et_report_write_legacy_tables(insp, stdout, isatty(STDOUT_FILENO)) != 0) {
         rc = et_stdout_guard_report();
     }
     et_frame *f = NULL;

@@ -68,10 +68,18 @@ int et_host_terminal_size(int *rows, int *cols);
 /* Make the state load Lua source only (safelib.c): load, loadfile,
  * dofile and require's file searcher refuse binary chunks, which Lua does
  * not verify and which can crash the process; a mode without 't' given to
- * load or loadfile raises an error naming it.  et_host_lua calls it after
+ * load or loadfile raises an error naming it; C modules are off unless
+ * et_host_c_modules_allowed (safelib.c, 3).  et_host_lua calls it after
  * luaL_openlibs; the host loads its own chunks (scripts, -e, REPL input)
  * with mode "t". */
 void et_host_safe_loaders(lua_State *L);
+
+/* Whether C modules are allowed: the environment variable
+ * ETINSPECT_C_MODULES is exactly "1" (etinspect(1)).  Otherwise
+ * et_host_safe_loaders makes package.loadlib and require's C searchers
+ * raise an error saying so; package.cpath loses its relative entries
+ * ("./?.so") either way. */
+int et_host_c_modules_allowed(void);
 
 /* Replace the debug functions that would change the binding's internal
  * state (the registry, userdata metatables and user values, C functions'

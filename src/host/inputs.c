@@ -8,8 +8,9 @@
  * profiler dump starts with a prof_header_t (spec §9): a 32-byte name,
  * prof_ver = 1 and three (max, used) count pairs with used <= max, in
  * either byte order.  Anything else is "text" when its first 64 bytes hold
- * no NUL (a script; Lua bytecode too), else "unknown" (a debug buffer has
- * no header at all).
+ * no NUL (Lua bytecode too): never an input, and a script only when its
+ * name says so (.lua, etinspect.scripts.resolve); else "unknown" (a debug
+ * buffer has no header at all; an empty file, which the reader refuses).
  */
 #include "inputs.h"
 
@@ -68,7 +69,7 @@ et_input_kind et_input_kind_of(const char *path)
         return ET_INPUT_ETRECORD;
     if (is_legacy(h, n))
         return ET_INPUT_LEGACY;
-    if (memchr(h, 0, n) == NULL || (n >= 4 && memcmp(h, "\033Lua", 4) == 0))
+    if ((n > 0 && memchr(h, 0, n) == NULL) || (n >= 4 && memcmp(h, "\033Lua", 4) == 0))
         return ET_INPUT_TEXT;
     return ET_INPUT_UNKNOWN;
 }
@@ -87,6 +88,10 @@ int et_inputs_assign(const char *const *files, int n, et_inputs *in, char *msg, 
         switch (k) {
         case ET_INPUT_MISSING:
             snprintf(msg, size, "%s: %s", files[i], strerror(errno ? errno : ENOENT));
+            rc = 1;
+            continue;
+        case ET_INPUT_TEXT: /* never read as data, nor run as code */
+            snprintf(msg, size, "%s: " ET_INPUT_TEXT_WHY, files[i]);
             rc = 1;
             continue;
         case ET_INPUT_DIRECTORY:

@@ -12,7 +12,8 @@
 
 typedef enum {
     ET_INPUT_UNKNOWN,   /* binary, none of the below: a debug buffer beside an ETDump */
-    ET_INPUT_TEXT,      /* no NUL byte in its first 64 bytes, or Lua bytecode: a script */
+    ET_INPUT_TEXT,      /* not empty, no NUL byte in its first 64 bytes, or Lua bytecode:
+                         * never an input (a script only by a name ending in .lua) */
     ET_INPUT_ETDUMP,    /* "ED00" at byte 8 (size-prefixed) or 4 (plain) */
     ET_INPUT_LEGACY,    /* a legacy profiler dump: prof_ver 1 after a 32-byte name */
     ET_INPUT_ETRECORD,  /* a ZIP archive ("PK\3\4", or an empty one "PK\5\6") */
@@ -20,6 +21,12 @@ typedef enum {
     ET_INPUT_MISSING,   /* cannot be opened or read (errno says why) */
     ET_INPUT_DIRECTORY, /* not a regular file */
 } et_input_kind;
+
+/* Why a text file is refused among the inputs (after "FILE: "): no data
+ * file is ever run as code, and none that is text is read as data. */
+#define ET_INPUT_TEXT_WHY                                                                      \
+    "a text file, not an ETDump, ETRecord, BundledProgram, legacy profiler dump or debug "    \
+    "buffer (etinspect runs a file as a Lua script only when its name ends in .lua)"
 
 /* The kind of the file at `path`. ET_INPUT_MISSING leaves errno set. */
 et_input_kind et_input_kind_of(const char *path);
@@ -46,12 +53,13 @@ typedef struct {
  * (which may already hold roles given by options): an ETDump the dump, an
  * ETRecord the record, a BundledProgram the program; a legacy profiler
  * dump the dump when no ETDump is given (beside one it can only be a debug
- * buffer); anything else the debug buffer beside an ETDump, else the dump
- * (whose reader then says what is wrong with it).  With `etdumps` set,
+ * buffer); a text file is an error (ET_INPUT_TEXT_WHY); anything else the
+ * debug buffer beside an ETDump, else the dump (whose reader then says
+ * what is wrong with it).  With `etdumps` set,
  * several ETDumps and several debug buffers are taken (the debug buffers
  * pair with the dumps in order; the caller checks their numbers).  Returns
  * 0; else fills `msg` (naming the file) and returns 1 when a file cannot
- * be read, 2 when two files claim one role. */
+ * be read or is text, 2 when two files claim one role. */
 int et_inputs_assign(const char *const *files, int n, et_inputs *in, char *msg, size_t size);
 
 #endif

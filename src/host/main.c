@@ -21,9 +21,12 @@
  *
  *  - an argument naming what to run, first on the line, is told apart by
  *    etinspect.scripts.resolve (a bundled script's name, then an input
- *    file by its content, then a Lua script) before anything runs; input
- *    files go to the command line, which uses the same Lua state if it
- *    needs one (--html_path, --compare_results);
+ *    file by its content, then a Lua script: a file whose name ends in
+ *    .lua) before anything runs; input files go to the command line, which
+ *    uses the same Lua state if it needs one (--html_path,
+ *    --compare_results).  No data file is ever run as code: a text file
+ *    whose name does not end in .lua is an input error naming it
+ *    (inputs.c), wherever it stands;
  *  - the command line hands an ETRecord given alone back to the Lua host
  *    (ET_CLI_LUA): the bundled `etrecord` script summarises it.
  */
@@ -33,6 +36,7 @@
 
 #include "cli.h"
 #include "host.h"
+#include "inputs.h"
 #include "lua_host.h"
 #include "repl.h"
 #include "signals.h"
@@ -174,6 +178,10 @@ static int run(const plan *p, int argc, char **argv)
         status = et_lua_host_resolve(argv[p->target], &how);
         if (status != 0)
             return status;
+        if (is_data(how) && et_input_kind_of(argv[p->target]) == ET_INPUT_TEXT) {
+            fprintf(stderr, "etinspect: error: %s: " ET_INPUT_TEXT_WHY "\n", argv[p->target]);
+            return ET_EXIT_INPUT;
+        }
         if (is_data(how)) {
             fprintf(stderr, "etinspect: %s: an input file after Lua options; open it from "
                             "Lua (etinspect.Inspector{...}, or .open in the REPL)\n",

@@ -2,9 +2,16 @@
  * repl.c - the interactive shell (libedit); its Lua half is
  * lua/etinspect/repl.lua (meta commands, display, completion).
  *
- *  - line editing and history (libedit); the history file is
+ *  - input that is not a terminal is read by the bounded line reader
+ *    (linereader.h), never by libedit: a NUL byte or a line over 1 MiB
+ *    ends the session with a message naming the line (exit status 1);
+ *  - line editing and history (libedit, in a UTF-8 LC_CTYPE so that
+ *    non-ASCII bytes pass); the history file is
  *    $XDG_STATE_HOME/etinspect/history, else ~/.local/state/etinspect/history,
- *    read and written only when standard input is a terminal;
+ *    read and written only when standard input is a terminal: each entry is
+ *    appended as it runs (a closed terminal loses nothing), and the file is
+ *    only ever rewritten whole through a temporary file, synced and renamed
+ *    (trimmed to its last HISTORY_KEEP entries), so it is never truncated;
  *  - Tab completion of Lua (index expressions, fields after '.', methods
  *    after ':', keys inside Inspector{...}), meta commands, file names
  *    after .open and inside string literals; it never runs user code;
@@ -25,7 +32,10 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <langinfo.h>
 #include <lauxlib.h>
+#include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +46,7 @@
 #include <editline/readline.h>
 
 #include "host.h"
+#include "linereader.h"
 #include "base/version.h"
 
 #define REPL_KEY "etinspect.repl"            /* registry: the Lua half, set up */
@@ -343,6 +354,216 @@ static char *history_path(void)
     return path;
 }
 
+/* The history file's format: one entry a line, "\\" for a backslash and
+ * "\n" for a newline inside an entry (a statement over several lines),
+ * every other byte as it is.  A file written by libedit's write_history
+ * (first line "_HiStOrY_V2_") is read by libedit and rewritten in this
+ * format. */
+#define HISTORY_KEEP 1000                    /* entries kept, in memory and in the file */
+#define HISTORY_FILE_MAX ((off_t)64 << 20) /* a larger file is not read */
+
+typedef struct {
+    char *path; /* NULL: no history file */
+    int fd;     /* open for appending, or -1 */
+    int failed; /* a write failed: said once, no more appending */
+} history;
+
+/* Say once that the history cannot be saved (what failed, errno). */
+static void history_failed(history *h, const char *what)
+{
+    if (!h->failed)
+        fprintf(stderr, "etinspect: history %s: %s: %s; this session's lines are not saved\n",
+                h->path, what, strerror(errno));
+    h->failed = 1;
+}
+
+/* `entry` encoded as a line of the file, with its '\n' (malloc'd), its
+ * length in *len; NULL when out of memory. */
+static char *history_encode(const char *entry, size_t *len)
+{
+    size_t n = strlen(entry);
+    char *out = malloc(2 * n + 2), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *p = entry; *p; p++) {
+        if (*p == '\\' || *p == '\n') {
+            *o++ = '\\';
+            *o++ = *p == '\n' ? 'n' : '\\';
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o++ = '\n';
+    *len = (size_t)(o - out);
+    return out;
+}
+
+/* Decode a line of the file in place. */
+static void history_decode(char *line)
+{
+    char *o = line;
+    for (char *p = line; *p; p++) {
+        if (*p == '\\' && (p[1] == 'n' || p[1] == '\\'))
+            *o++ = *++p == 'n' ? '\n' : '\\';
+        else
+            *o++ = *p;
+    }
+    *o = '\0';
+}
+
+/* Write all `n` bytes of `s` to `fd`; 0, or -1 with errno. */
+static int write_full(int fd, const char *s, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, s, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            if (w == 0)
+                errno = EIO;
+            return -1;
+        }
+        s += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Replace the file by the entries in memory: a temporary file beside it,
+ * synced, renamed over it; on any failure the file is left as it was. */
+static void history_rewrite(history *h)
+{
+    size_t n = strlen(h->path) + sizeof ".XXXXXX";
+    char *tmp = malloc(n);
+    if (!tmp)
+        return;
+    snprintf(tmp, n, "%s.XXXXXX", h->path);
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        history_failed(h, "cannot create a temporary file");
+        free(tmp);
+        return;
+    }
+    HIST_ENTRY **list = history_list();
+    int ok = 1;
+    for (int i = 0; ok && list && list[i]; i++) {
+        size_t len;
+        char *line = history_encode(list[i]->line, &len);
+        ok = line && write_full(fd, line, len) == 0;
+        free(line);
+    }
+    ok = ok && fsync(fd) == 0;
+    ok = close(fd) == 0 && ok;
+    if (ok && rename(tmp, h->path) == 0) {
+        char *slash = strrchr(h->path, '/');
+        if (slash) { /* the rename itself, durable */
+            *slash = '\0';
+            int d = open(h->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            *slash = '/';
+            if (d >= 0) {
+                fsync(d);
+                close(d);
+            }
+        }
+    } else {
+        int e = errno;
+        unlink(tmp);
+        errno = e;
+        history_failed(h, "cannot rewrite");
+    }
+    free(tmp);
+}
+
+/* Read the history file into libedit's history (its last HISTORY_KEEP
+ * entries), rewriting it when it holds twice as many or is in libedit's
+ * format. */
+static void history_load(history *h)
+{
+    stifle_history(HISTORY_KEEP);
+    FILE *f = fopen(h->path, "r");
+    if (!f)
+        return;
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > HISTORY_FILE_MAX) {
+        fclose(f);
+        fprintf(stderr, "etinspect: history %s: not a regular file of at most 64 MiB; not read\n",
+                h->path);
+        h->failed = 1; /* left alone */
+        return;
+    }
+    char *line = NULL;
+    size_t cap = 0, count = 0;
+    ssize_t n;
+    int legacy = 0;
+    while ((n = getline(&line, &cap, f)) >= 0) {
+        if (n > 0 && line[n - 1] == '\n')
+            line[--n] = '\0';
+        if (count == 0 && strcmp(line, "_HiStOrY_V2_") == 0) {
+            legacy = 1;
+            break;
+        }
+        count++;
+        if (memchr(line, '\0', (size_t)n)) /* not written by us: skipped */
+            continue;
+        history_decode(line);
+        if (line[0])
+            add_history(line);
+    }
+    free(line);
+    fclose(f);
+    if (legacy) {
+        clear_history();
+        read_history(h->path);
+    }
+    if (legacy || count > 2 * HISTORY_KEEP)
+        history_rewrite(h);
+}
+
+/* A new entry: into libedit's history, and appended to the file at once
+ * (one write of the whole line, O_APPEND: sessions side by side interleave
+ * whole entries). */
+static void history_add(history *h, const char *entry)
+{
+    add_history(entry);
+    if (!h->path || h->failed)
+        return;
+    if (h->fd < 0) {
+        h->fd = open(h->path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+        if (h->fd < 0) {
+            history_failed(h, "cannot open");
+            return;
+        }
+        /* a last line cut short (a write that failed before) stays apart */
+        struct stat st;
+        char last;
+        if (fstat(h->fd, &st) == 0 && st.st_size > 0 &&
+            pread(h->fd, &last, 1, st.st_size - 1) == 1 && last != '\n' &&
+            write_full(h->fd, "\n", 1) != 0) {
+            history_failed(h, "cannot write");
+            return;
+        }
+    }
+    size_t len;
+    char *line = history_encode(entry, &len);
+    if (!line) {
+        errno = ENOMEM;
+        history_failed(h, "cannot write");
+        return;
+    }
+    if (write_full(h->fd, line, len) != 0)
+        history_failed(h, "cannot write");
+    free(line);
+}
+
+static void history_close(history *h)
+{
+    if (h->fd >= 0)
+        close(h->fd);
+    h->fd = -1;
+    free(h->path);
+    h->path = NULL;
+}
+
 /* ---- completion ---- */
 
 static char **g_matches; /* this completion's candidates, relative to libedit's text */
@@ -414,6 +635,80 @@ static char **complete(const char *text, int start, int end)
     if (g_n_matches == 0)
         return NULL;
     return rl_completion_matches(text, generator);
+}
+
+/* ---- input ---- */
+
+/* Where lines come from: libedit on a terminal, else the bounded line
+ * reader (linereader.h), never libedit. */
+typedef struct {
+    int tty;
+    int fd;          /* standard input, for the line reader */
+    et_linereader r; /* input that is not a terminal */
+    int status;      /* 1 once the input was refused (a NUL byte, a line too long) */
+} input;
+
+/* Let libedit pass non-ASCII bytes: it reads characters in the locale's
+ * encoding (LC_CTYPE), and in the "C" locale it drops every byte above
+ * 127 (print("µs") arrived as print("s")).  So LC_CTYPE is the user's
+ * locale, or C.UTF-8 when that one is not UTF-8; only LC_CTYPE changes (the
+ * decimal point and the rest stay "C"). */
+static void terminal_locale(void)
+{
+    if (setlocale(LC_CTYPE, "") && strcmp(nl_langinfo(CODESET), "UTF-8") == 0)
+        return;
+    if (!setlocale(LC_CTYPE, "C.UTF-8"))
+        setlocale(LC_CTYPE, "C");
+}
+
+/* The next line, malloc'd (the caller frees it), or NULL at the end of
+ * input, and also when *interrupted is set (Ctrl-C: a read interrupted)
+ * or in->status (the input was refused; the reason printed). */
+static char *next_line(input *in, const char *prompt, int *interrupted)
+{
+    *interrupted = 0;
+    if (in->tty) {
+        char *line = readline(prompt);
+        if (!line && (g_interrupted || errno == EINTR)) {
+            errno = 0;
+            *interrupted = 1;
+        }
+        return line;
+    }
+    char *line;
+    size_t len;
+    switch (et_linereader_next(&in->r, &line, &len)) {
+    case ET_LINE_OK: {
+        char *copy = malloc(len + 1);
+        if (!copy) {
+            fprintf(stderr, "etinspect: stdin: out of memory\n");
+            in->status = 1;
+            return NULL;
+        }
+        memcpy(copy, line, len + 1);
+        return copy;
+    }
+    case ET_LINE_INTERRUPTED:
+        *interrupted = 1;
+        return NULL;
+    case ET_LINE_NUL:
+        fprintf(stderr, "etinspect: stdin:%zu: a NUL byte at byte %zu of the line: the REPL reads "
+                        "text; input ends here\n", in->r.line_no, in->r.nul_at + 1);
+        in->status = 1;
+        return NULL;
+    case ET_LINE_TOO_LONG:
+        fprintf(stderr, "etinspect: stdin:%zu: a line longer than %zu bytes (1 MiB): input ends "
+                        "here\n", in->r.line_no, ET_LINE_MAX);
+        in->status = 1;
+        return NULL;
+    case ET_LINE_ERROR:
+        fprintf(stderr, "etinspect: stdin: %s\n", strerror(in->r.error));
+        in->status = 1;
+        return NULL;
+    case ET_LINE_END:
+        break;
+    }
+    return NULL;
 }
 
 /* ---- the loop ---- */
@@ -488,7 +783,9 @@ static void run_statement(lua_State *L, int base)
 int et_repl_run(lua_State *L)
 {
     int tty = isatty(STDIN_FILENO);
-    char *hist = NULL;
+    input in = {.tty = tty, .fd = STDIN_FILENO};
+    et_linereader_init(&in.r, et_line_read_fd, &in.fd);
+    history hist = {NULL, -1, 0};
     g_L = L;
     /* the etinspect global and the Lua half, loaded up front so that a
      * broken install says so at once */
@@ -514,10 +811,11 @@ int et_repl_run(lua_State *L)
     rl_attempted_completion_function = complete;
     rl_basic_word_break_characters = " \t\n\"'`@$><=;|&{(,+-*/%^#~[].:";
     if (tty) {
-        hist = history_path();
+        terminal_locale();
+        hist.path = history_path();
         using_history();
-        if (hist)
-            read_history(hist);
+        if (hist.path)
+            history_load(&hist);
         printf("etinspect %s (Lua 5.4) - .help for help, .quit or Ctrl-D to leave\n",
                ETINSPECT_VERSION);
     }
@@ -526,10 +824,10 @@ int et_repl_run(lua_State *L)
         g_interrupted = 0;
         fflush(stdout);
         fflush(stderr);
-        char *line = readline(tty ? (pending ? ">> " : "> ") : "");
+        int interrupted;
+        char *line = next_line(&in, pending ? ">> " : "> ", &interrupted);
         if (!line) {
-            if (g_interrupted || errno == EINTR) { /* Ctrl-C at the prompt */
-                errno = 0;
+            if (interrupted) { /* Ctrl-C at the prompt */
                 free(pending);
                 pending = NULL;
                 printf("\n");
@@ -539,7 +837,7 @@ int et_repl_run(lua_State *L)
         }
         if (!pending && line[strspn(line, " \t")] == '.') {
             if (tty)
-                add_history(line);
+                history_add(&hist, line);
             int base = lua_gettop(L);
             lua_pushstring(L, line);
             free(line);
@@ -577,7 +875,7 @@ int et_repl_run(lua_State *L)
             continue;
         }
         if (tty && code[0])
-            add_history(code);
+            history_add(&hist, code);
         free(code);
         if (rc == LUA_OK) {
             run_statement(L, base);
@@ -588,15 +886,13 @@ int et_repl_run(lua_State *L)
         }
     }
     free(pending);
+    et_linereader_free(&in.r);
     free_matches();
-    if (tty) {
+    if (tty)
         printf("\n");
-        if (hist)
-            write_history(hist);
-    }
-    free(hist);
+    history_close(&hist);
     lua_sethook(L, NULL, 0, 0);
     sigaction(SIGINT, &old_int, NULL);
     g_L = NULL;
-    return 0;
+    return in.status;
 }

@@ -10,7 +10,9 @@
  * until .quit or end of input: the global `etinspect` set, then the Lua
  * half (etinspect.repl) set up with the host's functions.  Returns 0
  * (errors inside statements are reported and survived), or 1 after
- * printing why when the module or the Lua half cannot be loaded. */
+ * printing why when the module or the Lua half cannot be loaded, or when
+ * input that is not a terminal was refused (a NUL byte, a line longer than
+ * ET_LINE_MAX, a read error: linereader.h). */
 int et_repl_run(lua_State *L);
 
 #endif

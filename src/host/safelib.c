@@ -58,6 +58,22 @@
  *    sethook, getuservalue, the upvalues of Lua functions, the metatables
  *    of tables and of other userdata) is the standard library's.
  *
+ * 3. No C modules unless the user asks for them.  A C module runs native
+ *    code with no check at all: package.loadlib("libc.so.6", "free")()
+ *    aborts the process.  So, unless the environment variable
+ *    ETINSPECT_C_MODULES is "1" (etinspect(1), ENVIRONMENT):
+ *
+ *      package.loadlib(path, fn)    raises "C modules are off ..."
+ *      require(name)                the C searchers (package.searchers[3]
+ *                                   and [4]) raise the same error when
+ *                                   package.cpath has a file for the name,
+ *                                   else say where they looked, as usual
+ *
+ *    Whatever the variable says, package.cpath keeps only absolute
+ *    entries: "./?.so" (Lua's default) and any other relative one would
+ *    load a library from the current directory, where a dump may have
+ *    come from (require "evil" loaded ./evil.so).
+ *
  * The library compiled into etinspect is loaded by luaopen_etinspect
  * (l_module.c) and is not affected by 1; it uses the checked debug
  * library of 2 as scripts do.  etinspect.so in a stock lua5.4 leaves
@@ -68,6 +84,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Check the mode at argument `arg`: nil, or a string that allows text;
@@ -192,6 +209,81 @@ static int text_searcher(lua_State *L)
                           lua_tostring(L, -1));
     lua_pushstring(L, file);
     return 2;
+}
+
+#define C_MODULES_ENV "ETINSPECT_C_MODULES"
+#define C_MODULES_HOW "C modules are off: native code is not checked and can crash etinspect; " \
+                      "set " C_MODULES_ENV "=1 in the environment to allow them"
+
+int et_host_c_modules_allowed(void)
+{
+    const char *v = getenv(C_MODULES_ENV);
+    return v && strcmp(v, "1") == 0;
+}
+
+/* package.loadlib(path, funcname) with C modules off: raises. */
+static int no_loadlib(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    luaL_checkstring(L, 2);
+    return luaL_error(L, "package.loadlib('%s'): " C_MODULES_HOW, path);
+}
+
+/* package.searchers[3] and [4] with C modules off (upvalue 1 the package
+ * table, 2 package.searchpath, 3 true for the all-in-one searcher, which
+ * looks for the name's root: "a" of "a.b").  A file on package.cpath for
+ * the name raises, naming it; else the list of files tried, as Lua's own
+ * searchers return it. */
+static int no_c_searcher(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    if (lua_toboolean(L, lua_upvalueindex(3))) {
+        const char *dot = strchr(name, '.');
+        if (!dot)
+            return 0; /* Lua's all-in-one searcher: nothing to say */
+        lua_pushlstring(L, name, (size_t)(dot - name));
+    } else {
+        lua_pushvalue(L, 1);
+    }
+    int root = lua_gettop(L);
+    lua_getfield(L, lua_upvalueindex(1), "cpath");
+    if (lua_type(L, -1) != LUA_TSTRING)
+        return luaL_error(L, "'package.cpath' must be a string");
+    lua_pushvalue(L, lua_upvalueindex(2));
+    lua_pushvalue(L, root);
+    lua_pushvalue(L, -3);
+    lua_call(L, 2, 2);
+    if (lua_type(L, -2) != LUA_TSTRING)
+        return 1; /* not found: the list of files tried */
+    return luaL_error(L, "module '%s' is a C module (%s): " C_MODULES_HOW, name,
+                      lua_tostring(L, -2));
+}
+
+/* package.cpath without its relative entries ("./?.so"): each entry
+ * kept starts with '/' (";;" has been expanded by Lua already). */
+static void absolute_cpath(lua_State *L)
+{
+    lua_getglobal(L, "package");
+    if (lua_type(L, -1) == LUA_TTABLE && lua_getfield(L, -1, "cpath") == LUA_TSTRING) {
+        const char *p = lua_tostring(L, -1);
+        luaL_Buffer b;
+        luaL_buffinit(L, &b);
+        int first = 1;
+        while (*p) {
+            const char *e = strchr(p, ';');
+            size_t n = e ? (size_t)(e - p) : strlen(p);
+            if (n > 0 && p[0] == '/') {
+                if (!first)
+                    luaL_addchar(&b, ';');
+                luaL_addlstring(&b, p, n);
+                first = 0;
+            }
+            p += n + (e != NULL);
+        }
+        luaL_pushresult(&b);
+        lua_setfield(L, -3, "cpath");
+    }
+    lua_pop(L, 2);
 }
 
 /* Raise "debug.NAME: WHY (etinspect keeps its own state there)". */
@@ -481,6 +573,21 @@ void et_host_safe_loaders(lua_State *L)
         lua_getfield(L, -1, "searchpath");
         lua_pushcclosure(L, text_searcher, 2);
         lua_rawseti(L, -2, 2);
+        if (!et_host_c_modules_allowed()) {
+            for (int all_in_one = 0; all_in_one < 2; all_in_one++) {
+                lua_pushvalue(L, -2);
+                lua_getfield(L, -1, "searchpath");
+                lua_pushboolean(L, all_in_one);
+                lua_pushcclosure(L, no_c_searcher, 3);
+                lua_rawseti(L, -2, 3 + all_in_one);
+            }
+        }
     }
-    lua_pop(L, 2);
+    lua_pop(L, 1);
+    if (!et_host_c_modules_allowed()) {
+        lua_pushcfunction(L, no_loadlib);
+        lua_setfield(L, -2, "loadlib");
+    }
+    lua_pop(L, 1);
+    absolute_cpath(L);
 }

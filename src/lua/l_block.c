@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "binding.h"
+#include "l_hooks.h"
 #include "l_values.h"
 
 static const et_block *check_blk(lua_State *L, int arg, lua_child **out)
@@ -152,7 +153,7 @@ static int blk_tostring(lua_State *L)
     }
     const et_block *b = &c->box->insp->blocks[c->block];
     lua_pushliteral(L, "EventBlock '");
-    et_lua_push_str(L, b->name);
+    et_lua_push_shown(L, b->name.p ? b->name.p : "", b->name.n); /* a display form: escaped */
     lua_pushfstring(L, "' (%d runs, %d events)", (int)b->n_runs, (int)b->n_events);
     lua_concat(L, 3);
     return 1;

@@ -59,6 +59,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "l_hooks.h"
 #include "model/link.h"
 
 lua_etr_box *et_lua_check_etrecord(lua_State *L, int arg)
@@ -312,14 +313,21 @@ static int rec_tostring(lua_State *L)
     int list = lua_gettop(L);
     luaL_Buffer buf;
     luaL_buffinit(L, &buf);
-    lua_pushfstring(L, "ETRecord '%s' (%d entries, methods: ", b->r->label,
-                    (int)b->r->n_entries);
+    /* a display form: the path and the method names escaped */
+    luaL_addstring(&buf, "ETRecord '");
+    et_lua_push_shown(L, b->r->label, strlen(b->r->label));
+    luaL_addvalue(&buf);
+    lua_pushfstring(L, "' (%d entries, methods: ", (int)b->r->n_entries);
     luaL_addvalue(&buf);
     int n = (int)lua_rawlen(L, list);
     for (int i = 1; i <= n; i++) {
         if (i > 1)
             luaL_addstring(&buf, ", ");
+        size_t len;
         lua_rawgeti(L, list, i);
+        const char *m = lua_tolstring(L, -1, &len);
+        et_lua_push_shown(L, m ? m : "?", m ? len : 1);
+        lua_remove(L, -2);
         luaL_addvalue(&buf);
     }
     luaL_addstring(&buf, n ? ")" : "none)");

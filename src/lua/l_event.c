@@ -323,7 +323,8 @@ static int ev_tostring(lua_State *L)
     luaL_buffinit(L, &b);
     lua_pushfstring(L, "Event '");
     luaL_addvalue(&b);
-    luaL_addlstring(&b, n.p, n.n);
+    et_lua_push_shown(L, n.p ? n.p : "", n.n); /* a display form: escaped */
+    luaL_addvalue(&b);
     lua_pushfstring(L, "' (instruction %d%s", (int)ev->instruction_id,
                     ev->is_delegated_op ? ", delegated" : "");
     luaL_addvalue(&b);

@@ -34,8 +34,10 @@
  *   tostring(node)      "Node 'mul' (aten.mul.Tensor, debug handle 2)"
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "binding.h"
+#include "l_hooks.h"
 #include "l_pyobj.h"
 
 typedef struct lua_node_box {
@@ -256,8 +258,29 @@ static size_t last_line(const char *s, const char **out)
     return (size_t)(end - start);
 }
 
+/* Add the NUL-terminated `s` to `b`: escaped (base/shown.h) when `shown`,
+ * else as it is. */
+static void add_text(lua_State *L, luaL_Buffer *b, const char *s, int shown)
+{
+    if (shown) {
+        et_lua_push_shown(L, s, strlen(s));
+        luaL_addvalue(b);
+    } else {
+        luaL_addstring(b, s);
+    }
+}
+
+/* Is the value at `idx` a Lua file open on a terminal? */
+static int is_terminal(lua_State *L, int idx)
+{
+    luaL_Stream *f = luaL_testudata(L, idx, LUA_FILEHANDLE);
+    return f && f->closef && f->f && isatty(fileno(f->f));
+}
+
 /* g:print([file]): pinned (its ETRecord cannot be closed by the sink's
- * write); the write method is looked up once. */
+ * write); the write method is looked up once.  On a terminal the names
+ * are escaped (base/shown.h: no escape sequence of the ETRecord reaches
+ * it); a file, a pipe or another sink gets them as they are. */
 static int g_print(lua_State *L)
 {
     const et_graph *g = check_graph(L, 1, NULL);
@@ -272,18 +295,19 @@ static int g_print(lua_State *L)
         return luaL_error(L, "Graph:print: the file's write is not a function");
     lua_settop(L, 3);
     int write = 3;
+    int tty = is_terminal(L, 2);
     luaL_Buffer b;
     for (size_t i = 0; i < g->n_nodes; i++) {
         const et_graph_node *nd = &g->nodes[i];
         luaL_buffinit(L, &b);
-        luaL_addstring(&b, nd->name);
+        add_text(L, &b, nd->name, tty);
         luaL_addstring(&b, " = ");
-        luaL_addstring(&b, nd->op);
+        add_text(L, &b, nd->op, tty);
         luaL_addchar(&b, '(');
         for (size_t k = 0; k < nd->n_inputs; k++) {
             if (k)
                 luaL_addstring(&b, ", ");
-            luaL_addstring(&b, nd->inputs[k]);
+            add_text(L, &b, nd->inputs[k], tty);
         }
         luaL_addchar(&b, ')');
         if (nd->has_debug_handle) {
@@ -293,9 +317,9 @@ static int g_print(lua_State *L)
         if (nd->has_module_stack && nd->n_module_stack) {
             luaL_addstring(&b, "\n    module: ");
             const et_module_entry *m = &nd->module_stack[nd->n_module_stack - 1];
-            luaL_addstring(&b, m->path);
+            add_text(L, &b, m->path, tty);
             luaL_addstring(&b, " (");
-            luaL_addstring(&b, m->type);
+            add_text(L, &b, m->type, tty);
             luaL_addchar(&b, ')');
         }
         if (nd->stack_trace) {
@@ -303,7 +327,12 @@ static int g_print(lua_State *L)
             size_t n = last_line(nd->stack_trace, &line);
             if (n) {
                 luaL_addstring(&b, "\n    at: ");
-                luaL_addlstring(&b, line, n);
+                if (tty) {
+                    et_lua_push_shown(L, line, n);
+                    luaL_addvalue(&b);
+                } else {
+                    luaL_addlstring(&b, line, n);
+                }
             }
         }
         luaL_addchar(&b, '\n');
@@ -322,8 +351,12 @@ static int g_tostring(lua_State *L)
     lua_graph_box *b = luaL_checkudata(L, 1, ET_MT_GRAPH);
     if (!b->rec->r)
         lua_pushliteral(L, "Graph (ETRecord closed)");
-    else
-        lua_pushfstring(L, "Graph '%s' (%d nodes)", b->name, (int)b->g->n_nodes);
+    else {
+        lua_pushliteral(L, "Graph '");
+        et_lua_push_shown(L, b->name, strlen(b->name)); /* a display form: escaped */
+        lua_pushfstring(L, "' (%d nodes)", (int)b->g->n_nodes);
+        lua_concat(L, 3);
+    }
     return 1;
 }
 
@@ -417,11 +450,16 @@ static int n_tostring(lua_State *L)
         return 1;
     }
     const et_graph_node *nd = &b->graph->g->nodes[b->i];
+    /* a display form: the names escaped */
+    lua_pushliteral(L, "Node '");
+    et_lua_push_shown(L, nd->name, strlen(nd->name));
+    lua_pushliteral(L, "' (");
+    et_lua_push_shown(L, nd->op, strlen(nd->op));
     if (nd->has_debug_handle)
-        lua_pushfstring(L, "Node '%s' (%s, debug handle %I)", nd->name, nd->op,
-                        (lua_Integer)nd->debug_handle);
+        lua_pushfstring(L, ", debug handle %I)", (lua_Integer)nd->debug_handle);
     else
-        lua_pushfstring(L, "Node '%s' (%s)", nd->name, nd->op);
+        lua_pushliteral(L, ")");
+    lua_concat(L, 5);
     return 1;
 }
 

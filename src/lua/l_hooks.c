@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "base/shown.h"
 
 #define ON_WARNING_KEY "etinspect.on_warning"
 
@@ -26,7 +27,13 @@ static void report(lua_State *L)
         fprintf(stderr, "etinspect: warning: on_warning failed: %s\n", e ? e : "(not a string)");
     }
     lua_pop(L, 1);
-    fprintf(stderr, "etinspect: warning: %s\n", lua_tostring(L, -1));
+    /* to the terminal, control characters escaped (base/shown.h); the
+     * handler above and insp.warnings get the message as it is */
+    size_t n;
+    const char *m = lua_tolstring(L, -1, &n);
+    fputs("etinspect: warning: ", stderr);
+    et_fput_shown(stderr, m, n);
+    fputc('\n', stderr);
     lua_pop(L, 1);
 }
 
@@ -176,8 +183,36 @@ static int core_hold_warnings(lua_State *L)
     return 0;
 }
 
+void et_lua_push_shown(lua_State *L, const char *s, size_t n)
+{
+    if (!et_shown_needed(s, n)) {
+        lua_pushlstring(L, s, n);
+        return;
+    }
+    et_strbuf sb = {0};
+    et_sb_add_shown(&sb, s, n);
+    if (sb.failed) {
+        et_sb_free(&sb);
+        luaL_error(L, "out of memory");
+    }
+    lua_pushlstring(L, sb.p, sb.n);
+    et_sb_free(&sb);
+}
+
+/* _core.shown(s) -> s with control characters escaped (et_lua_push_shown),
+ * for the Lua library's display forms (frame.lua's styles, the REPL). */
+static int core_shown(lua_State *L)
+{
+    size_t n;
+    const char *s = luaL_checklstring(L, 1, &n);
+    et_lua_push_shown(L, s, n);
+    return 1;
+}
+
 void et_lua_open_hooks(lua_State *L)
 {
+    lua_pushcfunction(L, core_shown);
+    lua_setfield(L, -2, "shown");
     lua_pushcfunction(L, core_warn);
     lua_setfield(L, -2, "warn");
     lua_pushcfunction(L, core_hold_warnings);

@@ -44,9 +44,15 @@ void et_lua_insp_register(lua_State *L, int ud);
  * warnings are held (et_lua_hold_warnings). */
 void et_lua_insp_give_warnings(lua_State *L, struct lua_insp_box *box);
 
-/* Add `warn(message)` (et_lua_warn) and `hold_warnings(hold)`
- * (et_lua_hold_warnings) to the table on top of the stack: the
- * library's private _core table. */
+/* Push s[0..n) as a terminal is to be given it: control characters
+ * escaped (base/shown.h: "\n", "\x1b", C1 as "\x9b"), for every display
+ * form of the binding (tostring of its objects, Graph:print on a terminal,
+ * warnings on stderr).  Raises "out of memory". */
+void et_lua_push_shown(lua_State *L, const char *s, size_t n);
+
+/* Add `shown(s)` (et_lua_push_shown), `warn(message)` (et_lua_warn) and
+ * `hold_warnings(hold)` (et_lua_hold_warnings) to the table on top of the
+ * stack: the library's private _core table. */
 void et_lua_open_hooks(lua_State *L);
 
 /* Call the inspector's metadata parser (Inspector userdata at `insp_idx`)

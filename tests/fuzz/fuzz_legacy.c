@@ -65,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if ((insp != NULL) != (lg != NULL) || (!insp && !err2.msg[0]))
             __builtin_trap();
         if (insp) {
-            if (et_report_write_legacy_tables(insp, devnull) != 0 ||
+            if (et_report_write_legacy_tables(insp, devnull, k & 1) != 0 ||
                 et_report_write_legacy_json(insp, devnull) != 0)
                 __builtin_trap();
             et_inspector_free(insp);

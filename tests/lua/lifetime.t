@@ -521,7 +521,8 @@ end
 -- os.exit(true) from inside a callback: the state closes under a running write --------------------
 do
   local bin = os.getenv("ETINSPECT") or (t.build .. "/etinspect")
-  local script = os.tmpname()
+  local script_base = os.tmpname()
+  local script = script_base .. ".lua" -- etinspect runs a file as a script only by this name
   local f = assert(io.open(script, "w"))
   f:write(([[
 local etinspect = require "etinspect"
@@ -563,6 +564,7 @@ insp:%s(%q%s)
     t.is(leftovers(), "", "... no temporary file left (removed at exit)")
     os.remove(script)
   end
+  os.remove(script_base)
 end
 
 -- the event blocks are made at their first view, with their warnings: ---------------------

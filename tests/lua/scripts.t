@@ -126,14 +126,18 @@ out, st = run("cd " .. dir .. " && " .. bin .. " diff " .. sample .. " " .. samp
 t.ok(st == 0 and out:find("^,block,event,") and not out:find("the file ran"),
   "an entry named diff in the current directory does not shadow the bundled diff")
 out, st = run("cd " .. dir .. " && " .. bin .. " ./top_ops")
-t.ok(st == 0 and out == "the file ran\n", "./top_ops runs the file")
+t.ok(st == 1 and not out:find("the file ran") and out:find("./top_ops: a text file", 1, true),
+  "./top_ops (a text file whose name does not end in .lua) is not run: an input error naming it")
+os.execute("cp " .. dir .. "/top_ops " .. dir .. "/top_ops.lua")
+out, st = run("cd " .. dir .. " && " .. bin .. " top_ops.lua")
+t.ok(st == 0 and out == "the file ran\n", "top_ops.lua runs the file")
 local f = io.open(dir .. "/notes", "w")
 f:write("print('x')\n")
 f:close()
 out, st = run("cd " .. dir .. " && " .. bin .. " notes")
-t.ok(st == 1 and out:find("notes: not an ETDump, ETRecord, BundledProgram or legacy profiler dump, nor a " ..
-  "bundled script; to run it as a Lua script, name it ./notes", 1, true),
-  "a text file named without '/' or .lua is not run: the message says how")
+t.ok(st == 1 and out:find("notes: a text file, not an ETDump, ETRecord, BundledProgram, legacy profiler " ..
+  "dump or debug buffer (etinspect runs a file as a Lua script only when its name ends in .lua)", 1, true),
+  "a text file named without .lua is not run: the message says how")
 os.execute("rm -rf " .. dir)
 
 -- a script file that declares its arguments gets them parsed
@@ -259,7 +263,8 @@ end
 -- not depend on its table walk (it named 'etinspect.init.Inspector' in
 -- about half the runs); the hash seed differs from run to run
 do
-  local script = os.tmpname()
+  local tmp = os.tmpname()
+  local script = tmp .. ".lua"
   local f = assert(io.open(script, "w"))
   f:write('require("etinspect").Inspector{etdump_path = "/nonexistent/x.etdp"}\n')
   f:close()
@@ -269,6 +274,7 @@ do
     names[out:match("in function '([^']*Inspector)'") or "none"] = true
   end
   os.remove(script)
+  os.remove(tmp)
   local seen = {}
   for k in pairs(names) do seen[#seen + 1] = k end
   table.sort(seen)

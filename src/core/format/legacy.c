@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/pyfmt.h"
+#include "base/shown.h"
 
 /* One block of the file, as found by the first pass. */
 typedef struct raw_block {
@@ -60,6 +61,24 @@ static void name_text(const uint8_t *field, char out[ET_PROF_NAME_MAX_LEN + 1])
         if (field[i])
             out[n++] = (char)field[i];
     out[n] = 0;
+}
+
+/* A name field as a message shows it: without its NUL bytes, control
+ * characters escaped (base/shown.h), NUL-terminated. */
+#define SHOWN_NAME_SIZE (4 * ET_PROF_NAME_MAX_LEN + 1)
+static void name_shown(const uint8_t *field, char out[SHOWN_NAME_SIZE])
+{
+    char nm[ET_PROF_NAME_MAX_LEN + 1];
+    name_text(field, nm);
+    et_shown_copy(out, SHOWN_NAME_SIZE, nm, strlen(nm));
+}
+
+/* A block's name as an error message shows it, in `buf` (control
+ * characters escaped); returns buf. */
+static const char *shown_name(const char *name, char *buf)
+{
+    et_shown_copy(buf, SHOWN_NAME_SIZE, name, strlen(name));
+    return buf;
 }
 
 /* A name field without its NUL bytes (the reference removes every NUL,
@@ -136,8 +155,8 @@ static int scan_blocks(reader *r)
         b.name = r->data + off;
         uint32_t ver = ld32(r, off + 32);
         if (ver != ET_PROF_VER) {
-            char nm[ET_PROF_NAME_MAX_LEN + 1];
-            name_text(b.name, nm);
+            char nm[SHOWN_NAME_SIZE];
+            name_shown(b.name, nm);
             return et_fail(r->err, ET_ERR_FORMAT,
                            "%s: block %zu '%s' at offset %" PRIu64 ": prof_ver (offset %" PRIu64
                            ") is %" PRIu32 ", expected %u: not a profiling block, or a version "
@@ -183,8 +202,8 @@ static int scan_blocks(reader *r)
         if (end > r->size) {
             /* the legacy parser reads only the entries in use, so a dump
              * cut after them is read; the block is then the last */
-            char nm[ET_PROF_NAME_MAX_LEN + 1];
-            name_text(b.name, nm);
+            char nm[SHOWN_NAME_SIZE];
+            name_shown(b.name, nm);
             if (add_warning(r->lg,
                             "%s: block %zu '%s' at offset %" PRIu64 " is cut short: its %" PRIu32
                             " profiling, %" PRIu32 " allocator and %" PRIu32 " memory slots end "
@@ -400,8 +419,8 @@ static double divisor_of(et_time_scale ts)
  * reference's sanity_check_prof_outputs). */
 static int check_iteration(reader *r, const raw_block *a, const raw_block *b, size_t it)
 {
-    char nm[ET_PROF_NAME_MAX_LEN + 1];
-    name_text(b->name, nm);
+    char nm[SHOWN_NAME_SIZE];
+    name_shown(b->name, nm);
     if (a->prof != b->prof)
         return et_fail(r->err, ET_ERR_FORMAT,
                        "%s: block '%s' at offset %" PRIu64 " (iteration %zu) has %" PRIu32
@@ -412,9 +431,9 @@ static int check_iteration(reader *r, const raw_block *a, const raw_block *b, si
         const uint8_t *na = r->data + a->ev_off + (uint64_t)j * ET_PROF_EVENT_SIZE;
         const uint8_t *nb = r->data + b->ev_off + (uint64_t)j * ET_PROF_EVENT_SIZE;
         if (!names_equal(na, nb)) {
-            char x[ET_PROF_NAME_MAX_LEN + 1], y[ET_PROF_NAME_MAX_LEN + 1];
-            name_text(na, x);
-            name_text(nb, y);
+            char x[SHOWN_NAME_SIZE], y[SHOWN_NAME_SIZE];
+            name_shown(na, x);
+            name_shown(nb, y);
             return et_fail(r->err, ET_ERR_FORMAT,
                            "%s: block '%s' at offset %" PRIu64 " (iteration %zu): entry %" PRIu32
                            " (offset %" PRIu64 ") is '%s', '%s' in iteration %zu: corresponding "
@@ -614,7 +633,7 @@ static int framework_tax(reader *r, et_legacy_block *blk)
                     return et_fail(r->err, ET_ERR_FORMAT,
                                    "%s: block '%s' at offset %" PRIu64 ": the kernel and delegate "
                                    "time of iteration %zu does not fit in 64 bits",
-                                   r->label, blk->name, blk->offset[i], i);
+                                   r->label, shown_name(blk->name, (char[SHOWN_NAME_SIZE]){0}), blk->offset[i], i);
             } else {
                 blk->kernel_time[i] += ev->duration[i];
             }
@@ -634,7 +653,7 @@ static int framework_tax(reader *r, et_legacy_block *blk)
                 return et_fail(r->err, ET_ERR_FORMAT,
                                "%s: block '%s' at offset %" PRIu64 ": execution minus kernel "
                                "time of iteration %zu does not fit in 64 bits",
-                               r->label, blk->name, blk->offset[i], i);
+                               r->label, shown_name(blk->name, (char[SHOWN_NAME_SIZE]){0}), blk->offset[i], i);
             } else {
                 blk->tax_percent[i] =
                     pyround4(div_i64(diff, 1.0) / div_i64(exec->duration_int[i], 1.0)) * 100;
@@ -704,7 +723,7 @@ static int build_block(reader *r, et_legacy_block *blk, const size_t *its, size_
                                "%s: block '%s' at offset %" PRIu64 ": entry %zu (offset %" PRIu64
                                "): end_time %" PRIu64 " - start_time %" PRIu64
                                " does not fit in 64 bits",
-                               r->label, blk->name, b->offset, e, p, en, st);
+                               r->label, shown_name(blk->name, (char[SHOWN_NAME_SIZE]){0}), b->offset, e, p, en, st);
             if (lg->integral) {
                 ev->duration_int[i] = d;
                 ev->duration[i] = (double)d;

@@ -10,9 +10,10 @@
  * The grid writer reproduces tabulate 0.8.9 (headers="keys",
  * tablefmt="fancy_grid") applied to a DataFrame, with these deliberate or
  * unavoidable differences:
- *   - Control characters (bytes < 0x20 and 0x7f) in headers and cells are
- *     shown as Python escapes ("\n", "\t", "\r", "\x1b") so that every table
- *     line stays one line.  tabulate would instead switch fancy_grid to its
+ *   - Control characters (bytes < 0x20, 0x7f and the C1 controls) in
+ *     headers and cells are shown as Python escapes ("\n", "\t", "\r",
+ *     "\x1b": base/shown.h) so that every table line stays one line, and no
+ *     escape sequence of a name reaches the terminal.  tabulate would instead switch fancy_grid to its
  *     multi-line layout as soon as any cell contains "\n" or "\r".
  *   - Number recognition in text cells (tabulate's numparse) follows
  *     Python's int()/float() syntax for ASCII digits, with underscores and
@@ -26,6 +27,8 @@
  * Plain C11, no POSIX functions needed.
  */
 #include "output/frame.h"
+
+#include "base/shown.h"
 
 #include <assert.h>
 #include <inttypes.h>
@@ -681,42 +684,17 @@ static long afterpoint(const char *s, size_t n)
     return -1;
 }
 
-/* Display width of s[0..n) once control characters are escaped. */
+/* Display width of s[0..n) once control characters are escaped
+ * (base/shown.h, the one escaping for a terminal). */
 static size_t shown_width(const char *s, size_t n)
 {
-    const unsigned char *p = (const unsigned char *)s;
-    size_t i = 0, w = 0;
-    uint32_t cp;
-
-    while (i < n) {
-        if (p[i] < 0x20 || p[i] == 0x7f) {
-            w += (p[i] == '\n' || p[i] == '\t' || p[i] == '\r') ? 2 : 4;
-            i++;
-        } else {
-            i += p[i] < 0x80 ? 1 : u8_next(p + i, n - i, &cp);
-            w++;
-        }
-    }
-    return w;
+    return et_shown_width(s, n);
 }
 
 /* Write s[0..n), control characters as Python escapes ("\n", "\x01"). */
 static void put_shown(FILE *out, const char *s, size_t n)
 {
-    size_t i, start = 0;
-
-    for (i = 0; i < n; i++) {
-        unsigned char b = (unsigned char)s[i];
-        if (b >= 0x20 && b != 0x7f)
-            continue;
-        fwrite(s + start, 1, i - start, out);
-        if (b == '\n' || b == '\t' || b == '\r')
-            fprintf(out, "\\%c", b == '\n' ? 'n' : b == '\t' ? 't' : 'r');
-        else
-            fprintf(out, "\\x%02x", b);
-        start = i + 1;
-    }
-    fwrite(s + start, 1, n - start, out);
+    et_fput_shown(out, s, n);
 }
 
 /* Write n spaces. */

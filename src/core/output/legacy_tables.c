@@ -6,8 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/shown.h"
 #include "output/frame.h"
 #include "output/ptable.h"
+
+/* Set a text cell to s[0..n): escaped (base/shown.h) when `shown`, the
+ * tables then going to a terminal.  Returns et_frame_set_text's result. */
+static int set_name(et_frame *f, size_t row, size_t col, const char *s, size_t n, bool shown)
+{
+    if (!shown || !et_shown_needed(s, n))
+        return et_frame_set_text(f, row, col, s, n);
+    et_strbuf sb = {0};
+    et_sb_add_shown(&sb, s, n);
+    int rc = sb.failed ? -1 : et_frame_set_text(f, row, col, sb.p, sb.n);
+    et_sb_free(&sb);
+    return rc;
+}
 
 /* ------------------------------------------------------------------ */
 /* Legacy profiler dumps (spec §9.3) */
@@ -49,14 +63,17 @@ out:
     return f;
 }
 
-static int write_table(et_frame *f, const char *title, FILE *out)
+static int write_table(et_frame *f, const char *title, FILE *out, bool shown)
 {
-    int rc = f ? et_ptable_write(f, title, out) : -1;
+    char esc[4 * (ET_PROF_NAME_MAX_LEN + 64) + 1];
+    if (shown) /* titles are names of the dump (at most 32 bytes) and our words */
+        et_shown_copy(esc, sizeof esc, title, strlen(title));
+    int rc = f ? et_ptable_write(f, shown ? esc : title, out) : -1;
     et_frame_free(f);
     return rc;
 }
 
-int et_report_write_legacy_tables(const et_inspector *insp, FILE *out)
+int et_report_write_legacy_tables(const et_inspector *insp, FILE *out, bool shown)
 {
     const et_legacy *lg = insp->legacy;
     if (!lg)
@@ -68,7 +85,7 @@ int et_report_write_legacy_tables(const et_inspector *insp, FILE *out)
         for (size_t e = 0; f && e < lb->n_events; e++) {
             const et_legacy_event *ev = &lb->events[e];
             long row = et_frame_add_row(f);
-            if (row < 0 || et_frame_set_text(f, (size_t)row, 0, ev->name, ev->name_len) != 0) {
+            if (row < 0 || set_name(f, (size_t)row, 0, ev->name, ev->name_len, shown) != 0) {
                 et_frame_free(f);
                 return -1;
             }
@@ -77,7 +94,7 @@ int et_report_write_legacy_tables(const et_inspector *insp, FILE *out)
             for (size_t i = 0; i < lb->n_iterations; i++)
                 set_legacy_num(f, row, 4 + i, ev->duration[i], ev->duration_int, i);
         }
-        if (write_table(f, lb->name, out) != 0)
+        if (write_table(f, lb->name, out, shown) != 0)
             return -1;
     }
     static const char *const tax_cols[] = {""};
@@ -102,7 +119,7 @@ int et_report_write_legacy_tables(const et_inspector *insp, FILE *out)
         }
         char title[ET_PROF_NAME_MAX_LEN + 64];
         snprintf(title, sizeof title, "%s framework tax calculations", lb->name);
-        if (write_table(f, title, out) != 0)
+        if (write_table(f, title, out, shown) != 0)
             return -1;
     }
     static const char *const mem_cols[] = {"Allocator name", "Total size of allocations done"};
@@ -112,13 +129,13 @@ int et_report_write_legacy_tables(const et_inspector *insp, FILE *out)
         for (size_t m = 0; f && m < lb->n_mem; m++) {
             const char *nm = lb->mem[m].allocator_name;
             long row = et_frame_add_row(f);
-            if (row < 0 || (nm && et_frame_set_text(f, (size_t)row, 0, nm, strlen(nm)) != 0)) {
+            if (row < 0 || (nm && set_name(f, (size_t)row, 0, nm, strlen(nm), shown) != 0)) {
                 et_frame_free(f);
                 return -1;
             }
             et_frame_set_int(f, (size_t)row, 1, (int64_t)lb->mem[m].total);
         }
-        if (write_table(f, lb->name, out) != 0)
+        if (write_table(f, lb->name, out, shown) != 0)
             return -1;
     }
     return ferror(out) ? -1 : 0;

@@ -5,6 +5,7 @@
 #ifndef ET_LEGACY_TABLES_H
 #define ET_LEGACY_TABLES_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "model/model.h"
@@ -17,7 +18,11 @@
  * per allocator.  Durations in ms (integers for ms and cycles dumps).
  * Each block's table has as many iteration columns as that block has
  * iterations (the reference reuses the largest count so far and fails).
+ * With `shown` (the tables go to a terminal) the names of the dump in
+ * cells and titles have their control characters escaped (base/shown.h),
+ * so that no escape sequence among them reaches the terminal; without, a
+ * file or a pipe gets them as they are, as the reference prints them.
  * Returns 0, or -1 on a write error or out of memory (or no legacy dump). */
-int et_report_write_legacy_tables(const et_inspector *insp, FILE *out);
+int et_report_write_legacy_tables(const et_inspector *insp, FILE *out, bool shown);
 
 #endif
