@@ -278,9 +278,14 @@ static int first_error(builder *b)
         return nomem(b->err);
     et_etdump copy = *d;
     copy.tables_left = left;
+    bool was_verified = d->runs_verified[x]; /* at open: a deferred model */
     d->runs_verified[x] = 0;
     int rc = et_etdump_verify_run(&copy, x, ev, b->err);
     free(ev);
+    if (rc != 0 && was_verified) {
+        et_error_prefix(b->err, ET_ETDUMP_CHANGED);
+        d->runs_verified[x] = 1; /* a later build says so again */
+    }
     if (rc != 0)
         return et_error_prefix(b->err, b->insp->etdump_label);
     if (fw && x == fw->fail_run) {
