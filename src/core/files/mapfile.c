@@ -183,7 +183,10 @@ int et_map_file_ex(et_mapped_file *mf, const char *path, const et_map_options *o
     if (!o)
         o = &defaults;
     memset(mf, 0, sizeof *mf);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* without blocking: opening a FIFO (or some devices) would wait for a
+     * writer before the checks below could refuse it; the fd is used for
+     * fstat and mmap alone, on which O_NONBLOCK has no effect */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return et_fail(err, ET_ERR_IO, "%s: %s", path, strerror(errno));
     struct stat st;

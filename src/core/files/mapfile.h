@@ -5,8 +5,9 @@
  * Inputs (ETDumps, debug buffers, BundledPrograms, ETRecords, .npy files,
  * legacy dumps) are mapped, never copied: the reader works on the bytes in
  * place.  An empty file is valid and maps to data == NULL, size == 0.
- * Directories, devices and other non-regular files are refused with a
- * clear message.
+ * Directories, devices, FIFOs and other non-regular files are refused
+ * with a clear message; they are opened without blocking first (a FIFO
+ * with no writer never makes the open wait).
  *
  * Mapping is lazy by default: a page is read from the file when it is
  * first touched, so a 5 GB debug buffer of which 16 bytes are used costs
