@@ -306,6 +306,26 @@ static void *arena_alloc(et_inspector *insp, size_t bytes)
     return ii->samples = big_alloc(ii->samples_size, &ii->samples_mapped);
 }
 
+/* The block's five per-run arrays (runs, run_output_first / _count,
+ * allocation_first / _count: R uint32 each) as one allocation, owned by
+ * blk->runs (et_model_free frees that one): a block of one run costs one
+ * allocation, not five.  `zero`: cleared.  Returns 0 or -1. */
+static int alloc_run_arrays(et_block *blk, size_t R, bool zero)
+{
+    size_t n = R ? R : 1;
+    if (n > SIZE_MAX / (5 * sizeof(uint32_t)))
+        return -1;
+    uint32_t *p = zero ? calloc(5 * n, sizeof *p) : malloc(5 * n * sizeof *p);
+    if (!p)
+        return -1;
+    blk->runs = p;
+    blk->run_output_first = p + n;
+    blk->run_output_count = p + 2 * n;
+    blk->allocation_first = p + 3 * n;
+    blk->allocation_count = p + 4 * n;
+    return 0;
+}
+
 /* Allocate block `gi` at its final size (events, runs, pools; samples from
  * *arena).  Returns 0 or -1 (out of memory). */
 static int alloc_block(builder *b, size_t gi, char **arena)
@@ -318,14 +338,8 @@ static int alloc_block(builder *b, size_t gi, char **arena)
     blk->bundled_input_index = g->bii;
     blk->n_runs = R;
     blk->n_events = E;
-    blk->runs = malloc(R * sizeof *blk->runs);
-    blk->run_output_first = malloc(R * sizeof *blk->run_output_first);
-    blk->run_output_count = malloc(R * sizeof *blk->run_output_count);
-    blk->allocation_first = malloc(R * sizeof *blk->allocation_first);
-    blk->allocation_count = malloc(R * sizeof *blk->allocation_count);
     blk->events = calloc(E ? E : 1, sizeof *blk->events);
-    if (!blk->runs || !blk->run_output_first || !blk->run_output_count ||
-        !blk->allocation_first || !blk->allocation_count || !blk->events)
+    if (alloc_run_arrays(blk, R, false) != 0 || !blk->events)
         return -1;
     if (g->n_values && !(blk->value_pool = malloc(g->n_values * sizeof *blk->value_pool)))
         return -1;
@@ -819,6 +833,13 @@ static int merge(builder *b)
             for (size_t e = 0; e < lg->seq_len; e++)
                 g->any_meta[e] |= lg->any_meta[e];
         }
+        /* the worker's signatures and group index are merged: pass 2
+         * reads the builder's (a dump of many blocks has as many of each) */
+        free(w->es.v);
+        free(w->es.tab.slots);
+        free(w->group_tab.slots);
+        w->es = (esig_set){0};
+        w->group_tab = (idtable){0};
         add_event_counts(&insp->dump, &w->dump);
         b->empty_events += w->empty_events;
         b->repeated_events += w->repeated_events;
@@ -827,6 +848,14 @@ static int merge(builder *b)
         b->tensor_values |= w->tensor_values;
         insp->ticks_over_32 |= w->ticks_over_32;
     }
+    /* nothing is interned after the merge */
+    free(b->es.tab.slots);
+    free(b->group_tab.slots);
+    free(b->emap);
+    b->es.tab = (idtable){0};
+    b->group_tab = (idtable){0};
+    b->emap = NULL;
+    b->emap_cap = 0;
     return 0;
 }
 
@@ -1057,13 +1086,7 @@ int et_model_from_legacy(et_inspector *insp, et_error *err)
         blk->name = (et_str){lb->name, lb->name_len};
         blk->bundled_input_index = -1;
         blk->n_runs = R;
-        blk->runs = calloc(R, sizeof *blk->runs);
-        blk->run_output_first = calloc(R, sizeof *blk->run_output_first);
-        blk->run_output_count = calloc(R, sizeof *blk->run_output_count);
-        blk->allocation_first = calloc(R, sizeof *blk->allocation_first);
-        blk->allocation_count = calloc(R, sizeof *blk->allocation_count);
-        if (!blk->runs || !blk->run_output_first || !blk->run_output_count ||
-            !blk->allocation_first || !blk->allocation_count)
+        if (alloc_run_arrays(blk, R, true) != 0)
             return et_fail(err, ET_ERR_NOMEM, "out of memory");
         for (size_t r = 0; r < R; r++) {
             blk->runs[r] = lb->raw_index[r];
@@ -1137,14 +1160,10 @@ void et_model_free(et_inspector *insp)
             free(ev->debug_count);
         }
         free(blk->events);
-        free(blk->runs);
+        free(blk->runs); /* and the other per-run arrays (alloc_run_arrays) */
         free(blk->value_pool);
-        free(blk->run_output_first);
-        free(blk->run_output_count);
         free(blk->allocators);
         free(blk->allocations);
-        free(blk->allocation_first);
-        free(blk->allocation_count);
     }
     free(insp->blocks);
     if (ii->samples_mapped)

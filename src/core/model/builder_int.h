@@ -16,12 +16,14 @@
 /* ------------------------------------------------------------------ */
 /* Small helpers */
 
-/* Grow *p (elements of `size` bytes, capacity *cap) to hold `need`. */
+/* Grow *p (elements of `size` bytes, capacity *cap) to hold `need`: the
+ * capacity doubles from `need` itself, so an array that stays small (a
+ * group of one run: a dump of many one-run blocks) costs what it holds. */
 static inline int grow(void **p, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return 0;
-    size_t n = *cap ? *cap : 16;
+    size_t n = *cap ? *cap : need;
     while (n < need)
         n *= 2;
     if (n > SIZE_MAX / size)
