@@ -420,7 +420,8 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
 static void release_pages(const worker *w, uint32_t lo, uint32_t hi)
 {
     const et_inspector *insp = w->insp;
-    if (!insp->etdump_file.data || et_insp_cint(insp)->keep_pages || hi <= lo)
+    if (!insp->etdump_file.data || insp->etdump_file.in_memory ||
+        et_insp_cint(insp)->keep_pages || hi <= lo)
         return;
     uintptr_t base = (uintptr_t)insp->dump.buf.data;
     uintptr_t a = (base + lo + 4095) & ~(uintptr_t)4095, z = (base + hi) & ~(uintptr_t)4095;
