@@ -440,14 +440,14 @@ static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
          * event: ask for the line 16 events on */
         if ((b->fill & FILL_SAMPLES) && (k & 3) == 0 && k + 16 < E)
             for (size_t r = r0; r < r1; r++)
-                ET_PREFETCH(lg->tbase + lg->row[r] + k + 16);
+                ET_PREFETCH(lg->tbase + lg->rr[r].row + k + 16);
         if (ev->perf_data.raw && (b->fill & FILL_SAMPLES)) {
             const esig *s = &b->es.v[b->seq[g->seq_first + k]];
             bool delegated = g->delegated[k];
             double *raw = ev->perf_data.raw + off;
             uint64_t *st = ev->start_time + off;
             for (size_t r = r0; r < r1; r++) {
-                et_ticks t = lg->tbase[lg->row[r] + k];
+                et_ticks t = lg->tbase[lg->rr[r].row + k];
                 raw[r] = duration(b, s, delegated, t.start, t.end);
                 st[r] = t.start;
             }
@@ -465,12 +465,13 @@ static void fill_runs_data(const builder *b, const lgroup *lg)
 {
     et_block *blk = &b->insp->blocks[lg->global];
     size_t off = lg->run_offset, n = lg->n_runs;
-    memcpy(blk->runs + off, lg->runs, n * sizeof *lg->runs);
     for (size_t r = 0; r < n; r++) {
-        blk->run_output_first[off + r] = lg->out_first[r] + (uint32_t)lg->value_shift;
-        blk->run_output_count[off + r] = lg->out_count[r];
-        blk->allocation_first[off + r] = lg->alloc_first[r] + (uint32_t)lg->alloc_shift;
-        blk->allocation_count[off + r] = lg->alloc_count[r];
+        const lrun *lr = &lg->rr[r];
+        blk->runs[off + r] = lr->run;
+        blk->run_output_first[off + r] = lr->out_first + (uint32_t)lg->value_shift;
+        blk->run_output_count[off + r] = lr->out_count;
+        blk->allocation_first[off + r] = lr->alloc_first + (uint32_t)lg->alloc_shift;
+        blk->allocation_count[off + r] = lr->alloc_count;
     }
     if (lg->n_values)
         memcpy(blk->value_pool + lg->value_shift, lg->values, lg->n_values * sizeof *lg->values);
@@ -671,20 +672,14 @@ static void free_worker(worker *w)
         big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
     for (size_t i = 0; i < w->n_groups; i++) {
         lgroup *g = &w->groups[i];
-        free(g->runs);
-        free(g->row);
-        g->row = NULL;
+        free(g->rr);
         free(g->pos0);
         free(g->meta);
         free(g->dbg_first);
         free(g->dbg_count);
         free(g->any_meta);
         free(g->values);
-        free(g->out_first);
-        free(g->out_count);
         free(g->allocs);
-        free(g->alloc_first);
-        free(g->alloc_count);
     }
     free(w->groups);
     free(w->es.v);
@@ -1009,10 +1004,6 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
     }
     for (unsigned k = 0; k < b.nw && !defer_samples; k++) {
         worker *w = &b.w[k];
-        for (size_t gi = 0; gi < w->n_groups; gi++) {
-            free(w->groups[gi].row);
-            w->groups[gi].row = NULL;
-        }
         big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
         w->ticks = NULL;
     }

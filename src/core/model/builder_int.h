@@ -237,6 +237,15 @@ typedef struct et_meta_at {
     et_str m;
 } et_meta_at;
 
+/* One run of a worker's group: where pass 1 put what pass 2 reads. */
+typedef struct lrun {
+    size_t row;         /* its ProfileEvents' start and end ticks at tbase + row,
+                           in slot order */
+    uint32_t run;       /* its RunData index */
+    uint32_t out_first, out_count;     /* its outputs, in the group's values */
+    uint32_t alloc_first, alloc_count; /* its allocations, in the group's allocs */
+} lrun;
+
 /* A group of runs with one RunSignature, as one worker saw it. */
 typedef struct lgroup {
     et_str name;
@@ -245,21 +254,17 @@ typedef struct lgroup {
     uint64_t hash;
     bool has_debug;              /* some EventSignature has a debug part */
     size_t n_runs;
-    uint32_t *runs; size_t runs_cap;
-    /* per (run, event), run-major (r * seq_len + k); freed after pass 2 */
+    lrun *rr; size_t rr_cap;     /* per run, one array (a group of one run: one
+                                    allocation) */
     const et_ticks *tbase;                   /* the worker's ticks */
-    size_t *row; size_t row_cap;             /* per run: its ProfileEvents' start and
-                                                end ticks at tbase + row[r], in slot order */
     uint32_t *pos0;                          /* per event: its first run's ProfileEvent */
     et_meta_at *meta; size_t n_meta, meta_cap; /* non-empty delegate_debug_metadata */
     uint32_t *dbg_first; size_t dbg_first_cap;
     uint32_t *dbg_count; size_t dbg_count_cap;
     uint8_t *any_meta;           /* per event: some run has non-empty metadata */
-    /* values, run outputs and allocations, per run */
+    /* values (run outputs) and allocations of its runs */
     uint32_t *values; size_t n_values, values_cap;
-    uint32_t *out_first, *out_count; size_t out_first_cap, out_count_cap;
     et_allocation *allocs; size_t n_allocs, allocs_cap;
-    uint32_t *alloc_first, *alloc_count; size_t alloc_first_cap, alloc_count_cap;
     uint32_t first_run;          /* RunData index of its first run */
     /* set by the merge */
     uint32_t global;             /* the block */

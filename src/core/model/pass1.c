@@ -297,20 +297,17 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
     if (E > w->ticks_cap - w->ticks_n)
         return et_fail(&w->err, ET_ERR_VALUE, "run_data[%" PRIu32 "]: more slots than events",
                        run_index); /* cannot happen: every slot holds an event */
-    if (GROW(g->runs, g->runs_cap, r + 1) != 0 || GROW(g->row, g->row_cap, r + 1) != 0 ||
-        GROW(g->out_first, g->out_first_cap, r + 1) != 0 ||
-        GROW(g->out_count, g->out_count_cap, r + 1) != 0 ||
-        GROW(g->alloc_first, g->alloc_first_cap, r + 1) != 0 ||
-        GROW(g->alloc_count, g->alloc_count_cap, r + 1) != 0)
+    if (GROW(g->rr, g->rr_cap, r + 1) != 0)
         return nomem(&w->err);
     if (g->has_debug && (GROW(g->dbg_first, g->dbg_first_cap, need) != 0 ||
                          GROW(g->dbg_count, g->dbg_count_cap, need) != 0))
         return nomem(&w->err);
     if (r == 0 && !(g->pos0 = calloc(E ? E : 1, sizeof *g->pos0)))
         return nomem(&w->err);
-    g->runs[r] = run_index;
+    lrun *lr = &g->rr[r];
+    lr->run = run_index;
     g->tbase = w->ticks;
-    g->row[r] = w->ticks_n;
+    lr->row = w->ticks_n;
     et_ticks *tk = w->ticks + w->ticks_n;
     w->ticks_n += E;
     for (size_t k = 0; k < E; k++) {
@@ -394,13 +391,14 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
     if (GROW(g->values, g->values_cap, g->n_values + w->n_outs) != 0 ||
         GROW(g->allocs, g->allocs_cap, g->n_allocs + w->n_allocs) != 0)
         return nomem(&w->err);
-    g->out_first[r] = (uint32_t)g->n_values;
-    g->out_count[r] = (uint32_t)w->n_outs;
+    lr = &g->rr[r]; /* g->values and g->allocs grew, not g->rr: still valid */
+    lr->out_first = (uint32_t)g->n_values;
+    lr->out_count = (uint32_t)w->n_outs;
     if (w->n_outs) /* memcpy from/to NULL is undefined even for 0 bytes */
         memcpy(g->values + g->n_values, w->outs, w->n_outs * sizeof *w->outs);
     g->n_values += w->n_outs;
-    g->alloc_first[r] = (uint32_t)g->n_allocs;
-    g->alloc_count[r] = (uint32_t)w->n_allocs;
+    lr->alloc_first = (uint32_t)g->n_allocs;
+    lr->alloc_count = (uint32_t)w->n_allocs;
     if (w->n_allocs)
         memcpy(g->allocs + g->n_allocs, w->allocs, w->n_allocs * sizeof *w->allocs);
     g->n_allocs += w->n_allocs;
