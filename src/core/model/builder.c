@@ -215,8 +215,12 @@ static long merge_group(builder *b, const worker *w, const lgroup *lg)
         i = (i + 1) & t->mask;
     }
     if (GROW(b->groups, b->groups_cap, b->n_groups + 1) != 0 ||
-        GROW(b->seq, b->seq_cap, b->n_seq + E) != 0 || GROW(b->pe0, b->pe0_cap, b->n_pe0 + E) != 0)
+        GROW(b->seq, b->seq_cap, b->n_seq + E) != 0 ||
+        GROW(b->any_meta, b->any_meta_cap, b->n_seq + E) != 0 ||
+        GROW(b->pe0, b->pe0_cap, b->n_pe0 + E) != 0)
         return -1;
+    if (E)
+        memset(b->any_meta + b->n_seq, 0, E);
     ggroup *g = &b->groups[b->n_groups];
     memset(g, 0, sizeof *g);
     g->name = lg->name;
@@ -226,16 +230,11 @@ static long merge_group(builder *b, const worker *w, const lgroup *lg)
     g->seq_len = (uint32_t)E;
     g->first_run = lg->first_run;
     g->pe_first = (uint32_t)b->n_pe0;
-    g->any_meta = calloc(E ? E : 1, 1);
-    g->delegated = calloc(E ? E : 1, sizeof *g->delegated);
-    if (!g->any_meta || !g->delegated)
-        return -1;
     for (size_t k = 0; k < E; k++) {
         const esig *s = &b->es.v[b->emap[ls[k]]];
         b->seq[b->n_seq++] = b->emap[ls[k]];
-        b->pe0[b->n_pe0++] = lg->pos0 ? lg->pos0[k] : 0; /* its first run is lg's first */
+        b->pe0[b->n_pe0++] = w->pos0[lg->seq_first + k]; /* its first run is lg's first */
         g->has_debug |= s->has_d;
-        g->delegated[k] = s->has_p && (s->p.has_did || s->p.dstr.p);
     }
     t->slots[i] = (uint32_t)(b->n_groups + 1);
     b->n_groups++;
@@ -365,7 +364,8 @@ static int alloc_block(builder *b, size_t gi, char **arena)
             *arena += R * sizeof(double);
             ev->start_time = (uint64_t *)*arena;
             *arena += R * sizeof(uint64_t);
-            if (g->any_meta[e] && !(ev->raw_delegate_debug_metadatas = calloc(R, sizeof(et_str))))
+            if (b->any_meta[g->seq_first + e] &&
+                !(ev->raw_delegate_debug_metadatas = calloc(R, sizeof(et_str))))
                 return -1;
         }
         if (s->has_d && (!(ev->debug_first = malloc(R * sizeof(uint32_t))) ||
@@ -443,7 +443,7 @@ static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
                 ET_PREFETCH(lg->tbase + lg->rr[r].row + k + 16);
         if (ev->perf_data.raw && (b->fill & FILL_SAMPLES)) {
             const esig *s = &b->es.v[b->seq[g->seq_first + k]];
-            bool delegated = g->delegated[k];
+            bool delegated = s->has_p && (s->p.has_did || s->p.dstr.p);
             double *raw = ev->perf_data.raw + off;
             uint64_t *st = ev->start_time + off;
             for (size_t r = r0; r < r1; r++) {
@@ -673,15 +673,15 @@ static void free_worker(worker *w)
     for (size_t i = 0; i < w->n_groups; i++) {
         lgroup *g = &w->groups[i];
         free(g->rr);
-        free(g->pos0);
         free(g->meta);
         free(g->dbg_first);
         free(g->dbg_count);
-        free(g->any_meta);
         free(g->values);
         free(g->allocs);
     }
     free(w->groups);
+    free(w->pos0);
+    free(w->any_meta);
     free(w->es.v);
     free(w->es.tab.slots);
     free(w->group_tab.slots);
@@ -706,11 +706,8 @@ static void free_builder(builder *b)
     for (unsigned k = 0; k < b->nw; k++)
         free_worker(&b->w[k]);
     free(b->w);
-    for (size_t i = 0; i < b->n_groups; i++) {
-        free(b->groups[i].any_meta);
-        free(b->groups[i].delegated);
-    }
     free(b->groups);
+    free(b->any_meta);
     free(b->es.v);
     free(b->es.tab.slots);
     free(b->group_tab.slots);
@@ -826,7 +823,7 @@ static int merge(builder *b)
             g->n_values += lg->n_values;
             g->n_allocs += lg->n_allocs;
             for (size_t e = 0; e < lg->seq_len; e++)
-                g->any_meta[e] |= lg->any_meta[e];
+                b->any_meta[g->seq_first + e] |= w->any_meta[lg->seq_first + e];
         }
         /* the worker's signatures and group index are merged: pass 2
          * reads the builder's (a dump of many blocks has as many of each) */

@@ -257,11 +257,9 @@ typedef struct lgroup {
     lrun *rr; size_t rr_cap;     /* per run, one array (a group of one run: one
                                     allocation) */
     const et_ticks *tbase;                   /* the worker's ticks */
-    uint32_t *pos0;                          /* per event: its first run's ProfileEvent */
     et_meta_at *meta; size_t n_meta, meta_cap; /* non-empty delegate_debug_metadata */
     uint32_t *dbg_first; size_t dbg_first_cap;
     uint32_t *dbg_count; size_t dbg_count_cap;
-    uint8_t *any_meta;           /* per event: some run has non-empty metadata */
     /* values (run outputs) and allocations of its runs */
     uint32_t *values; size_t n_values, values_cap;
     et_allocation *allocs; size_t n_allocs, allocs_cap;
@@ -289,6 +287,10 @@ typedef struct worker {
     lgroup *groups; size_t n_groups, groups_cap;
     idtable group_tab;
     uint32_t *seq; size_t n_seq, seq_cap; /* pool of EventSignature id sequences */
+    /* per entry of seq, so per event of a group (lgroup.seq_first + k); a
+     * pool, not an allocation per group */
+    uint32_t *pos0; size_t pos0_cap;      /* its first run's ProfileEvent */
+    uint8_t *any_meta; size_t any_meta_cap; /* some run has non-empty metadata */
     /* per-run scratch */
     et_raw_event *ev; size_t ev_cap;
     et_raw_event *tev; size_t tev_cap;    /* the previous run's events (template) */
@@ -332,8 +334,6 @@ typedef struct ggroup {
     bool has_debug;
     uint32_t first_run;
     size_t n_runs, n_values, n_allocs;
-    uint8_t *any_meta;
-    bool *delegated;             /* per event: a delegated profile event */
     uint32_t pe_first;           /* run 0's ProfileEvent per event: in pe0 */
 } ggroup;
 
@@ -358,6 +358,8 @@ typedef struct builder {
     ggroup *groups; size_t n_groups, groups_cap;
     idtable group_tab;
     uint32_t *seq; size_t n_seq, seq_cap;
+    uint8_t *any_meta; size_t any_meta_cap; /* per entry of seq: some run of the
+                                               group has non-empty metadata */
     uint32_t *pe0; size_t n_pe0, pe0_cap;   /* first runs' ProfileEvent positions */
     uint32_t *emap; size_t emap_cap;        /* a worker's esig id -> the builder's */
     worker *w;

@@ -232,9 +232,15 @@ static long group_of_run(worker *w, const et_run *run, uint32_t run_index)
         }
         i = (i + 1) & t->mask;
     }
+    size_t need = w->n_seq + w->n_slots;
     if (w->n_groups + 1 > UINT32_MAX / 2 || GROW(w->groups, w->groups_cap, w->n_groups + 1) != 0 ||
-        GROW(w->seq, w->seq_cap, w->n_seq + w->n_slots) != 0)
+        GROW(w->seq, w->seq_cap, need) != 0 || GROW(w->pos0, w->pos0_cap, need) != 0 ||
+        GROW(w->any_meta, w->any_meta_cap, need) != 0)
         return -1;
+    if (w->n_slots) {
+        memset(w->pos0 + w->n_seq, 0, w->n_slots * sizeof *w->pos0);
+        memset(w->any_meta + w->n_seq, 0, w->n_slots);
+    }
     lgroup *g = &w->groups[w->n_groups];
     memset(g, 0, sizeof *g);
     g->name = run->name;
@@ -248,9 +254,6 @@ static long group_of_run(worker *w, const et_run *run, uint32_t run_index)
         if (w->es.v[w->slots[k].esig].has_d)
             g->has_debug = true;
     }
-    g->any_meta = calloc(w->n_slots ? w->n_slots : 1, 1);
-    if (!g->any_meta)
-        return -1;
     t->slots[i] = (uint32_t)(w->n_groups + 1);
     w->n_groups++;
     if (++t->used * 2 > t->mask && idtable_grow(t, lgroup_hash_of, w) != 0)
@@ -302,8 +305,6 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
     if (g->has_debug && (GROW(g->dbg_first, g->dbg_first_cap, need) != 0 ||
                          GROW(g->dbg_count, g->dbg_count_cap, need) != 0))
         return nomem(&w->err);
-    if (r == 0 && !(g->pos0 = calloc(E ? E : 1, sizeof *g->pos0)))
-        return nomem(&w->err);
     lrun *lr = &g->rr[r];
     lr->run = run_index;
     g->tbase = w->ticks;
@@ -342,12 +343,12 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
                 rt.wrapped |= e->end_time < s;
             }
             if (r == 0)
-                g->pos0[k] = e->pos;
+                w->pos0[g->seq_first + k] = e->pos;
             if (e->metadata.n > 0) {
                 if (GROW(g->meta, g->meta_cap, g->n_meta + 1) != 0)
                     return nomem(&w->err);
                 g->meta[g->n_meta++] = (et_meta_at){(uint32_t)r, (uint32_t)k, e->metadata};
-                g->any_meta[k] = 1;
+                w->any_meta[g->seq_first + k] = 1;
             }
         } else {
             tk[k] = (et_ticks){0, 0};
