@@ -691,6 +691,8 @@ static void decode_event(const fb_buf *b, const fb_table *ev, et_raw_event *e)
     if (fb_get_table(b, ev, ETD_EVENT_DEBUG, &m)) {
         e->kind = ET_EV_DEBUG;
         e->pos = m.pos;
+        e->metadata = (et_str){NULL, 0}; /* every string is set, whatever the kind */
+        e->start_time = e->end_time = 0;
         fb_get_string(b, &m, ETD_DE_NAME, &e->name.p, &e->name.n);
         e->chain_value = fb_get_u64(b, &m, ETD_DE_CHAIN, 0);
         e->chain_neg = false;
