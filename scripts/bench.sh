@@ -126,6 +126,20 @@ else
     echo "  (BENCH_CURVE=long: 3M, 10M and 30M events, and a narrow 10M)"
 fi
 
+# Memory per event block (issue 25): 100,000 one-event runs that differ
+# only by instruction id, so every run is a block of its own (gen_etdump
+# --distinct, about 9 MB); a block should cost what its events cost: the
+# goal is a peak RSS of at most 64 MiB, printed next to the measured one.
+if "$GEN_ETDUMP" --distinct "$out/blocks.etdp" 1 100000 2>"$out/g.err"; then
+    printf '  %-34s %9d bytes  ' "100,000 one-event blocks" "$(wc -c < "$out/blocks.etdp")"
+    line=$("$BENCHRUN" 5 "$ETINSPECT" --etdump_path "$out/blocks.etdp" --quiet \
+        --tsv_path "$out/blocks.tsv")
+    echo "$line  (goal: peak_rss <= 64 MiB)"
+    rm -f "$out/blocks.etdp" "$out/blocks.tsv"
+else
+    printf '  %-34s not generated: %s\n' "100,000 one-event blocks" "$(head -n 1 "$out/g.err")"
+fi
+
 # Legacy profiler dump: 500 iterations of a block at the runtime's default
 # maximum counts (1024 events, 32 allocators, 1024 allocations; 33 MB),
 # written by the tests' writer (tests/lua/profwriter.lua).

@@ -2,7 +2,7 @@
  * gen_etdump - write a synthetic ETDump of any size, for the scaling
  * curve of `make bench` (scripts/bench.sh, docs/performance.md).
  *
- *   gen_etdump OUT EVENTS_PER_RUN RUNS [SEED]
+ *   gen_etdump [--distinct] OUT EVENTS_PER_RUN RUNS [SEED]
  *
  * A size-prefixed ETDump (as ETDumpGen writes) of RUNS runs named
  * "Execute", each of EVENTS_PER_RUN profile events: instruction ids 0 ..
@@ -16,10 +16,16 @@
  * name string, about 60 bytes an event.  Limits: EVENTS_PER_RUN >= 1,
  * RUNS >= 1 and a file below 2 GiB (about 35 million events).
  *
+ * With --distinct, run r's instruction ids are r * EVENTS_PER_RUN + 0 ..
+ * r * EVENTS_PER_RUN + EVENTS_PER_RUN - 1: no two runs have the same
+ * events, so every run is an event block of its own (the memory a block
+ * costs: 100,000 one-event runs make 100,000 blocks).
+ *
  * Exit status 0; 1 when OUT cannot be written; 2 usage or a dump that
  * would exceed 2 GiB (with a message saying which).
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,8 +112,13 @@ static uint32_t next_rand(void)
 
 int main(int argc, char **argv)
 {
+    bool distinct = argc > 1 && strcmp(argv[1], "--distinct") == 0;
+    if (distinct) {
+        argv++;
+        argc--;
+    }
     if (argc < 4 || argc > 5) {
-        fprintf(stderr, "usage: gen_etdump OUT EVENTS_PER_RUN RUNS [SEED]\n");
+        fprintf(stderr, "usage: gen_etdump [--distinct] OUT EVENTS_PER_RUN RUNS [SEED]\n");
         return 2;
     }
     char *end;
@@ -123,6 +134,11 @@ int main(int argc, char **argv)
         return 2;
     }
     rng = argc == 5 ? strtoull(argv[4], NULL, 10) * 0x9E3779B97F4A7C15u + 1 : 88172645463325252u;
+    if (distinct && E * R > INT32_MAX) {
+        fprintf(stderr, "gen_etdump: --distinct: %llu events would need instruction ids above "
+                "2^31 - 1\n", E * R);
+        return 2;
+    }
     if (E * R * 64 + R * 64 > INT32_MAX) {
         fprintf(stderr, "gen_etdump: %llu events would make a dump above 2 GiB\n", E * R);
         return 2;
@@ -203,7 +219,7 @@ int main(int argc, char **argv)
             u32(&o, 0); /* name: linked below */
             u64(&o, start);
             u64(&o, start + dur);
-            u32(&o, (uint32_t)k);
+            u32(&o, (uint32_t)(distinct ? r * E + k : k));
             uint64_t s = string(&o, names[k % 12]);
             link_at(&o, pe + 4, s);
         }

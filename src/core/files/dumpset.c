@@ -4,12 +4,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <glob.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 void et_pathlist_free(et_pathlist *l)
 {
@@ -61,12 +63,17 @@ static int cmp_str(const void *a, const void *b)
  * byte 8 when size-prefixed, else at byte 4; spec §2.1)? */
 static bool is_etdump(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* opened without blocking and checked again: the file stat() saw may
+     * have been replaced by a FIFO, whose open would wait for a writer */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
         return false;
+    struct stat st;
     unsigned char h[12];
-    size_t n = fread(h, 1, sizeof h, f);
-    fclose(f);
+    ssize_t n = 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        n = pread(fd, h, sizeof h, 0);
+    close(fd);
     return (n >= 12 && memcmp(h + 8, "ED00", 4) == 0) || (n >= 8 && memcmp(h + 4, "ED00", 4) == 0);
 }
 

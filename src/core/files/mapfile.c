@@ -19,7 +19,7 @@
  * time without a lock.  Writers take a spin lock (contention is nil: a
  * registration per opened file). */
 #define SLOTS 64
-#define CHUNKS 1024 /* 65,536 inputs in use at once */
+#define CHUNKS 16384 /* 1,048,576 inputs in use at once */
 
 typedef struct input_slot {
     atomic_int used; /* 1 while the fields below describe an input */
@@ -32,6 +32,7 @@ typedef struct input_slot {
 
 static input_slot *_Atomic chunks[CHUNKS];
 static atomic_flag lock = ATOMIC_FLAG_INIT;
+static size_t free_hint; /* no free slot below this index (under the lock) */
 
 static void reg_lock(void)
 {
@@ -60,7 +61,9 @@ static int reg_add(uint64_t dev, uint64_t ino, bool guard, const char *path, con
     if (!p)
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
     reg_lock();
-    for (int c = 0; c < CHUNKS; c++) {
+    /* from the first slot that may be free: registering n inputs costs n
+     * steps, not n^2 / 2 (a fleet of 70,000 dumps) */
+    for (int c = (int)(free_hint / SLOTS); c < CHUNKS; c++) {
         input_slot *ch = atomic_load(&chunks[c]);
         if (!ch) {
             ch = calloc(SLOTS, sizeof *ch);
@@ -68,10 +71,12 @@ static int reg_add(uint64_t dev, uint64_t ino, bool guard, const char *path, con
                 break;
             atomic_store(&chunks[c], ch);
         }
-        for (int s = 0; s < SLOTS; s++) {
+        for (int s = c == (int)(free_hint / SLOTS) ? (int)(free_hint % SLOTS) : 0; s < SLOTS;
+             s++) {
             input_slot *sl = &ch[s];
             if (atomic_load(&sl->used))
                 continue;
+            free_hint = (size_t)c * SLOTS + (size_t)s + 1;
             sl->guard = guard;
             sl->dev = dev;
             sl->ino = ino;
@@ -105,6 +110,8 @@ void et_input_release(int id)
     char *p = NULL;
     if (atomic_load(&sl->used)) {
         atomic_store(&sl->used, 0);
+        if ((size_t)(id - 1) < free_hint)
+            free_hint = (size_t)(id - 1);
         p = sl->path;
         sl->path = NULL;
         sl->base = NULL;
@@ -171,6 +178,78 @@ size_t et_inputs_in_use(void)
 
 /* ---- mapping ------------------------------------------------------------ */
 
+/* Inputs mapped now, and how many may be (et_map_budget). */
+static atomic_size_t maps_live;
+static atomic_size_t maps_cap; /* 0: not computed yet */
+
+/* The budget as stored: SIZE_MAX stands for 0 (0 is "not computed"). */
+static size_t budget_stored(void)
+{
+    size_t cap = atomic_load(&maps_cap);
+    if (cap)
+        return cap;
+    const char *env = getenv("ETINSPECT_MAX_MAPPINGS");
+    char *end = NULL;
+    unsigned long long v = env && *env ? strtoull(env, &end, 10) : 0;
+    if (env && *env && end && !*end) {
+        /* 0: every input is read into memory */
+        cap = v < SIZE_MAX - 1 ? (size_t)v : SIZE_MAX - 1;
+    } else {
+        /* the kernel's limit on mappings, less room for everything else
+         * a process maps (libraries, thread stacks, large allocations) */
+        unsigned long long max = 65530;
+        FILE *f = fopen("/proc/sys/vm/max_map_count", "re");
+        if (f) {
+            if (fscanf(f, "%llu", &max) != 1)
+                max = 65530;
+            fclose(f);
+        }
+        cap = (size_t)(max > 8192 ? max - 4096 : max / 2);
+    }
+    cap = cap ? cap : SIZE_MAX;
+    atomic_store(&maps_cap, cap);
+    return cap;
+}
+
+size_t et_map_budget(void)
+{
+    size_t cap = budget_stored();
+    return cap == SIZE_MAX ? 0 : cap;
+}
+
+size_t et_maps_live(void)
+{
+    return atomic_load(&maps_live);
+}
+
+/* Read the `size` bytes of `fd` into memory; returns them, or NULL with
+ * `err` set. */
+static uint8_t *read_whole(int fd, size_t size, const char *path, et_error *err)
+{
+    uint8_t *p = malloc(size);
+    if (!p) {
+        et_fail(err, ET_ERR_NOMEM, "%s: out of memory (reading %zu bytes)", path, size);
+        return NULL;
+    }
+    size_t got = 0;
+    while (got < size) {
+        ssize_t k = pread(fd, p + got, size - got, (off_t)got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            if (k < 0)
+                et_fail(err, ET_ERR_IO, "%s: %s", path, strerror(errno));
+            else
+                et_fail(err, ET_ERR_IO, "%s: the file shrank while it was being read (was it "
+                        "truncated or rewritten by another process?)", path);
+            free(p);
+            return NULL;
+        }
+        got += (size_t)k;
+    }
+    return p;
+}
+
 int et_map_file(et_mapped_file *mf, const char *path, et_error *err)
 {
     return et_map_file_ex(mf, path, NULL, err);
@@ -183,7 +262,10 @@ int et_map_file_ex(et_mapped_file *mf, const char *path, const et_map_options *o
     if (!o)
         o = &defaults;
     memset(mf, 0, sizeof *mf);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* without blocking: opening a FIFO (or some devices) would wait for a
+     * writer before the checks below could refuse it; the fd is used for
+     * fstat and mmap alone, on which O_NONBLOCK has no effect */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
     if (fd < 0)
         return et_fail(err, ET_ERR_IO, "%s: %s", path, strerror(errno));
     struct stat st;
@@ -215,30 +297,53 @@ int et_map_file_ex(et_mapped_file *mf, const char *path, const et_map_options *o
     }
     size_t size = (size_t)st.st_size;
     void *p = NULL;
+    bool in_memory = false;
     if (size > 0) {
-        int flags = MAP_PRIVATE;
+        /* a mapping while the budget lasts (the kernel limits a process's
+         * mappings: vm.max_map_count), else the bytes read into memory */
+        p = MAP_FAILED;
+        int e = 0; /* mmap's error; 0: not tried */
+        if (atomic_fetch_add(&maps_live, 1) < et_map_budget()) {
+            int flags = MAP_PRIVATE;
 #ifdef MAP_POPULATE
-        if (o->populate)
-            flags |= MAP_POPULATE; /* the whole file is read: fault it in at once */
+            if (o->populate)
+                flags |= MAP_POPULATE; /* the whole file is read: fault it in at once */
 #endif
-        p = mmap(NULL, size, PROT_READ, flags, fd, 0);
+            p = mmap(NULL, size, PROT_READ, flags, fd, 0);
+            if (p == MAP_FAILED)
+                e = errno;
+        }
         if (p == MAP_FAILED) {
-            int e = errno;
-            close(fd);
-            return et_fail(err, ET_ERR_IO, "%s: cannot map file: %s", path, strerror(e));
+            atomic_fetch_sub(&maps_live, 1);
+            /* over the budget, or the kernel's limit reached early (ENOMEM) */
+            if (e != 0 && e != ENOMEM) {
+                close(fd);
+                return et_fail(err, ET_ERR_IO, "%s: cannot map file: %s", path, strerror(e));
+            }
+            p = read_whole(fd, size, path, err);
+            if (!p) {
+                close(fd);
+                return -1;
+            }
+            in_memory = true;
         }
     }
     close(fd);
-    int id = reg_add((uint64_t)st.st_dev, (uint64_t)st.st_ino, !o->unguarded, path, p, size,
-                     err);
+    int id = reg_add((uint64_t)st.st_dev, (uint64_t)st.st_ino, !o->unguarded, path,
+                     in_memory ? NULL : p, size, err);
     if (id < 0) {
-        if (p)
+        if (in_memory) {
+            free(p);
+        } else if (p) {
             munmap(p, size);
+            atomic_fetch_sub(&maps_live, 1);
+        }
         return -1;
     }
     mf->data = p;
     mf->size = size;
     mf->input_id = id;
+    mf->in_memory = in_memory;
     return 0;
 }
 
@@ -246,7 +351,11 @@ void et_unmap_file(et_mapped_file *mf)
 {
     /* unregister first: the SIGBUS lookup must never name a dead mapping */
     et_input_release(mf->input_id);
-    if (mf->data)
+    if (mf->in_memory) {
+        free((void *)mf->data);
+    } else if (mf->data) {
         munmap((void *)mf->data, mf->size);
+        atomic_fetch_sub(&maps_live, 1);
+    }
     memset(mf, 0, sizeof *mf);
 }

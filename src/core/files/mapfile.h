@@ -5,13 +5,21 @@
  * Inputs (ETDumps, debug buffers, BundledPrograms, ETRecords, .npy files,
  * legacy dumps) are mapped, never copied: the reader works on the bytes in
  * place.  An empty file is valid and maps to data == NULL, size == 0.
- * Directories, devices and other non-regular files are refused with a
- * clear message.
+ * Directories, devices, FIFOs and other non-regular files are refused
+ * with a clear message; they are opened without blocking first (a FIFO
+ * with no writer never makes the open wait).
  *
  * Mapping is lazy by default: a page is read from the file when it is
  * first touched, so a 5 GB debug buffer of which 16 bytes are used costs
  * 16 bytes of reading, and a file larger than its format allows is refused
  * from its fstat() size before anything is mapped (et_map_file_ex).
+ *
+ * The number of files mapped at once is bounded (et_map_budget): the
+ * kernel refuses a process more than vm.max_map_count mappings, and a
+ * fleet of dumps opened together (etinspect.open_many of 70,000 files)
+ * would reach it.  Past the budget, or when the kernel refuses a mapping
+ * for want of room (ENOMEM), a file is read into memory instead: the
+ * caller sees the same bytes (et_mapped_file.in_memory says which).
  *
  * Every mapped file is registered, by device and inode, until it is
  * unmapped: et_outfile_open (outfile.h) and the SQLite export refuse to
@@ -32,6 +40,10 @@ typedef struct et_mapped_file {
     const uint8_t *data; /* NULL when size == 0 */
     size_t size;         /* bytes */
     int input_id;        /* registry entry (et_input_hold), 0 for none */
+    bool in_memory;      /* the bytes were read into memory, not mapped (over
+                            the mapping budget, et_map_budget): they never
+                            change, and must never be given back with
+                            madvise */
 } et_mapped_file;
 
 /* How to map a file (et_map_file_ex). */
@@ -64,9 +76,20 @@ int et_map_file(et_mapped_file *mf, const char *path, et_error *err);
 int et_map_file_ex(et_mapped_file *mf, const char *path, const et_map_options *o,
                    et_error *err);
 
-/* Unmap and unregister; `mf` becomes empty.  Safe on an empty or zeroed
- * struct. */
+/* Unmap (or free) and unregister; `mf` becomes empty.  Safe on an empty
+ * or zeroed struct. */
 void et_unmap_file(et_mapped_file *mf);
+
+/* How many input files may be mapped at once; the files mapped beyond it
+ * are read into memory.  The environment variable ETINSPECT_MAX_MAPPINGS
+ * (a decimal count; 0: read every input into memory) sets it, for tests
+ * and for a process that maps much else; by default it is the kernel's
+ * vm.max_map_count less 4,096 (half of it when that is below 8,192).
+ * Read once, at the first call.  Thread-safe. */
+size_t et_map_budget(void);
+
+/* The number of input files mapped now (tests). */
+size_t et_maps_live(void);
 
 /* ---- the registry of inputs in use ---------------------------------------- */
 

@@ -495,7 +495,10 @@ int et_bundled_tensor(const et_bundled *bp, const et_bvalue *v, et_tensor *t, co
         /* strides from the dim order, as the runtime derives them: the
          * innermost dimension has stride 1, each outer one the next one's
          * stride times its size (a size of 0 counting as 1) */
-        const uint8_t *order = bp->buf.data + v->dim_order.pos;
+        /* copied: each entry is checked, then used as an index, and the
+         * mapped bytes may change between the two (a file rewritten) */
+        uint8_t order[ET_TENSOR_MAX_DIM];
+        memcpy(order, bp->buf.data + v->dim_order.pos, ndim);
         bool valid = true;
         for (uint32_t i = 0; i < ndim; i++)
             valid = valid && order[i] < ndim;

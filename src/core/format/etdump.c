@@ -15,6 +15,13 @@
 #else
 #define ET_PREFETCH(p) ((void)(p))
 #endif
+/* for the per-event fast path, which the verifier's loop and the event
+ * cursor share: a call per event would cost more than its checks */
+#if defined(__GNUC__) || defined(__clang__)
+#define ET_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define ET_HOT_INLINE inline
+#endif
 
 /* ------------------------------------------------------------------ */
 /* Verification.  Each verify_* function checks one table and everything
@@ -30,14 +37,9 @@ typedef struct vctx {
     uint64_t pe_ok; /* (vtable << 3 | pos & 7) + 1 whose ProfileEvent scalars passed */
     /* fast path (v_run_events): the layout of the last Event and ProfileEvent
      * vtables that passed the full checks; ev_vt 0 = none yet */
-    struct fast_layout {
-        uint32_t ev_vt, pe_vt;
-        uint16_t ev_tsize, ev_off_p;
-        uint16_t pe_tsize, pe_off[8];
-        uint8_t align_ok; /* bit k: a table at 4k mod 8 has its 8-byte fields aligned */
-    } fl;
+    et_event_layout fl;
 } vctx;
-typedef struct fast_layout fast_layout;
+typedef et_event_layout fast_layout;
 
 /* Prepend one path segment ("events[3]", "tensor", ...); returns -1. */
 static int seg(vctx *c, const char *fmt, ...)
@@ -266,65 +268,6 @@ static int v_run(vctx *c, const fb_table *t, uint32_t *n_events)
 
 static void decode_event(const fb_buf *b, const fb_table *ev, et_raw_event *e);
 
-/* ---- trusted reads, for tables the verifier has just checked ----
- * Every bound these rely on (vtable and field extents, offsets, string and
- * vector lengths) was established by v_event() on the very same table, so
- * only the vtable lookup itself remains.  Used by v_run_events() alone. */
-static inline uint32_t tr_field(const fb_buf *b, const fb_table *t, unsigned slot)
-{
-    unsigned e = 4u + 2u * slot;
-    uint16_t off = e + 2u <= t->vtsize ? fb_ld_u16(b->data + t->vt + e) : 0;
-    return off ? t->pos + off : 0;
-}
-
-static inline bool tr_table(const fb_buf *b, const fb_table *t, unsigned slot, fb_table *out)
-{
-    uint32_t p = tr_field(b, t, slot);
-    if (!p)
-        return false;
-    uint32_t pos = p + fb_ld_u32(b->data + p);
-    out->pos = pos;
-    out->vt = (uint32_t)((int64_t)pos - (int32_t)fb_ld_u32(b->data + pos));
-    out->vtsize = fb_ld_u16(b->data + out->vt);
-    out->tsize = fb_ld_u16(b->data + out->vt + 2);
-    return true;
-}
-
-static inline et_str tr_bytes(const fb_buf *b, const fb_table *t, unsigned slot)
-{
-    et_str s = {NULL, 0};
-    uint32_t p = tr_field(b, t, slot);
-    if (p) {
-        uint32_t target = p + fb_ld_u32(b->data + p);
-        s.n = fb_ld_u32(b->data + target);
-        s.p = (const char *)b->data + target + 4;
-    }
-    return s;
-}
-
-static void decode_event_verified(const fb_buf *b, const fb_table *ev, et_raw_event *e)
-{
-    fb_table m;
-    uint32_t p;
-    if (!tr_table(b, ev, ETD_EVENT_PROFILE, &m)) {
-        decode_event(b, ev, e); /* debug and allocation events: the general path */
-        return;
-    }
-    e->kind = ET_EV_PROFILE;
-    e->pos = m.pos;
-    e->name = tr_bytes(b, &m, ETD_PE_NAME);
-    int32_t chain = (p = tr_field(b, &m, ETD_PE_CHAIN)) ? (int32_t)fb_ld_u32(b->data + p) : 0;
-    e->chain_value = (uint64_t)(int64_t)chain;
-    e->chain_neg = chain < 0;
-    e->instruction_id = (p = tr_field(b, &m, ETD_PE_INSTR)) ? (int32_t)fb_ld_u32(b->data + p) : -1;
-    e->delegate_debug_id_int =
-        (p = tr_field(b, &m, ETD_PE_DID_INT)) ? (int32_t)fb_ld_u32(b->data + p) : -1;
-    e->delegate_debug_id_str = tr_bytes(b, &m, ETD_PE_DID_STR);
-    e->metadata = tr_bytes(b, &m, ETD_PE_METADATA);
-    e->start_time = (p = tr_field(b, &m, ETD_PE_START)) ? fb_ld_u64(b->data + p) : 0;
-    e->end_time = (p = tr_field(b, &m, ETD_PE_END)) ? fb_ld_u64(b->data + p) : 0;
-}
-
 /* String or byte vector at the uoffset stored at `p`: checks what depends on
  * its position (alignment, length and NUL inside the buffer). */
 static inline bool fast_bytes(const fb_buf *b, uint32_t p, bool nul, et_str *out)
@@ -367,8 +310,8 @@ static inline void profile_scalars(const fb_buf *b, uint32_t t, const uint16_t o
  * Returns true when the event was handled (the caller counts its two
  * tables and the profile event); false sends it down the general path
  * (which also reports the error, if there is one). */
-static inline bool fast_profile_event(const fb_buf *b, const fast_layout *L, uint32_t ep,
-                                      et_raw_event *e)
+static ET_HOT_INLINE bool fast_profile_event(const fb_buf *b, const fast_layout *L, uint32_t ep,
+                                             et_raw_event *e)
 {
     /* an offset is 1..INT32_MAX: (o - 1) below INT32_MAX; a cached table
      * size is at least 4, so "the table is inside" covers its soffset */
@@ -399,23 +342,32 @@ static inline bool fast_profile_event(const fb_buf *b, const fast_layout *L, uin
     return true;
 }
 
-/* After an Event passed the full checks: remember its vtables' layout when
- * it is a profile event (and only that), for fast_profile_event(). */
-static void cache_layout(vctx *c, const fb_table *ev)
+/* Remember the layout of the Event table `ev` (resolved by fb_table_at or
+ * the verifier) in `L` when it is a profile event (and only that) whose
+ * fields all fit in their tables, for fast_profile_event(); else leave `L`
+ * as it is.  Every offset cached is checked here against the table size
+ * cached with it, so the fast path needs no verification of the bytes. */
+static void cache_layout(const fb_buf *b, const fb_table *ev, fast_layout *L)
 {
-    const fb_buf *b = &c->d->buf;
+    static const uint8_t size[8] = {4, 4, 4, 4, 4, 4, 8, 8}; /* by ETD_PE_* slot */
     fb_table pe;
     if (fb_slot(b, ev, ETD_EVENT_ALLOCATION) || fb_slot(b, ev, ETD_EVENT_DEBUG) ||
         !fb_get_table(b, ev, ETD_EVENT_PROFILE, &pe) || ev->tsize < 4 || pe.tsize < 4)
         return;
-    fast_layout *L = &c->fl;
+    uint16_t off_p = fb_slot(b, ev, ETD_EVENT_PROFILE), pe_off[8];
+    if (off_p < 4 || (uint32_t)off_p + 4 > ev->tsize)
+        return;
+    for (unsigned k = 0; k < 8; k++) {
+        pe_off[k] = fb_slot(b, &pe, k);
+        if (pe_off[k] && (pe_off[k] < 4 || (uint32_t)pe_off[k] + size[k] > pe.tsize))
+            return;
+    }
     L->ev_vt = ev->vt;
     L->ev_tsize = ev->tsize;
-    L->ev_off_p = fb_slot(b, ev, ETD_EVENT_PROFILE);
+    L->ev_off_p = off_p;
     L->pe_vt = pe.vt;
     L->pe_tsize = pe.tsize;
-    for (unsigned k = 0; k < 8; k++)
-        L->pe_off[k] = fb_slot(b, &pe, k);
+    memcpy(L->pe_off, pe_off, sizeof pe_off);
     /* where start_time and end_time are aligned, for a table at 0 or 4 mod 8 */
     L->align_ok = 0;
     for (unsigned m = 0; m < 2; m++) {
@@ -465,9 +417,9 @@ static int v_run_events(vctx *c, const fb_vec *events, et_raw_event *out)
         fb_table e;
         if (fb_verify_vec_table(&c->fv, events, i, &e, "Event") != 0 || v_event(c, &e) != 0)
             return seg(c, "[%" PRIu32 "]", i), seg(c, "events");
-        cache_layout(c, &e);
+        cache_layout(&c->d->buf, &e, &c->fl);
         et_raw_event *d = out ? &out[i] : &scratch;
-        decode_event_verified(&c->d->buf, &e, d);
+        decode_event(&c->d->buf, &e, d); /* checked: the bytes may change */
         early |= d->kind == ET_EV_PROFILE && d->end_time < d->start_time;
         i++;
     }
@@ -650,8 +602,10 @@ int et_etdump_verify_run(et_etdump *d, uint32_t i, et_raw_event *events, et_erro
         c.d = &again;
         c.fv.tables_left = UINT64_MAX;
         if (v_run_events(&c, &r.events, events) != 0) {
+            /* it passed before: the bytes are not those verified */
             seg(&c, "run_data[%" PRIu32 "]", i);
-            return et_error_prefix(err, c.path);
+            et_error_prefix(err, c.path);
+            return et_error_prefix(err, ET_ETDUMP_CHANGED);
         }
         return 0;
     }
@@ -737,6 +691,8 @@ static void decode_event(const fb_buf *b, const fb_table *ev, et_raw_event *e)
     if (fb_get_table(b, ev, ETD_EVENT_DEBUG, &m)) {
         e->kind = ET_EV_DEBUG;
         e->pos = m.pos;
+        e->metadata = (et_str){NULL, 0}; /* every string is set, whatever the kind */
+        e->start_time = e->end_time = 0;
         fb_get_string(b, &m, ETD_DE_NAME, &e->name.p, &e->name.n);
         e->chain_value = fb_get_u64(b, &m, ETD_DE_CHAIN, 0);
         e->chain_neg = false;
@@ -754,6 +710,17 @@ static void decode_event(const fb_buf *b, const fb_table *ev, et_raw_event *e)
         }
         return;
     }
+    /* an allocation or an empty event: what profile and debug events have
+     * is absent (a reader may look at a name whatever the kind) */
+    e->name = e->delegate_debug_id_str = e->metadata = (et_str){NULL, 0};
+    e->instruction_id = e->delegate_debug_id_int = -1;
+    e->chain_value = 0;
+    e->chain_neg = false;
+    e->start_time = e->end_time = 0;
+    e->value_pos = 0;
+    e->is_output = false;
+    e->allocator_id = 0;
+    e->allocation_size = 0;
     if (fb_get_table(b, ev, ETD_EVENT_ALLOCATION, &m)) {
         e->kind = ET_EV_ALLOCATION;
         e->pos = m.pos;
@@ -765,11 +732,8 @@ static void decode_event(const fb_buf *b, const fb_table *ev, et_raw_event *e)
 void et_etdump_event(const et_etdump *d, const et_run *r, uint32_t i, et_raw_event *e)
 {
     fb_table ev;
-    if (!fb_vec_table(&d->buf, &r->events, i, &ev)) {
-        e->kind = ET_EV_EMPTY;
-        e->pos = 0;
-        return;
-    }
+    if (!fb_vec_table(&d->buf, &r->events, i, &ev))
+        ev = (fb_table){0, 0, 0, 0}; /* an empty event at byte 0 */
     decode_event(&d->buf, &ev, e);
 }
 
@@ -863,44 +827,17 @@ et_value_type et_etdump_value_type(const et_etdump *d, uint32_t pos)
 void et_etdump_event_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
                               uint32_t i, et_raw_event *e)
 {
-    if (run_index >= d->run_data.count || !d->runs_verified[run_index] || i >= r->events.count) {
-        et_etdump_event(d, r, i, e);
-        return;
-    }
     const fb_buf *b = &d->buf;
-    uint32_t p = r->events.pos + 4u * i;
     /* Iteration is bound by memory latency: ask for the table a few events
-     * ahead now (the run is verified, so that offset is in the buffer). */
-    if (i + ET_PREFETCH_AHEAD < r->events.count) {
-        uint32_t q = p + 4u * ET_PREFETCH_AHEAD;
-        ET_PREFETCH(b->data + q + fb_ld_u32(b->data + q));
+     * ahead now (a guess until it is read: bounded, never followed) */
+    if (run_index < d->run_data.count && d->runs_verified[run_index] &&
+        i + ET_PREFETCH_AHEAD < r->events.count) {
+        uint32_t q = r->events.pos + 4u * (i + ET_PREFETCH_AHEAD);
+        uint64_t t = (uint64_t)q + fb_ld_u32(b->data + q);
+        if (t < b->end)
+            ET_PREFETCH(b->data + t);
     }
-    fb_table ev;
-    ev.pos = p + fb_ld_u32(b->data + p);
-    ev.vt = (uint32_t)((int64_t)ev.pos - (int32_t)fb_ld_u32(b->data + ev.pos));
-    ev.vtsize = fb_ld_u16(b->data + ev.vt);
-    ev.tsize = fb_ld_u16(b->data + ev.vt + 2);
-    decode_event_verified(b, &ev, e);
-}
-
-/* The string or byte vector whose uoffset is at field offset `o` of the
- * verified table at t (o 0: absent, {NULL, 0}). */
-static inline et_str bytes_at(const fb_buf *b, uint32_t t, unsigned o)
-{
-    if (!o)
-        return (et_str){NULL, 0};
-    uint32_t at = t + o, s = at + fb_ld_u32(b->data + at);
-    return (et_str){(const char *)b->data + s + 4, fb_ld_u32(b->data + s)};
-}
-
-/* A ProfileEvent's fields at the offsets its vtable gives (a verified
- * table: every read is inside the buffer). */
-static inline void decode_profile_at(const fb_buf *b, uint32_t t, const uint16_t off[8], et_raw_event *e)
-{
-    e->name = bytes_at(b, t, off[ETD_PE_NAME]);
-    e->delegate_debug_id_str = bytes_at(b, t, off[ETD_PE_DID_STR]);
-    e->metadata = bytes_at(b, t, off[ETD_PE_METADATA]);
-    profile_scalars(b, t, off, e);
+    et_etdump_event(d, r, i, e);
 }
 
 void et_event_cursor_init(et_event_cursor *c, const et_etdump *d, uint32_t run_index, const et_run *r)
@@ -912,61 +849,58 @@ void et_event_cursor_init(et_event_cursor *c, const et_etdump *d, uint32_t run_i
     c->verified = run_index < d->run_data.count && d->runs_verified[run_index];
 }
 
+/* Ask for the Event table of event i + 2A, and the ProfileEvent table and
+ * name of event i + A (whose Event table came in A events ago).  The
+ * positions are guesses until the tables' turn comes: each is bounded
+ * before it is read, none is trusted. */
+static inline void cursor_prefetch(const et_event_cursor *c, uint32_t i)
+{
+    const fb_buf *b = &c->d->buf;
+    const et_run *r = &c->run;
+    uint32_t p = r->events.pos + 4u * i;
+    if (i + 2 * ET_PREFETCH_AHEAD < r->events.count) {
+        uint32_t q = p + 8u * ET_PREFETCH_AHEAD;
+        uint64_t t = (uint64_t)q + fb_ld_u32(b->data + q);
+        if (t < b->end)
+            ET_PREFETCH(b->data + t);
+    }
+    if (c->L.ev_vt && i + ET_PREFETCH_AHEAD < r->events.count) {
+        uint32_t q = p + 4u * ET_PREFETCH_AHEAD;
+        uint64_t t = (uint64_t)q + fb_ld_u32(b->data + q);
+        if (t + c->L.ev_tsize > b->end ||
+            (int64_t)t - (int32_t)fb_ld_u32(b->data + t) != (int64_t)c->L.ev_vt)
+            return;
+        uint64_t pp = t + c->L.ev_off_p, pt = pp + fb_ld_u32(b->data + pp);
+        if (pt + c->L.pe_tsize > b->end)
+            return;
+        ET_PREFETCH(b->data + pt);
+        if (c->L.pe_off[ETD_PE_NAME]) {
+            uint64_t np = pt + c->L.pe_off[ETD_PE_NAME];
+            uint64_t s = np + fb_ld_u32(b->data + np);
+            if (s < b->end)
+                ET_PREFETCH(b->data + s);
+        }
+    }
+}
+
 void et_event_cursor_get(et_event_cursor *c, uint32_t i, et_raw_event *e)
 {
     const et_run *r = &c->run;
     if (!c->verified || i >= r->events.count) {
-        et_etdump_event_verified(c->d, c->run_index, r, i, e);
+        et_etdump_event(c->d, r, i, e);
         return;
     }
     const fb_buf *b = &c->d->buf;
-    uint32_t p = r->events.pos + 4u * i;
-    /* two stages ahead: the Event table of event i + 2A, and the
-     * ProfileEvent table and name of event i + A (whose Event table came
-     * in A events ago) */
-    if (i + 2 * ET_PREFETCH_AHEAD < r->events.count) {
-        uint32_t q = p + 8u * ET_PREFETCH_AHEAD;
-        ET_PREFETCH(b->data + q + fb_ld_u32(b->data + q));
-    }
-    if (c->ev_vt && i + ET_PREFETCH_AHEAD < r->events.count) {
-        /* the run is verified: its Event tables are in the buffer, and one
-         * with the cached vtable has its profile_event there too; the
-         * name's position is only a guess until that table's vtable is
-         * compared (below, when its turn comes), so it is bounded here */
-        uint32_t q = p + 4u * ET_PREFETCH_AHEAD, t = q + fb_ld_u32(b->data + q);
-        if ((uint32_t)((int64_t)t - (int32_t)fb_ld_u32(b->data + t)) == c->ev_vt) {
-            uint64_t pp = (uint64_t)t + c->off_p, pt = pp + fb_ld_u32(b->data + pp);
-            uint64_t np = pt + c->pe_off[ETD_PE_NAME];
-            if (c->pe_off[ETD_PE_NAME] && np + 4 <= b->end) {
-                ET_PREFETCH(b->data + pt);
-                uint64_t s = np + fb_ld_u32(b->data + np);
-                if (s < b->end)
-                    ET_PREFETCH(b->data + s);
-            }
-        }
-    }
+    cursor_prefetch(c, i);
+    /* the common case: the cached layout, every position bounded */
+    if (c->L.ev_vt && fast_profile_event(b, &c->L, r->events.pos + 4u * i, e))
+        return;
     fb_table ev;
-    ev.pos = p + fb_ld_u32(b->data + p);
-    ev.vt = (uint32_t)((int64_t)ev.pos - (int32_t)fb_ld_u32(b->data + ev.pos));
-    if (ev.vt == c->ev_vt && c->ev_vt) {
-        uint32_t pp = ev.pos + c->off_p, pt = pp + fb_ld_u32(b->data + pp);
-        uint32_t vt = (uint32_t)((int64_t)pt - (int32_t)fb_ld_u32(b->data + pt));
-        if (vt == c->pe_vt) {
-            decode_profile_at(b, pt, c->pe_off, e);
-            return;
-        }
-    }
-    ev.vtsize = fb_ld_u16(b->data + ev.vt);
-    ev.tsize = fb_ld_u16(b->data + ev.vt + 2);
-    decode_event_verified(b, &ev, e);
-    fb_table pe;
-    if (e->kind == ET_EV_PROFILE && fb_get_table(b, &ev, ETD_EVENT_PROFILE, &pe)) {
-        c->ev_vt = ev.vt;
-        c->off_p = fb_slot(b, &ev, ETD_EVENT_PROFILE);
-        c->pe_vt = pe.vt;
-        for (unsigned s = 0; s < 8; s++)
-            c->pe_off[s] = fb_slot(b, &pe, s);
-    }
+    if (!fb_vec_table(b, &r->events, i, &ev))
+        ev = (fb_table){0, 0, 0, 0}; /* an empty event at byte 0 */
+    decode_event(b, &ev, e);
+    if (e->kind == ET_EV_PROFILE)
+        cache_layout(b, &ev, &c->L);
 }
 
 const char *et_scalar_type_dtype(int st)

@@ -159,8 +159,14 @@ int et_etdump_open(et_etdump *d, const uint8_t *data, size_t size, et_error *err
  * (MADV_DONTNEED would zero anonymous memory). */
 int et_etdump_open_mapped(et_etdump *d, const uint8_t *data, size_t size, et_error *err);
 
+/* How the message of a run that passed verification and fails it again
+ * starts: the bytes changed under a mapping (another process rewrote the
+ * file in place). */
+#define ET_ETDUMP_CHANGED "the file changed while it was open (rewritten by another process?)"
+
 /* Verify the events of run `i` (once; later calls only decode, as the
- * verifier does, counting nothing and spending no table budget).  When `events` is not NULL it receives every event of
+ * verifier does, counting nothing and spending no table budget, and a
+ * failure then is ET_ERR_FORMAT "ET_ETDUMP_CHANGED: run_data[i]...").  When `events` is not NULL it receives every event of
  * the run, decoded as by et_etdump_event() (it must hold the run's
  * events.count entries); the model uses this to check and decode each
  * event in one visit.  Notes in d->profile_ends_early a profile event
@@ -186,27 +192,44 @@ et_str et_etdump_allocator_name(const et_etdump *d, const et_run *r, uint32_t i)
 /* Event `i` of run `r` (i < r->events.count), decoded into `e`. */
 void et_etdump_event(const et_etdump *d, const et_run *r, uint32_t i, et_raw_event *e);
 
-/* The same, for a run that et_etdump_verify_run() has verified (checked
- * here: falls back to et_etdump_event otherwise): reads through the
- * verifier's guarantees with only vtable lookups, for bulk iteration. */
+/* The same, for bulk iteration over a run that et_etdump_verify_run() has
+ * verified (it asks for the tables a few events ahead); bounds-checked as
+ * et_etdump_event is: it relies on nothing the verifier saw. */
 void et_etdump_event_verified(const et_etdump *d, uint32_t run_index, const et_run *r,
                               uint32_t i, et_raw_event *e);
 
-/* A cursor over the events of a run that et_etdump_verify_run() has
- * verified, for bulk iteration one event at a time (run:events(),
- * insp:run_columns(), the trace's allocation counters): it keeps the
- * layout of the last Event and ProfileEvent vtables from call to call, so
- * a profile event costs a comparison of each vtable and its field reads.
- * `d` and the run must outlive it. */
+/* The layout of an Event vtable whose only member is profile_event and of
+ * that ProfileEvent's vtable, as cached by the verifier and the event
+ * cursor: an Event table with the vtable at ev_vt whose ProfileEvent has
+ * the vtable at pe_vt is decoded with these offsets alone.  Every cached
+ * offset fits its field inside the cached table size, so that a table
+ * inside the buffer has its fields inside too, whatever the bytes are now
+ * (ev_vt 0: nothing cached). */
+typedef struct et_event_layout {
+    uint32_t ev_vt, pe_vt;
+    uint16_t ev_tsize, ev_off_p;
+    uint16_t pe_tsize, pe_off[8];
+    uint8_t align_ok; /* bit k: a table at 4k mod 8 has its 8-byte fields aligned */
+} et_event_layout;
+
+/* A cursor over the events of a run, for bulk iteration one event at a
+ * time (run:events(), insp:run_columns(), the trace's allocation
+ * counters): it keeps the layout of the last profile event's vtables from
+ * call to call, so a profile event costs a comparison of each vtable, the
+ * bounds of its two tables and strings, and its field reads.
+ *
+ * It trusts nothing the verifier saw: the bytes of a mapped file may have
+ * been rewritten since (a private mapping shows the file's current bytes
+ * in the pages it never wrote), so every position read from the buffer is
+ * checked against its bounds before it is followed, as the accessors of
+ * fb.h do.  Bytes that changed give other values, never a read outside
+ * the buffer.  `d` and the run must outlive it. */
 typedef struct et_event_cursor {
     const et_etdump *d;
     uint32_t run_index;
     et_run run;
-    bool verified;     /* the run is verified: else each event through et_etdump_event */
-    uint32_t ev_vt;    /* the cached Event vtable (0: none yet) */
-    uint32_t pe_vt;    /* its ProfileEvent's vtable */
-    uint16_t off_p;    /* the Event's profile_event slot */
-    uint16_t pe_off[8]; /* the ProfileEvent's slots */
+    bool verified;     /* the run is verified: the fast path is tried first */
+    et_event_layout L; /* the cached layout (L.ev_vt 0: none yet) */
 } et_event_cursor;
 
 /* Start a cursor over run `run_index` (decoded as `r`) of `d`. */

@@ -215,8 +215,12 @@ static long merge_group(builder *b, const worker *w, const lgroup *lg)
         i = (i + 1) & t->mask;
     }
     if (GROW(b->groups, b->groups_cap, b->n_groups + 1) != 0 ||
-        GROW(b->seq, b->seq_cap, b->n_seq + E) != 0 || GROW(b->pe0, b->pe0_cap, b->n_pe0 + E) != 0)
+        GROW(b->seq, b->seq_cap, b->n_seq + E) != 0 ||
+        GROW(b->any_meta, b->any_meta_cap, b->n_seq + E) != 0 ||
+        GROW(b->pe0, b->pe0_cap, b->n_pe0 + E) != 0)
         return -1;
+    if (E)
+        memset(b->any_meta + b->n_seq, 0, E);
     ggroup *g = &b->groups[b->n_groups];
     memset(g, 0, sizeof *g);
     g->name = lg->name;
@@ -226,16 +230,11 @@ static long merge_group(builder *b, const worker *w, const lgroup *lg)
     g->seq_len = (uint32_t)E;
     g->first_run = lg->first_run;
     g->pe_first = (uint32_t)b->n_pe0;
-    g->any_meta = calloc(E ? E : 1, 1);
-    g->delegated = calloc(E ? E : 1, sizeof *g->delegated);
-    if (!g->any_meta || !g->delegated)
-        return -1;
     for (size_t k = 0; k < E; k++) {
         const esig *s = &b->es.v[b->emap[ls[k]]];
         b->seq[b->n_seq++] = b->emap[ls[k]];
-        b->pe0[b->n_pe0++] = lg->pos0 ? lg->pos0[k] : 0; /* its first run is lg's first */
+        b->pe0[b->n_pe0++] = w->pos0[lg->seq_first + k]; /* its first run is lg's first */
         g->has_debug |= s->has_d;
-        g->delegated[k] = s->has_p && (s->p.has_did || s->p.dstr.p);
     }
     t->slots[i] = (uint32_t)(b->n_groups + 1);
     b->n_groups++;
@@ -278,9 +277,14 @@ static int first_error(builder *b)
         return nomem(b->err);
     et_etdump copy = *d;
     copy.tables_left = left;
+    bool was_verified = d->runs_verified[x]; /* at open: a deferred model */
     d->runs_verified[x] = 0;
     int rc = et_etdump_verify_run(&copy, x, ev, b->err);
     free(ev);
+    if (rc != 0 && was_verified) {
+        et_error_prefix(b->err, ET_ETDUMP_CHANGED);
+        d->runs_verified[x] = 1; /* a later build says so again */
+    }
     if (rc != 0)
         return et_error_prefix(b->err, b->insp->etdump_label);
     if (fw && x == fw->fail_run) {
@@ -301,6 +305,26 @@ static void *arena_alloc(et_inspector *insp, size_t bytes)
     return ii->samples = big_alloc(ii->samples_size, &ii->samples_mapped);
 }
 
+/* The block's five per-run arrays (runs, run_output_first / _count,
+ * allocation_first / _count: R uint32 each) as one allocation, owned by
+ * blk->runs (et_model_free frees that one): a block of one run costs one
+ * allocation, not five.  `zero`: cleared.  Returns 0 or -1. */
+static int alloc_run_arrays(et_block *blk, size_t R, bool zero)
+{
+    size_t n = R ? R : 1;
+    if (n > SIZE_MAX / (5 * sizeof(uint32_t)))
+        return -1;
+    uint32_t *p = zero ? calloc(5 * n, sizeof *p) : malloc(5 * n * sizeof *p);
+    if (!p)
+        return -1;
+    blk->runs = p;
+    blk->run_output_first = p + n;
+    blk->run_output_count = p + 2 * n;
+    blk->allocation_first = p + 3 * n;
+    blk->allocation_count = p + 4 * n;
+    return 0;
+}
+
 /* Allocate block `gi` at its final size (events, runs, pools; samples from
  * *arena).  Returns 0 or -1 (out of memory). */
 static int alloc_block(builder *b, size_t gi, char **arena)
@@ -313,14 +337,8 @@ static int alloc_block(builder *b, size_t gi, char **arena)
     blk->bundled_input_index = g->bii;
     blk->n_runs = R;
     blk->n_events = E;
-    blk->runs = malloc(R * sizeof *blk->runs);
-    blk->run_output_first = malloc(R * sizeof *blk->run_output_first);
-    blk->run_output_count = malloc(R * sizeof *blk->run_output_count);
-    blk->allocation_first = malloc(R * sizeof *blk->allocation_first);
-    blk->allocation_count = malloc(R * sizeof *blk->allocation_count);
     blk->events = calloc(E ? E : 1, sizeof *blk->events);
-    if (!blk->runs || !blk->run_output_first || !blk->run_output_count ||
-        !blk->allocation_first || !blk->allocation_count || !blk->events)
+    if (alloc_run_arrays(blk, R, false) != 0 || !blk->events)
         return -1;
     if (g->n_values && !(blk->value_pool = malloc(g->n_values * sizeof *blk->value_pool)))
         return -1;
@@ -346,7 +364,8 @@ static int alloc_block(builder *b, size_t gi, char **arena)
             *arena += R * sizeof(double);
             ev->start_time = (uint64_t *)*arena;
             *arena += R * sizeof(uint64_t);
-            if (g->any_meta[e] && !(ev->raw_delegate_debug_metadatas = calloc(R, sizeof(et_str))))
+            if (b->any_meta[g->seq_first + e] &&
+                !(ev->raw_delegate_debug_metadatas = calloc(R, sizeof(et_str))))
                 return -1;
         }
         if (s->has_d && (!(ev->debug_first = malloc(R * sizeof(uint32_t))) ||
@@ -421,14 +440,14 @@ static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
          * event: ask for the line 16 events on */
         if ((b->fill & FILL_SAMPLES) && (k & 3) == 0 && k + 16 < E)
             for (size_t r = r0; r < r1; r++)
-                ET_PREFETCH(lg->tbase + lg->row[r] + k + 16);
+                ET_PREFETCH(lg->tbase + lg->rr[r].row + k + 16);
         if (ev->perf_data.raw && (b->fill & FILL_SAMPLES)) {
             const esig *s = &b->es.v[b->seq[g->seq_first + k]];
-            bool delegated = g->delegated[k];
+            bool delegated = s->has_p && (s->p.has_did || s->p.dstr.p);
             double *raw = ev->perf_data.raw + off;
             uint64_t *st = ev->start_time + off;
             for (size_t r = r0; r < r1; r++) {
-                et_ticks t = lg->tbase[lg->row[r] + k];
+                et_ticks t = lg->tbase[lg->rr[r].row + k];
                 raw[r] = duration(b, s, delegated, t.start, t.end);
                 st[r] = t.start;
             }
@@ -446,12 +465,13 @@ static void fill_runs_data(const builder *b, const lgroup *lg)
 {
     et_block *blk = &b->insp->blocks[lg->global];
     size_t off = lg->run_offset, n = lg->n_runs;
-    memcpy(blk->runs + off, lg->runs, n * sizeof *lg->runs);
     for (size_t r = 0; r < n; r++) {
-        blk->run_output_first[off + r] = lg->out_first[r] + (uint32_t)lg->value_shift;
-        blk->run_output_count[off + r] = lg->out_count[r];
-        blk->allocation_first[off + r] = lg->alloc_first[r] + (uint32_t)lg->alloc_shift;
-        blk->allocation_count[off + r] = lg->alloc_count[r];
+        const lrun *lr = &lg->rr[r];
+        blk->runs[off + r] = lr->run;
+        blk->run_output_first[off + r] = lr->out_first + (uint32_t)lg->value_shift;
+        blk->run_output_count[off + r] = lr->out_count;
+        blk->allocation_first[off + r] = lr->alloc_first + (uint32_t)lg->alloc_shift;
+        blk->allocation_count[off + r] = lr->alloc_count;
     }
     if (lg->n_values)
         memcpy(blk->value_pool + lg->value_shift, lg->values, lg->n_values * sizeof *lg->values);
@@ -652,22 +672,16 @@ static void free_worker(worker *w)
         big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
     for (size_t i = 0; i < w->n_groups; i++) {
         lgroup *g = &w->groups[i];
-        free(g->runs);
-        free(g->row);
-        g->row = NULL;
-        free(g->pos0);
+        free(g->rr);
         free(g->meta);
         free(g->dbg_first);
         free(g->dbg_count);
-        free(g->any_meta);
         free(g->values);
-        free(g->out_first);
-        free(g->out_count);
         free(g->allocs);
-        free(g->alloc_first);
-        free(g->alloc_count);
     }
     free(w->groups);
+    free(w->pos0);
+    free(w->any_meta);
     free(w->es.v);
     free(w->es.tab.slots);
     free(w->group_tab.slots);
@@ -692,11 +706,8 @@ static void free_builder(builder *b)
     for (unsigned k = 0; k < b->nw; k++)
         free_worker(&b->w[k]);
     free(b->w);
-    for (size_t i = 0; i < b->n_groups; i++) {
-        free(b->groups[i].any_meta);
-        free(b->groups[i].delegated);
-    }
     free(b->groups);
+    free(b->any_meta);
     free(b->es.v);
     free(b->es.tab.slots);
     free(b->group_tab.slots);
@@ -812,8 +823,15 @@ static int merge(builder *b)
             g->n_values += lg->n_values;
             g->n_allocs += lg->n_allocs;
             for (size_t e = 0; e < lg->seq_len; e++)
-                g->any_meta[e] |= lg->any_meta[e];
+                b->any_meta[g->seq_first + e] |= w->any_meta[lg->seq_first + e];
         }
+        /* the worker's signatures and group index are merged: pass 2
+         * reads the builder's (a dump of many blocks has as many of each) */
+        free(w->es.v);
+        free(w->es.tab.slots);
+        free(w->group_tab.slots);
+        w->es = (esig_set){0};
+        w->group_tab = (idtable){0};
         add_event_counts(&insp->dump, &w->dump);
         b->empty_events += w->empty_events;
         b->repeated_events += w->repeated_events;
@@ -822,6 +840,14 @@ static int merge(builder *b)
         b->tensor_values |= w->tensor_values;
         insp->ticks_over_32 |= w->ticks_over_32;
     }
+    /* nothing is interned after the merge */
+    free(b->es.tab.slots);
+    free(b->group_tab.slots);
+    free(b->emap);
+    b->es.tab = (idtable){0};
+    b->group_tab = (idtable){0};
+    b->emap = NULL;
+    b->emap_cap = 0;
     return 0;
 }
 
@@ -975,10 +1001,6 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
     }
     for (unsigned k = 0; k < b.nw && !defer_samples; k++) {
         worker *w = &b.w[k];
-        for (size_t gi = 0; gi < w->n_groups; gi++) {
-            free(w->groups[gi].row);
-            w->groups[gi].row = NULL;
-        }
         big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
         w->ticks = NULL;
     }
@@ -1052,13 +1074,7 @@ int et_model_from_legacy(et_inspector *insp, et_error *err)
         blk->name = (et_str){lb->name, lb->name_len};
         blk->bundled_input_index = -1;
         blk->n_runs = R;
-        blk->runs = calloc(R, sizeof *blk->runs);
-        blk->run_output_first = calloc(R, sizeof *blk->run_output_first);
-        blk->run_output_count = calloc(R, sizeof *blk->run_output_count);
-        blk->allocation_first = calloc(R, sizeof *blk->allocation_first);
-        blk->allocation_count = calloc(R, sizeof *blk->allocation_count);
-        if (!blk->runs || !blk->run_output_first || !blk->run_output_count ||
-            !blk->allocation_first || !blk->allocation_count)
+        if (alloc_run_arrays(blk, R, true) != 0)
             return et_fail(err, ET_ERR_NOMEM, "out of memory");
         for (size_t r = 0; r < R; r++) {
             blk->runs[r] = lb->raw_index[r];
@@ -1132,14 +1148,10 @@ void et_model_free(et_inspector *insp)
             free(ev->debug_count);
         }
         free(blk->events);
-        free(blk->runs);
+        free(blk->runs); /* and the other per-run arrays (alloc_run_arrays) */
         free(blk->value_pool);
-        free(blk->run_output_first);
-        free(blk->run_output_count);
         free(blk->allocators);
         free(blk->allocations);
-        free(blk->allocation_first);
-        free(blk->allocation_count);
     }
     free(insp->blocks);
     if (ii->samples_mapped)

@@ -16,12 +16,14 @@
 /* ------------------------------------------------------------------ */
 /* Small helpers */
 
-/* Grow *p (elements of `size` bytes, capacity *cap) to hold `need`. */
+/* Grow *p (elements of `size` bytes, capacity *cap) to hold `need`: the
+ * capacity doubles from `need` itself, so an array that stays small (a
+ * group of one run: a dump of many one-run blocks) costs what it holds. */
 static inline int grow(void **p, size_t *cap, size_t need, size_t size)
 {
     if (need <= *cap)
         return 0;
-    size_t n = *cap ? *cap : 16;
+    size_t n = *cap ? *cap : need;
     while (n < need)
         n *= 2;
     if (n > SIZE_MAX / size)
@@ -235,6 +237,15 @@ typedef struct et_meta_at {
     et_str m;
 } et_meta_at;
 
+/* One run of a worker's group: where pass 1 put what pass 2 reads. */
+typedef struct lrun {
+    size_t row;         /* its ProfileEvents' start and end ticks at tbase + row,
+                           in slot order */
+    uint32_t run;       /* its RunData index */
+    uint32_t out_first, out_count;     /* its outputs, in the group's values */
+    uint32_t alloc_first, alloc_count; /* its allocations, in the group's allocs */
+} lrun;
+
 /* A group of runs with one RunSignature, as one worker saw it. */
 typedef struct lgroup {
     et_str name;
@@ -243,21 +254,15 @@ typedef struct lgroup {
     uint64_t hash;
     bool has_debug;              /* some EventSignature has a debug part */
     size_t n_runs;
-    uint32_t *runs; size_t runs_cap;
-    /* per (run, event), run-major (r * seq_len + k); freed after pass 2 */
+    lrun *rr; size_t rr_cap;     /* per run, one array (a group of one run: one
+                                    allocation) */
     const et_ticks *tbase;                   /* the worker's ticks */
-    size_t *row; size_t row_cap;             /* per run: its ProfileEvents' start and
-                                                end ticks at tbase + row[r], in slot order */
-    uint32_t *pos0;                          /* per event: its first run's ProfileEvent */
     et_meta_at *meta; size_t n_meta, meta_cap; /* non-empty delegate_debug_metadata */
     uint32_t *dbg_first; size_t dbg_first_cap;
     uint32_t *dbg_count; size_t dbg_count_cap;
-    uint8_t *any_meta;           /* per event: some run has non-empty metadata */
-    /* values, run outputs and allocations, per run */
+    /* values (run outputs) and allocations of its runs */
     uint32_t *values; size_t n_values, values_cap;
-    uint32_t *out_first, *out_count; size_t out_first_cap, out_count_cap;
     et_allocation *allocs; size_t n_allocs, allocs_cap;
-    uint32_t *alloc_first, *alloc_count; size_t alloc_first_cap, alloc_count_cap;
     uint32_t first_run;          /* RunData index of its first run */
     /* set by the merge */
     uint32_t global;             /* the block */
@@ -282,6 +287,10 @@ typedef struct worker {
     lgroup *groups; size_t n_groups, groups_cap;
     idtable group_tab;
     uint32_t *seq; size_t n_seq, seq_cap; /* pool of EventSignature id sequences */
+    /* per entry of seq, so per event of a group (lgroup.seq_first + k); a
+     * pool, not an allocation per group */
+    uint32_t *pos0; size_t pos0_cap;      /* its first run's ProfileEvent */
+    uint8_t *any_meta; size_t any_meta_cap; /* some run has non-empty metadata */
     /* per-run scratch */
     et_raw_event *ev; size_t ev_cap;
     et_raw_event *tev; size_t tev_cap;    /* the previous run's events (template) */
@@ -325,8 +334,6 @@ typedef struct ggroup {
     bool has_debug;
     uint32_t first_run;
     size_t n_runs, n_values, n_allocs;
-    uint8_t *any_meta;
-    bool *delegated;             /* per event: a delegated profile event */
     uint32_t pe_first;           /* run 0's ProfileEvent per event: in pe0 */
 } ggroup;
 
@@ -351,6 +358,8 @@ typedef struct builder {
     ggroup *groups; size_t n_groups, groups_cap;
     idtable group_tab;
     uint32_t *seq; size_t n_seq, seq_cap;
+    uint8_t *any_meta; size_t any_meta_cap; /* per entry of seq: some run of the
+                                               group has non-empty metadata */
     uint32_t *pe0; size_t n_pe0, pe0_cap;   /* first runs' ProfileEvent positions */
     uint32_t *emap; size_t emap_cap;        /* a worker's esig id -> the builder's */
     worker *w;

@@ -228,8 +228,9 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
      * unless the caller will read them again */
     et_inspector_int *ii = et_insp_int(insp);
     ii->keep_pages = o->keep_pages;
-    if ((insp->etdump_file.data && !ii->keep_pages ? et_etdump_open_mapped(&insp->dump, data, size, err)
-                                : et_etdump_open(&insp->dump, data, size, err)) != 0) {
+    if ((insp->etdump_file.data && !insp->etdump_file.in_memory && !ii->keep_pages
+             ? et_etdump_open_mapped(&insp->dump, data, size, err)
+             : et_etdump_open(&insp->dump, data, size, err)) != 0) {
         et_error_prefix(err, insp->etdump_label);
         goto fail;
     }

@@ -232,9 +232,15 @@ static long group_of_run(worker *w, const et_run *run, uint32_t run_index)
         }
         i = (i + 1) & t->mask;
     }
+    size_t need = w->n_seq + w->n_slots;
     if (w->n_groups + 1 > UINT32_MAX / 2 || GROW(w->groups, w->groups_cap, w->n_groups + 1) != 0 ||
-        GROW(w->seq, w->seq_cap, w->n_seq + w->n_slots) != 0)
+        GROW(w->seq, w->seq_cap, need) != 0 || GROW(w->pos0, w->pos0_cap, need) != 0 ||
+        GROW(w->any_meta, w->any_meta_cap, need) != 0)
         return -1;
+    if (w->n_slots) {
+        memset(w->pos0 + w->n_seq, 0, w->n_slots * sizeof *w->pos0);
+        memset(w->any_meta + w->n_seq, 0, w->n_slots);
+    }
     lgroup *g = &w->groups[w->n_groups];
     memset(g, 0, sizeof *g);
     g->name = run->name;
@@ -248,9 +254,6 @@ static long group_of_run(worker *w, const et_run *run, uint32_t run_index)
         if (w->es.v[w->slots[k].esig].has_d)
             g->has_debug = true;
     }
-    g->any_meta = calloc(w->n_slots ? w->n_slots : 1, 1);
-    if (!g->any_meta)
-        return -1;
     t->slots[i] = (uint32_t)(w->n_groups + 1);
     w->n_groups++;
     if (++t->used * 2 > t->mask && idtable_grow(t, lgroup_hash_of, w) != 0)
@@ -297,20 +300,15 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
     if (E > w->ticks_cap - w->ticks_n)
         return et_fail(&w->err, ET_ERR_VALUE, "run_data[%" PRIu32 "]: more slots than events",
                        run_index); /* cannot happen: every slot holds an event */
-    if (GROW(g->runs, g->runs_cap, r + 1) != 0 || GROW(g->row, g->row_cap, r + 1) != 0 ||
-        GROW(g->out_first, g->out_first_cap, r + 1) != 0 ||
-        GROW(g->out_count, g->out_count_cap, r + 1) != 0 ||
-        GROW(g->alloc_first, g->alloc_first_cap, r + 1) != 0 ||
-        GROW(g->alloc_count, g->alloc_count_cap, r + 1) != 0)
+    if (GROW(g->rr, g->rr_cap, r + 1) != 0)
         return nomem(&w->err);
     if (g->has_debug && (GROW(g->dbg_first, g->dbg_first_cap, need) != 0 ||
                          GROW(g->dbg_count, g->dbg_count_cap, need) != 0))
         return nomem(&w->err);
-    if (r == 0 && !(g->pos0 = calloc(E ? E : 1, sizeof *g->pos0)))
-        return nomem(&w->err);
-    g->runs[r] = run_index;
+    lrun *lr = &g->rr[r];
+    lr->run = run_index;
     g->tbase = w->ticks;
-    g->row[r] = w->ticks_n;
+    lr->row = w->ticks_n;
     et_ticks *tk = w->ticks + w->ticks_n;
     w->ticks_n += E;
     for (size_t k = 0; k < E; k++) {
@@ -345,12 +343,12 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
                 rt.wrapped |= e->end_time < s;
             }
             if (r == 0)
-                g->pos0[k] = e->pos;
+                w->pos0[g->seq_first + k] = e->pos;
             if (e->metadata.n > 0) {
                 if (GROW(g->meta, g->meta_cap, g->n_meta + 1) != 0)
                     return nomem(&w->err);
                 g->meta[g->n_meta++] = (et_meta_at){(uint32_t)r, (uint32_t)k, e->metadata};
-                g->any_meta[k] = 1;
+                w->any_meta[g->seq_first + k] = 1;
             }
         } else {
             tk[k] = (et_ticks){0, 0};
@@ -394,13 +392,14 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
     if (GROW(g->values, g->values_cap, g->n_values + w->n_outs) != 0 ||
         GROW(g->allocs, g->allocs_cap, g->n_allocs + w->n_allocs) != 0)
         return nomem(&w->err);
-    g->out_first[r] = (uint32_t)g->n_values;
-    g->out_count[r] = (uint32_t)w->n_outs;
+    lr = &g->rr[r]; /* g->values and g->allocs grew, not g->rr: still valid */
+    lr->out_first = (uint32_t)g->n_values;
+    lr->out_count = (uint32_t)w->n_outs;
     if (w->n_outs) /* memcpy from/to NULL is undefined even for 0 bytes */
         memcpy(g->values + g->n_values, w->outs, w->n_outs * sizeof *w->outs);
     g->n_values += w->n_outs;
-    g->alloc_first[r] = (uint32_t)g->n_allocs;
-    g->alloc_count[r] = (uint32_t)w->n_allocs;
+    lr->alloc_first = (uint32_t)g->n_allocs;
+    lr->alloc_count = (uint32_t)w->n_allocs;
     if (w->n_allocs)
         memcpy(g->allocs + g->n_allocs, w->allocs, w->n_allocs * sizeof *w->allocs);
     g->n_allocs += w->n_allocs;
@@ -420,7 +419,8 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
 static void release_pages(const worker *w, uint32_t lo, uint32_t hi)
 {
     const et_inspector *insp = w->insp;
-    if (!insp->etdump_file.data || et_insp_cint(insp)->keep_pages || hi <= lo)
+    if (!insp->etdump_file.data || insp->etdump_file.in_memory ||
+        et_insp_cint(insp)->keep_pages || hi <= lo)
         return;
     uintptr_t base = (uintptr_t)insp->dump.buf.data;
     uintptr_t a = (base + lo + 4095) & ~(uintptr_t)4095, z = (base + hi) & ~(uintptr_t)4095;

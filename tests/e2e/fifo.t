@@ -1,0 +1,53 @@
+#!/bin/sh
+# fifo.t - a FIFO given as any input (issue 25, item 11) is refused with
+# "PATH: not a regular file" at once: an input is opened without blocking,
+# then checked, so a FIFO nobody writes to never makes the open wait.
+# Every input path of the command line and of the Lua API: the dump, a
+# debug buffer, an ETRecord, a BundledProgram, a legacy profiler dump, a
+# positional input, read_npy, open_many (a FIFO named, and one inside a
+# directory, which is left out).  `timeout` turns a hang into a failure.
+. "$(dirname "$0")/lib.sh"
+
+C="$CORPUS/etdump"
+[ -f "$C/small.etdp" ] || skip_all "corpus not found"
+mkfifo "$T/ff" || skip_all "mkfifo failed"
+
+run() { timeout 20 "$ETINSPECT" "$@" >"$T/out" 2>"$T/err"; echo $? >"$T/status"; }
+refused() { # description, then the arguments
+    desc=$1
+    shift
+    run "$@"
+    if [ "$(cat "$T/status")" -eq 1 ] && grep -qF "$T/ff: not a regular file" "$T/err"; then
+        pass "$desc: refused, not a regular file"
+    else
+        fail "$desc: refused, not a regular file" "status $(cat "$T/status") (124: it hung)" \
+            "$(head -c 300 "$T/err")"
+    fi
+}
+
+refused "--etdump_path FIFO" --etdump_path "$T/ff"
+refused "--debug_buffer_path FIFO" --etdump_path "$C/debug.etdp" --debug_buffer_path "$T/ff"
+refused "--etrecord_path FIFO" --etdump_path "$C/small.etdp" --etrecord_path "$T/ff"
+refused "--bundled_program_path FIFO" --etdump_path "$C/small.etdp" --bundled_program_path "$T/ff"
+refused "--profile_results_path FIFO" --profile_results_path "$T/ff"
+refused "a FIFO as the positional input" "$T/ff"
+refused "a FIFO as the second positional input" "$C/small.etdp" "$T/ff"
+refused "Lua: Inspector{etdump_path = FIFO}" -e "etinspect.Inspector{etdump_path = '$T/ff'}"
+refused "Lua: Inspector{debug_buffer_path = FIFO}" \
+    -e "etinspect.Inspector{etdump_path = '$C/debug.etdp', debug_buffer_path = '$T/ff'}"
+refused "Lua: parse_etrecord(FIFO)" -e "etinspect.parse_etrecord('$T/ff')"
+refused "Lua: read_npy(FIFO)" -e "etinspect.read_npy('$T/ff')"
+refused "Lua: open_many{FIFO}" -e "etinspect.open_many{'$T/ff'}"
+
+# a directory's FIFO is not one of its dumps (and is never opened blocking)
+mkdir "$T/dir"
+cp "$C/small.etdp" "$T/dir/a.etdp"
+mkfifo "$T/dir/b.etdp"
+run -e "print(#etinspect.open_many('$T/dir'))"
+if [ "$(cat "$T/status")" -eq 0 ] && [ "$(cat "$T/out")" = 1 ]; then
+    pass "open_many(DIR): a FIFO in the directory is left out"
+else
+    fail "open_many(DIR): a FIFO in the directory is left out" "status $(cat "$T/status")" \
+        "$(cat "$T/out" "$T/err" | head -c 300)"
+fi
+done_testing
