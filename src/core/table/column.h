@@ -18,9 +18,12 @@
  *                binding) maps to values it cannot type (tables, functions,
  *                columns that mix kinds: every Lua frame has a column form)
  *
- * Any kind may carry a validity mask (`valid`, one byte per row, 0: the cell
- * is absent, Lua's nil; NULL: every cell present).  For F64 a NaN cell is
- * present (it prints as NaN); an absent one is nil.
+ * Any kind may carry a validity mask (`valid`, one byte per row; NULL: every
+ * cell present): ET_VALID (1) present, ET_ABSENT (0) the cell is Lua's nil,
+ * ET_NAN (2) the cell is a NaN in a column of another kind (the missing
+ * cell a left join or a mutate gives a column of text, as pandas' NaN).
+ * For F64 a NaN in `data` is present (missing as pandas counts it, see
+ * et_col_missing); an absent cell is nil.
  *
  * Storage is either owned (malloc'd by et_col_new*, freed with the column) or
  * borrowed: `data`/`valid` point into memory an et_col_owner keeps alive
@@ -46,6 +49,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+enum { ET_ABSENT = 0, ET_VALID = 1, ET_NAN = 2 };
 
 typedef enum {
     ET_COL_F64 = 0,
@@ -128,7 +133,7 @@ typedef struct et_column {
     size_t n;             /* cells */
     const void *data;     /* cell i at (const char *)data + i * stride */
     size_t stride;        /* bytes between cells (the kind's size when dense) */
-    const uint8_t *valid; /* NULL, or n bytes (stride 1): 0 = absent (nil) */
+    const uint8_t *valid; /* NULL, or n bytes (stride 1): ET_VALID, ET_ABSENT, ET_NAN */
     et_strpool *pool;     /* ET_COL_STR, and ET_COL_LIST of ET_ELEM_STR */
     et_elem_kind elem;    /* ET_COL_LIST */
     et_col_owner *owner;  /* borrowed data/valid (and list elements), or NULL */
@@ -167,7 +172,7 @@ static inline const void *et_col_cell(const et_column *c, size_t i)
 }
 static inline bool et_col_present(const et_column *c, size_t i)
 {
-    return !c->valid || c->valid[i];
+    return !c->valid || c->valid[i] == ET_VALID;
 }
 static inline double et_col_f64(const et_column *c, size_t i)
 {
