@@ -97,6 +97,10 @@ void et_strpool_release(et_strpool *p); /* NULL allowed */
  * new.  0 and *id set; -1 on exhausted memory or a pool of 2^32-1 strings. */
 int et_strpool_intern(et_strpool *p, const char *s, size_t len, uint32_t *id);
 
+/* The id of `len` bytes at `s` if the pool has them: 0 and *id set, else 1
+ * (nothing added). */
+int et_strpool_find(const et_strpool *p, const char *s, size_t len, uint32_t *id);
+
 /* The bytes of `id` (< et_strpool_count), NUL-terminated for convenience
  * (len excludes it).  Valid as long as the pool lives. */
 const char *et_strpool_get(const et_strpool *p, uint32_t id, size_t *len);
@@ -208,8 +212,8 @@ static inline bool et_col_missing(const et_column *c, size_t i)
 
 /* A new column of the cells idx[0..k-1] (each < c->n) of `c`, in that
  * order: dense owned storage of the same kind, pool and element kind (list
- * cells keep pointing at the same elements, so the new column retains c's
- * owner).  NULL on exhausted memory. */
+ * cells keep pointing at the same elements and handles keep meaning the
+ * same values, so a LIST or OBJ column's take retains c's owner).  NULL on exhausted memory. */
 et_column *et_col_take(const et_column *c, const size_t *idx, size_t k);
 
 /* The cells [first, first + k) of `c` (first + k <= c->n): the same column
