@@ -266,7 +266,7 @@ et_column *et_col_new(et_col_kind kind, size_t n, bool with_valid, et_strpool *p
 }
 
 et_column *et_col_borrow(et_col_kind kind, size_t n, const void *data, size_t stride,
-                         const uint8_t *valid, et_strpool *pool, et_elem_kind elem,
+                         const uint8_t *valid, et_strpool *pool, et_list_elem elem,
                          et_col_owner *owner)
 {
     et_column *c = calloc(1, sizeof *c);

@@ -11,7 +11,7 @@
  *                dictionary-encoded text; bytes + length, so NUL and
  *                invalid UTF-8 are cells like any other
  *   ET_COL_LIST  et_list_span[N]: each cell is a view of `len` elements of
- *                one element kind (et_elem_kind) at `ptr`, usually memory of
+ *                one element kind (et_list_elem) at `ptr`, usually memory of
  *                the model (a block's raw durations, start ticks, ...); the
  *                binding makes a Lua sequence only when a cell is asked for
  *   ET_COL_OBJ   int64_t[N] opaque handles the owner of the column (the Lua
@@ -116,12 +116,12 @@ const uint32_t *et_strpool_ranks(et_strpool *p);
 
 /* The kind of a list column's elements. */
 typedef enum {
-    ET_ELEM_F64 = 0, /* double */
-    ET_ELEM_I64,     /* int64_t */
-    ET_ELEM_U64,     /* uint64_t (raw ticks; shown as Lua integers) */
-    ET_ELEM_I32,     /* int32_t */
-    ET_ELEM_STR,     /* uint32_t ids into the column's pool */
-} et_elem_kind;
+    ET_LIST_F64 = 0, /* double */
+    ET_LIST_I64,     /* int64_t */
+    ET_LIST_U64,     /* uint64_t (raw ticks; shown as Lua integers) */
+    ET_LIST_I32,     /* int32_t */
+    ET_LIST_STR,     /* uint32_t ids into the column's pool */
+} et_list_elem;
 
 /* One list cell: `len` elements at `ptr` (NULL when len is 0). */
 typedef struct et_list_span {
@@ -138,8 +138,8 @@ typedef struct et_column {
     const void *data;     /* cell i at (const char *)data + i * stride */
     size_t stride;        /* bytes between cells (the kind's size when dense) */
     const uint8_t *valid; /* NULL, or n bytes (stride 1): ET_VALID, ET_ABSENT, ET_NAN */
-    et_strpool *pool;     /* ET_COL_STR, and ET_COL_LIST of ET_ELEM_STR */
-    et_elem_kind elem;    /* ET_COL_LIST */
+    et_strpool *pool;     /* ET_COL_STR, and ET_COL_LIST of ET_LIST_STR */
+    et_list_elem elem;    /* ET_COL_LIST */
     et_col_owner *owner;  /* borrowed data/valid (and list elements), or NULL */
     void *own_data;       /* owned buffers, freed with the column */
     void *own_valid;
@@ -151,7 +151,7 @@ size_t et_col_cell_size(et_col_kind kind);
 /* A new column of `n` cells of `kind` with owned, zeroed storage
  * (writable through et_col_mut_data until shared); `with_valid`: an owned
  * validity mask, every cell present (1).  `pool` (retained) for STR and
- * lists of ET_ELEM_STR, else NULL.  One reference. */
+ * lists of ET_LIST_STR, else NULL.  One reference. */
 et_column *et_col_new(et_col_kind kind, size_t n, bool with_valid, et_strpool *pool);
 
 /* A column over borrowed memory: `data` (n cells `stride` bytes apart),
@@ -159,7 +159,7 @@ et_column *et_col_new(et_col_kind kind, size_t n, bool with_valid, et_strpool *p
  * for static memory).  For lists, `elem` names the elements' kind.  One
  * reference; NULL on exhausted memory. */
 et_column *et_col_borrow(et_col_kind kind, size_t n, const void *data, size_t stride,
-                         const uint8_t *valid, et_strpool *pool, et_elem_kind elem,
+                         const uint8_t *valid, et_strpool *pool, et_list_elem elem,
                          et_col_owner *owner);
 
 void et_col_retain(et_column *c);
