@@ -624,10 +624,12 @@ local function resolve_agg(spec, where)
     type(spec) == "string" and ("'" .. spec .. "'") or ("of type " .. type(spec)), AGG_NAMES), 3)
 end
 
--- Key of a group: one string for the values of the key columns.
+-- Key of a group: one string for the values of the key columns (vals.n of
+-- them: a nil key is one of them, as in the C path and pandas).
 local function group_key(vals)
   local parts = {}
-  for i, v in ipairs(vals) do
+  for i = 1, vals.n or #vals do
+    local v = vals[i]
     local t = type(v)
     if missing(v) then parts[i] = "\0na"
     elseif t == "number" then parts[i] = "n" .. string.format("%.17g", v)
@@ -661,7 +663,7 @@ local function make_groups(self, cols, dropna, sort, nil_apart)
   end
   local order, groups = {}, {}
   for i, r in ipairs(rows_of(self)) do
-    local vals, skip = {}, false
+    local vals, skip = { n = #cols }, false
     for k, c in ipairs(cols) do
       vals[k] = r[c]
       if missing(r[c]) and dropna then skip = true end
@@ -1244,7 +1246,7 @@ methods.assign = methods.mutate
 
 -- Key of a row for join: the values of `on`, missing values equal.
 local function join_key(r, on)
-  local vals = {}
+  local vals = { n = #on }
   for i, c in ipairs(on) do vals[i] = r[c] end
   return group_key(vals)
 end

@@ -279,7 +279,7 @@ static void column_from(lua_State *L, const source *s, size_t n, et_strpool *poo
     case K_S: kind = ET_COL_STR; break;
     default: kind = ET_COL_OBJ, obj = true;
     }
-    bool nan_in_data = kind == ET_COL_F64 || obj;
+    bool nan_in_data = kind == ET_COL_F64; /* else ET_NAN: missing for the verbs */
     bool with_valid = any_nil || (any_nan && !nan_in_data);
     et_column *c = et_col_new(kind, n, with_valid, kind == ET_COL_STR ? pool : NULL);
     if (!c)
@@ -299,12 +299,12 @@ static void column_from(lua_State *L, const source *s, size_t n, et_strpool *poo
         int k = kind_of(L, &nan);
         if (k == K_NONE) {
             v[r] = ET_ABSENT;
+        } else if (nan && kind != ET_COL_F64) {
+            v[r] = ET_NAN;
         } else if (obj) {
             lua_pushvalue(L, -1);
             lua_rawseti(L, store, ++nobj);
             ((int64_t *)d)[r] = nobj;
-        } else if (nan && kind != ET_COL_F64) {
-            v[r] = ET_NAN;
         } else {
             switch (kind) {
             case ET_COL_F64: ((double *)d)[r] = lua_tonumber(L, -1); break;

@@ -235,6 +235,19 @@ int et_tab_agg(const et_column *c, const et_groups *g, et_agg what, double q, et
         *out = o;
         return ET_TAB_OK;
     }
+    if (what == ET_AGG_SUM) {
+        /* frame.lua's sum of no number is the integer 0: a column of both
+         * kinds, which the Lua path makes */
+        for (size_t gi = 0; gi < g->n; gi++) {
+            bool any = false;
+            for (size_t i = g->offsets[gi]; i < g->offsets[gi + 1] && !any; i++)
+                any = !et_col_missing(c, g->rows[i]);
+            if (!any) {
+                et_col_release(o);
+                return ET_TAB_UNSUPPORTED;
+            }
+        }
+    }
     size_t most = 0;
     for (size_t gi = 0; gi < g->n; gi++)
         if (g->offsets[gi + 1] - g->offsets[gi] > most)
@@ -290,10 +303,10 @@ int et_tab_describe(const et_column *c, const double *q, size_t nq, double *out)
     }
     memcpy(s, x, m * sizeof *s);
     qsort(s, m, sizeof *s, cmp_double);
-    out[3] = m ? s[0] : nan;
+    out[3] = m ? s[0] + 0.0 : nan; /* frame.lua sorted x + 0.0: -0.0 reads 0.0 */
     for (size_t k = 0; k < nq; k++)
         out[4 + k] = m ? et_percentile_sorted(s, m, q[k] * 100) : NAN;
-    out[4 + nq] = m ? s[m - 1] : nan;
+    out[4 + nq] = m ? s[m - 1] + 0.0 : nan;
     free(x), free(s);
     return ET_TAB_OK;
 }
