@@ -26,6 +26,7 @@ local methods = {}
 Frame.methods = methods
 
 local mt -- the Frame metatable (below)
+local PANDAS_NAMES -- pandas' names of etinspect's verbs (below)
 
 local function missing(v) return v == nil or v ~= v end
 
@@ -34,6 +35,7 @@ local function missing(v) return v == nil or v ~= v end
 -- A column's values: a sequence whose length (#) is the number of rows even
 -- when cells are nil; col.n gives it too (as the aggregators' argument did).
 local colsize = setmetatable({}, { __mode = "k" })
+local colname = setmetatable({}, { __mode = "k" }) -- the frame's name of a column, for errors
 local column_methods = {}
 local COLUMN = {
   __name = "column",
@@ -45,9 +47,11 @@ local COLUMN = {
   __methods = column_methods,
 }
 
---- A column sequence of `n` values (`values` is taken, not copied).
-local function make_column(values, n)
+--- A column sequence of `n` values (`values` is taken, not copied);
+-- `name` (optional) is the column's name, which its errors give.
+local function make_column(values, n, name)
   colsize[values] = n
+  colname[values] = name
   return setmetatable(values, COLUMN)
 end
 Frame.column_of = make_column
@@ -82,6 +86,21 @@ local function new(columns, rows)
   return setmetatable({ _columns = columns, _rows = rows }, mt)
 end
 
+-- pandas names that etinspect spells otherwise, for the error of frame.x
+PANDAS_NAMES = {
+  groupby = "df:group_by(...)",
+  sort_values = "df:sort(...)",
+  shape = "#df, #df.columns",
+  iloc = "df[i] (rows count from 1) or df:head(n)",
+  loc = "df:filter(mask or fn) and df:select{...}",
+  nlargest = "df:sort(col, true):head(n)",
+  nsmallest = "df:sort(col):head(n)",
+  to_markdown = 'df:render("markdown")',
+  copy = "the frame itself (frames are never changed in place)",
+  size = "#df * #df.columns",
+  apply = "df:mutate{name = fn} (per row)",
+}
+
 mt = {
   __name = "Frame",
   __methods = methods, -- for completion and help
@@ -93,7 +112,9 @@ mt = {
     if m then return m end
     if type(k) == "string" then
       if has_column(self, k) then return self:column(k) end
-      error(string.format("Frame has no column or method '%s' (columns: %s)", k, columns_list(self)), 2)
+      local hint = PANDAS_NAMES[k]
+      error(string.format("Frame has no column or method '%s'%s (columns: %s)", k,
+        hint and ("; pandas' " .. k .. " is " .. hint .. " in etinspect") or "", columns_list(self)), 2)
     end
     return nil
   end,
@@ -136,7 +157,7 @@ function methods.column(self, name)
   need_column(self, "Frame:column", name)
   local out = {}
   for i, r in ipairs(self._rows) do out[i] = r[name] end
-  return make_column(out, #self._rows)
+  return make_column(out, #self._rows, name)
 end
 
 --- Rows for which `fn(row, i)` is true.
@@ -157,7 +178,15 @@ end
 -- The column names of a varargs-or-sequence argument list.
 local function names_arg(where, first, ...)
   local cols
-  if type(first) == "table" then cols = first else cols = { first, ... } end
+  if type(first) == "table" then
+    if select("#", ...) > 0 then
+      error(string.format("%s: columns as a sequence, or as arguments, not both (argument #2 is %s)",
+        where, type((...))), 3)
+    end
+    cols = first
+  else
+    cols = { first, ... }
+  end
   for i, c in ipairs(cols) do
     if type(c) ~= "string" then
       error(string.format("%s: column %d must be a name, got %s", where, i, type(c)), 3)
@@ -298,6 +327,7 @@ function methods.sort(self, by, ...)
       if nargs > 1 then error("Frame:sort: too many arguments", 2) end
       keys[1] = { by, second == true }
     else
+      if nargs > 1 then error("Frame:sort: too many arguments", 2) end
       keys[1] = { by, false }
       opts = second
     end
@@ -316,6 +346,7 @@ function methods.sort(self, by, ...)
         error(string.format("Frame:sort: column %d must be a name or {name, desc = true}, got %s", i, type(k)), 2)
       end
     end
+    if nargs > 1 then error("Frame:sort: too many arguments", 2) end
     if type(second) == "boolean" then
       for _, k in ipairs(keys) do k[2] = second end
     else
@@ -364,8 +395,8 @@ local function numbers(v, col, what)
       if type(x) == "boolean" then
         x = x and 1 or 0
       elseif type(x) ~= "number" then
-        error(string.format("%s: column '%s' holds %s values (%s), not numbers", what,
-          tostring(col), type(x), pyrepr.repr(x)), 0)
+        error(string.format("%s: %s holds %s values (%s), not numbers", what,
+          col ~= nil and ("column '" .. tostring(col) .. "'") or "the column", type(x), pyrepr.repr(x)), 0)
       end
       if math.type(x) ~= "integer" then ints = false end
       out[#out + 1] = x
@@ -391,7 +422,8 @@ local function extreme(v, col, name, sign)
       if m ~= nil then
         local a, b = type(m) == "boolean" and "number" or type(m), type(x) == "boolean" and "number" or type(x)
         if a ~= b then
-          error(string.format("%s: column '%s' mixes %s and %s values", name, tostring(col), type(m), type(x)), 0)
+          error(string.format("%s: %s mixes %s and %s values", name,
+            col ~= nil and ("column '" .. tostring(col) .. "'") or "the column", type(m), type(x)), 0)
         end
       end
       if m == nil or compare(x, m) * sign > 0 then m = x end
@@ -439,7 +471,7 @@ Frame.aggregators = aggregators
 -- group kernels instead (Kahan sums, Welford variances).
 local function series(kernel)
   return function(v, ...)
-    local xs = numbers(v, "column", kernel)
+    local xs = numbers(v, colname[v], kernel)
     return core.agg(xs, kernel, ...)
   end
 end
@@ -447,7 +479,7 @@ end
 -- col:quantile([q = 0.5]), col:min(), col:max(), col:count(),
 -- col:unique(): a column's statistics as pandas' Series methods give them.
 column_methods.sum = function(v)
-  local xs, ints = numbers(v, "column", "sum")
+  local xs, ints = numbers(v, colname[v], "sum")
   if ints then
     local s = 0
     for _, x in ipairs(xs) do s = s + x end
@@ -459,9 +491,14 @@ column_methods.mean = series("mean")
 column_methods.median = series("median")
 column_methods.std = series("std")
 column_methods.var = series("var")
-column_methods.quantile = function(v, q) return core.agg(numbers(v, "column", "quantile"), "quantile", q or 0.5) end
-column_methods.min = function(v) return aggregators.min(v, "column") end
-column_methods.max = function(v) return aggregators.max(v, "column") end
+column_methods.quantile = function(v, q)
+  if q ~= nil and (type(q) ~= "number" or not (q >= 0 and q <= 1)) then
+    error("quantile: bad argument #1 (a number between 0 and 1 expected, got " .. tostring(q) .. ")", 0)
+  end
+  return core.agg(numbers(v, colname[v], "quantile"), "quantile", q or 0.5)
+end
+column_methods.min = function(v) return aggregators.min(v, colname[v]) end
+column_methods.max = function(v) return aggregators.max(v, colname[v]) end
 column_methods.count = function(v) return aggregators.count(v) end
 column_methods.unique = function(v)
   local seen, out, n = {}, {}, 0
@@ -610,7 +647,7 @@ end
 local function group_values(g, col)
   local vals = {}
   for j, r in ipairs(g.rows) do vals[j] = r[col] end
-  return make_column(vals, #g.rows)
+  return make_column(vals, #g.rows, col)
 end
 
 -- Is every present value of `col` a number (or boolean)?  (pandas'
@@ -881,18 +918,29 @@ end
 --- Summary statistics of the numeric columns (pandas' describe): a Frame
 -- with column "stat" (count, mean, std, min, 25%, 50%, 75%, max) and one
 -- column per numeric column (every present value a number; booleans and
--- text are left out).  opts.percentiles: other quantiles (0..1).
+-- text are left out).  opts.percentiles: other quantiles (0..1); as in
+-- pandas, 50% is always among them and they come sorted (a duplicate raises).
 -- @treturn Frame
 -- @raise "Frame:describe: no numeric column (columns: ...)"
 function methods.describe(self, opts)
   check(self, "Frame:describe")
   core.check_options("Frame:describe", opts, { percentiles = "table" }, 1)
   opts = opts or {}
-  local ps = opts.percentiles or { 0.25, 0.5, 0.75 }
-  for i, q in ipairs(ps) do
-    if type(q) ~= "number" or q < 0 or q > 1 then
-      error(string.format("Frame:describe: percentiles[%d] must be between 0 and 1", i), 2)
+  local ps = { 0.25, 0.5, 0.75 }
+  if opts.percentiles then -- as pandas: the median is always given, the rest sorted, no duplicates
+    ps = {}
+    local seen, has_median = {}, false
+    for i, q in ipairs(opts.percentiles) do
+      if type(q) ~= "number" or not (q >= 0 and q <= 1) then
+        error(string.format("Frame:describe: percentiles[%d] must be between 0 and 1", i), 2)
+      end
+      if seen[q] then error(string.format("Frame:describe: percentiles[%d] (%s) given twice", i, pyrepr.repr(q)), 2) end
+      seen[q] = true
+      if q == 0.5 then has_median = true end
+      ps[i] = q
     end
+    if not has_median then ps[#ps + 1] = 0.5 end
+    table.sort(ps)
   end
   local cols = {}
   for _, c in ipairs(self._columns) do
@@ -975,11 +1023,13 @@ end
 --   frame:mutate{ share = function(row, i) return row["avg (ms)"] / total end, unit = "ms" }
 --   frame:mutate{ {"a", fn_a}, {"b", fn_b} }      in this order (b may read a)
 -- A function is called per row as fn(row, i) (row holds the columns made
--- before it); a column sequence (frame.col, or any table of #frame
--- values) gives the values; anything else is the same in every row.  New
--- columns come after the others (named ones sorted by name); a replaced
--- column keeps its place.
+-- before it); a column sequence (frame.col, or any plain table: it must
+-- hold #frame values, as pandas' assign takes a list) gives the values;
+-- anything else (a string, number, boolean, a table with a metatable) is
+-- the same in every row.  New columns come after the others (named ones
+-- sorted by name); a replaced column keeps its place.
 -- @treturn Frame
+-- @raise "Frame:mutate: column 'x' has 3 values for 403 rows"
 function methods.mutate(self, spec)
   check(self, "Frame:mutate")
   if type(spec) ~= "table" then
@@ -1018,7 +1068,8 @@ function methods.mutate(self, spec)
     if not known then cols[#cols + 1] = name end
     if type(v) == "function" then
       for i, r in ipairs(rows) do r[name] = v(r, i) end
-    elseif type(v) == "table" and not Frame.is_frame(v) and (getmetatable(v) == COLUMN or (#v == n and n > 0)) then
+    elseif type(v) == "table" and (getmetatable(v) == COLUMN or getmetatable(v) == nil) then
+      -- a sequence of values (as pandas' assign takes a list): one per row
       if #v ~= n then
         error(string.format("Frame:mutate: column '%s' has %d values for %d rows", name, #v, n), 2)
       end
@@ -1420,6 +1471,27 @@ local function csv_field(v)
 end
 
 local json_escapes = { ['"'] = '\\"', ["\\"] = "\\\\", ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
+
+-- A JSON string literal of s, escaped as the command line's --json
+-- escapes (src/core/base/strbuf.c et_sb_add_json_str): '"', '\\', \n,
+-- \r, \t and the other control bytes (\u00XX); a byte that does not
+-- begin valid UTF-8 becomes \ufffd, so the text is always valid JSON.
+local function json_string(s)
+  s = s:gsub('[\0-\31"\\]', function(c)
+    return json_escapes[c] or string.format("\\u%04x", c:byte())
+  end)
+  if utf8.len(s) then return '"' .. s .. '"' end
+  local parts, i = {}, 1
+  while true do
+    local n, bad = utf8.len(s, i)
+    if n then break end
+    parts[#parts + 1] = s:sub(i, bad - 1)
+    parts[#parts + 1] = "\\ufffd"
+    i = bad + 1
+  end
+  parts[#parts + 1] = s:sub(i)
+  return '"' .. table.concat(parts) .. '"'
+end
 local function json(v)
   local t = type(v)
   if v == nil then return "null" end
@@ -1429,11 +1501,7 @@ local function json(v)
     if v ~= v or v == math.huge or v == -math.huge then return "null" end
     return core.repr(v)
   end
-  if t == "string" then
-    return '"' .. v:gsub('[%c"\\]', function(c)
-      return json_escapes[c] or string.format("\\u%04x", c:byte())
-    end) .. '"'
-  end
+  if t == "string" then return json_string(v) end
   if t == "table" then
     if Frame.is_frame(v) then return json(v._rows) end
     local vmt = getmetatable(v)
@@ -1461,6 +1529,21 @@ local function json(v)
   return json(tostring(v))
 end
 Frame.json = json
+
+-- pandas' to_csv: a header line, then one line per row; `index`: the
+-- row labels (0-based) first, under an empty header.
+local function csv_text(self, index)
+  local h = {}
+  for j, c in ipairs(self._columns) do h[j] = csv_field(c) end
+  local lines = { #h == 0 and '""' or ((index and "," or "") .. table.concat(h, ",")) } -- no column: "" (as pandas)
+  for i, r in ipairs(self._rows) do
+    local f = {}
+    if index then f[1] = tostring(i - 1) end
+    for _, c in ipairs(self._columns) do f[#f + 1] = csv_field(r[c]) end
+    lines[#lines + 1] = table.concat(f, ",")
+  end
+  return table.concat(lines, "\n") .. "\n"
+end
 
 local STYLES = "box, plain, markdown, tsv, csv, json"
 local LIMIT_OPTS = { max_rows = "integer", min_rows = "integer", max_colwidth = "integer", width = "integer" }
@@ -1507,17 +1590,7 @@ function methods.render(self, style, limits)
     end
     return core.render("tsv", self._columns, rows)
   end
-  if style == "csv" then
-    local h = {}
-    for j, c in ipairs(self._columns) do h[j] = csv_field(c) end
-    local lines = { "," .. table.concat(h, ",") }
-    for i, r in ipairs(self._rows) do
-      local f = { tostring(i - 1) }
-      for j, c in ipairs(self._columns) do f[j + 1] = csv_field(r[c]) end
-      lines[#lines + 1] = table.concat(f, ",")
-    end
-    return table.concat(lines, "\n") .. "\n"
-  end
+  if style == "csv" then return csv_text(self, true) end
   if style == "json" then
     local parts = {}
     for i, r in ipairs(self._rows) do
@@ -1591,9 +1664,70 @@ end
 
 --- frame:to_tsv([path_or_file]) -> nil, or the text when no destination.
 function methods.to_tsv(self, dest) check(self, "Frame:to_tsv"); return emit(self:render("tsv"), dest, nil, "Frame:to_tsv") end
---- frame:to_csv([path_or_file]) -> nil, or the text when no destination.
-function methods.to_csv(self, dest) check(self, "Frame:to_csv"); return emit(self:render("csv"), dest, nil, "Frame:to_csv") end
+--- frame:to_csv([path_or_file [, {index = true}]]) -> nil, or the text
+-- when no destination; index = false leaves out the row labels (pandas'
+-- to_csv(index=False)).
+function methods.to_csv(self, dest, opts)
+  check(self, "Frame:to_csv")
+  core.check_options("Frame:to_csv", opts, { index = "boolean" }, 2)
+  return emit(csv_text(self, not (opts and opts.index == false)), dest, nil, "Frame:to_csv")
+end
 --- frame:to_json([path_or_file]) -> nil, or the text when no destination.
 function methods.to_json(self, dest) check(self, "Frame:to_json"); return emit(self:render("json"), dest, nil, "Frame:to_json") end
+
+-- ---------------------------------------------------------------- contracts
+
+-- The error of a call from the user's code: an error raised inside this
+-- library at a position in it ("[etinspect] etinspect.frame:737: ...") is
+-- given the position of the user's call instead; other errors (a callback's
+-- own, with its position; a table) pass unchanged.
+local function rethrow(e)
+  if type(e) == "string" then
+    local rest = e:match("^%[etinspect%] [%w_.]+:%d+: (.*)$")
+    if rest then error(rest, 3) end
+    if not e:find("^[^\n]-:%d+: ") then error(e, 3) end -- no position: the user's call's
+  end
+  error(e, 0)
+end
+
+-- `f` as a public function `where` that takes at most `max` arguments
+-- after self (nil: any number) and whose errors point at the caller.
+local function public(where, max, f)
+  return function(self, ...)
+    local n = select("#", ...)
+    if max and n > max then
+      error(string.format("%s: too many arguments (%d given, at most %d accepted)", where, n, max), 2)
+    end
+    local r = table.pack(pcall(f, self, ...))
+    if not r[1] then rethrow(r[2]) end
+    return table.unpack(r, 2, r.n)
+  end
+end
+
+-- Arguments each method takes after self (nil: varargs, checked by the method).
+local ARITY = {
+  rows = 0, column = 1, filter = 1, select = false, drop = false, head = 1, tail = 1, sort = false,
+  group_by = false, unique = 1, value_counts = 2, describe = 1, rename = 1, mutate = 1, assign = 1,
+  join = 3, merge = 3,
+  render = 2, to_string = 1, print = 1, to_tsv = 1, to_csv = 2, to_json = 1,
+}
+for name, max in pairs(ARITY) do
+  assert(methods[name], name)
+  methods[name] = public("Frame:" .. name, max or nil, methods[name])
+end
+for name, f in pairs(gmethods) do
+  gmethods[name] = public("GroupBy:" .. name, (name == "agg" or name == "aggregate" or name == "quantile") and 1 or 0, f)
+end
+for name, f in pairs(column_methods) do
+  column_methods[name] = public("column:" .. name, name == "quantile" and 1 or 0, f)
+end
+do
+  local new_frame, quantile = Frame.new, Frame.quantile
+  Frame.new = public("Frame.new", 1, new_frame) -- (columns, rows)
+  Frame.quantile = function(...)
+    if select("#", ...) > 1 then error("Frame.quantile: too many arguments (at most 1 accepted)", 2) end
+    return quantile(...)
+  end
+end
 
 return Frame
