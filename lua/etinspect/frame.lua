@@ -47,6 +47,12 @@ local COLUMN = {
   __methods = column_methods,
 }
 
+-- The name of a column (a Series' or a column sequence's), or nil.
+local function name_of(v)
+  if core.is_series(v) then return v.name end
+  return colname[v]
+end
+
 --- A column sequence of `n` values (`values` is taken, not copied);
 -- `name` (optional) is the column's name, which its errors give.
 local function make_column(values, n, name)
@@ -148,25 +154,42 @@ function methods.rows(self)
   return ipairs(self._rows)
 end
 
---- Values of one column, in row order: a sequence whose # is #frame (a
--- missing cell is nil inside it).  Also `frame.name` and `frame["name"]`.
+--- Values of one column, in row order, as a Series (src/lua/l_series.c):
+-- a C vector with pandas' element-wise arithmetic, comparisons and masks,
+-- and a sequence whose # is #frame (s[i], ipairs; a missing cell is nil,
+-- or NaN among numbers).  Also `frame.name` and `frame["name"]`.
 -- @tparam string name
+-- @treturn Series
 -- @raise "Frame:column: no column 'x' (columns: ...)"
 function methods.column(self, name)
   check(self, "Frame:column")
   need_column(self, "Frame:column", name)
   local out = {}
   for i, r in ipairs(self._rows) do out[i] = r[name] end
-  return make_column(out, #self._rows, name)
+  return core.series(out, #self._rows, name)
 end
 
---- Rows for which `fn(row, i)` is true.
--- @tparam function fn
+--- Rows for which `fn(row, i)` is true, or where a mask is true (pandas'
+-- boolean indexing: a Series of #frame booleans, as df.p50:gt(0.1) gives,
+-- or a sequence of #frame booleans).
+-- @tparam function|Series|{boolean,...} fn
 -- @treturn Frame
+-- @raise a mask of another length or with missing values, naming them
 function methods.filter(self, fn)
   check(self, "Frame:filter")
+  if core.is_series(fn) or (type(fn) == "table" and getmetatable(fn) == nil) then
+    local n = #self._rows
+    if not core.is_series(fn) then
+      if #fn ~= n then error(string.format("Frame:filter: the mask has %d values for %d rows", #fn, n), 2) end
+      fn = core.series(fn, n)
+    end
+    local out = {}
+    for i, r in ipairs(core.series_mask(fn, n, "Frame:filter")) do out[i] = self._rows[r] end
+    return new(self._columns, out)
+  end
   if type(fn) ~= "function" then
-    error("Frame:filter: bad argument #1 (function(row, i) expected, got " .. type(fn) .. ")", 2)
+    error("Frame:filter: bad argument #1 (function(row, i), a mask or a sequence of booleans expected, got "
+      .. type(fn) .. ")", 2)
   end
   local out = {}
   for i, r in ipairs(self._rows) do
@@ -471,7 +494,7 @@ Frame.aggregators = aggregators
 -- group kernels instead (Kahan sums, Welford variances).
 local function series(kernel)
   return function(v, ...)
-    local xs = numbers(v, colname[v], kernel)
+    local xs = numbers(v, name_of(v), kernel)
     return core.agg(xs, kernel, ...)
   end
 end
@@ -479,7 +502,7 @@ end
 -- col:quantile([q = 0.5]), col:min(), col:max(), col:count(),
 -- col:unique(): a column's statistics as pandas' Series methods give them.
 column_methods.sum = function(v)
-  local xs, ints = numbers(v, colname[v], "sum")
+  local xs, ints = numbers(v, name_of(v), "sum")
   if ints then
     local s = 0
     for _, x in ipairs(xs) do s = s + x end
@@ -495,10 +518,10 @@ column_methods.quantile = function(v, q)
   if q ~= nil and (type(q) ~= "number" or not (q >= 0 and q <= 1)) then
     error("quantile: bad argument #1 (a number between 0 and 1 expected, got " .. tostring(q) .. ")", 0)
   end
-  return core.agg(numbers(v, colname[v], "quantile"), "quantile", q or 0.5)
+  return core.agg(numbers(v, name_of(v), "quantile"), "quantile", q or 0.5)
 end
-column_methods.min = function(v) return aggregators.min(v, colname[v]) end
-column_methods.max = function(v) return aggregators.max(v, colname[v]) end
+column_methods.min = function(v) return aggregators.min(v, name_of(v)) end
+column_methods.max = function(v) return aggregators.max(v, name_of(v)) end
 column_methods.count = function(v) return aggregators.count(v) end
 column_methods.unique = function(v)
   local seen, out, n = {}, {}, 0
@@ -1068,7 +1091,7 @@ function methods.mutate(self, spec)
     if not known then cols[#cols + 1] = name end
     if type(v) == "function" then
       for i, r in ipairs(rows) do r[name] = v(r, i) end
-    elseif type(v) == "table" and (getmetatable(v) == COLUMN or getmetatable(v) == nil) then
+    elseif core.is_series(v) or (type(v) == "table" and (getmetatable(v) == COLUMN or getmetatable(v) == nil)) then
       -- a sequence of values (as pandas' assign takes a list): one per row
       if #v ~= n then
         error(string.format("Frame:mutate: column '%s' has %d values for %d rows", name, #v, n), 2)
@@ -1721,6 +1744,7 @@ end
 for name, f in pairs(column_methods) do
   column_methods[name] = public("column:" .. name, name == "quantile" and 1 or 0, f)
 end
+core.series_extend(column_methods) -- a Series has them too
 do
   local new_frame, quantile = Frame.new, Frame.quantile
   Frame.new = public("Frame.new", 1, new_frame) -- (columns, rows)
