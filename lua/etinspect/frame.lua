@@ -97,6 +97,7 @@ PANDAS_NAMES = {
   groupby = "df:group_by(...)",
   sort_values = "df:sort(...)",
   shape = "#df, #df.columns",
+  eval = "df:query(expr) for a filter, df:mutate{name = series expression} for a column",
   iloc = "df[i] (rows count from 1) or df:head(n)",
   loc = "df:filter(mask or fn) and df:select{...}",
   nlargest = "df:sort(col, true):head(n)",
@@ -1698,6 +1699,19 @@ end
 --- frame:to_json([path_or_file]) -> nil, or the text when no destination.
 function methods.to_json(self, dest) check(self, "Frame:to_json"); return emit(self:render("json"), dest, nil, "Frame:to_json") end
 
+--- The rows where a pandas query expression holds (lua/etinspect/query.lua):
+--   df:query("`p50 (ms)` > 0.1 and event_name != 'OPERATOR_CALL'")
+--   df:query("is_delegated_op and event_name in @names", {names = {"a", "b"}})
+-- Evaluated with Series operations (no Lua call per row).
+-- @tparam string expr
+-- @tparam[opt] table vars values of @name
+-- @treturn Frame
+-- @raise syntax errors naming the position and token, an unknown column
+function methods.query(self, expr, vars)
+  check(self, "Frame:query")
+  return require("etinspect.query").query(self, expr, vars)
+end
+
 -- ---------------------------------------------------------------- contracts
 
 -- The error of a call from the user's code: an error raised inside this
@@ -1731,7 +1745,7 @@ end
 local ARITY = {
   rows = 0, column = 1, filter = 1, select = false, drop = false, head = 1, tail = 1, sort = false,
   group_by = false, unique = 1, value_counts = 2, describe = 1, rename = 1, mutate = 1, assign = 1,
-  join = 3, merge = 3,
+  join = 3, merge = 3, query = 2,
   render = 2, to_string = 1, print = 1, to_tsv = 1, to_csv = 2, to_json = 1,
 }
 for name, max in pairs(ARITY) do
