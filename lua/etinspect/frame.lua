@@ -31,6 +31,7 @@ local methods = {}
 Frame.methods = methods
 
 local mt -- the Frame metatable (below)
+local PANDAS_NAMES -- pandas' names of etinspect's verbs (below)
 
 local function missing(v) return v == nil or v ~= v end
 
@@ -39,6 +40,7 @@ local function missing(v) return v == nil or v ~= v end
 -- A column's values: a sequence whose length (#) is the number of rows even
 -- when cells are nil; col.n gives it too (as the aggregators' argument did).
 local colsize = setmetatable({}, { __mode = "k" })
+local colname = setmetatable({}, { __mode = "k" }) -- the frame's name of a column, for errors
 local column_methods = {}
 local COLUMN = {
   __name = "column",
@@ -50,9 +52,17 @@ local COLUMN = {
   __methods = column_methods,
 }
 
---- A column sequence of `n` values (`values` is taken, not copied).
-local function make_column(values, n)
+-- The name of a column (a Series' or a column sequence's), or nil.
+local function name_of(v)
+  if core.is_series(v) then return v.name end
+  return colname[v]
+end
+
+--- A column sequence of `n` values (`values` is taken, not copied);
+-- `name` (optional) is the column's name, which its errors give.
+local function make_column(values, n, name)
   colsize[values] = n
+  colname[values] = name
   return setmetatable(values, COLUMN)
 end
 Frame.column_of = make_column
@@ -114,6 +124,22 @@ local function js_of(self, names)
   return js
 end
 
+-- pandas names that etinspect spells otherwise, for the error of frame.x
+PANDAS_NAMES = {
+  groupby = "df:group_by(...)",
+  sort_values = "df:sort(...)",
+  shape = "#df, #df.columns",
+  eval = "df:query(expr) for a filter, df:mutate{name = series expression} for a column",
+  iloc = "df[i] (rows count from 1) or df:head(n)",
+  loc = "df:filter(mask or fn) and df:select{...}",
+  nlargest = "df:sort(col, true):head(n)",
+  nsmallest = "df:sort(col):head(n)",
+  to_markdown = 'df:render("markdown")',
+  copy = "the frame itself (frames are never changed in place)",
+  size = "#df * #df.columns",
+  apply = "df:mutate{name = fn} (per row)",
+}
+
 mt = {
   __name = "Frame",
   __methods = methods, -- for completion and help
@@ -129,7 +155,9 @@ mt = {
     if m then return m end
     if type(k) == "string" then
       if has_column(self, k) then return self:column(k) end
-      error(string.format("Frame has no column or method '%s' (columns: %s)", k, columns_list(self)), 2)
+      local hint = PANDAS_NAMES[k]
+      error(string.format("Frame has no column or method '%s'%s (columns: %s)", k,
+        hint and ("; pandas' " .. k .. " is " .. hint .. " in etinspect") or "", columns_list(self)), 2)
     end
     return nil
   end,
@@ -243,27 +271,42 @@ function methods.rows(self)
   end
 end
 
---- Values of one column, in row order: a sequence whose # is #frame (a
--- missing cell is nil inside it).  Also `frame.name` and `frame["name"]`.
+--- Values of one column, in row order, as a Series (src/lua/l_series.c):
+-- a C vector with pandas' element-wise arithmetic, comparisons and masks,
+-- and a sequence whose # is #frame (s[i], ipairs; a missing cell is nil,
+-- or NaN among numbers).  Also `frame.name` and `frame["name"]`.
 -- @tparam string name
+-- @treturn Series
 -- @raise "Frame:column: no column 'x' (columns: ...)"
 function methods.column(self, name)
   check(self, "Frame:column")
   need_column(self, "Frame:column", name)
   local cached = self._cc[name]
   if cached then return cached end
-  local out = make_column(self._t:column(positions(self)[name]), self._t:nrows())
+  local out = self._t:series(positions(self)[name], name)
   self._cc[name] = out
   return out
 end
 
---- Rows for which `fn(row, i)` is true.
--- @tparam function fn
+--- Rows for which `fn(row, i)` is true, or where a mask is true (pandas'
+-- boolean indexing: a Series of #frame booleans, as df.p50:gt(0.1) gives,
+-- or a sequence of #frame booleans).
+-- @tparam function|Series|{boolean,...} fn
 -- @treturn Frame
+-- @raise a mask of another length or with missing values, naming them
 function methods.filter(self, fn)
   check(self, "Frame:filter")
+  if core.is_series(fn) or (type(fn) == "table" and getmetatable(fn) == nil) then
+    local n = self._t:nrows()
+    if not core.is_series(fn) then
+      if #fn ~= n then error(string.format("Frame:filter: the mask has %d values for %d rows", #fn, n), 2) end
+      fn = core.series(fn, n)
+    end
+    return wrap(self._columns, self._t:take(core.series_mask(fn, n, "Frame:filter")))
+  end
   if type(fn) ~= "function" then
-    error("Frame:filter: bad argument #1 (function(row, i) expected, got " .. type(fn) .. ")", 2)
+    error("Frame:filter: bad argument #1 (function(row, i), a mask or a sequence of booleans expected, got "
+      .. type(fn) .. ")", 2)
   end
   local t, cols, flags = self._t, self._columns, {}
   for i = 1, t:nrows() do
@@ -275,7 +318,15 @@ end
 -- The column names of a varargs-or-sequence argument list.
 local function names_arg(where, first, ...)
   local cols
-  if type(first) == "table" then cols = first else cols = { first, ... } end
+  if type(first) == "table" then
+    if select("#", ...) > 0 then
+      error(string.format("%s: columns as a sequence, or as arguments, not both (argument #2 is %s)",
+        where, type((...))), 3)
+    end
+    cols = first
+  else
+    cols = { first, ... }
+  end
   for i, c in ipairs(cols) do
     if type(c) ~= "string" then
       error(string.format("%s: column %d must be a name, got %s", where, i, type(c)), 3)
@@ -406,6 +457,7 @@ function methods.sort(self, by, ...)
       if nargs > 1 then error("Frame:sort: too many arguments", 2) end
       keys[1] = { by, second == true }
     else
+      if nargs > 1 then error("Frame:sort: too many arguments", 2) end
       keys[1] = { by, false }
       opts = second
     end
@@ -424,6 +476,7 @@ function methods.sort(self, by, ...)
         error(string.format("Frame:sort: column %d must be a name or {name, desc = true}, got %s", i, type(k)), 2)
       end
     end
+    if nargs > 1 then error("Frame:sort: too many arguments", 2) end
     if type(second) == "boolean" then
       for _, k in ipairs(keys) do k[2] = second end
     else
@@ -477,8 +530,8 @@ local function numbers(v, col, what)
       if type(x) == "boolean" then
         x = x and 1 or 0
       elseif type(x) ~= "number" then
-        error(string.format("%s: column '%s' holds %s values (%s), not numbers", what,
-          tostring(col), type(x), pyrepr.repr(x)), 0)
+        error(string.format("%s: %s holds %s values (%s), not numbers", what,
+          col ~= nil and ("column '" .. tostring(col) .. "'") or "the column", type(x), pyrepr.repr(x)), 0)
       end
       if math.type(x) ~= "integer" then ints = false end
       out[#out + 1] = x
@@ -504,7 +557,8 @@ local function extreme(v, col, name, sign)
       if m ~= nil then
         local a, b = type(m) == "boolean" and "number" or type(m), type(x) == "boolean" and "number" or type(x)
         if a ~= b then
-          error(string.format("%s: column '%s' mixes %s and %s values", name, tostring(col), type(m), type(x)), 0)
+          error(string.format("%s: %s mixes %s and %s values", name,
+            col ~= nil and ("column '" .. tostring(col) .. "'") or "the column", type(m), type(x)), 0)
         end
       end
       if m == nil or compare(x, m) * sign > 0 then m = x end
@@ -552,7 +606,7 @@ Frame.aggregators = aggregators
 -- group kernels instead (Kahan sums, Welford variances).
 local function series(kernel)
   return function(v, ...)
-    local xs = numbers(v, "column", kernel)
+    local xs = numbers(v, name_of(v), kernel)
     return core.agg(xs, kernel, ...)
   end
 end
@@ -560,7 +614,7 @@ end
 -- col:quantile([q = 0.5]), col:min(), col:max(), col:count(),
 -- col:unique(): a column's statistics as pandas' Series methods give them.
 column_methods.sum = function(v)
-  local xs, ints = numbers(v, "column", "sum")
+  local xs, ints = numbers(v, name_of(v), "sum")
   if ints then
     local s = 0
     for _, x in ipairs(xs) do s = s + x end
@@ -572,9 +626,14 @@ column_methods.mean = series("mean")
 column_methods.median = series("median")
 column_methods.std = series("std")
 column_methods.var = series("var")
-column_methods.quantile = function(v, q) return core.agg(numbers(v, "column", "quantile"), "quantile", q or 0.5) end
-column_methods.min = function(v) return aggregators.min(v, "column") end
-column_methods.max = function(v) return aggregators.max(v, "column") end
+column_methods.quantile = function(v, q)
+  if q ~= nil and (type(q) ~= "number" or not (q >= 0 and q <= 1)) then
+    error("quantile: bad argument #1 (a number between 0 and 1 expected, got " .. tostring(q) .. ")", 0)
+  end
+  return core.agg(numbers(v, name_of(v), "quantile"), "quantile", q or 0.5)
+end
+column_methods.min = function(v) return aggregators.min(v, name_of(v)) end
+column_methods.max = function(v) return aggregators.max(v, name_of(v)) end
 column_methods.count = function(v) return aggregators.count(v) end
 column_methods.unique = function(v)
   local seen, out, n = {}, {}, 0
@@ -754,7 +813,7 @@ local function group_values(g, k, col)
   local rows = group_rows(g, k)
   local vals = {}
   for j, r in ipairs(rows) do vals[j] = all[r] end
-  return make_column(vals, #rows)
+  return make_column(vals, #rows, col)
 end
 
 -- Is every present value of `col` a number (or boolean)?  (pandas'
@@ -1059,18 +1118,29 @@ end
 --- Summary statistics of the numeric columns (pandas' describe): a Frame
 -- with column "stat" (count, mean, std, min, 25%, 50%, 75%, max) and one
 -- column per numeric column (every present value a number; booleans and
--- text are left out).  opts.percentiles: other quantiles (0..1).
+-- text are left out).  opts.percentiles: other quantiles (0..1); as in
+-- pandas, 50% is always among them and they come sorted (a duplicate raises).
 -- @treturn Frame
 -- @raise "Frame:describe: no numeric column (columns: ...)"
 function methods.describe(self, opts)
   check(self, "Frame:describe")
   core.check_options("Frame:describe", opts, { percentiles = "table" }, 1)
   opts = opts or {}
-  local ps = opts.percentiles or { 0.25, 0.5, 0.75 }
-  for i, q in ipairs(ps) do
-    if type(q) ~= "number" or q < 0 or q > 1 then
-      error(string.format("Frame:describe: percentiles[%d] must be between 0 and 1", i), 2)
+  local ps = { 0.25, 0.5, 0.75 }
+  if opts.percentiles then -- as pandas: the median is always given, the rest sorted, no duplicates
+    ps = {}
+    local seen, has_median = {}, false
+    for i, q in ipairs(opts.percentiles) do
+      if type(q) ~= "number" or not (q >= 0 and q <= 1) then
+        error(string.format("Frame:describe: percentiles[%d] must be between 0 and 1", i), 2)
+      end
+      if seen[q] then error(string.format("Frame:describe: percentiles[%d] (%s) given twice", i, pyrepr.repr(q)), 2) end
+      seen[q] = true
+      if q == 0.5 then has_median = true end
+      ps[i] = q
     end
+    if not has_median then ps[#ps + 1] = 0.5 end
+    table.sort(ps)
   end
   local cols, t, pos = {}, self._t, positions(self)
   for _, c in ipairs(self._columns) do
@@ -1159,11 +1229,13 @@ end
 --   frame:mutate{ share = function(row, i) return row["avg (ms)"] / total end, unit = "ms" }
 --   frame:mutate{ {"a", fn_a}, {"b", fn_b} }      in this order (b may read a)
 -- A function is called per row as fn(row, i) (row holds the columns made
--- before it); a column sequence (frame.col, or any table of #frame
--- values) gives the values; anything else is the same in every row.  New
--- columns come after the others (named ones sorted by name); a replaced
--- column keeps its place.
+-- before it); a column sequence (frame.col, or any plain table: it must
+-- hold #frame values, as pandas' assign takes a list) gives the values;
+-- anything else (a string, number, boolean, a table with a metatable) is
+-- the same in every row.  New columns come after the others (named ones
+-- sorted by name); a replaced column keeps its place.
 -- @treturn Frame
+-- @raise "Frame:mutate: column 'x' has 3 values for 403 rows"
 function methods.mutate(self, spec)
   check(self, "Frame:mutate")
   if type(spec) ~= "table" then
@@ -1209,7 +1281,8 @@ function methods.mutate(self, spec)
         vals[i] = x
       end
     else
-      if type(v) == "table" and not Frame.is_frame(v) and (getmetatable(v) == COLUMN or (#v == n and n > 0)) then
+      if core.is_series(v) or (type(v) == "table" and (getmetatable(v) == COLUMN or getmetatable(v) == nil)) then
+        -- a sequence of values (as pandas' assign takes a list): one per row
         if #v ~= n then
           error(string.format("Frame:mutate: column '%s' has %d values for %d rows", name, #v, n), 2)
         end
@@ -1679,6 +1752,27 @@ local function csv_field(v)
 end
 
 local json_escapes = { ['"'] = '\\"', ["\\"] = "\\\\", ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
+
+-- A JSON string literal of s, escaped as the command line's --json
+-- escapes (src/core/base/strbuf.c et_sb_add_json_str): '"', '\\', \n,
+-- \r, \t and the other control bytes (\u00XX); a byte that does not
+-- begin valid UTF-8 becomes \ufffd, so the text is always valid JSON.
+local function json_string(s)
+  s = s:gsub('[\0-\31"\\]', function(c)
+    return json_escapes[c] or string.format("\\u%04x", c:byte())
+  end)
+  if utf8.len(s) then return '"' .. s .. '"' end
+  local parts, i = {}, 1
+  while true do
+    local n, bad = utf8.len(s, i)
+    if n then break end
+    parts[#parts + 1] = s:sub(i, bad - 1)
+    parts[#parts + 1] = "\\ufffd"
+    i = bad + 1
+  end
+  parts[#parts + 1] = s:sub(i)
+  return '"' .. table.concat(parts) .. '"'
+end
 local function json(v)
   local t = type(v)
   if v == nil then return "null" end
@@ -1688,11 +1782,7 @@ local function json(v)
     if v ~= v or v == math.huge or v == -math.huge then return "null" end
     return core.repr(v)
   end
-  if t == "string" then
-    return '"' .. v:gsub('[%c"\\]', function(c)
-      return json_escapes[c] or string.format("\\u%04x", c:byte())
-    end) .. '"'
-  end
+  if t == "string" then return json_string(v) end
   if t == "table" then
     if Frame.is_frame(v) then return json(rows_of(v)) end
     local vmt = getmetatable(v)
@@ -1720,6 +1810,21 @@ local function json(v)
   return json(tostring(v))
 end
 Frame.json = json
+
+-- pandas' to_csv: a header line, then one line per row; `index`: the
+-- row labels (0-based) first, under an empty header.
+local function csv_text(self, index)
+  local h = {}
+  for j, c in ipairs(self._columns) do h[j] = csv_field(c) end
+  local lines = { #h == 0 and '""' or ((index and "," or "") .. table.concat(h, ",")) } -- no column: "" (as pandas)
+  for i, r in ipairs(rows_of(self)) do
+    local f = {}
+    if index then f[1] = tostring(i - 1) end
+    for _, c in ipairs(self._columns) do f[#f + 1] = csv_field(r[c]) end
+    lines[#lines + 1] = table.concat(f, ",")
+  end
+  return table.concat(lines, "\n") .. "\n"
+end
 
 local STYLES = "box, plain, markdown, tsv, csv, json"
 local LIMIT_OPTS = { max_rows = "integer", min_rows = "integer", max_colwidth = "integer", width = "integer" }
@@ -1766,17 +1871,7 @@ function methods.render(self, style, limits)
     end
     return core.render("tsv", self._columns, rows)
   end
-  if style == "csv" then
-    local h = {}
-    for j, c in ipairs(self._columns) do h[j] = csv_field(c) end
-    local lines = { "," .. table.concat(h, ",") }
-    for i, r in ipairs(rows_of(self)) do
-      local f = { tostring(i - 1) }
-      for j, c in ipairs(self._columns) do f[j + 1] = csv_field(r[c]) end
-      lines[#lines + 1] = table.concat(f, ",")
-    end
-    return table.concat(lines, "\n") .. "\n"
-  end
+  if style == "csv" then return csv_text(self, true) end
   if style == "json" then
     local parts = {}
     for i, r in ipairs(rows_of(self)) do
@@ -1850,9 +1945,84 @@ end
 
 --- frame:to_tsv([path_or_file]) -> nil, or the text when no destination.
 function methods.to_tsv(self, dest) check(self, "Frame:to_tsv"); return emit(self:render("tsv"), dest, nil, "Frame:to_tsv") end
---- frame:to_csv([path_or_file]) -> nil, or the text when no destination.
-function methods.to_csv(self, dest) check(self, "Frame:to_csv"); return emit(self:render("csv"), dest, nil, "Frame:to_csv") end
+--- frame:to_csv([path_or_file [, {index = true}]]) -> nil, or the text
+-- when no destination; index = false leaves out the row labels (pandas'
+-- to_csv(index=False)).
+function methods.to_csv(self, dest, opts)
+  check(self, "Frame:to_csv")
+  core.check_options("Frame:to_csv", opts, { index = "boolean" }, 2)
+  return emit(csv_text(self, not (opts and opts.index == false)), dest, nil, "Frame:to_csv")
+end
 --- frame:to_json([path_or_file]) -> nil, or the text when no destination.
 function methods.to_json(self, dest) check(self, "Frame:to_json"); return emit(self:render("json"), dest, nil, "Frame:to_json") end
+
+--- The rows where a pandas query expression holds (lua/etinspect/query.lua):
+--   df:query("`p50 (ms)` > 0.1 and event_name != 'OPERATOR_CALL'")
+--   df:query("is_delegated_op and event_name in @names", {names = {"a", "b"}})
+-- Evaluated with Series operations (no Lua call per row).
+-- @tparam string expr
+-- @tparam[opt] table vars values of @name
+-- @treturn Frame
+-- @raise syntax errors naming the position and token, an unknown column
+function methods.query(self, expr, vars)
+  check(self, "Frame:query")
+  return require("etinspect.query").query(self, expr, vars)
+end
+
+-- ---------------------------------------------------------------- contracts
+
+-- The error of a call from the user's code: an error raised inside this
+-- library at a position in it ("[etinspect] etinspect.frame:737: ...") is
+-- given the position of the user's call instead; other errors (a callback's
+-- own, with its position; a table) pass unchanged.
+local function rethrow(e)
+  if type(e) == "string" then
+    local rest = e:match("^%[etinspect%] [%w_.]+:%d+: (.*)$")
+    if rest then error(rest, 3) end
+    if not e:find("^[^\n]-:%d+: ") then error(e, 3) end -- no position: the user's call's
+  end
+  error(e, 0)
+end
+
+-- `f` as a public function `where` that takes at most `max` arguments
+-- after self (nil: any number) and whose errors point at the caller.
+local function public(where, max, f)
+  return function(self, ...)
+    local n = select("#", ...)
+    if max and n > max then
+      error(string.format("%s: too many arguments (%d given, at most %d accepted)", where, n, max), 2)
+    end
+    local r = table.pack(pcall(f, self, ...))
+    if not r[1] then rethrow(r[2]) end
+    return table.unpack(r, 2, r.n)
+  end
+end
+
+-- Arguments each method takes after self (nil: varargs, checked by the method).
+local ARITY = {
+  rows = 0, column = 1, filter = 1, select = false, drop = false, head = 1, tail = 1, sort = false,
+  group_by = false, unique = 1, value_counts = 2, describe = 1, rename = 1, mutate = 1, assign = 1,
+  join = 3, merge = 3, query = 2,
+  render = 2, to_string = 1, print = 1, to_tsv = 1, to_csv = 2, to_json = 1,
+}
+for name, max in pairs(ARITY) do
+  assert(methods[name], name)
+  methods[name] = public("Frame:" .. name, max or nil, methods[name])
+end
+for name, f in pairs(gmethods) do
+  gmethods[name] = public("GroupBy:" .. name, (name == "agg" or name == "aggregate" or name == "quantile") and 1 or 0, f)
+end
+for name, f in pairs(column_methods) do
+  column_methods[name] = public("column:" .. name, name == "quantile" and 1 or 0, f)
+end
+core.series_extend(column_methods) -- a Series has them too
+do
+  local new_frame, quantile = Frame.new, Frame.quantile
+  Frame.new = public("Frame.new", 1, new_frame) -- (columns, rows)
+  Frame.quantile = function(...)
+    if select("#", ...) > 1 then error("Frame.quantile: too many arguments (at most 1 accepted)", 2) end
+    return quantile(...)
+  end
+end
 
 return Frame

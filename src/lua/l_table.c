@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "l_series.h"
 #include "table/table.h"
 
 #define MT_TABLE "etinspect.Table"
@@ -477,6 +478,20 @@ static int t_column(lua_State *L)
         push_cell(L, c, i);
         lua_rawseti(L, -2, (lua_Integer)i + 1);
     }
+    return 1;
+}
+
+/* T:series(j, name) -> Series over column j (shared, not copied) */
+static int t_series(lua_State *L)
+{
+    ltable *t = check_t(L, 1);
+    et_column *c = col_of(L, t, check_col(L, t, 2));
+    int store = 0;
+    if (c->kind == ET_COL_OBJ && c->owner && c->owner->release == objstore_release) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ((objstore *)c->owner->ctx)->ref);
+        store = lua_gettop(L);
+    }
+    et_lua_push_series(L, c, 3, store);
     return 1;
 }
 
@@ -929,7 +944,7 @@ void et_lua_open_table(lua_State *L)
 {
     static const luaL_Reg tmethods[] = {
         {"nrows", t_nrows},     {"ncols", t_ncols}, {"kind", t_kind},         {"cell", t_cell},
-        {"column", t_column},   {"row", t_row},     {"rows", t_rows},         {"numeric", t_numeric},
+        {"column", t_column}, {"series", t_series},   {"row", t_row},     {"rows", t_rows},         {"numeric", t_numeric},
         {"take", t_take},       {"mask", t_mask},   {"slice", t_slice},       {"pick", t_pick},
         {"sort", t_sort},       {"group", t_group}, {"join", t_join},         {"describe", t_describe},
         {NULL, NULL}};

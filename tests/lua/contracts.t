@@ -304,7 +304,7 @@ local DOC = {
   {"g:print", bad = function() return graph:print("out.txt") end, want = "Graph:print: bad argument #1 (file expected, got string)"},
   {"frame:rows", bad = function() return df.rows("x") end, want = "Frame:rows: expected a Frame (use frame:method())"},
   {"frame:column", bad = function() return df:column("nope") end, want = "Frame:column: no column 'nope' (columns: event_block_name, event_name, raw, p10 (ms), p50 (ms), p90 (ms), avg (ms), min (ms), max (ms), op_types, delegate_debug_identifier, stack_traces, module_hierarchy, is_delegated_op, delegate_backend_name, debug_data, start_time)"},
-  {"frame:filter", bad = function() return df:filter("x") end, want = "Frame:filter: bad argument #1 (function(row, i) expected, got string)"},
+  {"frame:filter", bad = function() return df:filter("x") end, want = "Frame:filter: bad argument #1 (function(row, i), a mask or a sequence of booleans expected, got string)"},
   {"frame:select", bad = function() return df:select(42) end, want = "Frame:select: column 1 must be a name, got number"},
   {"frame:drop", bad = function() return df:drop("nope") end, want = "Frame:drop: no column 'nope' (columns: event_block_name, event_name, raw, p10 (ms), p50 (ms), p90 (ms), avg (ms), min (ms), max (ms), op_types, delegate_debug_identifier, stack_traces, module_hierarchy, is_delegated_op, delegate_backend_name, debug_data, start_time)"},
   {"frame:sort", bad = function() return df:sort(42) end,
