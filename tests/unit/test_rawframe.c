@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define et_elem_kind et_tensor_elem_kind_ /* format/tensor.h and table/column.h: see fromrun.c */
 #include "model/model.h"
+#undef et_elem_kind
 #include "table/fromrun.h"
 #include "tap.h"
 
@@ -35,16 +37,18 @@ static et_inspector *open_fixture(const char *name, et_time_scale target)
     return insp;
 }
 
-/* The dictionary string of id, "" for 0, as a NUL-terminated copy. */
-static const char *str_of(const et_rawtable *t, uint32_t id)
+/* Cells of column c at row i. */
+#define I64(c, i) et_col_i64(t.cols[ET_RAW_##c], (i))
+#define F64(c, i) et_col_f64(t.cols[ET_RAW_##c], (i))
+#define HAS(c, i) et_col_present(t.cols[ET_RAW_##c], (i))
+
+/* The text of string column c at row i ("<absent>" when absent). */
+static const char *str_at(const et_rawtable *t, int c, size_t i)
 {
-    static char buf[256];
-    if (id == 0 || id > t->n_strings)
-        return "";
-    size_t n = t->strings[id - 1].n < sizeof buf - 1 ? t->strings[id - 1].n : sizeof buf - 1;
-    memcpy(buf, t->strings[id - 1].p, n);
-    buf[n] = 0;
-    return buf;
+    if (!et_col_present(t->cols[c], i))
+        return "<absent>";
+    size_t len;
+    return et_strpool_get(t->pool, et_col_str(t->cols[c], i), &len);
 }
 
 static void test_wrap(void)
@@ -60,20 +64,20 @@ static void test_wrap(void)
     }
     is_int((long long)t.n, 4, "wrap: 4 rows");
     /* ns -> ns: durations are ticks; 2^32 - start + end when wrapped */
-    ok(t.duration[0] == 496.0, "wrap: op 2^32 - 4294967000 + 200 = 496 (got %g)", t.duration[0]);
-    ok(t.duration[1] == 512.0, "wrap: delegated wrapped event gives the exact ticks 512 (got %g)",
-       t.duration[1]);
-    ok(t.duration[2] == 0.0, "wrap: start == end gives 0");
-    ok(t.duration[3] == 2296.0, "wrap: Method::execute 2296 (got %g)", t.duration[3]);
-    is_int(t.start_time[0], 4294967000LL, "wrap: start ticks raw");
-    is_int(t.end_time[0], 200, "wrap: end ticks raw");
-    is_int(t.chain_index[3], -1, "wrap: chain_index -1 kept signed");
-    ok(t.valid_did[1] && t.delegate_debug_id_int[1] == 7, "wrap: delegate_debug_id_int 7");
-    ok(!t.valid_did[0], "wrap: no delegate id on op");
-    is_int(t.name[1], 0, "wrap: the delegated event has no name");
-    is_str(str_of(&t, t.name[3]), "Method::execute", "wrap: name of row 4");
-    is_int(t.run[3], 1, "wrap: run 1");
-    is_int(t.block[3], 1, "wrap: block 1");
+    ok(F64(DURATION, 0) == 496.0, "wrap: op 2^32 - 4294967000 + 200 = 496 (got %g)", F64(DURATION, 0));
+    ok(F64(DURATION, 1) == 512.0, "wrap: delegated wrapped event gives the exact ticks 512 (got %g)",
+       F64(DURATION, 1));
+    ok(F64(DURATION, 2) == 0.0, "wrap: start == end gives 0");
+    ok(F64(DURATION, 3) == 2296.0, "wrap: Method::execute 2296 (got %g)", F64(DURATION, 3));
+    is_int(I64(START, 0), 4294967000LL, "wrap: start ticks raw");
+    is_int(I64(END, 0), 200, "wrap: end ticks raw");
+    is_int(I64(CHAIN, 3), -1, "wrap: chain_index -1 kept signed");
+    ok(HAS(DID_INT, 1) && I64(DID_INT, 1) == 7, "wrap: delegate_debug_id_int 7");
+    ok(!HAS(DID_INT, 0), "wrap: no delegate id on op");
+    ok(!HAS(NAME, 1), "wrap: the delegated event has no name");
+    is_str(str_at(&t, ET_RAW_NAME, 3), "Method::execute", "wrap: name of row 4");
+    is_int(I64(RUN, 3), 1, "wrap: run 1");
+    is_int(I64(BLOCK, 3), 1, "wrap: block 1");
     et_rawtable_free(&t);
     et_inspector_free(insp);
 }
@@ -93,11 +97,11 @@ static void test_groups(void)
     long long runs[4] = {1, 2, 2, 3}, blocks[4] = {1, 2, 2, 1};
     int good = 1;
     for (size_t i = 0; i < 4 && t.n == 4; i++)
-        good &= t.run[i] == runs[i] && t.block[i] == blocks[i];
+        good &= I64(RUN, i) == runs[i] && I64(BLOCK, i) == blocks[i];
     ok(good, "groups: runs 1 2 2 3 merge into blocks 1 2 2 1 (§3.5)");
     /* ms: ticks / 1e6 */
-    ok(t.duration[2] == 4.0 / 1e6, "groups: op 4 ns = 4e-6 ms");
-    is_int((long long)t.n_strings, 1, "groups: one distinct string ('op')");
+    ok(F64(DURATION, 2) == 4.0 / 1e6, "groups: op 4 ns = 4e-6 ms");
+    is_int((long long)et_strpool_count(t.pool), 5, "groups: the four kinds and one name ('op') in the pool");
     et_rawtable_free(&t);
     et_inspector_free(insp);
 }
@@ -114,13 +118,12 @@ static void test_alloc(void)
         return;
     }
     is_int((long long)t.n, 8, "alloc_small: 3 + 2 + 3 + 0 rows");
-    is_int(t.kind[0], ET_EV_ALLOCATION, "alloc_small: row 1 is an allocation");
-    ok(!t.valid_ticks[0] && !t.valid_ids[0] && !t.valid_did[0] && t.name[0] == 0,
+    is_str(str_at(&t, ET_RAW_KIND, 0), "allocation", "alloc_small: row 1 is an allocation");
+    ok(!HAS(START, 0) && !HAS(END, 0) && !HAS(INSTRUCTION, 0) && !HAS(CHAIN, 0) && !HAS(DID_INT, 0) && !HAS(NAME, 0) && !HAS(DID_STR, 0),
        "alloc_small: an allocation has no ticks, ids or name");
-    ok(isnan(t.duration[0]), "alloc_small: an allocation's duration is NaN");
-    is_int(t.kind[2], ET_EV_PROFILE, "alloc_small: row 3 is a profile event");
-    ok(t.valid_ticks[2] && t.duration[2] == 20.0 / 1e6, "alloc_small: Method::init 20 ns");
-    is_str(et_rawtable_kind_names[t.kind[2]], "profile", "kind names");
+    ok(isnan(F64(DURATION, 0)), "alloc_small: an allocation's duration is NaN");
+    is_str(str_at(&t, ET_RAW_KIND, 2), "profile", "alloc_small: row 3 is a profile event");
+    ok(HAS(START, 2) && F64(DURATION, 2) == 20.0 / 1e6, "alloc_small: Method::init 20 ns");
     et_rawtable_free(&t);
     et_inspector_free(insp);
 }
@@ -137,30 +140,30 @@ static void test_appendix_c(void)
         return;
     }
     is_int((long long)t.n, 7, "appendix_c: 7 rows");
-    is_str(str_of(&t, t.delegate_debug_id_str[0]), "Convolution #1",
+    is_str(str_at(&t, ET_RAW_DID_STR, 0), "Convolution #1",
            "appendix_c: delegate_debug_id_str");
     /* the model's §3.7 rule for delegated events, to the last bit */
-    ok(t.duration[0] == 200.0 / 1e6 - 100.0 / 1e6, "appendix_c: conv(end) - conv(start)");
-    ok(t.duration[0] == insp->blocks[0].events[0].perf_data.raw[0],
+    ok(F64(DURATION, 0) == 200.0 / 1e6 - 100.0 / 1e6, "appendix_c: conv(end) - conv(start)");
+    ok(F64(DURATION, 0) == insp->blocks[0].events[0].perf_data.raw[0],
        "appendix_c: the model's sample, bit for bit");
-    is_int(t.kind[2], ET_EV_DEBUG, "appendix_c: row 3 a debug event");
-    ok(t.valid_ids[2] && !t.valid_ticks[2] && isnan(t.duration[2]) && t.instruction_id[2] == 1,
+    is_str(str_at(&t, ET_RAW_KIND, 2), "debug", "appendix_c: row 3 a debug event");
+    ok(HAS(INSTRUCTION, 2) && !HAS(START, 2) && isnan(F64(DURATION, 2)) && I64(INSTRUCTION, 2) == 1,
        "appendix_c: a debug event has ids, no ticks");
-    is_str(str_of(&t, t.name[4]), "DELEGATE_CALL", "appendix_c: DELEGATE_CALL");
-    ok(t.duration[4] == insp->blocks[0].events[2].perf_data.raw[0],
+    is_str(str_at(&t, ET_RAW_NAME, 4), "DELEGATE_CALL", "appendix_c: DELEGATE_CALL");
+    ok(F64(DURATION, 4) == insp->blocks[0].events[2].perf_data.raw[0],
        "appendix_c: DELEGATE_CALL equals the model's sample");
     et_rawtable_free(&t);
     et_inspector_free(insp);
 }
 
-/* The table of a freed table is empty; freeing twice is harmless. */
+/* A zeroed table frees; freeing twice is harmless. */
 static void test_free(void)
 {
     et_rawtable t;
     memset(&t, 0, sizeof t);
     et_rawtable_free(&t);
     et_rawtable_free(&t);
-    ok(t.n == 0 && t.run == NULL, "a zeroed table frees");
+    ok(t.n == 0 && t.cols[ET_RAW_RUN] == NULL && t.pool == NULL, "a zeroed table frees");
 }
 
 int main(void)

@@ -1,101 +1,56 @@
-/* fromrun.c - the raw-event table from an inspector's runs; see fromrun.h. */
+/* fromrun.c - the raw-event columns from an inspector's runs; see fromrun.h. */
+/* format/tensor.h (through model.h) and table/column.h both name a type
+ * et_elem_kind: the tensor's is renamed here, where it is not used */
+#define et_elem_kind et_tensor_elem_kind_
+#include "model/model.h"
+#undef et_elem_kind
 #include "table/fromrun.h"
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/timescale.h"
 #include "format/etdump.h"
 
-const char *const et_rawtable_kind_names[4] = {"empty", "profile", "debug", "allocation"};
+const char *const et_raw_column_names[ET_RAW_NCOLS] = {
+    "run",        "block",          "name",           "kind",
+    "start_time", "end_time",       "duration",       "instruction_id",
+    "chain_index", "delegate_debug_id_int", "delegate_debug_id_str",
+};
 
-/* ---------------------------------------------------------------- dictionary */
+static const char *const kind_names[4] = {"empty", "profile", "debug", "allocation"};
 
-/* An open-addressing set of the distinct strings (by content), with a
- * direct-mapped cache in front keyed by the bytes' address: a dump's
- * events usually share one copy of each name, so most lookups cost one
- * comparison of a pointer and a length. */
-typedef struct dict {
-    uint32_t *slot;   /* id, 0: empty; capacity cap (a power of two) */
-    size_t cap;
-    et_str *strings;  /* id k is strings[k - 1] */
-    size_t n, scap;
+/* The pool in front of a direct-mapped cache keyed by the bytes' address
+ * in the dump: a dump's events usually share one copy of each name, so
+ * most lookups cost a comparison of a pointer and a length instead of a
+ * hash of the bytes. */
+#define RECENT 256
+typedef struct interner {
+    et_strpool *pool;
     struct {
         const char *p;
         uint32_t n, id;
-    } recent[256];
-} dict;
+    } recent[RECENT];
+} interner;
 
-static uint64_t hash_bytes(const char *p, size_t n)
+/* The pool id of s (present: s.p != NULL) into *id; -1 on exhausted memory. */
+static int intern(interner *in, et_str s, uint32_t *id)
 {
-    uint64_t h = 0xcbf29ce484222325u ^ n;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)p[i]) * 0x100000001b3u;
-    return h ^ (h >> 29);
-}
-
-static int dict_grow(dict *d)
-{
-    size_t cap = d->cap ? d->cap * 2 : 64;
-    uint32_t *slot = calloc(cap, sizeof *slot);
-    if (!slot)
-        return -1;
-    for (size_t i = 0; i < d->n; i++) {
-        const et_str *s = &d->strings[i];
-        size_t k = (size_t)hash_bytes(s->p, s->n) & (cap - 1);
-        while (slot[k])
-            k = (k + 1) & (cap - 1);
-        slot[k] = (uint32_t)(i + 1);
+    size_t r = (((uintptr_t)s.p >> 3) ^ ((uintptr_t)s.p >> 11) ^ s.n) & (RECENT - 1);
+    if (in->recent[r].p == s.p && in->recent[r].n == s.n) {
+        *id = in->recent[r].id;
+        return 0;
     }
-    free(d->slot);
-    d->slot = slot;
-    d->cap = cap;
+    if (et_strpool_intern(in->pool, s.n ? s.p : "", s.n, id) != 0)
+        return -1;
+    in->recent[r].p = s.p;
+    in->recent[r].n = s.n;
+    in->recent[r].id = *id;
     return 0;
 }
-
-/* The id of s (0 for an absent or empty string), adding it when new;
- * -1 (as UINT32_MAX) when out of memory. */
-static uint32_t dict_id(dict *d, et_str s)
-{
-    if (!s.p || !s.n)
-        return 0;
-    size_t r = ((uintptr_t)s.p >> 2 ^ s.n * 31u) & 255u;
-    if (d->recent[r].p == s.p && d->recent[r].n == s.n)
-        return d->recent[r].id;
-    if ((d->n + 1) * 2 > d->cap && dict_grow(d) < 0)
-        return UINT32_MAX;
-    size_t k = (size_t)hash_bytes(s.p, s.n) & (d->cap - 1);
-    uint32_t id;
-    for (;;) {
-        id = d->slot[k];
-        if (!id)
-            break;
-        const et_str *t = &d->strings[id - 1];
-        if (t->n == s.n && memcmp(t->p, s.p, s.n) == 0)
-            goto found;
-        k = (k + 1) & (d->cap - 1);
-    }
-    if (d->n == d->scap) {
-        size_t scap = d->scap ? d->scap * 2 : 16;
-        et_str *ns = realloc(d->strings, scap * sizeof *ns);
-        if (!ns)
-            return UINT32_MAX;
-        d->strings = ns;
-        d->scap = scap;
-    }
-    d->strings[d->n++] = s;
-    id = (uint32_t)d->n;
-    d->slot[k] = id;
-found:
-    d->recent[r].p = s.p;
-    d->recent[r].n = s.n;
-    d->recent[r].id = id;
-    return id;
-}
-
-/* ---------------------------------------------------------------- build */
 
 /* Duration of a profile event in target units with the default
  * conversion: what the model's builder computes without a converter
@@ -107,7 +62,7 @@ static double duration(double f, bool delegated, uint64_t start, uint64_t end)
     uint64_t ticks;
     bool wrapped;
     if (!et_elapsed_ticks(start, end, &ticks, &wrapped))
-        return NAN; /* inconsistent times: the model refused to open them */
+        return NAN; /* inconsistent times: the model refuses to open them */
     if (!delegated || wrapped)
         return (double)ticks / f;
     return (double)end / f - (double)start / f;
@@ -115,30 +70,26 @@ static double duration(double f, bool delegated, uint64_t start, uint64_t end)
 
 void et_rawtable_free(et_rawtable *t)
 {
-    free(t->run);
-    free(t->block);
-    free(t->name);
-    free(t->kind);
-    free(t->start_time);
-    free(t->end_time);
-    free(t->duration);
-    free(t->instruction_id);
-    free(t->chain_index);
-    free(t->delegate_debug_id_int);
-    free(t->delegate_debug_id_str);
-    free(t->valid_ticks);
-    free(t->valid_ids);
-    free(t->valid_did);
-    free(t->strings);
+    for (int c = 0; c < ET_RAW_NCOLS; c++)
+        et_col_release(t->cols[c]);
+    et_strpool_release(t->pool);
     memset(t, 0, sizeof *t);
 }
+
+static const et_col_kind col_kinds[ET_RAW_NCOLS] = {
+    ET_COL_I64, ET_COL_I64, ET_COL_STR, ET_COL_STR, ET_COL_I64, ET_COL_I64,
+    ET_COL_F64, ET_COL_I64, ET_COL_I64, ET_COL_I64, ET_COL_STR,
+};
+/* which columns carry a validity mask */
+static const bool col_masked[ET_RAW_NCOLS] = {
+    false, true, true, false, true, true, false, true, true, true, true,
+};
 
 int et_rawtable_build(const et_inspector *insp, et_rawtable *t, et_error *err)
 {
     memset(t, 0, sizeof *t);
     const et_etdump *dump = &insp->dump;
     uint32_t nruns = insp->legacy ? 0 : et_etdump_num_runs(dump);
-    /* rows: every run's events */
     size_t n = 0;
     for (uint32_t r = 0; r < nruns; r++) {
         et_run run;
@@ -146,82 +97,93 @@ int et_rawtable_build(const et_inspector *insp, et_rawtable *t, et_error *err)
         if (run.has_events)
             n += run.events.count;
     }
-    size_t m = n ? n : 1;
     int64_t *run_block = calloc(nruns ? nruns : 1, sizeof *run_block);
-    dict d = {0};
-    t->run = malloc(m * sizeof *t->run);
-    t->block = malloc(m * sizeof *t->block);
-    t->name = malloc(m * sizeof *t->name);
-    t->kind = malloc(m);
-    t->start_time = malloc(m * sizeof *t->start_time);
-    t->end_time = malloc(m * sizeof *t->end_time);
-    t->duration = malloc(m * sizeof *t->duration);
-    t->instruction_id = malloc(m * sizeof *t->instruction_id);
-    t->chain_index = malloc(m * sizeof *t->chain_index);
-    t->delegate_debug_id_int = malloc(m * sizeof *t->delegate_debug_id_int);
-    t->delegate_debug_id_str = malloc(m * sizeof *t->delegate_debug_id_str);
-    t->valid_ticks = malloc(m);
-    t->valid_ids = malloc(m);
-    t->valid_did = malloc(m);
-    if (!run_block || !t->run || !t->block || !t->name || !t->kind || !t->start_time ||
-        !t->end_time || !t->duration || !t->instruction_id || !t->chain_index ||
-        !t->delegate_debug_id_int || !t->delegate_debug_id_str || !t->valid_ticks ||
-        !t->valid_ids || !t->valid_did)
+    interner *in = calloc(1, sizeof *in);
+    t->pool = et_strpool_new();
+    if (!run_block || !in || !t->pool)
         goto nomem;
+    in->pool = t->pool;
+    uint32_t kind_id[4];
+    for (int k = 0; k < 4; k++)
+        if (et_strpool_intern(t->pool, kind_names[k], strlen(kind_names[k]), &kind_id[k]) != 0)
+            goto nomem;
+    for (int c = 0; c < ET_RAW_NCOLS; c++) {
+        bool str = col_kinds[c] == ET_COL_STR;
+        if (!(t->cols[c] = et_col_new(col_kinds[c], n, col_masked[c], str ? t->pool : NULL)))
+            goto nomem;
+    }
     for (size_t b = 0; b < insp->n_blocks; b++)
         for (size_t k = 0; k < insp->blocks[b].n_runs; k++) {
             uint32_t r = insp->blocks[b].runs[k];
             if (r < nruns)
                 run_block[r] = (int64_t)b + 1;
         }
+    int64_t *run = et_col_mut_data(t->cols[ET_RAW_RUN]);
+    int64_t *block = et_col_mut_data(t->cols[ET_RAW_BLOCK]);
+    uint8_t *v_block = et_col_mut_valid(t->cols[ET_RAW_BLOCK]);
+    uint32_t *name = et_col_mut_data(t->cols[ET_RAW_NAME]);
+    uint8_t *v_name = et_col_mut_valid(t->cols[ET_RAW_NAME]);
+    uint32_t *kind = et_col_mut_data(t->cols[ET_RAW_KIND]);
+    int64_t *st = et_col_mut_data(t->cols[ET_RAW_START]);
+    uint8_t *v_st = et_col_mut_valid(t->cols[ET_RAW_START]);
+    int64_t *en = et_col_mut_data(t->cols[ET_RAW_END]);
+    uint8_t *v_en = et_col_mut_valid(t->cols[ET_RAW_END]);
+    double *dur = et_col_mut_data(t->cols[ET_RAW_DURATION]);
+    int64_t *ins = et_col_mut_data(t->cols[ET_RAW_INSTRUCTION]);
+    uint8_t *v_ins = et_col_mut_valid(t->cols[ET_RAW_INSTRUCTION]);
+    int64_t *chain = et_col_mut_data(t->cols[ET_RAW_CHAIN]);
+    uint8_t *v_chain = et_col_mut_valid(t->cols[ET_RAW_CHAIN]);
+    int64_t *did = et_col_mut_data(t->cols[ET_RAW_DID_INT]);
+    uint8_t *v_did = et_col_mut_valid(t->cols[ET_RAW_DID_INT]);
+    uint32_t *dstr = et_col_mut_data(t->cols[ET_RAW_DID_STR]);
+    uint8_t *v_dstr = et_col_mut_valid(t->cols[ET_RAW_DID_STR]);
     double f = insp->scale_factor;
     size_t i = 0;
     for (uint32_t r = 0; r < nruns; r++) {
-        et_run run;
-        et_etdump_run(dump, r, &run);
-        uint32_t ne = run.has_events ? run.events.count : 0;
+        et_run rd;
+        et_etdump_run(dump, r, &rd);
+        uint32_t ne = rd.has_events ? rd.events.count : 0;
         et_event_cursor cur;
-        et_event_cursor_init(&cur, dump, r, &run);
-        for (uint32_t j = 0; j < ne; j++, i++) {
+        et_event_cursor_init(&cur, dump, r, &rd);
+        for (uint32_t j = 0; j < ne && i < n; j++, i++) {
             et_raw_event e;
             et_event_cursor_get(&cur, j, &e);
-            t->run[i] = (int64_t)r + 1;
-            t->block[i] = run_block[r];
-            t->kind[i] = (uint8_t)e.kind;
+            run[i] = (int64_t)r + 1;
+            block[i] = run_block[r];
+            v_block[i] = run_block[r] != 0;
+            kind[i] = kind_id[e.kind & 3];
             bool prof = e.kind == ET_EV_PROFILE, ids = prof || e.kind == ET_EV_DEBUG;
-            uint32_t nm = 0, ds = 0;
-            if (ids) {
-                nm = dict_id(&d, e.name);
-                ds = dict_id(&d, e.delegate_debug_id_str);
-                if (nm == UINT32_MAX || ds == UINT32_MAX)
-                    goto nomem;
-            }
-            t->name[i] = nm;
-            t->delegate_debug_id_str[i] = ds;
-            t->valid_ticks[i] = prof;
-            t->valid_ids[i] = ids;
-            t->valid_did[i] = ids && e.delegate_debug_id_int != -1;
-            t->start_time[i] = prof ? (int64_t)e.start_time : 0;
-            t->end_time[i] = prof ? (int64_t)e.end_time : 0;
-            t->duration[i] = prof ? duration(f, e.delegate_debug_id_int != -1 || ds != 0,
-                                             e.start_time, e.end_time)
-                                  : NAN;
-            t->instruction_id[i] = ids ? e.instruction_id : 0;
-            t->chain_index[i] = !ids ? 0 : (int64_t)e.chain_value; /* chain_neg: the bits are
-                                                                      the int64 already */
-            t->delegate_debug_id_int[i] = ids ? e.delegate_debug_id_int : 0;
+            uint32_t id = 0;
+            v_name[i] = ids && e.name.p;
+            if (v_name[i] && intern(in, e.name, &id) != 0)
+                goto nomem;
+            name[i] = id;
+            id = 0;
+            v_dstr[i] = ids && e.delegate_debug_id_str.p;
+            if (v_dstr[i] && intern(in, e.delegate_debug_id_str, &id) != 0)
+                goto nomem;
+            dstr[i] = id;
+            v_st[i] = v_en[i] = prof;
+            st[i] = prof ? (int64_t)e.start_time : 0;
+            en[i] = prof ? (int64_t)e.end_time : 0;
+            bool delegated = e.delegate_debug_id_int != -1 ||
+                             (e.delegate_debug_id_str.p && e.delegate_debug_id_str.n);
+            dur[i] = prof ? duration(f, delegated, e.start_time, e.end_time) : NAN;
+            v_ins[i] = v_chain[i] = ids;
+            ins[i] = ids ? e.instruction_id : 0;
+            /* chain_neg: chain_value's bits are the negative int64 already */
+            chain[i] = ids ? (int64_t)e.chain_value : 0;
+            v_did[i] = ids && e.delegate_debug_id_int != -1;
+            did[i] = v_did[i] ? e.delegate_debug_id_int : 0;
         }
     }
-    t->n = i;
+    t->n = n;
     free(run_block);
-    free(d.slot);
-    t->strings = d.strings;
-    t->n_strings = d.n;
+    free(in);
     return 0;
 nomem:
     free(run_block);
-    free(d.slot);
-    free(d.strings);
+    free(in);
     et_rawtable_free(t);
-    return et_fail(err, ET_ERR_NOMEM, "raw events table: out of memory (%zu events)", n);
+    return et_fail(err, ET_ERR_NOMEM, "raw events: out of memory for %zu events", n);
 }
