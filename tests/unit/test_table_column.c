@@ -57,7 +57,7 @@ int main(void)
     int weight = 1;
     released = 0;
     et_col_owner *o = et_col_owner_new(on_release, &weight);
-    et_column *f = et_col_borrow(ET_COL_F64, 3, xs, 0, NULL, NULL, ET_ELEM_F64, o);
+    et_column *f = et_col_borrow(ET_COL_F64, 3, xs, 0, NULL, NULL, ET_LIST_F64, o);
     et_col_owner_release(o);
     is_int(released, 0, "the owner lives while a column borrows");
     ok(et_col_missing(f, 1) && !et_col_missing(f, 0), "NaN is missing");

@@ -292,6 +292,15 @@ static void multi_select(double *x, size_t lo, size_t hi, const size_t *ranks, s
     }
 }
 
+void et_select_ranks(double *x, size_t n, const size_t *ranks, size_t nr)
+{
+    if (n <= 32) {
+        sort_doubles(x, n);
+        return;
+    }
+    multi_select(x, 0, n, ranks, nr, depth_budget(n), false, 0.0);
+}
+
 void et_percentiles(double *x, size_t n, const double *q, size_t nq, double *out)
 {
     if (n <= 32 || nq > 8) {

@@ -156,6 +156,21 @@ int et_strpool_intern(et_strpool *p, const char *s, size_t len, uint32_t *id)
     return 0;
 }
 
+int et_strpool_find(const et_strpool *p, const char *s, size_t len, uint32_t *id)
+{
+    if (!p->nslots)
+        return 1;
+    size_t mask = p->nslots - 1, h = (size_t)hash_bytes(s, len) & mask;
+    for (; p->slots[h]; h = (h + 1) & mask) {
+        uint32_t k = p->slots[h] - 1;
+        if (p->len[k] == len && memcmp(p->bytes + p->off[k], s, len) == 0) {
+            *id = k;
+            return 0;
+        }
+    }
+    return 1;
+}
+
 const char *et_strpool_get(const et_strpool *p, uint32_t id, size_t *len)
 {
     if (len)
@@ -251,7 +266,7 @@ et_column *et_col_new(et_col_kind kind, size_t n, bool with_valid, et_strpool *p
 }
 
 et_column *et_col_borrow(et_col_kind kind, size_t n, const void *data, size_t stride,
-                         const uint8_t *valid, et_strpool *pool, et_elem_kind elem,
+                         const uint8_t *valid, et_strpool *pool, et_list_elem elem,
                          et_col_owner *owner)
 {
     et_column *c = calloc(1, sizeof *c);
@@ -304,7 +319,7 @@ et_column *et_col_take(const et_column *c, const size_t *idx, size_t k)
     if (!o)
         return NULL;
     o->elem = c->elem;
-    if (c->kind == ET_COL_LIST && c->owner) {
+    if ((c->kind == ET_COL_LIST || c->kind == ET_COL_OBJ) && c->owner) {
         o->owner = c->owner;
         et_col_owner_retain(o->owner);
     }

@@ -11,16 +11,19 @@
  *                dictionary-encoded text; bytes + length, so NUL and
  *                invalid UTF-8 are cells like any other
  *   ET_COL_LIST  et_list_span[N]: each cell is a view of `len` elements of
- *                one element kind (et_elem_kind) at `ptr`, usually memory of
+ *                one element kind (et_list_elem) at `ptr`, usually memory of
  *                the model (a block's raw durations, start ticks, ...); the
  *                binding makes a Lua sequence only when a cell is asked for
  *   ET_COL_OBJ   int64_t[N] opaque handles the owner of the column (the Lua
  *                binding) maps to values it cannot type (tables, functions,
  *                columns that mix kinds: every Lua frame has a column form)
  *
- * Any kind may carry a validity mask (`valid`, one byte per row, 0: the cell
- * is absent, Lua's nil; NULL: every cell present).  For F64 a NaN cell is
- * present (it prints as NaN); an absent one is nil.
+ * Any kind may carry a validity mask (`valid`, one byte per row; NULL: every
+ * cell present): ET_VALID (1) present, ET_ABSENT (0) the cell is Lua's nil,
+ * ET_NAN (2) the cell is a NaN in a column of another kind (the missing
+ * cell a left join or a mutate gives a column of text, as pandas' NaN).
+ * For F64 a NaN in `data` is present (missing as pandas counts it, see
+ * et_col_missing); an absent cell is nil.
  *
  * Storage is either owned (malloc'd by et_col_new*, freed with the column) or
  * borrowed: `data`/`valid` point into memory an et_col_owner keeps alive
@@ -46,6 +49,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+enum { ET_ABSENT = 0, ET_VALID = 1, ET_NAN = 2 };
 
 typedef enum {
     ET_COL_F64 = 0,
@@ -92,6 +97,10 @@ void et_strpool_release(et_strpool *p); /* NULL allowed */
  * new.  0 and *id set; -1 on exhausted memory or a pool of 2^32-1 strings. */
 int et_strpool_intern(et_strpool *p, const char *s, size_t len, uint32_t *id);
 
+/* The id of `len` bytes at `s` if the pool has them: 0 and *id set, else 1
+ * (nothing added). */
+int et_strpool_find(const et_strpool *p, const char *s, size_t len, uint32_t *id);
+
 /* The bytes of `id` (< et_strpool_count), NUL-terminated for convenience
  * (len excludes it).  Valid as long as the pool lives. */
 const char *et_strpool_get(const et_strpool *p, uint32_t id, size_t *len);
@@ -107,12 +116,12 @@ const uint32_t *et_strpool_ranks(et_strpool *p);
 
 /* The kind of a list column's elements. */
 typedef enum {
-    ET_ELEM_F64 = 0, /* double */
-    ET_ELEM_I64,     /* int64_t */
-    ET_ELEM_U64,     /* uint64_t (raw ticks; shown as Lua integers) */
-    ET_ELEM_I32,     /* int32_t */
-    ET_ELEM_STR,     /* uint32_t ids into the column's pool */
-} et_elem_kind;
+    ET_LIST_F64 = 0, /* double */
+    ET_LIST_I64,     /* int64_t */
+    ET_LIST_U64,     /* uint64_t (raw ticks; shown as Lua integers) */
+    ET_LIST_I32,     /* int32_t */
+    ET_LIST_STR,     /* uint32_t ids into the column's pool */
+} et_list_elem;
 
 /* One list cell: `len` elements at `ptr` (NULL when len is 0). */
 typedef struct et_list_span {
@@ -128,9 +137,9 @@ typedef struct et_column {
     size_t n;             /* cells */
     const void *data;     /* cell i at (const char *)data + i * stride */
     size_t stride;        /* bytes between cells (the kind's size when dense) */
-    const uint8_t *valid; /* NULL, or n bytes (stride 1): 0 = absent (nil) */
-    et_strpool *pool;     /* ET_COL_STR, and ET_COL_LIST of ET_ELEM_STR */
-    et_elem_kind elem;    /* ET_COL_LIST */
+    const uint8_t *valid; /* NULL, or n bytes (stride 1): ET_VALID, ET_ABSENT, ET_NAN */
+    et_strpool *pool;     /* ET_COL_STR, and ET_COL_LIST of ET_LIST_STR */
+    et_list_elem elem;    /* ET_COL_LIST */
     et_col_owner *owner;  /* borrowed data/valid (and list elements), or NULL */
     void *own_data;       /* owned buffers, freed with the column */
     void *own_valid;
@@ -142,7 +151,7 @@ size_t et_col_cell_size(et_col_kind kind);
 /* A new column of `n` cells of `kind` with owned, zeroed storage
  * (writable through et_col_mut_data until shared); `with_valid`: an owned
  * validity mask, every cell present (1).  `pool` (retained) for STR and
- * lists of ET_ELEM_STR, else NULL.  One reference. */
+ * lists of ET_LIST_STR, else NULL.  One reference. */
 et_column *et_col_new(et_col_kind kind, size_t n, bool with_valid, et_strpool *pool);
 
 /* A column over borrowed memory: `data` (n cells `stride` bytes apart),
@@ -150,7 +159,7 @@ et_column *et_col_new(et_col_kind kind, size_t n, bool with_valid, et_strpool *p
  * for static memory).  For lists, `elem` names the elements' kind.  One
  * reference; NULL on exhausted memory. */
 et_column *et_col_borrow(et_col_kind kind, size_t n, const void *data, size_t stride,
-                         const uint8_t *valid, et_strpool *pool, et_elem_kind elem,
+                         const uint8_t *valid, et_strpool *pool, et_list_elem elem,
                          et_col_owner *owner);
 
 void et_col_retain(et_column *c);
@@ -167,7 +176,7 @@ static inline const void *et_col_cell(const et_column *c, size_t i)
 }
 static inline bool et_col_present(const et_column *c, size_t i)
 {
-    return !c->valid || c->valid[i];
+    return !c->valid || c->valid[i] == ET_VALID;
 }
 static inline double et_col_f64(const et_column *c, size_t i)
 {
@@ -203,8 +212,8 @@ static inline bool et_col_missing(const et_column *c, size_t i)
 
 /* A new column of the cells idx[0..k-1] (each < c->n) of `c`, in that
  * order: dense owned storage of the same kind, pool and element kind (list
- * cells keep pointing at the same elements, so the new column retains c's
- * owner).  NULL on exhausted memory. */
+ * cells keep pointing at the same elements and handles keep meaning the
+ * same values, so a LIST or OBJ column's take retains c's owner).  NULL on exhausted memory. */
 et_column *et_col_take(const et_column *c, const size_t *idx, size_t k);
 
 /* The cells [first, first + k) of `c` (first + k <= c->n): the same column
