@@ -20,11 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* format/tensor.h (through binding.h) and table/column.h both name a type
- * et_elem_kind: the tensor's is renamed here, where it is not used */
-#define et_elem_kind et_tensor_elem_kind_
 #include "binding.h"
-#undef et_elem_kind
 #include "table/fromrun.h"
 
 #define MT_RAWTABLE "etinspect.RawTable"

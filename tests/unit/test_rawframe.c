@@ -14,9 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define et_elem_kind et_tensor_elem_kind_ /* format/tensor.h and table/column.h: see fromrun.c */
 #include "model/model.h"
-#undef et_elem_kind
 #include "table/fromrun.h"
 #include "tap.h"
 

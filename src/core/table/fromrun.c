@@ -1,9 +1,4 @@
 /* fromrun.c - the raw-event columns from an inspector's runs; see fromrun.h. */
-/* format/tensor.h (through model.h) and table/column.h both name a type
- * et_elem_kind: the tensor's is renamed here, where it is not used */
-#define et_elem_kind et_tensor_elem_kind_
-#include "model/model.h"
-#undef et_elem_kind
 #include "table/fromrun.h"
 
 #include <math.h>
@@ -14,6 +9,7 @@
 
 #include "base/timescale.h"
 #include "format/etdump.h"
+#include "model/model.h"
 
 const char *const et_raw_column_names[ET_RAW_NCOLS] = {
     "run",        "block",          "name",           "kind",
