@@ -139,6 +139,18 @@ do
   t.is(insp:raw_frame{ include_units = false }.columns[7], "duration", "include_units = false")
 end
 
+-- the same frame whatever the threads (the runs are split among them, each
+-- with its own strings, merged in order)
+if t.exists(t.corpus .. "/medium.etdp") then
+  local bin = os.getenv("ETINSPECT") or (t.build .. "/etinspect")
+  local code = "local i = require('etinspect').Inspector{etdump_path = '" .. t.corpus ..
+    "/medium.etdp'} io.write(i:raw_frame():to_tsv())"
+  local one, s1 = t.run("ETINSPECT_THREADS=1 '" .. bin .. "' -e \"" .. code .. "\"")
+  local many, s5 = t.run("ETINSPECT_THREADS=5 '" .. bin .. "' -e \"" .. code .. "\"")
+  t.ok(s1 == 0 and s5 == 0 and #one > 1000000, "medium: the raw frame's TSV with 1 and 5 threads")
+  t.ok(one == many, "... the same bytes")
+end
+
 -- the contract
 do
   local insp = etinspect.Inspector { etdump_path = fx .. "/wrap.etdp" }
