@@ -79,6 +79,7 @@ int luaopen_etinspect(lua_State *L)
     et_lua_register_export(L);
     et_lua_register_bundled(L);
     et_lua_register_columns(L);
+    et_lua_register_rawframe(L);
 
     lua_newtable(L);
     int M = lua_gettop(L);
