@@ -202,7 +202,7 @@ function Frame.from_columns(spec, order)
   if spec[1] ~= nil then
     if order ~= nil then error("Frame.from_columns: an order is given by the pairs themselves", 2) end
     for i, e in ipairs(spec) do
-      if type(e) ~= "table" or type(e[1]) ~= "string" or type(e[2]) ~= "table" then
+      if type(e) ~= "table" or type(e[1]) ~= "string" or not (type(e[2]) == "table" or core.is_series(e[2])) then
         error(string.format('Frame.from_columns: entry %d must be {"name", {values...}}', i), 2)
       end
       names[i], values[i] = e[1], e[2]
@@ -215,7 +215,7 @@ function Frame.from_columns(spec, order)
   else
     for k, v in pairs(spec) do
       if type(k) ~= "string" then error("Frame.from_columns: column names must be strings", 2) end
-      if type(v) ~= "table" then
+      if type(v) ~= "table" and not core.is_series(v) then
         error(string.format("Frame.from_columns: column '%s' must be a sequence, got %s", k, type(v)), 2)
       end
     end
@@ -245,7 +245,8 @@ function Frame.from_columns(spec, order)
   end
   local n
   for i, v in ipairs(values) do
-    local len = (getmetatable(v) == COLUMN and #v) or (math.type(rawget(v, "n")) == "integer" and v.n) or #v
+    local len = (core.is_series(v) or getmetatable(v) == COLUMN) and #v
+      or (math.type(rawget(v, "n")) == "integer" and v.n) or #v
     if n == nil then
       n = len
     elseif len ~= n then
