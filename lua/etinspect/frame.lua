@@ -257,6 +257,53 @@ function Frame.from_columns(spec, order)
   return wrap(names, core.tab_from_columns(values, n or 0))
 end
 
+--- The rows of several frames one after the other (pandas' concat of
+-- frames, ignore_index = true): Frame.concat{df1, df2, ...}.  Columns: every
+-- frame's, in order of first appearance; a frame without one of them has
+-- NaN there (as pandas).  In C when every frame has the same columns and
+-- each column one kind in all of them.
+-- @tparam {Frame,...} frames at least one
+-- @treturn Frame
+-- @raise "Frame.concat: item 2 is not a Frame (got table)", no frame
+function Frame.concat(frames)
+  if type(frames) ~= "table" or getmetatable(frames) == mt then
+    error("Frame.concat: bad argument #1 (a sequence of frames expected, got "
+      .. (getmetatable(frames) == mt and "a Frame" or type(frames)) .. ")", 2)
+  end
+  if #frames == 0 then error("Frame.concat: no frame to concatenate", 2) end
+  local names, seen = {}, {}
+  for i, f in ipairs(frames) do
+    if getmetatable(f) ~= mt then
+      error(string.format("Frame.concat: item %d is not a Frame (got %s)", i, type(f)), 2)
+    end
+    for _, c in ipairs(f._columns) do
+      if not seen[c] then seen[c] = true; names[#names + 1] = c end
+    end
+  end
+  local all = true
+  for _, f in ipairs(frames) do
+    for _, c in ipairs(names) do
+      if not has_column(f, c) then all = false end
+    end
+  end
+  if all then
+    local ts = {}
+    for i, f in ipairs(frames) do ts[i] = f._t:pick(js_of(f, names)) end
+    local t = core.tab_concat(ts)
+    if t then return wrap(names, t) end
+  end
+  local rows = {}
+  for _, f in ipairs(frames) do
+    for _, r in ipairs(rows_of(f)) do
+      for _, c in ipairs(names) do
+        if not has_column(f, c) then r[c] = 0 / 0 end
+      end
+      rows[#rows + 1] = r
+    end
+  end
+  return new(names, rows)
+end
+
 --- Is `v` a Frame?
 function Frame.is_frame(v) return getmetatable(v) == mt end
 
@@ -2020,6 +2067,8 @@ core.series_extend(column_methods) -- a Series has them too
 do
   local new_frame, quantile = Frame.new, Frame.quantile
   Frame.new = public("Frame.new", 1, new_frame) -- (columns, rows)
+  Frame.from_columns = public("Frame.from_columns", 1, Frame.from_columns) -- (spec, order)
+  Frame.concat = public("Frame.concat", 0, Frame.concat) -- (frames)
   Frame.quantile = function(...)
     if select("#", ...) > 1 then error("Frame.quantile: too many arguments (at most 1 accepted)", 2) end
     return quantile(...)

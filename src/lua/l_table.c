@@ -19,6 +19,7 @@
  *   _core.tab_from_rows(names, rows) -> Table        rows keyed by name
  *   _core.tab_from_columns(cols, n) -> Table          cols: sequences of n
  *   _core.tab_compose{T1, j1, T2, j2, ...} -> Table   columns picked (equal rows)
+ *   _core.tab_concat{T1, T2, ...} -> Table | nil      rows one after the other
  *   T:nrows(), T:ncols(), T:kind(j) -> "f64"|"i64"|"bool"|"str"|"list"|"obj"
  *   T:cell(i, j), T:column(j) -> sequence (nil holes), T:row(i, names),
  *   T:rows(names [, first, last]) -> sequence of row tables
@@ -412,6 +413,36 @@ static int tab_compose(lua_State *L)
         et_col_retain(c);
         t->base[k] = c;
         lua_pop(L, 2);
+    }
+    return 1;
+}
+
+/* _core.tab_concat{T1, T2, ...} -> Table | nil: the rows of each in turn
+ * (equal column counts; nil when a column's kinds differ between them) */
+static int tab_concat(lua_State *L)
+{
+    luaL_checktype(L, 1, LUA_TTABLE);
+    size_t m = (size_t)lua_rawlen(L, 1), nrows = 0, ncols = 0;
+    ltable **ts = lua_newuserdatauv(L, (m ? m : 1) * sizeof *ts, 0);
+    for (size_t k = 0; k < m; k++) {
+        lua_rawgeti(L, 1, (lua_Integer)k + 1);
+        ts[k] = check_t(L, -1);
+        lua_pop(L, 1); /* the sequence keeps it */
+        if (k == 0)
+            ncols = ts[k]->ncols;
+        else if (ts[k]->ncols != ncols)
+            return luaL_error(L, "tab_concat: tables of %d and %d columns", (int)ncols, (int)ts[k]->ncols);
+        nrows += ts[k]->nrows;
+    }
+    et_column **parts = lua_newuserdatauv(L, (m ? m : 1) * sizeof *parts, 0);
+    ltable *o = new_t(L, ncols, nrows);
+    for (size_t j = 0; j < ncols; j++) {
+        for (size_t k = 0; k < m; k++)
+            parts[k] = col_of(L, ts[k], j);
+        if (!(o->base[j] = et_col_concat(parts, m))) {
+            lua_pushnil(L);
+            return 1;
+        }
     }
     return 1;
 }
@@ -984,6 +1015,7 @@ void et_lua_open_table(lua_State *L)
     static const luaL_Reg fns[] = {{"tab_from_rows", tab_from_rows},
                                    {"tab_from_columns", tab_from_columns},
                                    {"tab_compose", tab_compose},
+                                   {"tab_concat", tab_concat},
                                    {NULL, NULL}};
     luaL_setfuncs(L, fns, 0);
 }

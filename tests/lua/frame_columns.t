@@ -90,6 +90,23 @@ t.ok(shown:find("[1.25, 2.25, 3.25...\n", 1, true) ~= nil, "a 500-element cell s
 local whole = lf:render("plain")
 t.ok(whole:find("500.25]", 1, true) ~= nil, "no limit: the cell whole")
 
+-- concat ------------------------------------------------------------------------------
+local c1 = Frame.from_columns { { "k", { "a", "b" } }, { "v", { 1, 2 } } }
+local c2 = Frame.from_columns { { "v", { 3 } }, { "k", { "c" } } }
+local cc = Frame.concat { c1, c2 }
+t.is(table.concat(cc.columns, ","), "k,v", "concat: the first frame's column order")
+t.is(cc:render("tsv"), "\tk\tv\n0\ta\t1\n1\tb\t2\n2\tc\t3\n", "concat: rows in turn, relabelled")
+local c3 = Frame.from_columns { { "k", { "d" } }, { "w", { true } } }
+local cm = Frame.concat { c1, c3 }
+t.ok(#cm == 3 and cm.v[3] ~= cm.v[3] and cm.w[1] ~= cm.w[1] and cm.w[3] == true,
+  "concat: a column a frame lacks is NaN there")
+local c4 = Frame.from_columns { { "k", { 1 } }, { "v", { 2.5 } } }
+local ck = Frame.concat { c1, c4 }
+t.ok(ck.k[3] == 1 and math.type(ck.v[3]) == "float" and math.type(ck.v[1]) == "integer",
+  "concat: columns of two kinds keep each value")
+t.raises(function() Frame.concat { c1, 5 } end, "item 2 is not a Frame", "concat: a non-frame")
+t.raises(function() Frame.concat {} end, "no frame to concatenate", "concat: nothing")
+
 -- a frame outliving its source ---------------------------------------------------------------
 local kept = Frame.from_columns { x = { 1, 2, 3 } }:sort("x", true)
 collectgarbage()

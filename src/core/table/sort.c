@@ -429,3 +429,51 @@ et_column *et_col_coalesce(const et_column *a, const size_t *ia, const et_column
     }
     return o;
 }
+
+et_column *et_col_concat(et_column *const *cols, size_t k)
+{
+    if (!k)
+        return NULL;
+    et_col_kind kind = cols[0]->kind;
+    size_t n = 0;
+    bool holes = false, one_pool = true;
+    for (size_t j = 0; j < k; j++) {
+        if (cols[j]->kind != kind || kind == ET_COL_LIST || kind == ET_COL_OBJ)
+            return NULL;
+        n += cols[j]->n;
+        holes |= cols[j]->valid != NULL;
+        one_pool &= cols[j]->pool == cols[0]->pool;
+    }
+    et_strpool *pool = cols[0]->pool;
+    bool repool = kind == ET_COL_STR && !one_pool;
+    if (repool && !(pool = et_strpool_new()))
+        return NULL;
+    et_column *o = et_col_new(kind, n, holes, pool);
+    if (repool)
+        et_strpool_release(pool);
+    if (!o)
+        return NULL;
+    size_t cs = o->stride, at = 0;
+    char *dst = et_col_mut_data(o);
+    uint8_t *v = et_col_mut_valid(o);
+    for (size_t j = 0; j < k; j++) {
+        const et_column *c = cols[j];
+        for (size_t i = 0; i < c->n; i++, at++) {
+            if (v)
+                v[at] = c->valid ? c->valid[i] : ET_VALID;
+            if (repool) {
+                size_t len;
+                const char *s = et_strpool_get(c->pool, et_col_str(c, i), &len);
+                uint32_t id;
+                if (et_strpool_intern(o->pool, s, len, &id) != 0) {
+                    et_col_release(o);
+                    return NULL;
+                }
+                memcpy(dst + at * cs, &id, 4);
+            } else {
+                memcpy(dst + at * cs, (const char *)c->data + i * c->stride, cs);
+            }
+        }
+    }
+    return o;
+}

@@ -91,6 +91,11 @@ int et_tab_describe(const et_column *c, const double *q, size_t nq, double *out)
 int et_tab_join(et_column *const *lk, size_t ln, et_column *const *rk, size_t rn, size_t nk,
                 int how, size_t **li, size_t **ri, size_t *nout);
 
+/* The cells of cols[0..k) one after the other: a new column of their kind
+ * (all of one kind; text of several pools interned into a new one).  NULL
+ * on exhausted memory or kinds that differ (or LIST, OBJ). */
+et_column *et_col_concat(et_column *const *cols, size_t k);
+
 /* A new column of the cells idx[0..k) of c, ET_NAN where idx is ET_NO_ROW. */
 et_column *et_col_gather(const et_column *c, const size_t *idx, size_t k);
 
