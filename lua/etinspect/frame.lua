@@ -1320,6 +1320,7 @@ function methods.mutate(self, spec)
       if not rows then
         rows = rows_of(self)
         for c, mv in pairs(made) do
+          if type(mv) == "userdata" then mv = mv:column(1) end
           for i, r in ipairs(rows) do r[c] = mv[i] end
         end
       end
@@ -1334,7 +1335,12 @@ function methods.mutate(self, spec)
         if #v ~= n then
           error(string.format("Frame:mutate: column '%s' has %d values for %d rows", name, #v, n), 2)
         end
-        for i = 1, n do vals[i] = v[i] end
+        local st = not rows and core.is_series(v) and core.tab_of_series(v)
+        if st then
+          vals = st -- a Series' column, shared (no Lua value per row)
+        else
+          for i = 1, n do vals[i] = v[i] end
+        end
       else
         for i = 1, n do vals[i] = v end
       end
@@ -1346,14 +1352,17 @@ function methods.mutate(self, spec)
   end
   local pos, parts, newvals, newj = positions(self), {}, {}, {}
   for _, c in ipairs(cols) do
-    if made[c] then
+    if made[c] and type(made[c]) ~= "userdata" then
       newvals[#newvals + 1] = made[c]
       newj[c] = #newvals
     end
   end
   local nt = core.tab_from_columns(newvals, n)
   for _, c in ipairs(cols) do
-    if newj[c] then
+    if type(made[c]) == "userdata" then
+      parts[#parts + 1] = made[c]
+      parts[#parts + 1] = 1
+    elseif newj[c] then
       parts[#parts + 1] = nt
       parts[#parts + 1] = newj[c]
     else

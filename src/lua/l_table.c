@@ -20,6 +20,7 @@
  *   _core.tab_from_columns(cols, n) -> Table          cols: sequences of n
  *   _core.tab_compose{T1, j1, T2, j2, ...} -> Table   columns picked (equal rows)
  *   _core.tab_concat{T1, T2, ...} -> Table | nil      rows one after the other
+ *   _core.tab_of_series(s) -> Table | nil             a Series' column, shared
  *   T:nrows(), T:ncols(), T:kind(j) -> "f64"|"i64"|"bool"|"str"|"list"|"obj"
  *   T:cell(i, j), T:column(j) -> sequence (nil holes), T:row(i, names),
  *   T:rows(names [, first, last]) -> sequence of row tables
@@ -444,6 +445,22 @@ static int tab_concat(lua_State *L)
             return 1;
         }
     }
+    return 1;
+}
+
+/* _core.tab_of_series(s) -> Table | nil: a one-column Table over the
+ * Series' column (shared); nil for a column of Lua objects (its values
+ * live in the Series) */
+static int tab_of_series(lua_State *L)
+{
+    et_column *c = et_lua_test_series(L, 1);
+    if (!c || c->kind == ET_COL_OBJ) {
+        lua_pushnil(L);
+        return 1;
+    }
+    ltable *t = new_t(L, 1, c->n);
+    et_col_retain(c);
+    t->base[0] = c;
     return 1;
 }
 
@@ -1016,6 +1033,7 @@ void et_lua_open_table(lua_State *L)
                                    {"tab_from_columns", tab_from_columns},
                                    {"tab_compose", tab_compose},
                                    {"tab_concat", tab_concat},
+                                   {"tab_of_series", tab_of_series},
                                    {NULL, NULL}};
     luaL_setfuncs(L, fns, 0);
 }
