@@ -2,7 +2,11 @@
 -- reference Inspector returns, with the verbs pandas users reach for, in
 -- Lua idiom (docs/lua-api.md, "Frame").
 --
--- A Frame is a sequence of rows over named columns:
+-- A Frame is a table of named, typed columns held in C (src/lua/l_table.c,
+-- src/core/table/): numbers (float64, int64), booleans, text in a shared
+-- string pool, list views of the model's arrays, and any other Lua value in
+-- an object column.  Rows, cells and columns become Lua values only when
+-- asked for:
 --   frame.columns         sequence of column names (in order)
 --   #frame                number of rows
 --   frame[i]              row i: a table keyed by column name
@@ -11,7 +15,8 @@
 -- Cells are Lua values. As in pandas, a missing statistic in a column of
 -- numbers is NaN (test with `x ~= x`); other missing cells are nil.
 -- Frames are never modified in place: every method returns a new Frame
--- (sharing the row tables unless it changes them).
+-- (sharing the columns it keeps).  frame[i] is a new row table at each
+-- access; frame.col is made once per frame and column (then cached).
 --
 -- Numbers follow pandas 1.5 (without bottleneck): sums are NumPy's pairwise
 -- sums, std and var use ddof = 1, median averages the two middle values,
@@ -72,24 +77,51 @@ local function columns_list(self)
   return table.concat(self._columns, ", ")
 end
 
+-- name -> position of the frame's columns (made once per frame)
+local function positions(self)
+  local pos = rawget(self, "_pos")
+  if not pos then
+    pos = {}
+    for j, c in ipairs(self._columns) do
+      if pos[c] == nil then pos[c] = j end
+    end
+    rawset(self, "_pos", pos)
+  end
+  return pos
+end
+
 --- Raise "<where>: no column 'x' (columns: a, b)" unless `name` is one.
 local function need_column(self, where, name, level)
-  for _, c in ipairs(self._columns) do
-    if c == name then return name end
-  end
+  if name ~= nil and positions(self)[name] then return name end
   error(string.format("%s: no column '%s' (columns: %s)", where, tostring(name), columns_list(self)),
     (level or 2) + 1)
 end
 
 local function has_column(self, name)
-  for _, c in ipairs(self._columns) do
-    if c == name then return true end
-  end
-  return false
+  return name ~= nil and positions(self)[name] ~= nil
 end
 
+-- The frame over Table `t` (src/lua/l_table.c) with column names `columns`.
+local function wrap(columns, t)
+  return setmetatable({ _columns = columns, _t = t, _cc = {} }, mt)
+end
+Frame.wrap = wrap
+
+-- A frame of row tables keyed by column name (converted to columns).
 local function new(columns, rows)
-  return setmetatable({ _columns = columns, _rows = rows }, mt)
+  return wrap(columns, core.tab_from_rows(columns, rows))
+end
+
+-- Every row as a table (the slow paths that call Lua per row).
+local function rows_of(self)
+  return self._t:rows(self._columns)
+end
+
+-- The column positions of names (known to be columns).
+local function js_of(self, names)
+  local pos, js = positions(self), {}
+  for i, c in ipairs(names) do js[i] = pos[c] end
+  return js
 end
 
 -- pandas names that etinspect spells otherwise, for the error of frame.x
@@ -111,9 +143,13 @@ PANDAS_NAMES = {
 mt = {
   __name = "Frame",
   __methods = methods, -- for completion and help
-  __len = function(self) return #self._rows end,
+  __len = function(self) return self._t:nrows() end,
   __index = function(self, k)
-    if math.type(k) == "integer" then return self._rows[k] end
+    if math.type(k) == "integer" then
+      local t = rawget(self, "_t")
+      if k >= 1 and k <= t:nrows() then return t:row(k, self._columns) end
+      return nil
+    end
     if k == "columns" then return self._columns end
     local m = methods[k]
     if m then return m end
@@ -144,6 +180,82 @@ function Frame.new(columns, rows)
   return new(cols, rows or {})
 end
 
+--- Make a Frame from column sequences (pandas' DataFrame from a dict of
+-- lists):
+--   Frame.from_columns{ name = {"a", "b"}, n = {1, 2} }        columns sorted by name
+--   Frame.from_columns({ name = {...}, n = {...} }, {"n", "name"})   in this order
+--   Frame.from_columns{ {"name", {"a", "b"}}, {"n", {1, 2}} }    ordered pairs
+-- Every column has the same number of values (#values, or values.n for a
+-- sequence with nil holes, as frame.col gives); the values are copied
+-- into C columns.
+-- @treturn Frame
+-- @raise columns of different lengths (naming both), a name that is not a
+--   string, an order naming a column not given (or leaving one out)
+function Frame.from_columns(spec, order)
+  if type(spec) ~= "table" then
+    error("Frame.from_columns: bad argument #1 (table of column sequences expected, got " .. type(spec) .. ")", 2)
+  end
+  if order ~= nil and type(order) ~= "table" then
+    error("Frame.from_columns: bad argument #2 (sequence of column names expected, got " .. type(order) .. ")", 2)
+  end
+  local names, values = {}, {}
+  if spec[1] ~= nil then
+    if order ~= nil then error("Frame.from_columns: an order is given by the pairs themselves", 2) end
+    for i, e in ipairs(spec) do
+      if type(e) ~= "table" or type(e[1]) ~= "string" or type(e[2]) ~= "table" then
+        error(string.format('Frame.from_columns: entry %d must be {"name", {values...}}', i), 2)
+      end
+      names[i], values[i] = e[1], e[2]
+    end
+    for k in pairs(spec) do
+      if math.type(k) ~= "integer" then
+        error("Frame.from_columns: mix of the pair form and named columns ('" .. tostring(k) .. "')", 2)
+      end
+    end
+  else
+    for k, v in pairs(spec) do
+      if type(k) ~= "string" then error("Frame.from_columns: column names must be strings", 2) end
+      if type(v) ~= "table" then
+        error(string.format("Frame.from_columns: column '%s' must be a sequence, got %s", k, type(v)), 2)
+      end
+    end
+    if order then
+      local seen = {}
+      for i, c in ipairs(order) do
+        if spec[c] == nil then
+          error(string.format("Frame.from_columns: order[%d] '%s' is no column given", i, tostring(c)), 2)
+        end
+        if seen[c] then error("Frame.from_columns: column '" .. c .. "' ordered twice", 2) end
+        seen[c] = true
+        names[i] = c
+      end
+      for k in pairs(spec) do
+        if not seen[k] then error("Frame.from_columns: column '" .. k .. "' left out of the order", 2) end
+      end
+    else
+      for k in pairs(spec) do names[#names + 1] = k end
+      table.sort(names)
+    end
+    for i, c in ipairs(names) do values[i] = spec[c] end
+  end
+  local seen = {}
+  for _, c in ipairs(names) do
+    if seen[c] then error("Frame.from_columns: column '" .. c .. "' given twice", 2) end
+    seen[c] = true
+  end
+  local n
+  for i, v in ipairs(values) do
+    local len = (getmetatable(v) == COLUMN and #v) or (math.type(rawget(v, "n")) == "integer" and v.n) or #v
+    if n == nil then
+      n = len
+    elseif len ~= n then
+      error(string.format("Frame.from_columns: column '%s' has %d values, column '%s' has %d",
+        names[i], len, names[1], n), 2)
+    end
+  end
+  return wrap(names, core.tab_from_columns(values, n or 0))
+end
+
 --- Is `v` a Frame?
 function Frame.is_frame(v) return getmetatable(v) == mt end
 
@@ -152,7 +264,11 @@ function Frame.is_frame(v) return getmetatable(v) == mt end
 --- Iterate rows: `for i, row in frame:rows() do ... end`.
 function methods.rows(self)
   check(self, "Frame:rows")
-  return ipairs(self._rows)
+  local t, cols, n, i = self._t, self._columns, self._t:nrows(), 0
+  return function()
+    i = i + 1
+    if i <= n then return i, t:row(i, cols) end
+  end
 end
 
 --- Values of one column, in row order, as a Series (src/lua/l_series.c):
@@ -165,9 +281,11 @@ end
 function methods.column(self, name)
   check(self, "Frame:column")
   need_column(self, "Frame:column", name)
-  local out = {}
-  for i, r in ipairs(self._rows) do out[i] = r[name] end
-  return core.series(out, #self._rows, name)
+  local cached = self._cc[name]
+  if cached then return cached end
+  local out = self._t:series(positions(self)[name], name) -- over the C column: no copy
+  self._cc[name] = out
+  return out
 end
 
 --- Rows for which `fn(row, i)` is true, or where a mask is true (pandas'
@@ -179,24 +297,22 @@ end
 function methods.filter(self, fn)
   check(self, "Frame:filter")
   if core.is_series(fn) or (type(fn) == "table" and getmetatable(fn) == nil) then
-    local n = #self._rows
+    local n = self._t:nrows()
     if not core.is_series(fn) then
       if #fn ~= n then error(string.format("Frame:filter: the mask has %d values for %d rows", #fn, n), 2) end
       fn = core.series(fn, n)
     end
-    local out = {}
-    for i, r in ipairs(core.series_mask(fn, n, "Frame:filter")) do out[i] = self._rows[r] end
-    return new(self._columns, out)
+    return wrap(self._columns, self._t:mask(fn, "Frame:filter"))
   end
   if type(fn) ~= "function" then
     error("Frame:filter: bad argument #1 (function(row, i), a mask or a sequence of booleans expected, got "
       .. type(fn) .. ")", 2)
   end
-  local out = {}
-  for i, r in ipairs(self._rows) do
-    if fn(r, i) then out[#out + 1] = r end
+  local t, cols, flags = self._t, self._columns, {}
+  for i = 1, t:nrows() do
+    flags[i] = fn(t:row(i, cols), i) and true or false
   end
-  return new(self._columns, out)
+  return wrap(self._columns, t:mask(flags))
 end
 
 -- The column names of a varargs-or-sequence argument list.
@@ -220,13 +336,7 @@ local function names_arg(where, first, ...)
 end
 
 local function project(self, cols)
-  local rows = {}
-  for i, r in ipairs(self._rows) do
-    local nr = {}
-    for _, c in ipairs(cols) do nr[c] = r[c] end
-    rows[i] = nr
-  end
-  return new(cols, rows)
+  return wrap(cols, self._t:pick(js_of(self, cols)))
 end
 
 --- Keep some columns, in the given order: frame:select{"a", "b"} or
@@ -268,22 +378,18 @@ end
 function methods.head(self, n)
   check(self, "Frame:head")
   n = count_arg("Frame:head", n, 5)
-  local total = #self._rows
+  local total = self._t:nrows()
   local last = n >= 0 and math.min(n, total) or math.max(total + n, 0)
-  local out = {}
-  for i = 1, last do out[i] = self._rows[i] end
-  return new(self._columns, out)
+  return wrap(self._columns, self._t:slice(1, last))
 end
 
 --- The last n rows (default 5); a negative n: all but the first -n.
 function methods.tail(self, n)
   check(self, "Frame:tail")
   n = count_arg("Frame:tail", n, 5)
-  local total = #self._rows
+  local total = self._t:nrows()
   local first = n >= 0 and math.max(total - n, 0) + 1 or math.min(-n, total) + 1
-  local out = {}
-  for i = first, total do out[#out + 1] = self._rows[i] end
-  return new(self._columns, out)
+  return wrap(self._columns, self._t:slice(first, total - first + 1))
 end
 
 -- ---------------------------------------------------------------- ordering
@@ -399,12 +505,17 @@ function methods.sort(self, by, ...)
   end
   if #keys == 0 then error("Frame:sort: no column given", 2) end
   for _, k in ipairs(keys) do need_column(self, "Frame:sort", k[1]) end
+  local na_first = opts.na_position == "first"
+  local js, descs, pos = {}, {}, positions(self)
+  for i, k in ipairs(keys) do js[i], descs[i] = pos[k[1]], k[2] end
+  local sorted = self._t:sort(js, descs, na_first)
+  if sorted then return wrap(self._columns, sorted) end
+  -- a key column of Lua objects or mixed kinds: Frame.compare, in Lua
+  local rows = rows_of(self)
   local idx = {}
-  for i = 1, #self._rows do idx[i] = i end
-  sort_indices(self._rows, idx, keys, opts.na_position == "first")
-  local out = {}
-  for i, j in ipairs(idx) do out[i] = self._rows[j] end
-  return new(self._columns, out)
+  for i = 1, #rows do idx[i] = i end
+  sort_indices(rows, idx, keys, na_first)
+  return wrap(self._columns, self._t:take(idx))
 end
 
 -- ---------------------------------------------------------------- aggregation
@@ -546,7 +657,7 @@ function Frame.quantile(q)
     error("Frame.quantile: q must be a number between 0 and 1, got " .. tostring(q), 2)
   end
   local name = "quantile(" .. pyrepr.repr(q + 0.0):gsub("%.0$", "") .. ")"
-  return setmetatable({ name = name, numeric = true }, {
+  return setmetatable({ name = name, numeric = true, q = q }, {
     __name = "aggregator",
     __call = function(_, v, col) return core.agg(numbers(v, col, name), "gquantile", q) end,
     __tostring = function() return name end,
@@ -599,6 +710,52 @@ end
 GroupBy.__name = "GroupBy"
 GroupBy.__methods = gmethods
 
+-- Group the rows of `self` by the columns `cols`: a GroupBy.  In C when
+-- every key column has a C order (numbers, booleans, text), else in Lua
+-- with group_key and Frame.compare.  nil_apart: nil and NaN keys apart.
+local function make_groups(self, cols, dropna, sort, nil_apart)
+  local gi = self._t:group(js_of(self, cols), dropna, sort, nil_apart)
+  if gi then
+    return setmetatable({ _frame = self, _by = cols, _gi = gi, _n = gi:count() }, GroupBy)
+  end
+  local order, groups = {}, {}
+  for i, r in ipairs(rows_of(self)) do
+    local vals, skip = {}, false
+    for k, c in ipairs(cols) do
+      vals[k] = r[c]
+      if missing(r[c]) and dropna then skip = true end
+    end
+    if not skip then
+      local gk = group_key(vals)
+      if nil_apart and vals[1] == nil then gk = "\0nil" end
+      local g = groups[gk]
+      if not g then
+        g = { keys = vals, rows = {} }
+        groups[gk] = g
+        order[#order + 1] = g
+      end
+      g.rows[#g.rows + 1] = i
+    end
+  end
+  if sort then
+    local pos = {}
+    for i, g in ipairs(order) do pos[g] = i end
+    table.sort(order, function(a, b)
+      for i = 1, #cols do
+        local x, y = a.keys[i], b.keys[i]
+        local mx, my = missing(x), missing(y)
+        if mx ~= my then return my end
+        if not mx then
+          local c = compare(x, y)
+          if c ~= 0 then return c < 0 end
+        end
+      end
+      return pos[a] < pos[b]
+    end)
+  end
+  return setmetatable({ _frame = self, _by = cols, _lg = order, _n = #order }, GroupBy)
+end
+
 --- Group rows by the values of one or more columns (pandas' groupby):
 --   frame:group_by("is_delegated_op")
 --   frame:group_by("event_block_name", "is_delegated_op")
@@ -630,58 +787,49 @@ function methods.group_by(self, ...)
   opts = opts or {}
   if #cols == 0 then error("Frame:group_by: no column given", 2) end
   for _, c in ipairs(cols) do need_column(self, "Frame:group_by", c) end
-  local order, groups = {}, {}
-  for _, r in ipairs(self._rows) do
-    local vals, skip = {}, false
-    for i, c in ipairs(cols) do
-      vals[i] = r[c]
-      if missing(r[c]) and opts.dropna ~= false then skip = true end
-    end
-    if not skip then
-      local gk = group_key(vals)
-      local g = groups[gk]
-      if not g then
-        g = { keys = vals, rows = {} }
-        groups[gk] = g
-        order[#order + 1] = g
-      end
-      g.rows[#g.rows + 1] = r
-    end
-  end
-  if opts.sort ~= false then
-    local pos = {}
-    for i, g in ipairs(order) do pos[g] = i end
-    table.sort(order, function(a, b)
-      for i = 1, #cols do
-        local x, y = a.keys[i], b.keys[i]
-        local mx, my = missing(x), missing(y)
-        if mx ~= my then return my end
-        if not mx then
-          local c = compare(x, y)
-          if c ~= 0 then return c < 0 end
-        end
-      end
-      return pos[a] < pos[b]
-    end)
-  end
-  return setmetatable({ _frame = self, _by = cols, _groups = order }, GroupBy)
+  return make_groups(self, cols, opts.dropna ~= false, opts.sort ~= false, false)
 end
 
--- The values of column `col` in group g, as a column sequence.
-local function group_values(g, col)
+-- The rows (1-based) of group k.
+local function group_rows(g, k)
+  if g._gi then return g._gi:rows(k) end
+  return g._lg[k].rows
+end
+
+-- A Table of the key columns, one row per group.
+local function group_keys(g)
+  local f = g._frame
+  if g._gi then return g._gi:keys(f._t, js_of(f, g._by)) end
+  local firsts = {}
+  for k, grp in ipairs(g._lg) do firsts[k] = grp.rows[1] end
+  return f._t:take(firsts):pick(js_of(f, g._by))
+end
+
+-- The values of column `col` in group k, as a column sequence.
+local function group_values(g, k, col)
+  local all = g._frame:column(col)
+  local rows = group_rows(g, k)
   local vals = {}
-  for j, r in ipairs(g.rows) do vals[j] = r[col] end
-  return make_column(vals, #g.rows, col)
+  for j, r in ipairs(rows) do vals[j] = all[r] end
+  return make_column(vals, #rows, col)
 end
 
 -- Is every present value of `col` a number (or boolean)?  (pandas'
 -- numeric_only for whole-frame aggregations.)
 local function numeric_column(self, col)
+  local j = positions(self)[col]
+  local kind = self._t:kind(j)
+  if kind == "f64" or kind == "i64" or kind == "bool" then
+    local _, any = self._t:numeric(j)
+    return any
+  end
+  if kind ~= "obj" then return false end
   local any = false
-  for _, r in ipairs(self._rows) do
-    local v = r[col]
-    if not missing(v) then
-      if type(v) ~= "number" and type(v) ~= "boolean" then return false end
+  local v = self:column(col)
+  for i = 1, #v do
+    local x = v[i]
+    if not missing(x) then
+      if type(x) ~= "number" and type(x) ~= "boolean" then return false end
       any = true
     end
   end
@@ -697,15 +845,15 @@ local function agg_plan(g, spec)
   local plan = {}
   local function add(out, col, aspec)
     need_column(f, where, col, 3)
-    local fn, _, numeric = resolve_agg(aspec, where)
-    plan[#plan + 1] = { out, col, fn, numeric }
+    local fn, name, numeric = resolve_agg(aspec, where)
+    plan[#plan + 1] = { out, col, fn, numeric, name }
   end
   if type(spec) == "string" or type(spec) == "function"
      or (type(spec) == "table" and getmetatable(spec) and getmetatable(spec).__name == "aggregator") then
     -- every other column (numeric aggregators: the numeric ones)
-    local fn, _, numeric = resolve_agg(spec, where)
+    local fn, name, numeric = resolve_agg(spec, where)
     for _, c in ipairs(f._columns) do
-      if not by[c] and (not numeric or numeric_column(f, c)) then plan[#plan + 1] = { c, c, fn, numeric } end
+      if not by[c] and (not numeric or numeric_column(f, c)) then plan[#plan + 1] = { c, c, fn, numeric, name } end
     end
     return plan
   end
@@ -779,6 +927,16 @@ local function agg_plan(g, spec)
   return plan
 end
 
+-- The C aggregator of an aggregator function (and its q), or nil for a
+-- Lua function.
+local c_names = {}
+for name, f in pairs(aggregators) do c_names[f] = name end
+local function c_aggregator(fn)
+  if c_names[fn] then return c_names[fn], 0.5 end
+  if type(fn) == "table" and rawget(fn, "q") then return "quantile", fn.q end
+  return nil
+end
+
 --- Aggregate each group: one row per group, the key columns first.
 --   g:agg{ {"events", "event_name", "count"}, {"total", "avg (ms)", "sum"} }  (in this order)
 --   g:agg{ ["avg (ms)"] = "sum" }                 dict form: output named as the column
@@ -807,18 +965,36 @@ function gmethods.agg(g, spec)
     seen[p[1]] = true
     cols[#cols + 1] = p[1]
   end
-  local rows = {}
-  for i, grp in ipairs(g._groups) do
-    local row = {}
-    for j, c in ipairs(g._by) do row[c] = grp.keys[j] end
-    for _, p in ipairs(plan) do
-      local ok, v = pcall(p[3], group_values(grp, p[2]), p[2])
-      if not ok then error("GroupBy:agg: " .. tostring(v), 2) end
-      row[p[1]] = v
+  local f = g._frame
+  local keys = group_keys(g)
+  local parts = {}
+  for j = 1, #g._by do parts[#parts + 1] = keys; parts[#parts + 1] = j end
+  for _, p in ipairs(plan) do
+    local out
+    local what, q = c_aggregator(p[3])
+    if what and g._gi then
+      local res, row = g._gi:agg(f._t, positions(f)[p[2]], what, q)
+      if res then
+        out = res
+      elseif res == false then
+        local x = f._t:cell(row, positions(f)[p[2]])
+        error(string.format("GroupBy:agg: %s: column '%s' holds %s values (%s), not numbers", p[5],
+          tostring(p[2]), type(x), pyrepr.repr(x)), 2)
+      end
     end
-    rows[i] = row
+    if not out then -- a Lua aggregator, or a column C cannot aggregate
+      local vals = {}
+      for k = 1, g._n do
+        local ok, v = pcall(p[3], group_values(g, k, p[2]), p[2])
+        if not ok then error("GroupBy:agg: " .. tostring(v), 2) end
+        vals[k] = v
+      end
+      out = core.tab_from_columns({ vals }, g._n)
+    end
+    parts[#parts + 1] = out
+    parts[#parts + 1] = 1
   end
-  return new(cols, rows)
+  return wrap(cols, core.tab_compose(parts))
 end
 gmethods.aggregate = gmethods.agg
 
@@ -844,28 +1020,39 @@ function gmethods.size(g)
   local cols = {}
   for i, c in ipairs(g._by) do cols[i] = c end
   cols[#cols + 1] = "size"
-  local rows = {}
-  for i, grp in ipairs(g._groups) do
-    local row = { size = #grp.rows }
-    for j, c in ipairs(g._by) do row[c] = grp.keys[j] end
-    rows[i] = row
+  local keys = group_keys(g)
+  local parts = {}
+  for j = 1, #g._by do parts[#parts + 1] = keys; parts[#parts + 1] = j end
+  local sizes
+  if g._gi then
+    sizes = g._gi:sizes()
+  else
+    local n = {}
+    for k, grp in ipairs(g._lg) do n[k] = #grp.rows end
+    sizes = core.tab_from_columns({ n }, g._n)
   end
-  return new(cols, rows)
+  parts[#parts + 1] = sizes
+  parts[#parts + 1] = 1
+  return wrap(cols, core.tab_compose(parts))
 end
 
 --- g:groups() -> sequence of {keys = {values of the key columns}, rows = Frame}.
 function gmethods.groups(g)
   gcheck(g, "GroupBy:groups")
+  local f = g._frame
+  local keys = group_keys(g)
   local out = {}
-  for i, grp in ipairs(g._groups) do
-    out[i] = { keys = grp.keys, rows = new(g._frame._columns, grp.rows) }
+  for k = 1, g._n do
+    local kv = {}
+    for j = 1, #g._by do kv[j] = keys:cell(k, j) end
+    out[k] = { keys = kv, rows = wrap(f._columns, f._t:take(group_rows(g, k))) }
   end
   return out
 end
 
-GroupBy.__len = function(g) return #g._groups end
+GroupBy.__len = function(g) return g._n end
 GroupBy.__tostring = function(g)
-  return "GroupBy(" .. table.concat(g._by, ", ") .. "): " .. #g._groups .. " groups\n"
+  return "GroupBy(" .. table.concat(g._by, ", ") .. "): " .. g._n .. " groups\n"
     .. gmethods.size(g):render("box", {})
 end
 Frame.GroupBy = GroupBy
@@ -878,17 +1065,9 @@ Frame.GroupBy = GroupBy
 function methods.unique(self, col)
   check(self, "Frame:unique")
   need_column(self, "Frame:unique", col)
-  local seen, out, n = {}, {}, 0
-  for _, r in ipairs(self._rows) do
-    local v = r[col]
-    local k = v == nil and "\0nil" or group_key { v }
-    if not seen[k] then
-      seen[k] = true
-      n = n + 1
-      out[n] = v
-    end
-  end
-  return make_column(out, n)
+  local g = make_groups(self, { col }, false, false, true)
+  local keys = group_keys(g)
+  return make_column(keys:column(1), g._n)
 end
 
 --- How often each value (or combination of values) occurs:
@@ -907,12 +1086,12 @@ function methods.value_counts(self, cols, opts)
     { normalize = "boolean", sort = "boolean", ascending = "boolean", dropna = "boolean" }, 2)
   opts = opts or {}
   local g = methods.group_by(self, cols, { sort = false, dropna = opts.dropna ~= false })
-  local total = 0
-  for _, grp in ipairs(g._groups) do total = total + #grp.rows end
   local out = opts.normalize and "proportion" or "count"
   local f = gmethods.size(g)
+  local total = 0
+  for _, k in ipairs(f:column("size")) do total = total + k end
   local rows = {}
-  for i, r in ipairs(f._rows) do
+  for i, r in ipairs(rows_of(f)) do
     local nr = {}
     for _, c in ipairs(cols) do nr[c] = r[c] end
     nr[out] = opts.normalize and r.size / total or r.size
@@ -923,12 +1102,7 @@ function methods.value_counts(self, cols, opts)
   oc[#oc + 1] = out
   local res = new(oc, rows)
   if opts.sort ~= false then
-    local idx = {}
-    for i = 1, #rows do idx[i] = i end
-    sort_indices(rows, idx, { { out, opts.ascending ~= true } }, false)
-    local sorted = {}
-    for i, j in ipairs(idx) do sorted[i] = rows[j] end
-    res = new(oc, sorted)
+    res = wrap(oc, res._t:sort({ #oc }, { opts.ascending ~= true }, false))
   end
   return res
 end
@@ -966,17 +1140,24 @@ function methods.describe(self, opts)
     if not has_median then ps[#ps + 1] = 0.5 end
     table.sort(ps)
   end
-  local cols = {}
+  local cols, t, pos = {}, self._t, positions(self)
   for _, c in ipairs(self._columns) do
-    local any, ok = false, true
-    for _, r in ipairs(self._rows) do
-      local v = r[c]
-      if v ~= nil then
-        if type(v) ~= "number" then ok = false; break end
-        any = true
+    local kind = t:kind(pos[c])
+    if kind == "f64" or kind == "i64" then
+      local _, _, nonnil = t:numeric(pos[c])
+      if nonnil then cols[#cols + 1] = c end
+    elseif kind == "obj" then -- numbers of both kinds, or other values
+      local any, ok = false, true
+      local v = self:column(c)
+      for i = 1, #v do
+        local x = v[i]
+        if x ~= nil then
+          if type(x) ~= "number" then ok = false; break end
+          any = true
+        end
       end
+      if ok and any then cols[#cols + 1] = c end
     end
-    if ok and any then cols[#cols + 1] = c end
   end
   if #cols == 0 then
     error("Frame:describe: no numeric column (columns: " .. columns_list(self) .. ")", 2)
@@ -987,10 +1168,14 @@ function methods.describe(self, opts)
   local rows = {}
   for i, s in ipairs(stats) do rows[i] = { stat = s } end
   for _, c in ipairs(cols) do
+    if t:kind(pos[c]) ~= "obj" then
+      for i, v in ipairs(t:describe(pos[c], ps)) do rows[i][c] = v end
+      goto next_column
+    end
     local xs = {}
-    for _, r in ipairs(self._rows) do
-      local v = r[c]
-      if not missing(v) then xs[#xs + 1] = v end
+    local v = self:column(c)
+    for i = 1, #v do
+      if not missing(v[i]) then xs[#xs + 1] = v[i] end
     end
     local sorted = {}
     for i, x in ipairs(xs) do sorted[i] = x + 0.0 end
@@ -999,7 +1184,8 @@ function methods.describe(self, opts)
                    #xs > 0 and sorted[1] or 0 / 0 }
     for _, q in ipairs(ps) do vals[#vals + 1] = core.agg(xs, "quantile", q) end
     vals[#vals + 1] = #xs > 0 and sorted[#sorted] or 0 / 0
-    for i, v in ipairs(vals) do rows[i][c] = v end
+    for i, x in ipairs(vals) do rows[i][c] = x end
+    ::next_column::
   end
   local oc = { "stat" }
   for _, c in ipairs(cols) do oc[#oc + 1] = c end
@@ -1034,13 +1220,7 @@ function methods.rename(self, map)
     seen[n] = true
     cols[i], to[c] = n, n
   end
-  local rows = {}
-  for i, r in ipairs(self._rows) do
-    local nr = {}
-    for _, c in ipairs(self._columns) do nr[to[c]] = r[c] end
-    rows[i] = nr
-  end
-  return new(cols, rows)
+  return wrap(cols, self._t)
 end
 
 --- New or replaced columns (pandas' assign):
@@ -1076,33 +1256,62 @@ function methods.mutate(self, spec)
     table.sort(names)
     for _, k in ipairs(names) do plan[#plan + 1] = { k, spec[k] } end
   end
-  local n = #self._rows
+  local n = self._t:nrows()
   local cols = {}
   for i, c in ipairs(self._columns) do cols[i] = c end
-  local rows = {}
-  for i, r in ipairs(self._rows) do
-    local nr = {}
-    for k, v in pairs(r) do nr[k] = v end
-    rows[i] = nr
-  end
+  local made, rows = {}, nil -- the new columns' values; row tables, once a function needs them
   for _, p in ipairs(plan) do
     local name, v = p[1], p[2]
     local known = false
     for _, c in ipairs(cols) do if c == name then known = true; break end end
     if not known then cols[#cols + 1] = name end
+    local vals = {}
     if type(v) == "function" then
-      for i, r in ipairs(rows) do r[name] = v(r, i) end
-    elseif core.is_series(v) or (type(v) == "table" and (getmetatable(v) == COLUMN or getmetatable(v) == nil)) then
-      -- a sequence of values (as pandas' assign takes a list): one per row
-      if #v ~= n then
-        error(string.format("Frame:mutate: column '%s' has %d values for %d rows", name, #v, n), 2)
+      if not rows then
+        rows = rows_of(self)
+        for c, mv in pairs(made) do
+          for i, r in ipairs(rows) do r[c] = mv[i] end
+        end
       end
-      for i, r in ipairs(rows) do r[name] = v[i] end
+      for i, r in ipairs(rows) do
+        local x = v(r, i)
+        r[name] = x
+        vals[i] = x
+      end
     else
-      for _, r in ipairs(rows) do r[name] = v end
+      if core.is_series(v) or (type(v) == "table" and (getmetatable(v) == COLUMN or getmetatable(v) == nil)) then
+        -- a sequence of values (as pandas' assign takes a list): one per row
+        if #v ~= n then
+          error(string.format("Frame:mutate: column '%s' has %d values for %d rows", name, #v, n), 2)
+        end
+        for i = 1, n do vals[i] = v[i] end
+      else
+        for i = 1, n do vals[i] = v end
+      end
+      if rows then
+        for i, r in ipairs(rows) do r[name] = vals[i] end
+      end
+    end
+    made[name] = vals
+  end
+  local pos, parts, newvals, newj = positions(self), {}, {}, {}
+  for _, c in ipairs(cols) do
+    if made[c] then
+      newvals[#newvals + 1] = made[c]
+      newj[c] = #newvals
     end
   end
-  return new(cols, rows)
+  local nt = core.tab_from_columns(newvals, n)
+  for _, c in ipairs(cols) do
+    if newj[c] then
+      parts[#parts + 1] = nt
+      parts[#parts + 1] = newj[c]
+    else
+      parts[#parts + 1] = self._t
+      parts[#parts + 1] = pos[c]
+    end
+  end
+  return wrap(cols, core.tab_compose(parts, n))
 end
 methods.assign = methods.mutate
 
@@ -1171,6 +1380,27 @@ function methods.join(self, other, on, opts)
       cols[#cols + 1] = out
     end
   end
+  local L, R, K = self._t:join(js_of(self, on), other._t, js_of(other, on),
+    ({ inner = 0, left = 1, right = 2, outer = 3 })[how])
+  if L then -- in C: every key pair of one kind (numbers of both kinds for inner and left)
+    local lpos, rpos, kpos, parts = positions(self), positions(other), {}, {}
+    for i, c in ipairs(on) do kpos[c] = i end
+    for _, m in ipairs(lmap) do
+      if K and is_key[m[1]] then
+        parts[#parts + 1] = K
+        parts[#parts + 1] = kpos[m[1]]
+      else
+        parts[#parts + 1] = L
+        parts[#parts + 1] = lpos[m[1]]
+      end
+    end
+    for _, m in ipairs(rmap) do
+      parts[#parts + 1] = R
+      parts[#parts + 1] = rpos[m[1]]
+    end
+    return wrap(cols, core.tab_compose(parts, L:nrows()))
+  end
+  -- keys of Lua objects or of mixed kinds: in Lua over rows
   local NaN = 0 / 0
   local function row_of(l, r)
     local nr = {}
@@ -1185,17 +1415,18 @@ function methods.join(self, other, on, opts)
     end
     return nr
   end
-  local function index(f)
+  local lrows, rrows = rows_of(self), rows_of(other)
+  local function index(frows)
     local idx, order = {}, {}
-    for _, r in ipairs(f._rows) do
+    for _, r in ipairs(frows) do
       local k = join_key(r, on)
       if not idx[k] then idx[k] = {}; order[#order + 1] = k end
       table.insert(idx[k], r)
     end
     return idx, order
   end
-  local lidx, lorder = index(self)
-  local ridx, rorder = index(other)
+  local lidx, lorder = index(lrows)
+  local ridx, rorder = index(rrows)
   local rows = {}
   if how == "inner" then -- grouped by key, keys in the left's first-seen order (as pandas)
     for _, k in ipairs(lorder) do
@@ -1207,7 +1438,7 @@ function methods.join(self, other, on, opts)
       end
     end
   elseif how == "left" then
-    for _, l in ipairs(self._rows) do
+    for _, l in ipairs(lrows) do
       local ms = ridx[join_key(l, on)]
       if ms then
         for _, r in ipairs(ms) do rows[#rows + 1] = row_of(l, r) end
@@ -1216,7 +1447,7 @@ function methods.join(self, other, on, opts)
       end
     end
   elseif how == "right" then
-    for _, r in ipairs(other._rows) do
+    for _, r in ipairs(rrows) do
       local ms = lidx[join_key(r, on)]
       if ms then
         for _, l in ipairs(ms) do rows[#rows + 1] = row_of(l, r) end
@@ -1264,9 +1495,31 @@ methods.merge = methods.join
 
 -- ---------------------------------------------------------------- rendering
 
+-- The start of pyrepr.cell(v) for a plain sequence v, long enough to be cut
+-- to `maxw` characters as the whole text would be (at most 4 bytes a
+-- character): a 500-element list in a cell shown 50 characters wide formats
+-- a few elements, not 500.  nil when v is anything else (or short).
+local function sequence_prefix(v, maxw)
+  if type(v) ~= "table" or getmetatable(v) ~= nil then return nil end
+  local n = #v
+  if n < 8 then return nil end
+  for k in pairs(v) do
+    if math.type(k) ~= "integer" or k < 1 or k > n then return nil end
+  end
+  local budget, used, parts = 4 * maxw + 8, 1, {}
+  for i = 1, n do
+    local x = v[i]
+    if type(x) == "table" then return nil end -- nested: formatted whole
+    parts[i] = pyrepr.repr(x)
+    used = used + #parts[i] + 2
+    if used > budget then return "[" .. table.concat(parts, ", ") end
+  end
+  return nil
+end
+
 -- A cell as the C writers take it, cut to `maxw` characters (0: no limit).
 local function shown_cell(v, maxw)
-  v = pyrepr.cell(v)
+  v = (maxw and maxw > 0 and sequence_prefix(v, maxw)) or pyrepr.cell(v)
   if maxw and maxw > 0 and type(v) == "string" then
     local n = utf8.len(v) or #v
     if n > maxw then
@@ -1391,20 +1644,22 @@ end
 
 -- The text of a display: rows and columns cut to the limits (options.limits).
 local function display(self, style, lim)
-  local n = #self._rows
+  local n = self._t:nrows()
+  local t, names = self._t, self._columns
   local vrows, labels = {}, {}
   local truncated = false
   if lim.max_rows > 0 and n > lim.max_rows then
     local k = lim.max_rows
     if lim.min_rows > 0 then k = math.min(lim.min_rows, lim.max_rows) end
     local half = k // 2
-    for i = 1, half do vrows[#vrows + 1] = self._rows[i]; labels[#labels + 1] = i - 1 end
+    for i = 1, half do vrows[#vrows + 1] = t:row(i, names); labels[#labels + 1] = i - 1 end
     vrows[#vrows + 1] = ELLIPSIS
     labels[#labels + 1] = 0
-    for i = n - half + 1, n do vrows[#vrows + 1] = self._rows[i]; labels[#labels + 1] = i - 1 end
+    for i = n - half + 1, n do vrows[#vrows + 1] = t:row(i, names); labels[#labels + 1] = i - 1 end
     truncated = true
   else
-    for i = 1, n do vrows[i] = self._rows[i]; labels[i] = i - 1 end
+    vrows = rows_of(self)
+    for i = 1, n do labels[i] = i - 1 end
   end
   local function render_cols(cols)
     local view = { cols = cols, rows = vrows, labels = labels, maxw = lim.max_colwidth }
@@ -1527,7 +1782,7 @@ local function json(v)
   end
   if t == "string" then return json_string(v) end
   if t == "table" then
-    if Frame.is_frame(v) then return json(v._rows) end
+    if Frame.is_frame(v) then return json(rows_of(v)) end
     local vmt = getmetatable(v)
     if vmt and vmt.__order then -- an ordered dict (Python's dict): its order, None kept
       local parts = {}
@@ -1560,7 +1815,7 @@ local function csv_text(self, index)
   local h = {}
   for j, c in ipairs(self._columns) do h[j] = csv_field(c) end
   local lines = { #h == 0 and '""' or ((index and "," or "") .. table.concat(h, ",")) } -- no column: "" (as pandas)
-  for i, r in ipairs(self._rows) do
+  for i, r in ipairs(rows_of(self)) do
     local f = {}
     if index then f[1] = tostring(i - 1) end
     for _, c in ipairs(self._columns) do f[#f + 1] = csv_field(r[c]) end
@@ -1591,14 +1846,14 @@ function methods.render(self, style, limits)
     if limits == nil or style == "markdown" then
       if style == "box" then
         local rows = {}
-        for i, r in ipairs(self._rows) do
+        for i, r in ipairs(rows_of(self)) do
           local out = {}
           for j, c in ipairs(self._columns) do out[j] = pyrepr.cell(r[c]) end
           rows[i] = out
         end
         return core.render("grid", self._columns, rows)
       end
-      return (render_simple({ cols = self._columns, rows = self._rows }, style))
+      return (render_simple({ cols = self._columns, rows = rows_of(self) }, style))
     end
     for k, v in pairs(limits) do
       if v < 0 then error("Frame:render: " .. k .. " must be >= 0 (0: no limit)", 2) end
@@ -1607,7 +1862,7 @@ function methods.render(self, style, limits)
   end
   if style == "tsv" then
     local rows = {}
-    for i, r in ipairs(self._rows) do
+    for i, r in ipairs(rows_of(self)) do
       local out = {}
       for j, c in ipairs(self._columns) do out[j] = pyrepr.cell(r[c]) end
       rows[i] = out
@@ -1617,7 +1872,7 @@ function methods.render(self, style, limits)
   if style == "csv" then return csv_text(self, true) end
   if style == "json" then
     local parts = {}
-    for i, r in ipairs(self._rows) do
+    for i, r in ipairs(rows_of(self)) do
       local fields = {}
       for j, c in ipairs(self._columns) do fields[j] = json(c) .. ": " .. json(r[c]) end
       parts[i] = "{" .. table.concat(fields, ", ") .. "}"

@@ -335,6 +335,13 @@ void et_lua_register_bundled(lua_State *L);
  * Inspector's registration). */
 void et_lua_register_columns(lua_State *L);
 
+/* l_table.c: the Frame's column store (Table) and its _core functions
+ * (into the table at the top); et_lua_push_table pushes a Table over C
+ * columns (each retained) of nrows rows. */
+struct et_column;
+void et_lua_open_table(lua_State *L);
+void et_lua_push_table(lua_State *L, struct et_column *const *cols, size_t ncols, size_t nrows);
+
 /* etinspect.Inspector{...} (l_inspector.c): open an ETDump (or a legacy
  * dump) with its options table at argument 1; see docs/lua-api.md. */
 int et_lua_inspector_new(lua_State *L);

@@ -362,6 +362,20 @@ et_column *et_col_slice(et_column *c, size_t first, size_t k)
         et_col_retain(c);
         return c;
     }
+    if (c->kind == ET_COL_OBJ) {
+        /* handles mean values only through their owner (the store): a
+         * copy that shares it, not a view whose owner is c */
+        et_column *s = et_col_new(c->kind, k, c->valid != NULL, NULL);
+        if (!s)
+            return NULL;
+        for (size_t i = 0; i < k; i++)
+            memcpy((char *)s->own_data + i * 8, (const char *)c->data + (first + i) * c->stride, 8);
+        if (c->valid)
+            memcpy(s->own_valid, c->valid + first, k);
+        s->owner = c->owner;
+        et_col_owner_retain(s->owner);
+        return s;
+    }
     et_col_owner *o = et_col_owner_new(release_column, c);
     if (!o)
         return NULL;

@@ -218,7 +218,8 @@ et_column *et_col_take(const et_column *c, const size_t *idx, size_t k);
 
 /* The cells [first, first + k) of `c` (first + k <= c->n): the same column
  * (retained) when that is all of it, else a borrowed view of c's storage
- * that keeps `c` alive.  NULL on exhausted memory. */
+ * that keeps `c` alive (for OBJ, a copy of the handles sharing c's owner:
+ * an OBJ column's owner is always its store).  NULL on exhausted memory. */
 et_column *et_col_slice(et_column *c, size_t first, size_t k);
 
 /* Row indices i with mask[i] != 0 (mask: n bytes), into *out (malloc'd,
