@@ -746,13 +746,13 @@ static int s_ge(lua_State *L) { return cmp_method(L, ET_VCMP_GE); }
  * boolean.  They raise, naming the method to write instead. */
 static int s_lt_meta(lua_State *L)
 {
-    return luaL_error(L, "a Series with <: Lua makes the result of < one boolean; write s:lt(x) "
-                         "(or x:gt(s)) for pandas' s < x");
+    return luaL_error(L, "a Series compared with < or >: Lua makes the result one boolean; write "
+                         "s:lt(x) for pandas' s < x, s:gt(x) for s > x");
 }
 static int s_le_meta(lua_State *L)
 {
-    return luaL_error(L, "a Series with <=: Lua makes the result of <= one boolean; write s:le(x) "
-                         "(or x:ge(s)) for pandas' s <= x");
+    return luaL_error(L, "a Series compared with <= or >=: Lua makes the result one boolean; write "
+                         "s:le(x) for pandas' s <= x, s:ge(x) for s >= x");
 }
 static int s_eq_meta(lua_State *L)
 {
