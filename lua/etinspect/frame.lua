@@ -331,7 +331,7 @@ function methods.column(self, name)
   need_column(self, "Frame:column", name)
   local cached = self._cc[name]
   if cached then return cached end
-  local out = self._t:series(positions(self)[name], name)
+  local out = self._t:series(positions(self)[name], name) -- over the C column: no copy
   self._cc[name] = out
   return out
 end
@@ -350,7 +350,7 @@ function methods.filter(self, fn)
       if #fn ~= n then error(string.format("Frame:filter: the mask has %d values for %d rows", #fn, n), 2) end
       fn = core.series(fn, n)
     end
-    return wrap(self._columns, self._t:take(core.series_mask(fn, n, "Frame:filter")))
+    return wrap(self._columns, self._t:mask(fn, "Frame:filter"))
   end
   if type(fn) ~= "function" then
     error("Frame:filter: bad argument #1 (function(row, i), a mask or a sequence of booleans expected, got "

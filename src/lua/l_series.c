@@ -746,13 +746,13 @@ static int s_ge(lua_State *L) { return cmp_method(L, ET_VCMP_GE); }
  * boolean.  They raise, naming the method to write instead. */
 static int s_lt_meta(lua_State *L)
 {
-    return luaL_error(L, "a Series with <: Lua makes the result of < one boolean; write s:lt(x) "
-                         "(or x:gt(s)) for pandas' s < x");
+    return luaL_error(L, "a Series compared with < or >: Lua makes the result one boolean; write "
+                         "s:lt(x) for pandas' s < x, s:gt(x) for s > x");
 }
 static int s_le_meta(lua_State *L)
 {
-    return luaL_error(L, "a Series with <=: Lua makes the result of <= one boolean; write s:le(x) "
-                         "(or x:ge(s)) for pandas' s <= x");
+    return luaL_error(L, "a Series compared with <= or >=: Lua makes the result one boolean; write "
+                         "s:le(x) for pandas' s <= x, s:ge(x) for s >= x");
 }
 static int s_eq_meta(lua_State *L)
 {
@@ -1229,6 +1229,34 @@ static int core_series_mask(lua_State *L)
         }
     }
     return 1;
+}
+
+const uint8_t *et_lua_check_mask(lua_State *L, int idx, size_t n, const char *where)
+{
+    idx = lua_absindex(L, idx);
+    lseries *s = test_s(L, idx);
+    if (!s || !s->col)
+        luaL_error(L, "%s: a mask (a Series of booleans) expected, got %s", where, luaL_typename(L, idx));
+    const et_column *c = s->col;
+    if (c->kind != ET_COL_BOOL) {
+        label(L, idx);
+        luaL_error(L, "%s: %s holds %s, not booleans (a mask comes from s:gt(x), s:eq(x), s:isin{...}, ...)",
+                   where, lua_tostring(L, -1), holds(c));
+    }
+    if (c->n != n)
+        luaL_error(L, "%s: the mask has %I values for %I rows", where, (lua_Integer)c->n, (lua_Integer)n);
+    for (size_t i = 0; c->valid && i < n; i++)
+        if (c->valid[i] != ET_VALID) {
+            label(L, idx);
+            luaL_error(L, "%s: %s has a missing value at row %I (fill it: s:fillna(false))", where,
+                       lua_tostring(L, -1), (lua_Integer)i + 1);
+        }
+    if (c->stride == 1)
+        return c->data;
+    uint8_t *b = xmalloc(L, n, 1);
+    for (size_t i = 0; i < n; i++)
+        b[i] = et_col_bool(c, i);
+    return b;
 }
 
 void et_lua_open_series(lua_State *L)

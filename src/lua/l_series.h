@@ -27,6 +27,11 @@ void et_lua_push_series(lua_State *L, struct et_column *col, int name_idx, int s
  * (borrowed: valid while the Series lives). */
 struct et_column *et_lua_test_series(lua_State *L, int idx);
 
+/* The bytes (0/1, n of them) of the mask at idx: a Series of n booleans
+ * without missing cells; raises naming `where` otherwise.  Valid while the
+ * Series lives (a copy, when made, is on the stack). */
+const unsigned char *et_lua_check_mask(lua_State *L, int idx, size_t n, const char *where);
+
 /* The _core functions (into the table at the top): _core.series(values,
  * n [, name]), _core.is_series(v), _core.series_extend(methods),
  * _core.series_mask(s, n, where). */

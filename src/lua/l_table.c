@@ -529,20 +529,6 @@ static int t_column(lua_State *L)
     return 1;
 }
 
-/* T:series(j, name) -> Series over column j (shared, not copied) */
-static int t_series(lua_State *L)
-{
-    ltable *t = check_t(L, 1);
-    et_column *c = col_of(L, t, check_col(L, t, 2));
-    int store = 0;
-    if (c->kind == ET_COL_OBJ && c->owner && c->owner->release == objstore_release) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, ((objstore *)c->owner->ctx)->ref);
-        store = lua_gettop(L);
-    }
-    et_lua_push_series(L, c, 3, store);
-    return 1;
-}
-
 /* Row i as a table keyed by the names at `names` (nil cells left out). */
 static void push_row(lua_State *L, ltable *t, int names, size_t i)
 {
@@ -633,6 +619,23 @@ static size_t *alloc_idx(lua_State *L, size_t k)
     return idx;
 }
 
+/* T:series(j [, name]) -> Series over column j (l_series.h), no copy */
+static int t_series(lua_State *L)
+{
+    ltable *t = check_t(L, 1);
+    et_column *c = col_of(L, t, check_col(L, t, 2));
+    if (!lua_isnoneornil(L, 3))
+        luaL_checktype(L, 3, LUA_TSTRING);
+    lua_settop(L, 3);
+    int store = 0;
+    if (c->kind == ET_COL_OBJ && c->owner && c->owner->release == objstore_release) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, ((objstore *)c->owner->ctx)->ref);
+        store = lua_gettop(L);
+    }
+    et_lua_push_series(L, c, lua_isnil(L, 3) ? 0 : 3, store);
+    return 1;
+}
+
 static int t_take(lua_State *L)
 {
     ltable *t = check_t(L, 1);
@@ -658,6 +661,14 @@ static int t_take(lua_State *L)
 static int t_mask(lua_State *L)
 {
     ltable *t = check_t(L, 1);
+    if (et_lua_test_series(L, 2)) { /* a Series mask (l_series.h): T:mask(s, where) */
+        const uint8_t *mb = et_lua_check_mask(L, 2, t->nrows, luaL_optstring(L, 3, "Frame:filter"));
+        size_t *idx, k;
+        if (et_mask_indices(mb, t->nrows, &idx, &k) != 0)
+            return luaL_error(L, "out of memory");
+        push_selected(L, t, idx, k);
+        return 1;
+    }
     luaL_checktype(L, 2, LUA_TTABLE);
     size_t k = 0;
     uint8_t *m = malloc(t->nrows ? t->nrows : 1);
@@ -992,7 +1003,7 @@ void et_lua_open_table(lua_State *L)
 {
     static const luaL_Reg tmethods[] = {
         {"nrows", t_nrows},     {"ncols", t_ncols}, {"kind", t_kind},         {"cell", t_cell},
-        {"column", t_column}, {"series", t_series},   {"row", t_row},     {"rows", t_rows},         {"numeric", t_numeric},
+        {"column", t_column},   {"series", t_series},   {"row", t_row},     {"rows", t_rows},         {"numeric", t_numeric},
         {"take", t_take},       {"mask", t_mask},   {"slice", t_slice},       {"pick", t_pick},
         {"sort", t_sort},       {"group", t_group}, {"join", t_join},         {"describe", t_describe},
         {NULL, NULL}};

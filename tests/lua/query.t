@@ -64,7 +64,12 @@ else
   local q = d:query("`p50 (ms)` > 0.01 and event_name != 'OPERATOR_CALL' and not is_delegated_op")
   local f = d:filter(function(r) return r["p50 (ms)"] > 0.01 and r.event_name ~= "OPERATOR_CALL" and not r.is_delegated_op end)
   t.is(#q, #f, "medium.etdp: the query keeps the rows the Lua predicate keeps (" .. #f .. ")")
-  t.ok(#q > 0 and q:render("tsv") == f:render("tsv"), "... the same rows, in order")
+  local same = #q == #f
+  for i = 1, math.min(#q, #f) do
+    same = same and q[i].event_name == f[i].event_name and q[i]["avg (ms)"] == f[i]["avg (ms)"]
+      and q[i].event_block_name == f[i].event_block_name
+  end
+  t.ok(same, "... the same rows, in order")
   t.ok(#f > 0 and #f < #d, "... a proper subset")
   local names = d:query("event_name in @n", { n = { "OPERATOR_CALL", "Method::execute" } })
   local k = 0
