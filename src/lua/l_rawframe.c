@@ -16,7 +16,6 @@
  * Errors: "Inspector:raw_frame: unknown option 'x' (accepted: include_units)",
  * an extra argument, "inspector is closed", out of memory.
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,53 +30,20 @@ static int rawtable_gc(lua_State *L)
     return 0;
 }
 
-/* Push cell i of column c (nil when absent). */
-static void push_cell(lua_State *L, const et_rawtable *t, const et_column *c, size_t i)
-{
-    if (!et_col_present(c, i)) {
-        lua_pushnil(L);
-        return;
-    }
-    switch (c->kind) {
-    case ET_COL_I64:
-        lua_pushinteger(L, (lua_Integer)et_col_i64(c, i));
-        break;
-    case ET_COL_F64:
-        lua_pushnumber(L, et_col_f64(c, i));
-        break;
-    case ET_COL_STR: {
-        size_t len;
-        const char *s = et_strpool_get(t->pool, et_col_str(c, i), &len);
-        lua_pushlstring(L, s, len);
-        break;
-    }
-    default:
-        lua_pushnil(L);
-    }
-}
-
-/* Push the frame of `t` with the column names in `names`:
- * etinspect.Frame.new(columns, rows) (until the Frame is columnar). */
+/* Push the frame over the columns of `t` (the Table, src/lua/l_table.c,
+ * takes a reference on each) with the column names in `names`:
+ * etinspect.Frame.wrap(names, table). */
 static void push_frame(lua_State *L, const et_rawtable *t, const char *const *names)
 {
     et_lua_require(L, "etinspect");
     lua_getfield(L, -1, "Frame");
-    lua_getfield(L, -1, "new");
+    lua_getfield(L, -1, "wrap");
     lua_createtable(L, ET_RAW_NCOLS, 0);
     for (int c = 0; c < ET_RAW_NCOLS; c++) {
         lua_pushstring(L, names[c]);
         lua_rawseti(L, -2, c + 1);
     }
-    int narr = t->n > INT32_MAX ? INT32_MAX : (int)t->n;
-    lua_createtable(L, narr, 0);
-    for (size_t i = 0; i < t->n; i++) {
-        lua_createtable(L, 0, ET_RAW_NCOLS);
-        for (int c = 0; c < ET_RAW_NCOLS; c++) {
-            push_cell(L, t, t->cols[c], i);
-            lua_setfield(L, -2, names[c]);
-        }
-        lua_rawseti(L, -2, (lua_Integer)i + 1);
-    }
+    et_lua_push_table(L, t->cols, ET_RAW_NCOLS, t->n);
     lua_call(L, 2, 1);
 }
 
@@ -101,7 +67,7 @@ static int insp_raw_frame(lua_State *L)
         names[ET_RAW_DURATION] = dur;
     }
     push_frame(L, t, names);
-    et_rawtable_free(t); /* now, rather than when the holder is collected */
+    et_rawtable_free(t); /* the Table holds the columns now */
     return 1;
 }
 
