@@ -30,16 +30,17 @@ with open(out + "/threshold") as f:
     t = float(f.read())
 
 
-def timed(fn):
-    times, check = [], None
+def timed(fn, digest):
+    """fn() -> the verb's result, timed; digest(result) -> CHECK, untimed."""
+    times, first = [], None
     for _ in range(reps):
         gc.collect()
         t0 = time.process_time()
         r = fn()
         times.append(time.process_time() - t0)
-        if check is None:
-            check = r
-    return statistics.median_low(times), check
+        if first is None:
+            first = r
+    return statistics.median_low(times), digest(first)
 
 
 def digest(col):
@@ -50,25 +51,16 @@ def digest(col):
     return "%d:%.9g" % (len(col), s)
 
 
-def groupby():
-    g = df.groupby("name")["duration"].agg(["count", "mean", "median"])
-    return "%s/%s/%s" % (digest(g["count"]), digest(g["mean"]), digest(g["median"]))
+VERBS = (
+    ("groupby", lambda: df.groupby("name")["duration"].agg(["count", "mean", "median"]),
+     lambda g: "%s/%s/%s" % (digest(g["count"]), digest(g["mean"]), digest(g["median"]))),
+    ("sort", lambda: df.sort_values("duration", ascending=False, kind="stable").head(5),
+     lambda h: ",".join("%.17g" % v for v in h["duration"])),
+    ("join", lambda: df.merge(small, on="name", how="left"),
+     lambda j: "%d:%d" % (len(j), int(j["category"].notna().sum()))),
+    ("query", lambda: df.query("duration > @t"), lambda r: str(len(r))),
+)
 
-
-def sort():
-    h = df.sort_values("duration", ascending=False, kind="stable").head(5)
-    return ",".join("%.17g" % v for v in h["duration"])
-
-
-def join():
-    j = df.merge(small, on="name", how="left")
-    return "%d:%d" % (len(j), int(j["category"].notna().sum()))
-
-
-def query():
-    return str(len(df.query("duration > @t")))
-
-
-for name, fn in (("groupby", groupby), ("sort", sort), ("join", join), ("query", query)):
-    secs, check = timed(fn)
+for name, fn, dg in VERBS:
+    secs, check = timed(fn, dg)
     print(name, "%.6f" % secs, check)

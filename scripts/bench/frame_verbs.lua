@@ -21,7 +21,9 @@ local reps = tonumber(arg[3] or "5")
 
 local insp = etinspect.Inspector { etdump_path = path }
 local raw = insp:raw_frame()
-local df = raw:filter(function(r) return r.kind == "profile" end)
+-- the profile events: a mask when the Frame's columns are Series, else a function
+local okm, mask = pcall(function() return raw.kind:eq("profile") end)
+local df = raw:filter(okm and mask or function(r) return r.kind == "profile" end)
   :select { "run", "block", "name", "start_time", "end_time", "duration", "instruction_id",
             "chain_index" }
 df:to_tsv(out .. "/events.tsv")
@@ -45,18 +47,19 @@ local f = assert(io.open(out .. "/threshold", "w"))
 f:write(string.format("%.17g\n", t))
 f:close()
 
-local function time(fn)
-  local times, check = {}, nil
+-- fn() -> the verb's result, timed; digest(result) -> CHECK, untimed
+local function time(fn, digest)
+  local times, first = {}, nil
   for i = 1, reps do
     collectgarbage()
     local t0 = os.clock()
     local r = fn()
     times[i] = os.clock() - t0
-    check = check or r
+    first = first or r
     if times[i] > 10 then break end
   end
   table.sort(times)
-  return times[(#times + 1) // 2], check
+  return times[(#times + 1) // 2], digest(first)
 end
 
 local function digest_rows(frame, col)
@@ -69,22 +72,21 @@ local function digest_rows(frame, col)
 end
 
 local secs, check = time(function()
-  local g = df:group_by("name"):agg { n = { "duration", "count" }, mean = { "duration", "mean" },
-                                      median = { "duration", "median" } }
+  return df:group_by("name"):agg { n = { "duration", "count" }, mean = { "duration", "mean" },
+                                   median = { "duration", "median" } }
+end, function(g)
   return string.format("%s/%s/%s", digest_rows(g, "n"), digest_rows(g, "mean"), digest_rows(g, "median"))
 end)
 print("groupby", string.format("%.6f", secs), check)
 
-secs, check = time(function()
-  local h = df:sort("duration", true):head(5)
+secs, check = time(function() return df:sort("duration", true):head(5) end, function(h)
   local v = {}
   for i = 1, #h do v[i] = string.format("%.17g", h[i].duration) end
   return table.concat(v, ",")
 end)
 print("sort", string.format("%.6f", secs), check)
 
-secs, check = time(function()
-  local j = df:join(small, "name", { how = "left" })
+secs, check = time(function() return df:join(small, "name", { how = "left" }) end, function(j)
   local n = 0
   for i = 1, #j do if j[i].category ~= nil and j[i].category == j[i].category then n = n + 1 end end
   return string.format("%d:%d", #j, n)
@@ -93,9 +95,8 @@ print("join", string.format("%.6f", secs), check)
 
 local has_query, q = pcall(function() return df.query end)
 if has_query and q ~= nil then
-  secs, check = time(function()
-    return tostring(#df:query("duration > @t", { t = t }))
-  end)
+  secs, check = time(function() return df:query("duration > @t", { t = t }) end,
+    function(r) return tostring(#r) end)
   print("query", string.format("%.6f", secs), check)
 else
   print("query pending")

@@ -16,7 +16,6 @@
  * Errors: "Inspector:raw_frame: unknown option 'x' (accepted: include_units)",
  * an extra argument, "inspector is closed", out of memory.
  */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -31,9 +30,9 @@ static int rawtable_gc(lua_State *L)
     return 0;
 }
 
-/* Push the frame of `t` with the column names in `names`:
- * etinspect.Frame.wrap(columns, Table) over t's columns (shared, not
- * copied: the Table holds its own references). */
+/* Push the frame over the columns of `t` (the Table, src/lua/l_table.c,
+ * takes a reference on each) with the column names in `names`:
+ * etinspect.Frame.wrap(names, table). */
 static void push_frame(lua_State *L, const et_rawtable *t, const char *const *names)
 {
     et_lua_require(L, "etinspect");
@@ -68,7 +67,7 @@ static int insp_raw_frame(lua_State *L)
         names[ET_RAW_DURATION] = dur;
     }
     push_frame(L, t, names);
-    et_rawtable_free(t); /* now, rather than when the holder is collected */
+    et_rawtable_free(t); /* the Table holds the columns now */
     return 1;
 }
 
