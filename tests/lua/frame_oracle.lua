@@ -531,9 +531,13 @@ local function resolve_agg(spec, where)
 end
 
 -- Key of a group: one string for the values of the key columns.
+-- (vals.n keys: the Lua implementation's ipairs stopped at a nil key, so a
+-- nil key was no key -- and (nil, 1) grouped with (nil, 2), and nil apart
+-- from NaN; the engine keeps every key and one missing key, as pandas.)
 local function group_key(vals)
   local parts = {}
-  for i, v in ipairs(vals) do
+  for i = 1, vals.n or #vals do
+    local v = vals[i]
     local t = type(v)
     if missing(v) then parts[i] = "\0na"
     elseif t == "number" then parts[i] = "n" .. string.format("%.17g", v)
@@ -590,7 +594,7 @@ function methods.group_by(self, ...)
   for _, c in ipairs(cols) do need_column(self, "Frame:group_by", c) end
   local order, groups = {}, {}
   for _, r in ipairs(self._rows) do
-    local vals, skip = {}, false
+    local vals, skip = { n = #cols }, false
     for i, c in ipairs(cols) do
       vals[i] = r[c]
       if missing(r[c]) and opts.dropna ~= false then skip = true end
@@ -1052,7 +1056,7 @@ methods.assign = methods.mutate
 
 -- Key of a row for join: the values of `on`, missing values equal.
 local function join_key(r, on)
-  local vals = {}
+  local vals = { n = #on }
   for i, c in ipairs(on) do vals[i] = r[c] end
   return group_key(vals)
 end
