@@ -202,7 +202,7 @@ function Frame.from_columns(spec, order)
   if spec[1] ~= nil then
     if order ~= nil then error("Frame.from_columns: an order is given by the pairs themselves", 2) end
     for i, e in ipairs(spec) do
-      if type(e) ~= "table" or type(e[1]) ~= "string" or type(e[2]) ~= "table" then
+      if type(e) ~= "table" or type(e[1]) ~= "string" or (type(e[2]) ~= "table" and not core.is_series(e[2])) then
         error(string.format('Frame.from_columns: entry %d must be {"name", {values...}}', i), 2)
       end
       names[i], values[i] = e[1], e[2]
@@ -215,7 +215,7 @@ function Frame.from_columns(spec, order)
   else
     for k, v in pairs(spec) do
       if type(k) ~= "string" then error("Frame.from_columns: column names must be strings", 2) end
-      if type(v) ~= "table" then
+      if type(v) ~= "table" and not core.is_series(v) then
         error(string.format("Frame.from_columns: column '%s' must be a sequence, got %s", k, type(v)), 2)
       end
     end
@@ -245,7 +245,8 @@ function Frame.from_columns(spec, order)
   end
   local n
   for i, v in ipairs(values) do
-    local len = (getmetatable(v) == COLUMN and #v) or (math.type(rawget(v, "n")) == "integer" and v.n) or #v
+    local len = ((core.is_series(v) or getmetatable(v) == COLUMN) and #v)
+      or (math.type(rawget(v, "n")) == "integer" and v.n) or #v
     if n == nil then
       n = len
     elseif len ~= n then
@@ -1284,7 +1285,11 @@ function methods.mutate(self, spec)
         if #v ~= n then
           error(string.format("Frame:mutate: column '%s' has %d values for %d rows", name, #v, n), 2)
         end
-        for i = 1, n do vals[i] = v[i] end
+        if core.is_series(v) then
+          vals = v -- its C column joins the frame as it is
+        else
+          for i = 1, n do vals[i] = v[i] end
+        end
       else
         for i = 1, n do vals[i] = v end
       end
@@ -2017,6 +2022,7 @@ core.series_extend(column_methods) -- a Series has them too
 do
   local new_frame, quantile = Frame.new, Frame.quantile
   Frame.new = public("Frame.new", 1, new_frame) -- (columns, rows)
+  Frame.from_columns = public("Frame.from_columns", 1, Frame.from_columns) -- (spec, order)
   Frame.quantile = function(...)
     if select("#", ...) > 1 then error("Frame.quantile: too many arguments (at most 1 accepted)", 2) end
     return quantile(...)

@@ -256,6 +256,12 @@ static void push_src(lua_State *L, const source *s, size_t r)
 /* A column of the n cells of `s`, with the pool `pool` for text. */
 static void column_from(lua_State *L, const source *s, size_t n, et_strpool *pool, et_column **slot)
 {
+    et_column *sc = s->name ? NULL : et_lua_test_series(L, s->tab);
+    if (sc && sc->n == n && sc->kind != ET_COL_OBJ) { /* a Series (l_series.h): its column, shared */
+        et_col_retain(sc);
+        *slot = sc;
+        return;
+    }
     int kinds = 0;
     bool any_nil = false, any_nan = false;
     for (size_t r = 0; r < n; r++) {
