@@ -202,7 +202,7 @@ function Frame.from_columns(spec, order)
   if spec[1] ~= nil then
     if order ~= nil then error("Frame.from_columns: an order is given by the pairs themselves", 2) end
     for i, e in ipairs(spec) do
-      if type(e) ~= "table" or type(e[1]) ~= "string" or not (type(e[2]) == "table" or core.is_series(e[2])) then
+      if type(e) ~= "table" or type(e[1]) ~= "string" or (type(e[2]) ~= "table" and not core.is_series(e[2])) then
         error(string.format('Frame.from_columns: entry %d must be {"name", {values...}}', i), 2)
       end
       names[i], values[i] = e[1], e[2]
@@ -245,7 +245,7 @@ function Frame.from_columns(spec, order)
   end
   local n
   for i, v in ipairs(values) do
-    local len = (core.is_series(v) or getmetatable(v) == COLUMN) and #v
+    local len = ((core.is_series(v) or getmetatable(v) == COLUMN) and #v)
       or (math.type(rawget(v, "n")) == "integer" and v.n) or #v
     if n == nil then
       n = len
@@ -1320,7 +1320,6 @@ function methods.mutate(self, spec)
       if not rows then
         rows = rows_of(self)
         for c, mv in pairs(made) do
-          if type(mv) == "userdata" then mv = mv:column(1) end
           for i, r in ipairs(rows) do r[c] = mv[i] end
         end
       end
@@ -1335,9 +1334,8 @@ function methods.mutate(self, spec)
         if #v ~= n then
           error(string.format("Frame:mutate: column '%s' has %d values for %d rows", name, #v, n), 2)
         end
-        local st = not rows and core.is_series(v) and core.tab_of_series(v)
-        if st then
-          vals = st -- a Series' column, shared (no Lua value per row)
+        if core.is_series(v) then
+          vals = v -- its C column joins the frame as it is
         else
           for i = 1, n do vals[i] = v[i] end
         end
@@ -1352,17 +1350,14 @@ function methods.mutate(self, spec)
   end
   local pos, parts, newvals, newj = positions(self), {}, {}, {}
   for _, c in ipairs(cols) do
-    if made[c] and type(made[c]) ~= "userdata" then
+    if made[c] then
       newvals[#newvals + 1] = made[c]
       newj[c] = #newvals
     end
   end
   local nt = core.tab_from_columns(newvals, n)
   for _, c in ipairs(cols) do
-    if type(made[c]) == "userdata" then
-      parts[#parts + 1] = made[c]
-      parts[#parts + 1] = 1
-    elseif newj[c] then
+    if newj[c] then
       parts[#parts + 1] = nt
       parts[#parts + 1] = newj[c]
     else

@@ -121,6 +121,14 @@ static const char *holds(const et_column *c)
     }
 }
 
+/* Raise "Series:NAME: too many arguments (it takes 0, got N)" unless the
+ * method got only self. */
+static void no_args(lua_State *L, const char *name)
+{
+    if (lua_gettop(L) > 1)
+        luaL_error(L, "Series:%s: too many arguments (it takes 0, got %d)", name, lua_gettop(L) - 1);
+}
+
 static void *xmalloc(lua_State *L, size_t n, size_t size)
 {
     void **keep = et_lua_push_cbuffer(L, 0); /* freed with it: no leak on an error */
@@ -561,8 +569,7 @@ static int s_unm(lua_State *L)
 static int s_abs(lua_State *L)
 {
     lseries *s = check_s(L, 1);
-    if (lua_gettop(L) > 1)
-        return luaL_error(L, "Series:abs: too many arguments");
+    no_args(L, "abs");
     size_t n = s->col->n;
     numop a;
     col_numop(L, 1, s->col, &a, "Series:abs");
@@ -840,8 +847,7 @@ static int s_bnot(lua_State *L)
 static int na(lua_State *L, bool want)
 {
     lseries *s = check_s(L, 1);
-    if (lua_gettop(L) > 1)
-        return luaL_error(L, "Series:%s: too many arguments", want ? "isna" : "notna");
+    no_args(L, want ? "isna" : "notna");
     const et_column *c = s->col;
     lua_getiuservalue(L, 1, 1);
     uint8_t *out = new_mask(L, c->n, 2);
@@ -861,8 +867,9 @@ static int s_isin(lua_State *L)
                           lua_gettop(L) - 1);
     const et_column *c = s->col;
     size_t n = c->n;
-    if (!test_s(L, 2))
-        luaL_checktype(L, 2, LUA_TTABLE);
+    if (!test_s(L, 2) && lua_type(L, 2) != LUA_TTABLE)
+        return luaL_error(L, "Series:isin: bad argument #1 (a sequence of values expected, got %s)",
+                          luaL_typename(L, 2));
     lua_Integer k = luaL_len(L, 2);
     lua_getiuservalue(L, 1, 1);
     int name = lua_gettop(L);
@@ -946,7 +953,15 @@ static int s_between(lua_State *L)
         return luaL_error(L, "Series:between: too many arguments (lo, hi [, inclusive] expected)");
     if (lua_isnoneornil(L, 2) || lua_isnoneornil(L, 3))
         return luaL_error(L, "Series:between: lo and hi expected");
-    int mode = luaL_checkoption(L, 4, "both", incl);
+    int mode = 0;
+    if (!lua_isnoneornil(L, 4)) {
+        const char *m = lua_tostring(L, 4);
+        for (mode = 0; incl[mode] && !(m && lua_type(L, 4) == LUA_TSTRING && strcmp(m, incl[mode]) == 0); mode++)
+            ;
+        if (!incl[mode])
+            return luaL_error(L, "Series:between: inclusive must be 'both', 'neither', 'left' or 'right', got %s",
+                              lua_type(L, 4) == LUA_TSTRING ? m : luaL_typename(L, 4));
+    }
     lua_settop(L, 3);
     /* lower: s >= lo (or >); upper: s <= hi (or <) */
     lua_pushcfunction(L, mode == 0 || mode == 2 ? s_ge : s_gt);
@@ -1018,8 +1033,7 @@ static int s_fillna(lua_State *L)
 static int anyall(lua_State *L, bool all)
 {
     lseries *s = check_s(L, 1);
-    if (lua_gettop(L) > 1)
-        return luaL_error(L, "Series:%s: too many arguments", all ? "all" : "any");
+    no_args(L, all ? "all" : "any");
     const et_column *c = s->col;
     if (!is_numeric_kind(c->kind)) {
         label(L, 1);
@@ -1046,8 +1060,7 @@ static int s_all(lua_State *L) { return anyall(L, true); }
 static int s_tolist(lua_State *L)
 {
     lseries *s = check_s(L, 1);
-    if (lua_gettop(L) > 1)
-        return luaL_error(L, "Series:tolist: too many arguments");
+    no_args(L, "tolist");
     const et_column *c = s->col;
     lua_createtable(L, c->n < INT32_MAX ? (int)c->n : 0, 0);
     for (size_t i = 0; i < c->n; i++) {

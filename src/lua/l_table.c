@@ -20,7 +20,6 @@
  *   _core.tab_from_columns(cols, n) -> Table          cols: sequences of n
  *   _core.tab_compose{T1, j1, T2, j2, ...} -> Table   columns picked (equal rows)
  *   _core.tab_concat{T1, T2, ...} -> Table | nil      rows one after the other
- *   _core.tab_of_series(s) -> Table | nil             a Series' column, shared
  *   T:nrows(), T:ncols(), T:kind(j) -> "f64"|"i64"|"bool"|"str"|"list"|"obj"
  *   T:cell(i, j), T:column(j) -> sequence (nil holes), T:row(i, names),
  *   T:rows(names [, first, last]) -> sequence of row tables
@@ -258,6 +257,12 @@ static void push_src(lua_State *L, const source *s, size_t r)
 /* A column of the n cells of `s`, with the pool `pool` for text. */
 static void column_from(lua_State *L, const source *s, size_t n, et_strpool *pool, et_column **slot)
 {
+    et_column *sc = s->name ? NULL : et_lua_test_series(L, s->tab);
+    if (sc && sc->n == n && sc->kind != ET_COL_OBJ) { /* a Series (l_series.h): its column, shared */
+        et_col_retain(sc);
+        *slot = sc;
+        return;
+    }
     int kinds = 0;
     bool any_nil = false, any_nan = false;
     for (size_t r = 0; r < n; r++) {
@@ -445,22 +450,6 @@ static int tab_concat(lua_State *L)
             return 1;
         }
     }
-    return 1;
-}
-
-/* _core.tab_of_series(s) -> Table | nil: a one-column Table over the
- * Series' column (shared); nil for a column of Lua objects (its values
- * live in the Series) */
-static int tab_of_series(lua_State *L)
-{
-    et_column *c = et_lua_test_series(L, 1);
-    if (!c || c->kind == ET_COL_OBJ) {
-        lua_pushnil(L);
-        return 1;
-    }
-    ltable *t = new_t(L, 1, c->n);
-    et_col_retain(c);
-    t->base[0] = c;
     return 1;
 }
 
@@ -1044,7 +1033,6 @@ void et_lua_open_table(lua_State *L)
                                    {"tab_from_columns", tab_from_columns},
                                    {"tab_compose", tab_compose},
                                    {"tab_concat", tab_concat},
-                                   {"tab_of_series", tab_of_series},
                                    {NULL, NULL}};
     luaL_setfuncs(L, fns, 0);
 }

@@ -226,6 +226,7 @@ t.ok((err_of(etinspect.Inspector, proxy) or ""):find("Expecting exactly one of e
 -- every documented method and function: a named error for each misuse -----------------------
 local df = insp:to_dataframe()
 local gb = df:group_by("event_name")
+local s_ = df["p50 (ms)"]
 local dumps = etinspect.open_many({fx .. "/sample.etdp"})
 local ev, pd, rec, graph, tensor = obj.Event, obj.PerfData, obj.ETRecord, obj.Graph, obj.Tensor
 local t_ = tensor
@@ -350,6 +351,22 @@ local DOC = {
   {"Frame.new", bad = function() return etinspect.Frame.new(42) end, want = "Frame.new: columns must be a sequence of names"},
   {"Frame.from_columns", bad = function() return etinspect.Frame.from_columns(42) end, want = "Frame.from_columns: bad argument #1 (table of column sequences expected, got number)"},
   {"Frame.concat", bad = function() return etinspect.Frame.concat(42) end, want = "Frame.concat: bad argument #1 (a sequence of frames expected, got number)"},
+  {"frame:query", bad = function() return df:query("avg >") end, want = 'Frame:query: at 6: unexpected end of expression in "avg >"'},
+  {"s:gt", bad = function() return s_:gt() end, want = "Series:gt: bad argument #1 (a value to compare with expected)"},
+  {"s:ge", bad = function() return s_:ge(1, 2) end, want = "Series:ge: too many arguments (one value expected)"},
+  {"s:lt", bad = function() return s_:lt("x") end, want = "Series:lt: Series 'p50 (ms)' holds numbers, compared with text"},
+  {"s:le", bad = function() return s_:le(true, 1) end, want = "Series:le: too many arguments (one value expected)"},
+  {"s:eq", bad = function() return s_:eq() end, want = "Series:eq: bad argument #1 (a value to compare with expected)"},
+  {"s:ne", bad = function() return s_:ne(1, 2) end, want = "Series:ne: too many arguments (one value expected)"},
+  {"s:isin", bad = function() return s_:isin(5) end, want = "Series:isin: bad argument #1 (a sequence of values expected, got number)"},
+  {"s:isna", bad = function() return s_:isna(1) end, want = "Series:isna: too many arguments (it takes 0, got 1)"},
+  {"s:notna", bad = function() return s_:notna(1) end, want = "Series:notna: too many arguments (it takes 0, got 1)"},
+  {"s:between", bad = function() return s_:between(0, 1, "all") end, want = "Series:between: inclusive must be 'both', 'neither', 'left' or 'right', got all"},
+  {"s:abs", bad = function() return s_:abs(1) end, want = "Series:abs: too many arguments (it takes 0, got 1)"},
+  {"s:fillna", bad = function() return s_:fillna("x") end, want = "Series:fillna: Series 'p50 (ms)' holds float64 values; a string cannot fill it"},
+  {"s:any", bad = function() return s_:any(1) end, want = "Series:any: too many arguments (it takes 0, got 1)"},
+  {"s:all", bad = function() return s_:all(1) end, want = "Series:all: too many arguments (it takes 0, got 1)"},
+  {"s:tolist", bad = function() return s_:tolist(1) end, want = "Series:tolist: too many arguments (it takes 0, got 1)"},
   {"t:at", bad = function() return t_:at("i") end, want = "Tensor:at: bad argument #1 (number expected, got string)"},
   {"t:tolist", bad = function() return t_:tolist(1) end, want = "Tensor:tolist: too many arguments (it takes 0, got 1)"},
   {"t:bytes", bad = function() return t_:bytes(1) end, want = "Tensor:bytes: too many arguments (it takes 0, got 1)"},

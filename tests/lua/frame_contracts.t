@@ -50,6 +50,7 @@ local extra = {
   { "column:quantile", function() return col:quantile(0.5, 1) end },
   { "Frame.new", function() return Frame.new({ "a" }, {}, 1) end },
   { "Frame.quantile", function() return Frame.quantile(0.5, 1) end },
+  { "Frame.from_columns", function() return Frame.from_columns({ a = { 1 } }, { "a" }, 1) end },
 }
 for _, c in ipairs(extra) do
   local e = err_of(c[2])

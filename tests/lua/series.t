@@ -77,6 +77,14 @@ t.is(err_of(function() return df:filter { true } end), "Frame:filter: the mask h
 local m = df:mutate { us = df["p50 (ms)"] * 1000 }
 t.is(m.us[2], 250.0, "mutate{us = df[\"p50 (ms)\"] * 1000}")
 
+local fc = Frame.from_columns { x = df.a, y = df.a * 2, s = df.s }
+t.is(#fc, cases.n, "Frame.from_columns takes Series")
+t.is(fc.y[2], -14, "... their values")
+t.is(fc.s[3], nil, "... a missing text cell stays missing")
+t.is(fc:filter(fc.s:eq("x")).y[2], 10, "... and they work as columns (filter)")
+t.is(df:mutate { z = df.a * 2 }.z.dtype, "int64", "mutate keeps a Series' dtype")
+t.is(#df:mutate { z = df.a * 2 }:group_by("s"):agg { z = "sum" }, 3, "... and the column groups")
+
 -- errors -------------------------------------------------------------------------
 t.is(err_of(function() return df.s * 2 end), "Series *: Series 's' holds text, not numbers", "arithmetic on text names the column")
 t.is(err_of(function() return df.a > 1 end),
