@@ -151,6 +151,17 @@ if t.exists(t.corpus .. "/medium.etdp") then
   t.ok(one == many, "... the same bytes")
 end
 
+-- a legacy profiler dump has no raw runs: no rows, the same columns
+do
+  local legacy = t.src .. "/tests/legacy/big_endian.bin"
+  if t.exists(legacy) then
+    local insp = etinspect.Inspector { profile_results_path = legacy }
+    local df = insp:raw_frame()
+    t.is(#df, 0, "legacy dump: no rows")
+    t.is(table.concat(df.columns, ","), table.concat(COLUMNS, ","), "legacy dump: the columns")
+  end
+end
+
 -- the contract
 do
   local insp = etinspect.Inspector { etdump_path = fx .. "/wrap.etdp" }
