@@ -12,6 +12,8 @@
 #                      scaling curve over synthetic dumps (BENCH_CURVE=long:
 #                      up to 30M events), a legacy dump, a 20,000-node
 #                      ETRecord loaded and linked
+#   make bench-frame   the Frame's rows alone (issue 24): verbs beside pandas,
+#                      the raw-event frame, the fleet pipeline
 #   make fuzz          run the libFuzzer targets (FUZZ_SECONDS each, default 600)
 #                      and print executions and coverage per target
 #   make fuzz-check    a FUZZ_SLICE-second slice (default 20) of each target
@@ -82,7 +84,7 @@ ASAN_UNIT_BIN = $(UNIT_SRC:tests/unit/%.c=$(B)/asan/tests/%)
 FIXTURES = $(wildcard tests/fixtures/*.json)
 FIXTURE_BIN = $(FIXTURES:tests/fixtures/%.json=$(B)/fixtures/%.etdp)
 
-.PHONY: all demo check test test-asan bench fuzz fuzz-check install install-lua man html deb clean fixtures layers audit
+.PHONY: all demo check test test-asan bench bench-frame fuzz fuzz-check install install-lua man html deb clean fixtures layers audit
 
 # the version, written in one place: src/core/base/version.h (the man pages take
 # it from here; the rockspec's name and debian/changelog are checked against
@@ -274,10 +276,15 @@ audit: $(AUDIT_OBJ)
 
 -include $(AUDIT_OBJ:.o=.d)
 
-bench: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/mkzip $(B)/tools/floor $(B)/tools/gen_etdump
+bench: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/mkzip $(B)/tools/floor $(B)/tools/gen_etdump $(B)/tools/peakrss
 	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
 	    FLOOR=$(abspath $(B)/tools/floor) GEN_ETDUMP=$(abspath $(B)/tools/gen_etdump) \
-	    FLATC=$(FLATC) sh scripts/bench.sh
+	    PEAKRSS=$(abspath $(B)/tools/peakrss) FLATC=$(FLATC) sh scripts/bench.sh
+
+# the Frame rows of the bench alone (scripts/bench/frame.sh; issue 24)
+bench-frame: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/floor $(B)/tools/peakrss
+	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
+	    FLOOR=$(abspath $(B)/tools/floor) PEAKRSS=$(abspath $(B)/tools/peakrss) sh scripts/bench/frame.sh
 
 # libFuzzer targets (clang): every tests/fuzz/fuzz_NAME.c is a target,
 # linked against the core, the Lua binding and the host compiled once with

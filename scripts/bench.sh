@@ -11,8 +11,9 @@
 # With BENCH_REFERENCE (a command reading the ETDump $1 and writing its
 # TSV to $2), the reference Inspector's time over etinspect's on
 # large.etdp, BENCH_REFERENCE_RUNS (default 5) pairs.
-# Needs ETINSPECT, BENCHRUN, FLOOR, GEN_ETDUMP and ET_SHARED (set by the
-# Makefile).
+# Then the Frame's rows (scripts/bench/frame.sh).
+# Needs ETINSPECT, BENCHRUN, FLOOR, GEN_ETDUMP, PEAKRSS and ET_SHARED (set
+# by the Makefile).
 set -eu
 corpus="$ET_SHARED/corpus/etdump"
 runs="${BENCH_RUNS:-7}"
@@ -153,6 +154,11 @@ if "$ETINSPECT" -e "package.path = '$src/tests/lua/?.lua;' .. package.path
     printf '%-8s %9d bytes  legacy, print tables  ' legacy "$(wc -c < "$out/legacy.bin")"
     "$BENCHRUN" 5 sh -c "'$ETINSPECT' --profile_results_path '$out/legacy.bin' > '$out/legacy.txt'"
 fi
+
+# The Frame (issue 24): the verbs side by side with pandas, the raw-event
+# frame against the floor, the fleet pipeline against the command line's
+# TSV (scripts/bench/frame.sh; make bench-frame runs these rows alone).
+sh "$src/scripts/bench/frame.sh"
 
 # ETRecord: load and link an ETRecord whose edge program has 20,000 nodes
 # (10,000 debug handles, 9,950 operator instructions and one delegate call

@@ -11,7 +11,7 @@
 -- the layers below it, never of one above:
 --
 --   src/core/base < src/core/files < src/core/format < src/core/model
---     < src/core/output < src/lua (the binding) < src/host
+--     < src/core/table < src/core/output < src/lua (the binding) < src/host
 --
 -- (the Lua library lua/etinspect/*.lua sits between the binding and the
 -- host; it has no #includes and is not checked here).  A layer holds every
@@ -66,6 +66,7 @@ local LAYERS = {
     { dir = "src/core/files", name = "files" },
     { dir = "src/core/format", name = "format" },
     { dir = "src/core/model", name = "model" },
+    { dir = "src/core/table", name = "table" },
     { dir = "src/core/output", name = "output" },
     { dir = "src/lua", name = "lua" },
     { dir = "src/host", name = "host" },

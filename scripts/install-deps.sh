@@ -12,6 +12,8 @@
 #   tests:     perl (prove), lua5.4, valgrind, sqlite3 (queries on exported
 #              databases), chromium (the HTML report rendered headless)
 #   fuzzing:   clang, libclang-rt-14-dev (libFuzzer, sanitizers)
+#   bench:     python3-pandas (make bench's Frame rows, side by side with
+#              pandas), python3-tabulate (with pandas: tests/lua/gen_frame_cases.py)
 #   install:   scdoc (man pages), cmark-gfm (the docs as HTML), groff and
 #              man-db (man --warnings), bash-completion (the completion's
 #              test), luarocks (the rockspec's test), debhelper and lintian
@@ -20,7 +22,7 @@ set -eu
 
 PACKAGES="build-essential pkg-config flatbuffers-compiler liblua5.4-dev lua5.4
 lua-argparse libjansson-dev libzip-dev libyajl-dev libedit-dev libsqlite3-dev libdouble-conversion-dev sqlite3 perl valgrind clang
-libclang-rt-14-dev chromium
+libclang-rt-14-dev chromium python3-pandas python3-tabulate
 scdoc cmark-gfm groff man-db bash-completion luarocks debhelper lintian"
 
 if [ "$(id -u)" -eq 0 ]; then

@@ -2,16 +2,21 @@
 -- reference Inspector returns, with the verbs pandas users reach for, in
 -- Lua idiom (docs/lua-api.md, "Frame").
 --
--- A Frame is a sequence of rows over named columns:
+-- A Frame is a table of named, typed columns held in C (src/lua/l_table.c,
+-- src/core/table/): numbers (float64, int64), booleans, text in a shared
+-- string pool, list views of the model's arrays, and any other Lua value in
+-- an object column.  Rows, cells and columns become Lua values only when
+-- asked for:
 --   frame.columns         sequence of column names (in order)
 --   #frame                number of rows
 --   frame[i]              row i: a table keyed by column name
---   frame.col, frame["col"]  the column's values, a sequence (#col = #frame;
---                         a missing cell is a nil inside it)
+--   frame.col, frame["col"]  the column as a Series over its C column (a
+--                         sequence too: #col = #frame, a missing cell is nil)
 -- Cells are Lua values. As in pandas, a missing statistic in a column of
 -- numbers is NaN (test with `x ~= x`); other missing cells are nil.
 -- Frames are never modified in place: every method returns a new Frame
--- (sharing the row tables unless it changes them).
+-- (sharing the columns it keeps).  frame[i] is a new row table at each
+-- access; frame.col is made once per frame and column (then cached).
 --
 -- Numbers follow pandas 1.5 (without bottleneck): sums are NumPy's pairwise
 -- sums, std and var use ddof = 1, median averages the two middle values,
@@ -26,6 +31,7 @@ local methods = {}
 Frame.methods = methods
 
 local mt -- the Frame metatable (below)
+local PANDAS_NAMES -- pandas' names of etinspect's verbs (below)
 
 local function missing(v) return v == nil or v ~= v end
 
@@ -34,6 +40,7 @@ local function missing(v) return v == nil or v ~= v end
 -- A column's values: a sequence whose length (#) is the number of rows even
 -- when cells are nil; col.n gives it too (as the aggregators' argument did).
 local colsize = setmetatable({}, { __mode = "k" })
+local colname = setmetatable({}, { __mode = "k" }) -- the frame's name of a column, for errors
 local column_methods = {}
 local COLUMN = {
   __name = "column",
@@ -45,9 +52,17 @@ local COLUMN = {
   __methods = column_methods,
 }
 
---- A column sequence of `n` values (`values` is taken, not copied).
-local function make_column(values, n)
+-- The name of a column (a Series' or a column sequence's), or nil.
+local function name_of(v)
+  if core.is_series(v) then return v.name end
+  return colname[v]
+end
+
+--- A column sequence of `n` values (`values` is taken, not copied);
+-- `name` (optional) is the column's name, which its errors give.
+local function make_column(values, n, name)
   colsize[values] = n
+  colname[values] = name
   return setmetatable(values, COLUMN)
 end
 Frame.column_of = make_column
@@ -62,38 +77,87 @@ local function columns_list(self)
   return table.concat(self._columns, ", ")
 end
 
+-- name -> position of the frame's columns (made once per frame)
+local function positions(self)
+  local pos = rawget(self, "_pos")
+  if not pos then
+    pos = {}
+    for j, c in ipairs(self._columns) do
+      if pos[c] == nil then pos[c] = j end
+    end
+    rawset(self, "_pos", pos)
+  end
+  return pos
+end
+
 --- Raise "<where>: no column 'x' (columns: a, b)" unless `name` is one.
 local function need_column(self, where, name, level)
-  for _, c in ipairs(self._columns) do
-    if c == name then return name end
-  end
+  if name ~= nil and positions(self)[name] then return name end
   error(string.format("%s: no column '%s' (columns: %s)", where, tostring(name), columns_list(self)),
     (level or 2) + 1)
 end
 
 local function has_column(self, name)
-  for _, c in ipairs(self._columns) do
-    if c == name then return true end
-  end
-  return false
+  return name ~= nil and positions(self)[name] ~= nil
 end
 
-local function new(columns, rows)
-  return setmetatable({ _columns = columns, _rows = rows }, mt)
+-- The frame over Table `t` (src/lua/l_table.c) with column names `columns`.
+local function wrap(columns, t)
+  return setmetatable({ _columns = columns, _t = t, _cc = {} }, mt)
 end
+Frame.wrap = wrap
+
+-- A frame of row tables keyed by column name (converted to columns).
+local function new(columns, rows)
+  return wrap(columns, core.tab_from_rows(columns, rows))
+end
+
+-- Every row as a table (the slow paths that call Lua per row).
+local function rows_of(self)
+  return self._t:rows(self._columns)
+end
+
+-- The column positions of names (known to be columns).
+local function js_of(self, names)
+  local pos, js = positions(self), {}
+  for i, c in ipairs(names) do js[i] = pos[c] end
+  return js
+end
+
+-- pandas names that etinspect spells otherwise, for the error of frame.x
+PANDAS_NAMES = {
+  groupby = "df:group_by(...)",
+  sort_values = "df:sort(...)",
+  shape = "#df, #df.columns",
+  eval = "df:query(expr) for a filter, df:mutate{name = series expression} for a column",
+  iloc = "df[i] (rows count from 1) or df:head(n)",
+  loc = "df:filter(mask or fn) and df:select{...}",
+  nlargest = "df:sort(col, true):head(n)",
+  nsmallest = "df:sort(col):head(n)",
+  to_markdown = 'df:render("markdown")',
+  copy = "the frame itself (frames are never changed in place)",
+  size = "#df * #df.columns",
+  apply = "df:mutate{name = fn} (per row)",
+}
 
 mt = {
   __name = "Frame",
   __methods = methods, -- for completion and help
-  __len = function(self) return #self._rows end,
+  __len = function(self) return self._t:nrows() end,
   __index = function(self, k)
-    if math.type(k) == "integer" then return self._rows[k] end
+    if math.type(k) == "integer" then
+      local t = rawget(self, "_t")
+      if k >= 1 and k <= t:nrows() then return t:row(k, self._columns) end
+      return nil
+    end
     if k == "columns" then return self._columns end
     local m = methods[k]
     if m then return m end
     if type(k) == "string" then
       if has_column(self, k) then return self:column(k) end
-      error(string.format("Frame has no column or method '%s' (columns: %s)", k, columns_list(self)), 2)
+      local hint = PANDAS_NAMES[k]
+      error(string.format("Frame has no column or method '%s'%s (columns: %s)", k,
+        hint and ("; pandas' " .. k .. " is " .. hint .. " in etinspect") or "", columns_list(self)), 2)
     end
     return nil
   end,
@@ -107,13 +171,138 @@ Frame.metatable = mt
 
 --- Make a Frame.
 -- @tparam {string,...} columns column names, in order
--- @tparam[opt] {table,...} rows rows keyed by column name (not copied)
+-- @tparam[opt] {table,...} rows rows keyed by column name (converted to C
+--   columns; the tables are not kept)
 -- @treturn Frame
 function Frame.new(columns, rows)
   if type(columns) ~= "table" then error("Frame.new: columns must be a sequence of names", 2) end
   local cols = {}
   for i, c in ipairs(columns) do cols[i] = c end
   return new(cols, rows or {})
+end
+
+--- Make a Frame from column sequences (pandas' DataFrame from a dict of
+-- lists):
+--   Frame.from_columns{ name = {"a", "b"}, n = {1, 2} }        columns sorted by name
+--   Frame.from_columns({ name = {...}, n = {...} }, {"n", "name"})   in this order
+--   Frame.from_columns{ {"name", {"a", "b"}}, {"n", {1, 2}} }    ordered pairs
+-- Every column has the same number of values (#values, or values.n for a
+-- sequence with nil holes, as frame.col gives); the values are copied
+-- into C columns.
+-- @treturn Frame
+-- @raise columns of different lengths (naming both), a name that is not a
+--   string, an order naming a column not given (or leaving one out)
+function Frame.from_columns(spec, order)
+  if type(spec) ~= "table" then
+    error("Frame.from_columns: bad argument #1 (table of column sequences expected, got " .. type(spec) .. ")", 2)
+  end
+  if order ~= nil and type(order) ~= "table" then
+    error("Frame.from_columns: bad argument #2 (sequence of column names expected, got " .. type(order) .. ")", 2)
+  end
+  local names, values = {}, {}
+  if spec[1] ~= nil then
+    if order ~= nil then error("Frame.from_columns: an order is given by the pairs themselves", 2) end
+    for i, e in ipairs(spec) do
+      if type(e) ~= "table" or type(e[1]) ~= "string" or (type(e[2]) ~= "table" and not core.is_series(e[2])) then
+        error(string.format('Frame.from_columns: entry %d must be {"name", {values...}}', i), 2)
+      end
+      names[i], values[i] = e[1], e[2]
+    end
+    for k in pairs(spec) do
+      if math.type(k) ~= "integer" then
+        error("Frame.from_columns: mix of the pair form and named columns ('" .. tostring(k) .. "')", 2)
+      end
+    end
+  else
+    for k, v in pairs(spec) do
+      if type(k) ~= "string" then error("Frame.from_columns: column names must be strings", 2) end
+      if type(v) ~= "table" and not core.is_series(v) then
+        error(string.format("Frame.from_columns: column '%s' must be a sequence, got %s", k, type(v)), 2)
+      end
+    end
+    if order then
+      local seen = {}
+      for i, c in ipairs(order) do
+        if spec[c] == nil then
+          error(string.format("Frame.from_columns: order[%d] '%s' is no column given", i, tostring(c)), 2)
+        end
+        if seen[c] then error("Frame.from_columns: column '" .. c .. "' ordered twice", 2) end
+        seen[c] = true
+        names[i] = c
+      end
+      for k in pairs(spec) do
+        if not seen[k] then error("Frame.from_columns: column '" .. k .. "' left out of the order", 2) end
+      end
+    else
+      for k in pairs(spec) do names[#names + 1] = k end
+      table.sort(names)
+    end
+    for i, c in ipairs(names) do values[i] = spec[c] end
+  end
+  local seen = {}
+  for _, c in ipairs(names) do
+    if seen[c] then error("Frame.from_columns: column '" .. c .. "' given twice", 2) end
+    seen[c] = true
+  end
+  local n
+  for i, v in ipairs(values) do
+    local len = ((core.is_series(v) or getmetatable(v) == COLUMN) and #v)
+      or (math.type(rawget(v, "n")) == "integer" and v.n) or #v
+    if n == nil then
+      n = len
+    elseif len ~= n then
+      error(string.format("Frame.from_columns: column '%s' has %d values, column '%s' has %d",
+        names[i], len, names[1], n), 2)
+    end
+  end
+  return wrap(names, core.tab_from_columns(values, n or 0))
+end
+
+--- The rows of several frames one after the other (pandas' concat of
+-- frames, ignore_index = true): Frame.concat{df1, df2, ...}.  Columns: every
+-- frame's, in order of first appearance; a frame without one of them has
+-- NaN there (as pandas).  In C when every frame has the same columns and
+-- each column one kind in all of them.
+-- @tparam {Frame,...} frames at least one
+-- @treturn Frame
+-- @raise "Frame.concat: item 2 is not a Frame (got table)", no frame
+function Frame.concat(frames)
+  if type(frames) ~= "table" or getmetatable(frames) == mt then
+    error("Frame.concat: bad argument #1 (a sequence of frames expected, got "
+      .. (getmetatable(frames) == mt and "a Frame" or type(frames)) .. ")", 2)
+  end
+  if #frames == 0 then error("Frame.concat: no frame to concatenate", 2) end
+  local names, seen = {}, {}
+  for i, f in ipairs(frames) do
+    if getmetatable(f) ~= mt then
+      error(string.format("Frame.concat: item %d is not a Frame (got %s)", i, type(f)), 2)
+    end
+    for _, c in ipairs(f._columns) do
+      if not seen[c] then seen[c] = true; names[#names + 1] = c end
+    end
+  end
+  local all = true
+  for _, f in ipairs(frames) do
+    for _, c in ipairs(names) do
+      if not has_column(f, c) then all = false end
+    end
+  end
+  if all then
+    local ts = {}
+    for i, f in ipairs(frames) do ts[i] = f._t:pick(js_of(f, names)) end
+    local t = core.tab_concat(ts)
+    if t then return wrap(names, t) end
+  end
+  local rows = {}
+  for _, f in ipairs(frames) do
+    for _, r in ipairs(rows_of(f)) do
+      for _, c in ipairs(names) do
+        if not has_column(f, c) then r[c] = 0 / 0 end
+      end
+      rows[#rows + 1] = r
+    end
+  end
+  return new(names, rows)
 end
 
 --- Is `v` a Frame?
@@ -124,40 +313,69 @@ function Frame.is_frame(v) return getmetatable(v) == mt end
 --- Iterate rows: `for i, row in frame:rows() do ... end`.
 function methods.rows(self)
   check(self, "Frame:rows")
-  return ipairs(self._rows)
+  local t, cols, n, i = self._t, self._columns, self._t:nrows(), 0
+  return function()
+    i = i + 1
+    if i <= n then return i, t:row(i, cols) end
+  end
 end
 
---- Values of one column, in row order: a sequence whose # is #frame (a
--- missing cell is nil inside it).  Also `frame.name` and `frame["name"]`.
+--- Values of one column, in row order, as a Series (src/lua/l_series.c):
+-- a C vector with pandas' element-wise arithmetic, comparisons and masks,
+-- and a sequence whose # is #frame (s[i], ipairs; a missing cell is nil,
+-- or NaN among numbers).  Also `frame.name` and `frame["name"]`.
 -- @tparam string name
+-- @treturn Series
 -- @raise "Frame:column: no column 'x' (columns: ...)"
 function methods.column(self, name)
   check(self, "Frame:column")
   need_column(self, "Frame:column", name)
-  local out = {}
-  for i, r in ipairs(self._rows) do out[i] = r[name] end
-  return make_column(out, #self._rows)
+  local cached = self._cc[name]
+  if cached then return cached end
+  local out = self._t:series(positions(self)[name], name) -- over the C column: no copy
+  self._cc[name] = out
+  return out
 end
 
---- Rows for which `fn(row, i)` is true.
--- @tparam function fn
+--- Rows for which `fn(row, i)` is true, or where a mask is true (pandas'
+-- boolean indexing: a Series of #frame booleans, as df.p50:gt(0.1) gives,
+-- or a sequence of #frame booleans).
+-- @tparam function|Series|{boolean,...} fn
 -- @treturn Frame
+-- @raise a mask of another length or with missing values, naming them
 function methods.filter(self, fn)
   check(self, "Frame:filter")
+  if core.is_series(fn) or (type(fn) == "table" and getmetatable(fn) == nil) then
+    local n = self._t:nrows()
+    if not core.is_series(fn) then
+      if #fn ~= n then error(string.format("Frame:filter: the mask has %d values for %d rows", #fn, n), 2) end
+      fn = core.series(fn, n)
+    end
+    return wrap(self._columns, self._t:mask(fn, "Frame:filter"))
+  end
   if type(fn) ~= "function" then
-    error("Frame:filter: bad argument #1 (function(row, i) expected, got " .. type(fn) .. ")", 2)
+    error("Frame:filter: bad argument #1 (function(row, i), a mask or a sequence of booleans expected, got "
+      .. type(fn) .. ")", 2)
   end
-  local out = {}
-  for i, r in ipairs(self._rows) do
-    if fn(r, i) then out[#out + 1] = r end
+  local t, cols, flags = self._t, self._columns, {}
+  for i = 1, t:nrows() do
+    flags[i] = fn(t:row(i, cols), i) and true or false
   end
-  return new(self._columns, out)
+  return wrap(self._columns, t:mask(flags))
 end
 
 -- The column names of a varargs-or-sequence argument list.
 local function names_arg(where, first, ...)
   local cols
-  if type(first) == "table" then cols = first else cols = { first, ... } end
+  if type(first) == "table" then
+    if select("#", ...) > 0 then
+      error(string.format("%s: columns as a sequence, or as arguments, not both (argument #2 is %s)",
+        where, type((...))), 3)
+    end
+    cols = first
+  else
+    cols = { first, ... }
+  end
   for i, c in ipairs(cols) do
     if type(c) ~= "string" then
       error(string.format("%s: column %d must be a name, got %s", where, i, type(c)), 3)
@@ -167,13 +385,7 @@ local function names_arg(where, first, ...)
 end
 
 local function project(self, cols)
-  local rows = {}
-  for i, r in ipairs(self._rows) do
-    local nr = {}
-    for _, c in ipairs(cols) do nr[c] = r[c] end
-    rows[i] = nr
-  end
-  return new(cols, rows)
+  return wrap(cols, self._t:pick(js_of(self, cols)))
 end
 
 --- Keep some columns, in the given order: frame:select{"a", "b"} or
@@ -215,22 +427,18 @@ end
 function methods.head(self, n)
   check(self, "Frame:head")
   n = count_arg("Frame:head", n, 5)
-  local total = #self._rows
+  local total = self._t:nrows()
   local last = n >= 0 and math.min(n, total) or math.max(total + n, 0)
-  local out = {}
-  for i = 1, last do out[i] = self._rows[i] end
-  return new(self._columns, out)
+  return wrap(self._columns, self._t:slice(1, last))
 end
 
 --- The last n rows (default 5); a negative n: all but the first -n.
 function methods.tail(self, n)
   check(self, "Frame:tail")
   n = count_arg("Frame:tail", n, 5)
-  local total = #self._rows
+  local total = self._t:nrows()
   local first = n >= 0 and math.max(total - n, 0) + 1 or math.min(-n, total) + 1
-  local out = {}
-  for i = first, total do out[#out + 1] = self._rows[i] end
-  return new(self._columns, out)
+  return wrap(self._columns, self._t:slice(first, total - first + 1))
 end
 
 -- ---------------------------------------------------------------- ordering
@@ -298,6 +506,7 @@ function methods.sort(self, by, ...)
       if nargs > 1 then error("Frame:sort: too many arguments", 2) end
       keys[1] = { by, second == true }
     else
+      if nargs > 1 then error("Frame:sort: too many arguments", 2) end
       keys[1] = { by, false }
       opts = second
     end
@@ -316,6 +525,7 @@ function methods.sort(self, by, ...)
         error(string.format("Frame:sort: column %d must be a name or {name, desc = true}, got %s", i, type(k)), 2)
       end
     end
+    if nargs > 1 then error("Frame:sort: too many arguments", 2) end
     if type(second) == "boolean" then
       for _, k in ipairs(keys) do k[2] = second end
     else
@@ -344,12 +554,17 @@ function methods.sort(self, by, ...)
   end
   if #keys == 0 then error("Frame:sort: no column given", 2) end
   for _, k in ipairs(keys) do need_column(self, "Frame:sort", k[1]) end
+  local na_first = opts.na_position == "first"
+  local js, descs, pos = {}, {}, positions(self)
+  for i, k in ipairs(keys) do js[i], descs[i] = pos[k[1]], k[2] end
+  local sorted = self._t:sort(js, descs, na_first)
+  if sorted then return wrap(self._columns, sorted) end
+  -- a key column of Lua objects or mixed kinds: Frame.compare, in Lua
+  local rows = rows_of(self)
   local idx = {}
-  for i = 1, #self._rows do idx[i] = i end
-  sort_indices(self._rows, idx, keys, opts.na_position == "first")
-  local out = {}
-  for i, j in ipairs(idx) do out[i] = self._rows[j] end
-  return new(self._columns, out)
+  for i = 1, #rows do idx[i] = i end
+  sort_indices(rows, idx, keys, na_first)
+  return wrap(self._columns, self._t:take(idx))
 end
 
 -- ---------------------------------------------------------------- aggregation
@@ -364,8 +579,8 @@ local function numbers(v, col, what)
       if type(x) == "boolean" then
         x = x and 1 or 0
       elseif type(x) ~= "number" then
-        error(string.format("%s: column '%s' holds %s values (%s), not numbers", what,
-          tostring(col), type(x), pyrepr.repr(x)), 0)
+        error(string.format("%s: %s holds %s values (%s), not numbers", what,
+          col ~= nil and ("column '" .. tostring(col) .. "'") or "the column", type(x), pyrepr.repr(x)), 0)
       end
       if math.type(x) ~= "integer" then ints = false end
       out[#out + 1] = x
@@ -391,7 +606,8 @@ local function extreme(v, col, name, sign)
       if m ~= nil then
         local a, b = type(m) == "boolean" and "number" or type(m), type(x) == "boolean" and "number" or type(x)
         if a ~= b then
-          error(string.format("%s: column '%s' mixes %s and %s values", name, tostring(col), type(m), type(x)), 0)
+          error(string.format("%s: %s mixes %s and %s values", name,
+            col ~= nil and ("column '" .. tostring(col) .. "'") or "the column", type(m), type(x)), 0)
         end
       end
       if m == nil or compare(x, m) * sign > 0 then m = x end
@@ -439,7 +655,7 @@ Frame.aggregators = aggregators
 -- group kernels instead (Kahan sums, Welford variances).
 local function series(kernel)
   return function(v, ...)
-    local xs = numbers(v, "column", kernel)
+    local xs = numbers(v, name_of(v), kernel)
     return core.agg(xs, kernel, ...)
   end
 end
@@ -447,7 +663,7 @@ end
 -- col:quantile([q = 0.5]), col:min(), col:max(), col:count(),
 -- col:unique(): a column's statistics as pandas' Series methods give them.
 column_methods.sum = function(v)
-  local xs, ints = numbers(v, "column", "sum")
+  local xs, ints = numbers(v, name_of(v), "sum")
   if ints then
     local s = 0
     for _, x in ipairs(xs) do s = s + x end
@@ -459,9 +675,14 @@ column_methods.mean = series("mean")
 column_methods.median = series("median")
 column_methods.std = series("std")
 column_methods.var = series("var")
-column_methods.quantile = function(v, q) return core.agg(numbers(v, "column", "quantile"), "quantile", q or 0.5) end
-column_methods.min = function(v) return aggregators.min(v, "column") end
-column_methods.max = function(v) return aggregators.max(v, "column") end
+column_methods.quantile = function(v, q)
+  if q ~= nil and (type(q) ~= "number" or not (q >= 0 and q <= 1)) then
+    error("quantile: bad argument #1 (a number between 0 and 1 expected, got " .. tostring(q) .. ")", 0)
+  end
+  return core.agg(numbers(v, name_of(v), "quantile"), "quantile", q or 0.5)
+end
+column_methods.min = function(v) return aggregators.min(v, name_of(v)) end
+column_methods.max = function(v) return aggregators.max(v, name_of(v)) end
 column_methods.count = function(v) return aggregators.count(v) end
 column_methods.unique = function(v)
   local seen, out, n = {}, {}, 0
@@ -485,7 +706,7 @@ function Frame.quantile(q)
     error("Frame.quantile: q must be a number between 0 and 1, got " .. tostring(q), 2)
   end
   local name = "quantile(" .. pyrepr.repr(q + 0.0):gsub("%.0$", "") .. ")"
-  return setmetatable({ name = name, numeric = true }, {
+  return setmetatable({ name = name, numeric = true, q = q }, {
     __name = "aggregator",
     __call = function(_, v, col) return core.agg(numbers(v, col, name), "gquantile", q) end,
     __tostring = function() return name end,
@@ -511,10 +732,12 @@ local function resolve_agg(spec, where)
     type(spec) == "string" and ("'" .. spec .. "'") or ("of type " .. type(spec)), AGG_NAMES), 3)
 end
 
--- Key of a group: one string for the values of the key columns.
+-- Key of a group: one string for the values of the key columns (vals.n of
+-- them: a nil key is one of them, as in the C path and pandas).
 local function group_key(vals)
   local parts = {}
-  for i, v in ipairs(vals) do
+  for i = 1, vals.n or #vals do
+    local v = vals[i]
     local t = type(v)
     if missing(v) then parts[i] = "\0na"
     elseif t == "number" then parts[i] = "n" .. string.format("%.17g", v)
@@ -537,6 +760,52 @@ local function gcheck(g, where)
 end
 GroupBy.__name = "GroupBy"
 GroupBy.__methods = gmethods
+
+-- Group the rows of `self` by the columns `cols`: a GroupBy.  In C when
+-- every key column has a C order (numbers, booleans, text), else in Lua
+-- with group_key and Frame.compare.  nil_apart: nil and NaN keys apart.
+local function make_groups(self, cols, dropna, sort, nil_apart)
+  local gi = self._t:group(js_of(self, cols), dropna, sort, nil_apart)
+  if gi then
+    return setmetatable({ _frame = self, _by = cols, _gi = gi, _n = gi:count() }, GroupBy)
+  end
+  local order, groups = {}, {}
+  for i, r in ipairs(rows_of(self)) do
+    local vals, skip = { n = #cols }, false
+    for k, c in ipairs(cols) do
+      vals[k] = r[c]
+      if missing(r[c]) and dropna then skip = true end
+    end
+    if not skip then
+      local gk = group_key(vals)
+      if nil_apart and vals[1] == nil then gk = "\0nil" end
+      local g = groups[gk]
+      if not g then
+        g = { keys = vals, rows = {} }
+        groups[gk] = g
+        order[#order + 1] = g
+      end
+      g.rows[#g.rows + 1] = i
+    end
+  end
+  if sort then
+    local pos = {}
+    for i, g in ipairs(order) do pos[g] = i end
+    table.sort(order, function(a, b)
+      for i = 1, #cols do
+        local x, y = a.keys[i], b.keys[i]
+        local mx, my = missing(x), missing(y)
+        if mx ~= my then return my end
+        if not mx then
+          local c = compare(x, y)
+          if c ~= 0 then return c < 0 end
+        end
+      end
+      return pos[a] < pos[b]
+    end)
+  end
+  return setmetatable({ _frame = self, _by = cols, _lg = order, _n = #order }, GroupBy)
+end
 
 --- Group rows by the values of one or more columns (pandas' groupby):
 --   frame:group_by("is_delegated_op")
@@ -569,58 +838,49 @@ function methods.group_by(self, ...)
   opts = opts or {}
   if #cols == 0 then error("Frame:group_by: no column given", 2) end
   for _, c in ipairs(cols) do need_column(self, "Frame:group_by", c) end
-  local order, groups = {}, {}
-  for _, r in ipairs(self._rows) do
-    local vals, skip = {}, false
-    for i, c in ipairs(cols) do
-      vals[i] = r[c]
-      if missing(r[c]) and opts.dropna ~= false then skip = true end
-    end
-    if not skip then
-      local gk = group_key(vals)
-      local g = groups[gk]
-      if not g then
-        g = { keys = vals, rows = {} }
-        groups[gk] = g
-        order[#order + 1] = g
-      end
-      g.rows[#g.rows + 1] = r
-    end
-  end
-  if opts.sort ~= false then
-    local pos = {}
-    for i, g in ipairs(order) do pos[g] = i end
-    table.sort(order, function(a, b)
-      for i = 1, #cols do
-        local x, y = a.keys[i], b.keys[i]
-        local mx, my = missing(x), missing(y)
-        if mx ~= my then return my end
-        if not mx then
-          local c = compare(x, y)
-          if c ~= 0 then return c < 0 end
-        end
-      end
-      return pos[a] < pos[b]
-    end)
-  end
-  return setmetatable({ _frame = self, _by = cols, _groups = order }, GroupBy)
+  return make_groups(self, cols, opts.dropna ~= false, opts.sort ~= false, false)
 end
 
--- The values of column `col` in group g, as a column sequence.
-local function group_values(g, col)
+-- The rows (1-based) of group k.
+local function group_rows(g, k)
+  if g._gi then return g._gi:rows(k) end
+  return g._lg[k].rows
+end
+
+-- A Table of the key columns, one row per group.
+local function group_keys(g)
+  local f = g._frame
+  if g._gi then return g._gi:keys(f._t, js_of(f, g._by)) end
+  local firsts = {}
+  for k, grp in ipairs(g._lg) do firsts[k] = grp.rows[1] end
+  return f._t:take(firsts):pick(js_of(f, g._by))
+end
+
+-- The values of column `col` in group k, as a column sequence.
+local function group_values(g, k, col)
+  local all = g._frame:column(col)
+  local rows = group_rows(g, k)
   local vals = {}
-  for j, r in ipairs(g.rows) do vals[j] = r[col] end
-  return make_column(vals, #g.rows)
+  for j, r in ipairs(rows) do vals[j] = all[r] end
+  return make_column(vals, #rows, col)
 end
 
 -- Is every present value of `col` a number (or boolean)?  (pandas'
 -- numeric_only for whole-frame aggregations.)
 local function numeric_column(self, col)
+  local j = positions(self)[col]
+  local kind = self._t:kind(j)
+  if kind == "f64" or kind == "i64" or kind == "bool" then
+    local _, any = self._t:numeric(j)
+    return any
+  end
+  if kind ~= "obj" then return false end
   local any = false
-  for _, r in ipairs(self._rows) do
-    local v = r[col]
-    if not missing(v) then
-      if type(v) ~= "number" and type(v) ~= "boolean" then return false end
+  local v = self:column(col)
+  for i = 1, #v do
+    local x = v[i]
+    if not missing(x) then
+      if type(x) ~= "number" and type(x) ~= "boolean" then return false end
       any = true
     end
   end
@@ -636,15 +896,15 @@ local function agg_plan(g, spec)
   local plan = {}
   local function add(out, col, aspec)
     need_column(f, where, col, 3)
-    local fn, _, numeric = resolve_agg(aspec, where)
-    plan[#plan + 1] = { out, col, fn, numeric }
+    local fn, name, numeric = resolve_agg(aspec, where)
+    plan[#plan + 1] = { out, col, fn, numeric, name }
   end
   if type(spec) == "string" or type(spec) == "function"
      or (type(spec) == "table" and getmetatable(spec) and getmetatable(spec).__name == "aggregator") then
     -- every other column (numeric aggregators: the numeric ones)
-    local fn, _, numeric = resolve_agg(spec, where)
+    local fn, name, numeric = resolve_agg(spec, where)
     for _, c in ipairs(f._columns) do
-      if not by[c] and (not numeric or numeric_column(f, c)) then plan[#plan + 1] = { c, c, fn, numeric } end
+      if not by[c] and (not numeric or numeric_column(f, c)) then plan[#plan + 1] = { c, c, fn, numeric, name } end
     end
     return plan
   end
@@ -718,6 +978,16 @@ local function agg_plan(g, spec)
   return plan
 end
 
+-- The C aggregator of an aggregator function (and its q), or nil for a
+-- Lua function.
+local c_names = {}
+for name, f in pairs(aggregators) do c_names[f] = name end
+local function c_aggregator(fn)
+  if c_names[fn] then return c_names[fn], 0.5 end
+  if type(fn) == "table" and rawget(fn, "q") then return "quantile", fn.q end
+  return nil
+end
+
 --- Aggregate each group: one row per group, the key columns first.
 --   g:agg{ {"events", "event_name", "count"}, {"total", "avg (ms)", "sum"} }  (in this order)
 --   g:agg{ ["avg (ms)"] = "sum" }                 dict form: output named as the column
@@ -746,18 +1016,36 @@ function gmethods.agg(g, spec)
     seen[p[1]] = true
     cols[#cols + 1] = p[1]
   end
-  local rows = {}
-  for i, grp in ipairs(g._groups) do
-    local row = {}
-    for j, c in ipairs(g._by) do row[c] = grp.keys[j] end
-    for _, p in ipairs(plan) do
-      local ok, v = pcall(p[3], group_values(grp, p[2]), p[2])
-      if not ok then error("GroupBy:agg: " .. tostring(v), 2) end
-      row[p[1]] = v
+  local f = g._frame
+  local keys = group_keys(g)
+  local parts = {}
+  for j = 1, #g._by do parts[#parts + 1] = keys; parts[#parts + 1] = j end
+  for _, p in ipairs(plan) do
+    local out
+    local what, q = c_aggregator(p[3])
+    if what and g._gi then
+      local res, row = g._gi:agg(f._t, positions(f)[p[2]], what, q)
+      if res then
+        out = res
+      elseif res == false then
+        local x = f._t:cell(row, positions(f)[p[2]])
+        error(string.format("GroupBy:agg: %s: column '%s' holds %s values (%s), not numbers", p[5],
+          tostring(p[2]), type(x), pyrepr.repr(x)), 2)
+      end
     end
-    rows[i] = row
+    if not out then -- a Lua aggregator, or a column C cannot aggregate
+      local vals = {}
+      for k = 1, g._n do
+        local ok, v = pcall(p[3], group_values(g, k, p[2]), p[2])
+        if not ok then error("GroupBy:agg: " .. tostring(v), 2) end
+        vals[k] = v
+      end
+      out = core.tab_from_columns({ vals }, g._n)
+    end
+    parts[#parts + 1] = out
+    parts[#parts + 1] = 1
   end
-  return new(cols, rows)
+  return wrap(cols, core.tab_compose(parts))
 end
 gmethods.aggregate = gmethods.agg
 
@@ -783,28 +1071,39 @@ function gmethods.size(g)
   local cols = {}
   for i, c in ipairs(g._by) do cols[i] = c end
   cols[#cols + 1] = "size"
-  local rows = {}
-  for i, grp in ipairs(g._groups) do
-    local row = { size = #grp.rows }
-    for j, c in ipairs(g._by) do row[c] = grp.keys[j] end
-    rows[i] = row
+  local keys = group_keys(g)
+  local parts = {}
+  for j = 1, #g._by do parts[#parts + 1] = keys; parts[#parts + 1] = j end
+  local sizes
+  if g._gi then
+    sizes = g._gi:sizes()
+  else
+    local n = {}
+    for k, grp in ipairs(g._lg) do n[k] = #grp.rows end
+    sizes = core.tab_from_columns({ n }, g._n)
   end
-  return new(cols, rows)
+  parts[#parts + 1] = sizes
+  parts[#parts + 1] = 1
+  return wrap(cols, core.tab_compose(parts))
 end
 
 --- g:groups() -> sequence of {keys = {values of the key columns}, rows = Frame}.
 function gmethods.groups(g)
   gcheck(g, "GroupBy:groups")
+  local f = g._frame
+  local keys = group_keys(g)
   local out = {}
-  for i, grp in ipairs(g._groups) do
-    out[i] = { keys = grp.keys, rows = new(g._frame._columns, grp.rows) }
+  for k = 1, g._n do
+    local kv = {}
+    for j = 1, #g._by do kv[j] = keys:cell(k, j) end
+    out[k] = { keys = kv, rows = wrap(f._columns, f._t:take(group_rows(g, k))) }
   end
   return out
 end
 
-GroupBy.__len = function(g) return #g._groups end
+GroupBy.__len = function(g) return g._n end
 GroupBy.__tostring = function(g)
-  return "GroupBy(" .. table.concat(g._by, ", ") .. "): " .. #g._groups .. " groups\n"
+  return "GroupBy(" .. table.concat(g._by, ", ") .. "): " .. g._n .. " groups\n"
     .. gmethods.size(g):render("box", {})
 end
 Frame.GroupBy = GroupBy
@@ -817,17 +1116,9 @@ Frame.GroupBy = GroupBy
 function methods.unique(self, col)
   check(self, "Frame:unique")
   need_column(self, "Frame:unique", col)
-  local seen, out, n = {}, {}, 0
-  for _, r in ipairs(self._rows) do
-    local v = r[col]
-    local k = v == nil and "\0nil" or group_key { v }
-    if not seen[k] then
-      seen[k] = true
-      n = n + 1
-      out[n] = v
-    end
-  end
-  return make_column(out, n)
+  local g = make_groups(self, { col }, false, false, true)
+  local keys = group_keys(g)
+  return make_column(keys:column(1), g._n)
 end
 
 --- How often each value (or combination of values) occurs:
@@ -846,12 +1137,12 @@ function methods.value_counts(self, cols, opts)
     { normalize = "boolean", sort = "boolean", ascending = "boolean", dropna = "boolean" }, 2)
   opts = opts or {}
   local g = methods.group_by(self, cols, { sort = false, dropna = opts.dropna ~= false })
-  local total = 0
-  for _, grp in ipairs(g._groups) do total = total + #grp.rows end
   local out = opts.normalize and "proportion" or "count"
   local f = gmethods.size(g)
+  local total = 0
+  for _, k in ipairs(f:column("size")) do total = total + k end
   local rows = {}
-  for i, r in ipairs(f._rows) do
+  for i, r in ipairs(rows_of(f)) do
     local nr = {}
     for _, c in ipairs(cols) do nr[c] = r[c] end
     nr[out] = opts.normalize and r.size / total or r.size
@@ -862,12 +1153,7 @@ function methods.value_counts(self, cols, opts)
   oc[#oc + 1] = out
   local res = new(oc, rows)
   if opts.sort ~= false then
-    local idx = {}
-    for i = 1, #rows do idx[i] = i end
-    sort_indices(rows, idx, { { out, opts.ascending ~= true } }, false)
-    local sorted = {}
-    for i, j in ipairs(idx) do sorted[i] = rows[j] end
-    res = new(oc, sorted)
+    res = wrap(oc, res._t:sort({ #oc }, { opts.ascending ~= true }, false))
   end
   return res
 end
@@ -881,30 +1167,48 @@ end
 --- Summary statistics of the numeric columns (pandas' describe): a Frame
 -- with column "stat" (count, mean, std, min, 25%, 50%, 75%, max) and one
 -- column per numeric column (every present value a number; booleans and
--- text are left out).  opts.percentiles: other quantiles (0..1).
+-- text are left out).  opts.percentiles: other quantiles (0..1); as in
+-- pandas, 50% is always among them and they come sorted (a duplicate raises).
 -- @treturn Frame
 -- @raise "Frame:describe: no numeric column (columns: ...)"
 function methods.describe(self, opts)
   check(self, "Frame:describe")
   core.check_options("Frame:describe", opts, { percentiles = "table" }, 1)
   opts = opts or {}
-  local ps = opts.percentiles or { 0.25, 0.5, 0.75 }
-  for i, q in ipairs(ps) do
-    if type(q) ~= "number" or q < 0 or q > 1 then
-      error(string.format("Frame:describe: percentiles[%d] must be between 0 and 1", i), 2)
-    end
-  end
-  local cols = {}
-  for _, c in ipairs(self._columns) do
-    local any, ok = false, true
-    for _, r in ipairs(self._rows) do
-      local v = r[c]
-      if v ~= nil then
-        if type(v) ~= "number" then ok = false; break end
-        any = true
+  local ps = { 0.25, 0.5, 0.75 }
+  if opts.percentiles then -- as pandas: the median is always given, the rest sorted, no duplicates
+    ps = {}
+    local seen, has_median = {}, false
+    for i, q in ipairs(opts.percentiles) do
+      if type(q) ~= "number" or not (q >= 0 and q <= 1) then
+        error(string.format("Frame:describe: percentiles[%d] must be between 0 and 1", i), 2)
       end
+      if seen[q] then error(string.format("Frame:describe: percentiles[%d] (%s) given twice", i, pyrepr.repr(q)), 2) end
+      seen[q] = true
+      if q == 0.5 then has_median = true end
+      ps[i] = q
     end
-    if ok and any then cols[#cols + 1] = c end
+    if not has_median then ps[#ps + 1] = 0.5 end
+    table.sort(ps)
+  end
+  local cols, t, pos = {}, self._t, positions(self)
+  for _, c in ipairs(self._columns) do
+    local kind = t:kind(pos[c])
+    if kind == "f64" or kind == "i64" then
+      local _, _, nonnil = t:numeric(pos[c])
+      if nonnil then cols[#cols + 1] = c end
+    elseif kind == "obj" then -- numbers of both kinds, or other values
+      local any, ok = false, true
+      local v = self:column(c)
+      for i = 1, #v do
+        local x = v[i]
+        if x ~= nil then
+          if type(x) ~= "number" then ok = false; break end
+          any = true
+        end
+      end
+      if ok and any then cols[#cols + 1] = c end
+    end
   end
   if #cols == 0 then
     error("Frame:describe: no numeric column (columns: " .. columns_list(self) .. ")", 2)
@@ -915,10 +1219,14 @@ function methods.describe(self, opts)
   local rows = {}
   for i, s in ipairs(stats) do rows[i] = { stat = s } end
   for _, c in ipairs(cols) do
+    if t:kind(pos[c]) ~= "obj" then
+      for i, v in ipairs(t:describe(pos[c], ps)) do rows[i][c] = v end
+      goto next_column
+    end
     local xs = {}
-    for _, r in ipairs(self._rows) do
-      local v = r[c]
-      if not missing(v) then xs[#xs + 1] = v end
+    local v = self:column(c)
+    for i = 1, #v do
+      if not missing(v[i]) then xs[#xs + 1] = v[i] end
     end
     local sorted = {}
     for i, x in ipairs(xs) do sorted[i] = x + 0.0 end
@@ -927,7 +1235,8 @@ function methods.describe(self, opts)
                    #xs > 0 and sorted[1] or 0 / 0 }
     for _, q in ipairs(ps) do vals[#vals + 1] = core.agg(xs, "quantile", q) end
     vals[#vals + 1] = #xs > 0 and sorted[#sorted] or 0 / 0
-    for i, v in ipairs(vals) do rows[i][c] = v end
+    for i, x in ipairs(vals) do rows[i][c] = x end
+    ::next_column::
   end
   local oc = { "stat" }
   for _, c in ipairs(cols) do oc[#oc + 1] = c end
@@ -962,24 +1271,20 @@ function methods.rename(self, map)
     seen[n] = true
     cols[i], to[c] = n, n
   end
-  local rows = {}
-  for i, r in ipairs(self._rows) do
-    local nr = {}
-    for _, c in ipairs(self._columns) do nr[to[c]] = r[c] end
-    rows[i] = nr
-  end
-  return new(cols, rows)
+  return wrap(cols, self._t)
 end
 
 --- New or replaced columns (pandas' assign):
 --   frame:mutate{ share = function(row, i) return row["avg (ms)"] / total end, unit = "ms" }
 --   frame:mutate{ {"a", fn_a}, {"b", fn_b} }      in this order (b may read a)
 -- A function is called per row as fn(row, i) (row holds the columns made
--- before it); a column sequence (frame.col, or any table of #frame
--- values) gives the values; anything else is the same in every row.  New
--- columns come after the others (named ones sorted by name); a replaced
--- column keeps its place.
+-- before it); a column sequence (frame.col, or any plain table: it must
+-- hold #frame values, as pandas' assign takes a list) gives the values;
+-- anything else (a string, number, boolean, a table with a metatable) is
+-- the same in every row.  New columns come after the others (named ones
+-- sorted by name); a replaced column keeps its place.
 -- @treturn Frame
+-- @raise "Frame:mutate: column 'x' has 3 values for 403 rows"
 function methods.mutate(self, spec)
   check(self, "Frame:mutate")
   if type(spec) ~= "table" then
@@ -1002,38 +1307,72 @@ function methods.mutate(self, spec)
     table.sort(names)
     for _, k in ipairs(names) do plan[#plan + 1] = { k, spec[k] } end
   end
-  local n = #self._rows
+  local n = self._t:nrows()
   local cols = {}
   for i, c in ipairs(self._columns) do cols[i] = c end
-  local rows = {}
-  for i, r in ipairs(self._rows) do
-    local nr = {}
-    for k, v in pairs(r) do nr[k] = v end
-    rows[i] = nr
-  end
+  local made, rows = {}, nil -- the new columns' values; row tables, once a function needs them
   for _, p in ipairs(plan) do
     local name, v = p[1], p[2]
     local known = false
     for _, c in ipairs(cols) do if c == name then known = true; break end end
     if not known then cols[#cols + 1] = name end
+    local vals = {}
     if type(v) == "function" then
-      for i, r in ipairs(rows) do r[name] = v(r, i) end
-    elseif type(v) == "table" and not Frame.is_frame(v) and (getmetatable(v) == COLUMN or (#v == n and n > 0)) then
-      if #v ~= n then
-        error(string.format("Frame:mutate: column '%s' has %d values for %d rows", name, #v, n), 2)
+      if not rows then
+        rows = rows_of(self)
+        for c, mv in pairs(made) do
+          for i, r in ipairs(rows) do r[c] = mv[i] end
+        end
       end
-      for i, r in ipairs(rows) do r[name] = v[i] end
+      for i, r in ipairs(rows) do
+        local x = v(r, i)
+        r[name] = x
+        vals[i] = x
+      end
     else
-      for _, r in ipairs(rows) do r[name] = v end
+      if core.is_series(v) or (type(v) == "table" and (getmetatable(v) == COLUMN or getmetatable(v) == nil)) then
+        -- a sequence of values (as pandas' assign takes a list): one per row
+        if #v ~= n then
+          error(string.format("Frame:mutate: column '%s' has %d values for %d rows", name, #v, n), 2)
+        end
+        if core.is_series(v) then
+          vals = v -- its C column joins the frame as it is
+        else
+          for i = 1, n do vals[i] = v[i] end
+        end
+      else
+        for i = 1, n do vals[i] = v end
+      end
+      if rows then
+        for i, r in ipairs(rows) do r[name] = vals[i] end
+      end
+    end
+    made[name] = vals
+  end
+  local pos, parts, newvals, newj = positions(self), {}, {}, {}
+  for _, c in ipairs(cols) do
+    if made[c] then
+      newvals[#newvals + 1] = made[c]
+      newj[c] = #newvals
     end
   end
-  return new(cols, rows)
+  local nt = core.tab_from_columns(newvals, n)
+  for _, c in ipairs(cols) do
+    if newj[c] then
+      parts[#parts + 1] = nt
+      parts[#parts + 1] = newj[c]
+    else
+      parts[#parts + 1] = self._t
+      parts[#parts + 1] = pos[c]
+    end
+  end
+  return wrap(cols, core.tab_compose(parts, n))
 end
 methods.assign = methods.mutate
 
 -- Key of a row for join: the values of `on`, missing values equal.
 local function join_key(r, on)
-  local vals = {}
+  local vals = { n = #on }
   for i, c in ipairs(on) do vals[i] = r[c] end
   return group_key(vals)
 end
@@ -1096,6 +1435,27 @@ function methods.join(self, other, on, opts)
       cols[#cols + 1] = out
     end
   end
+  local L, R, K = self._t:join(js_of(self, on), other._t, js_of(other, on),
+    ({ inner = 0, left = 1, right = 2, outer = 3 })[how])
+  if L then -- in C: every key pair of one kind (numbers of both kinds for inner and left)
+    local lpos, rpos, kpos, parts = positions(self), positions(other), {}, {}
+    for i, c in ipairs(on) do kpos[c] = i end
+    for _, m in ipairs(lmap) do
+      if K and is_key[m[1]] then
+        parts[#parts + 1] = K
+        parts[#parts + 1] = kpos[m[1]]
+      else
+        parts[#parts + 1] = L
+        parts[#parts + 1] = lpos[m[1]]
+      end
+    end
+    for _, m in ipairs(rmap) do
+      parts[#parts + 1] = R
+      parts[#parts + 1] = rpos[m[1]]
+    end
+    return wrap(cols, core.tab_compose(parts, L:nrows()))
+  end
+  -- keys of Lua objects or of mixed kinds: in Lua over rows
   local NaN = 0 / 0
   local function row_of(l, r)
     local nr = {}
@@ -1110,17 +1470,18 @@ function methods.join(self, other, on, opts)
     end
     return nr
   end
-  local function index(f)
+  local lrows, rrows = rows_of(self), rows_of(other)
+  local function index(frows)
     local idx, order = {}, {}
-    for _, r in ipairs(f._rows) do
+    for _, r in ipairs(frows) do
       local k = join_key(r, on)
       if not idx[k] then idx[k] = {}; order[#order + 1] = k end
       table.insert(idx[k], r)
     end
     return idx, order
   end
-  local lidx, lorder = index(self)
-  local ridx, rorder = index(other)
+  local lidx, lorder = index(lrows)
+  local ridx, rorder = index(rrows)
   local rows = {}
   if how == "inner" then -- grouped by key, keys in the left's first-seen order (as pandas)
     for _, k in ipairs(lorder) do
@@ -1132,7 +1493,7 @@ function methods.join(self, other, on, opts)
       end
     end
   elseif how == "left" then
-    for _, l in ipairs(self._rows) do
+    for _, l in ipairs(lrows) do
       local ms = ridx[join_key(l, on)]
       if ms then
         for _, r in ipairs(ms) do rows[#rows + 1] = row_of(l, r) end
@@ -1141,7 +1502,7 @@ function methods.join(self, other, on, opts)
       end
     end
   elseif how == "right" then
-    for _, r in ipairs(other._rows) do
+    for _, r in ipairs(rrows) do
       local ms = lidx[join_key(r, on)]
       if ms then
         for _, l in ipairs(ms) do rows[#rows + 1] = row_of(l, r) end
@@ -1189,9 +1550,31 @@ methods.merge = methods.join
 
 -- ---------------------------------------------------------------- rendering
 
+-- The start of pyrepr.cell(v) for a plain sequence v, long enough to be cut
+-- to `maxw` characters as the whole text would be (at most 4 bytes a
+-- character): a 500-element list in a cell shown 50 characters wide formats
+-- a few elements, not 500.  nil when v is anything else (or short).
+local function sequence_prefix(v, maxw)
+  if type(v) ~= "table" or getmetatable(v) ~= nil then return nil end
+  local n = #v
+  if n < 8 then return nil end
+  for k in pairs(v) do
+    if math.type(k) ~= "integer" or k < 1 or k > n then return nil end
+  end
+  local budget, used, parts = 4 * maxw + 8, 1, {}
+  for i = 1, n do
+    local x = v[i]
+    if type(x) == "table" then return nil end -- nested: formatted whole
+    parts[i] = pyrepr.repr(x)
+    used = used + #parts[i] + 2
+    if used > budget then return "[" .. table.concat(parts, ", ") end
+  end
+  return nil
+end
+
 -- A cell as the C writers take it, cut to `maxw` characters (0: no limit).
 local function shown_cell(v, maxw)
-  v = pyrepr.cell(v)
+  v = (maxw and maxw > 0 and sequence_prefix(v, maxw)) or pyrepr.cell(v)
   if maxw and maxw > 0 and type(v) == "string" then
     local n = utf8.len(v) or #v
     if n > maxw then
@@ -1314,20 +1697,22 @@ end
 
 -- The text of a display: rows and columns cut to the limits (options.limits).
 local function display(self, style, lim)
-  local n = #self._rows
+  local n = self._t:nrows()
+  local t, names = self._t, self._columns
   local vrows, labels = {}, {}
   local truncated = false
   if lim.max_rows > 0 and n > lim.max_rows then
     local k = lim.max_rows
     if lim.min_rows > 0 then k = math.min(lim.min_rows, lim.max_rows) end
     local half = k // 2
-    for i = 1, half do vrows[#vrows + 1] = self._rows[i]; labels[#labels + 1] = i - 1 end
+    for i = 1, half do vrows[#vrows + 1] = t:row(i, names); labels[#labels + 1] = i - 1 end
     vrows[#vrows + 1] = ELLIPSIS
     labels[#labels + 1] = 0
-    for i = n - half + 1, n do vrows[#vrows + 1] = self._rows[i]; labels[#labels + 1] = i - 1 end
+    for i = n - half + 1, n do vrows[#vrows + 1] = t:row(i, names); labels[#labels + 1] = i - 1 end
     truncated = true
   else
-    for i = 1, n do vrows[i] = self._rows[i]; labels[i] = i - 1 end
+    vrows = rows_of(self)
+    for i = 1, n do labels[i] = i - 1 end
   end
   local function render_cols(cols)
     local view = { cols = cols, rows = vrows, labels = labels, maxw = lim.max_colwidth }
@@ -1418,6 +1803,27 @@ local function csv_field(v)
 end
 
 local json_escapes = { ['"'] = '\\"', ["\\"] = "\\\\", ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
+
+-- A JSON string literal of s, escaped as the command line's --json
+-- escapes (src/core/base/strbuf.c et_sb_add_json_str): '"', '\\', \n,
+-- \r, \t and the other control bytes (\u00XX); a byte that does not
+-- begin valid UTF-8 becomes \ufffd, so the text is always valid JSON.
+local function json_string(s)
+  s = s:gsub('[\0-\31"\\]', function(c)
+    return json_escapes[c] or string.format("\\u%04x", c:byte())
+  end)
+  if utf8.len(s) then return '"' .. s .. '"' end
+  local parts, i = {}, 1
+  while true do
+    local n, bad = utf8.len(s, i)
+    if n then break end
+    parts[#parts + 1] = s:sub(i, bad - 1)
+    parts[#parts + 1] = "\\ufffd"
+    i = bad + 1
+  end
+  parts[#parts + 1] = s:sub(i)
+  return '"' .. table.concat(parts) .. '"'
+end
 local function json(v)
   local t = type(v)
   if v == nil then return "null" end
@@ -1427,13 +1833,9 @@ local function json(v)
     if v ~= v or v == math.huge or v == -math.huge then return "null" end
     return core.repr(v)
   end
-  if t == "string" then
-    return '"' .. v:gsub('[%c"\\]', function(c)
-      return json_escapes[c] or string.format("\\u%04x", c:byte())
-    end) .. '"'
-  end
+  if t == "string" then return json_string(v) end
   if t == "table" then
-    if Frame.is_frame(v) then return json(v._rows) end
+    if Frame.is_frame(v) then return json(rows_of(v)) end
     local vmt = getmetatable(v)
     if vmt and vmt.__order then -- an ordered dict (Python's dict): its order, None kept
       local parts = {}
@@ -1460,6 +1862,21 @@ local function json(v)
 end
 Frame.json = json
 
+-- pandas' to_csv: a header line, then one line per row; `index`: the
+-- row labels (0-based) first, under an empty header.
+local function csv_text(self, index)
+  local h = {}
+  for j, c in ipairs(self._columns) do h[j] = csv_field(c) end
+  local lines = { #h == 0 and '""' or ((index and "," or "") .. table.concat(h, ",")) } -- no column: "" (as pandas)
+  for i, r in ipairs(rows_of(self)) do
+    local f = {}
+    if index then f[1] = tostring(i - 1) end
+    for _, c in ipairs(self._columns) do f[#f + 1] = csv_field(r[c]) end
+    lines[#lines + 1] = table.concat(f, ",")
+  end
+  return table.concat(lines, "\n") .. "\n"
+end
+
 local STYLES = "box, plain, markdown, tsv, csv, json"
 local LIMIT_OPTS = { max_rows = "integer", min_rows = "integer", max_colwidth = "integer", width = "integer" }
 
@@ -1482,14 +1899,14 @@ function methods.render(self, style, limits)
     if limits == nil or style == "markdown" then
       if style == "box" then
         local rows = {}
-        for i, r in ipairs(self._rows) do
+        for i, r in ipairs(rows_of(self)) do
           local out = {}
           for j, c in ipairs(self._columns) do out[j] = pyrepr.cell(r[c]) end
           rows[i] = out
         end
         return core.render("grid", self._columns, rows)
       end
-      return (render_simple({ cols = self._columns, rows = self._rows }, style))
+      return (render_simple({ cols = self._columns, rows = rows_of(self) }, style))
     end
     for k, v in pairs(limits) do
       if v < 0 then error("Frame:render: " .. k .. " must be >= 0 (0: no limit)", 2) end
@@ -1498,27 +1915,17 @@ function methods.render(self, style, limits)
   end
   if style == "tsv" then
     local rows = {}
-    for i, r in ipairs(self._rows) do
+    for i, r in ipairs(rows_of(self)) do
       local out = {}
       for j, c in ipairs(self._columns) do out[j] = pyrepr.cell(r[c]) end
       rows[i] = out
     end
     return core.render("tsv", self._columns, rows)
   end
-  if style == "csv" then
-    local h = {}
-    for j, c in ipairs(self._columns) do h[j] = csv_field(c) end
-    local lines = { "," .. table.concat(h, ",") }
-    for i, r in ipairs(self._rows) do
-      local f = { tostring(i - 1) }
-      for j, c in ipairs(self._columns) do f[j + 1] = csv_field(r[c]) end
-      lines[#lines + 1] = table.concat(f, ",")
-    end
-    return table.concat(lines, "\n") .. "\n"
-  end
+  if style == "csv" then return csv_text(self, true) end
   if style == "json" then
     local parts = {}
-    for i, r in ipairs(self._rows) do
+    for i, r in ipairs(rows_of(self)) do
       local fields = {}
       for j, c in ipairs(self._columns) do fields[j] = json(c) .. ": " .. json(r[c]) end
       parts[i] = "{" .. table.concat(fields, ", ") .. "}"
@@ -1589,9 +1996,86 @@ end
 
 --- frame:to_tsv([path_or_file]) -> nil, or the text when no destination.
 function methods.to_tsv(self, dest) check(self, "Frame:to_tsv"); return emit(self:render("tsv"), dest, nil, "Frame:to_tsv") end
---- frame:to_csv([path_or_file]) -> nil, or the text when no destination.
-function methods.to_csv(self, dest) check(self, "Frame:to_csv"); return emit(self:render("csv"), dest, nil, "Frame:to_csv") end
+--- frame:to_csv([path_or_file [, {index = true}]]) -> nil, or the text
+-- when no destination; index = false leaves out the row labels (pandas'
+-- to_csv(index=False)).
+function methods.to_csv(self, dest, opts)
+  check(self, "Frame:to_csv")
+  core.check_options("Frame:to_csv", opts, { index = "boolean" }, 2)
+  return emit(csv_text(self, not (opts and opts.index == false)), dest, nil, "Frame:to_csv")
+end
 --- frame:to_json([path_or_file]) -> nil, or the text when no destination.
 function methods.to_json(self, dest) check(self, "Frame:to_json"); return emit(self:render("json"), dest, nil, "Frame:to_json") end
+
+--- The rows where a pandas query expression holds (lua/etinspect/query.lua):
+--   df:query("`p50 (ms)` > 0.1 and event_name != 'OPERATOR_CALL'")
+--   df:query("is_delegated_op and event_name in @names", {names = {"a", "b"}})
+-- Evaluated with Series operations (no Lua call per row).
+-- @tparam string expr
+-- @tparam[opt] table vars values of @name
+-- @treturn Frame
+-- @raise syntax errors naming the position and token, an unknown column
+function methods.query(self, expr, vars)
+  check(self, "Frame:query")
+  return require("etinspect.query").query(self, expr, vars)
+end
+
+-- ---------------------------------------------------------------- contracts
+
+-- The error of a call from the user's code: an error raised inside this
+-- library at a position in it ("[etinspect] etinspect.frame:737: ...") is
+-- given the position of the user's call instead; other errors (a callback's
+-- own, with its position; a table) pass unchanged.
+local function rethrow(e)
+  if type(e) == "string" then
+    local rest = e:match("^%[etinspect%] [%w_.]+:%d+: (.*)$")
+    if rest then error(rest, 3) end
+    if not e:find("^[^\n]-:%d+: ") then error(e, 3) end -- no position: the user's call's
+  end
+  error(e, 0)
+end
+
+-- `f` as a public function `where` that takes at most `max` arguments
+-- after self (nil: any number) and whose errors point at the caller.
+local function public(where, max, f)
+  return function(self, ...)
+    local n = select("#", ...)
+    if max and n > max then
+      error(string.format("%s: too many arguments (%d given, at most %d accepted)", where, n, max), 2)
+    end
+    local r = table.pack(pcall(f, self, ...))
+    if not r[1] then rethrow(r[2]) end
+    return table.unpack(r, 2, r.n)
+  end
+end
+
+-- Arguments each method takes after self (nil: varargs, checked by the method).
+local ARITY = {
+  rows = 0, column = 1, filter = 1, select = false, drop = false, head = 1, tail = 1, sort = false,
+  group_by = false, unique = 1, value_counts = 2, describe = 1, rename = 1, mutate = 1, assign = 1,
+  join = 3, merge = 3, query = 2,
+  render = 2, to_string = 1, print = 1, to_tsv = 1, to_csv = 2, to_json = 1,
+}
+for name, max in pairs(ARITY) do
+  assert(methods[name], name)
+  methods[name] = public("Frame:" .. name, max or nil, methods[name])
+end
+for name, f in pairs(gmethods) do
+  gmethods[name] = public("GroupBy:" .. name, (name == "agg" or name == "aggregate" or name == "quantile") and 1 or 0, f)
+end
+for name, f in pairs(column_methods) do
+  column_methods[name] = public("column:" .. name, name == "quantile" and 1 or 0, f)
+end
+core.series_extend(column_methods) -- a Series has them too
+do
+  local new_frame, quantile = Frame.new, Frame.quantile
+  Frame.new = public("Frame.new", 1, new_frame) -- (columns, rows)
+  Frame.from_columns = public("Frame.from_columns", 1, Frame.from_columns) -- (spec, order)
+  Frame.concat = public("Frame.concat", 0, Frame.concat) -- (frames)
+  Frame.quantile = function(...)
+    if select("#", ...) > 1 then error("Frame.quantile: too many arguments (at most 1 accepted)", 2) end
+    return quantile(...)
+  end
+end
 
 return Frame

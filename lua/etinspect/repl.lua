@@ -247,8 +247,11 @@ local function field(v, k)
     local mt = getmt(v)
     if type(mt) ~= "table" then return nil end
     if is_frame(v, mt) then
-      local rows, cols = rawget(v, "_rows"), rawget(v, "_columns")
-      if math.type(k) == "integer" and type(rows) == "table" then return rawget(rows, k) end
+      local cols = rawget(v, "_columns")
+      if math.type(k) == "integer" and rawget(v, "_t") then -- a row, made from the columns
+        local ok, row = pcall(function() return v[k] end)
+        return ok and row or nil
+      end
       if k == "columns" then return cols end
       return nil
     end

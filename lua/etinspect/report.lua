@@ -121,8 +121,10 @@ local function raw_metadata_cell(ev)
   return pyrepr.bytes_list(ev.raw_delegate_debug_metadatas)
 end
 
+local STAT_NAMES = { "p10", "p50", "p90", "avg", "min", "max" }
+
 --- Rows of _core.report_rows as a Frame, with the events' own values in
--- the list-valued cells.
+-- the list-valued cells (o.nan_stats: a missing statistic is NaN, not nil).
 -- @param target Inspector, EventBlock or Event
 -- @tparam table o options of _core.report_rows
 local function frame_of(target, o)
@@ -134,7 +136,22 @@ local function frame_of(target, o)
   local base = #cols - n_md
   local has = {}
   for j = 1, base do has[cols[j]] = true end
+  -- a missing statistic is NaN in a frame, as in a column of numbers in
+  -- pandas (the reference's None); asdict keeps None, as the reference
+  local stats = {}
+  if o.nan_stats then
+    for j = 1, base do
+      local c = cols[j]
+      for _, s in ipairs(STAT_NAMES) do
+        if c == s .. o.units then stats[#stats + 1] = c end
+      end
+    end
+  end
+  local NaN = 0 / 0
   for i, row in ipairs(rows) do
+    for _, c in ipairs(stats) do
+      if row[c] == nil then row[c] = NaN end
+    end
     local ev = event_at(blocks[i], events[i])
     if has.raw then
       local pd = ev.perf_data
@@ -177,7 +194,7 @@ local INSP_OPTS = { include_units = "boolean", include_delegate_debug_data = "bo
 function M.inspector_to_dataframe(insp, opts)
   core.check_options("Inspector:to_dataframe", opts, INSP_OPTS, 1)
   opts = opts or {}
-  return frame_of(insp, { units = units_of(insp, opts.include_units ~= false),
+  return frame_of(insp, { units = units_of(insp, opts.include_units ~= false), nan_stats = true,
                           metadata = opts.include_delegate_debug_data, op = "Inspector:to_dataframe" })
 end
 
@@ -188,7 +205,7 @@ end
 function M.block_to_dataframe(blk, opts)
   core.check_options("EventBlock:to_dataframe", opts, INSP_OPTS, 1)
   opts = opts or {}
-  return frame_of(blk, { units = units_of(blk, opts.include_units),
+  return frame_of(blk, { units = units_of(blk, opts.include_units), nan_stats = true,
                          metadata = opts.include_delegate_debug_data, op = "EventBlock:to_dataframe" })
 end
 
@@ -206,7 +223,7 @@ end
 -- @treturn Frame
 function M.event_to_dataframe(ev, units)
   units = check_units("Event:to_dataframe", units)
-  return frame_of(ev, { units = units, op = "Event:to_dataframe" })
+  return frame_of(ev, { units = units, nan_stats = true, op = "Event:to_dataframe" })
 end
 
 --- Event.asdict(units): the event's row (spec §6.1) as a table keyed by

@@ -18,6 +18,7 @@
  *                  iteration in a given key order (et_lua_pairs_in_order)
  *   l_export.c     Inspector:write_trace, Inspector:to_sqlite,
  *                  EventBlock:memory_summary
+ *   l_rawframe.c   Inspector:raw_frame (the raw events as a Frame)
  *   l_module.c     luaopen_etinspect: the module table, TimeScale, the
  *                  embedded Lua library (lua/)
  *
@@ -334,6 +335,15 @@ void et_lua_register_bundled(lua_State *L);
 /* Add insp:run_columns and insp:column_names (l_columns.c; after the
  * Inspector's registration). */
 void et_lua_register_columns(lua_State *L);
+/* insp:raw_frame (l_rawframe.c) */
+void et_lua_register_rawframe(lua_State *L);
+
+/* l_table.c: the Frame's column store (Table) and its _core functions
+ * (into the table at the top); et_lua_push_table pushes a Table over C
+ * columns (each retained) of nrows rows. */
+struct et_column;
+void et_lua_open_table(lua_State *L);
+void et_lua_push_table(lua_State *L, struct et_column *const *cols, size_t ncols, size_t nrows);
 
 /* etinspect.Inspector{...} (l_inspector.c): open an ETDump (or a legacy
  * dump) with its options table at argument 1; see docs/lua-api.md. */

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "l_series.h"
 #include "l_hooks.h"
 #include "l_pyobj.h"
 #include "l_frame.h"
@@ -78,6 +79,7 @@ int luaopen_etinspect(lua_State *L)
     et_lua_register_export(L);
     et_lua_register_bundled(L);
     et_lua_register_columns(L);
+    et_lua_register_rawframe(L);
 
     lua_newtable(L);
     int M = lua_gettop(L);
@@ -107,8 +109,10 @@ int luaopen_etinspect(lua_State *L)
     et_lua_open_html(L);
     et_lua_open_outfile(L);
     et_lua_open_export(L);
+    et_lua_open_table(L); /* _core.tab_*: the Frame's columns */
     et_lua_open_object(L); /* _core.is_view */
     et_lua_open_pyobj(L);  /* _core.tuple */
+    et_lua_open_series(L); /* _core.series: Series, the columns' vectors */
     lua_setfield(L, M, "_core");
 
     /* the embedded library: package.preload, then the modules that extend

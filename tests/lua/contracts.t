@@ -92,6 +92,9 @@ local C_METHODS = {
           {{0}, "@: bad argument #1 (run index 0 out of range 1..4)"},
           {{1, 5}, "@: bad argument #2 (table expected, got number)"}}},
   {"Inspector", "column_names", args = {}, max = 0},
+  {"Inspector", "raw_frame", args = {}, max = 1,
+   bad = {{{{units = true}}, "@: unknown option 'units' (accepted: include_units)"},
+          {{"x"}, "@: bad argument #1 (options table expected, got string)"}}},
   {"OutFile", "write", args = {"x"}, max = -1, bad = {{{{}}, "@: bad argument #1 (string expected, got table)"}}},
   {"OutFile", "abort", args = {}, max = 0},
   {"OutFile", "commit", args = {}, max = 0, bad = {{{}, "OutFile: already committed or aborted"}}, skip_call = true},
@@ -223,6 +226,7 @@ t.ok((err_of(etinspect.Inspector, proxy) or ""):find("Expecting exactly one of e
 -- every documented method and function: a named error for each misuse -----------------------
 local df = insp:to_dataframe()
 local gb = df:group_by("event_name")
+local s_ = df["p50 (ms)"]
 local dumps = etinspect.open_many({fx .. "/sample.etdp"})
 local ev, pd, rec, graph, tensor = obj.Event, obj.PerfData, obj.ETRecord, obj.Graph, obj.Tensor
 local t_ = tensor
@@ -304,7 +308,7 @@ local DOC = {
   {"g:print", bad = function() return graph:print("out.txt") end, want = "Graph:print: bad argument #1 (file expected, got string)"},
   {"frame:rows", bad = function() return df.rows("x") end, want = "Frame:rows: expected a Frame (use frame:method())"},
   {"frame:column", bad = function() return df:column("nope") end, want = "Frame:column: no column 'nope' (columns: event_block_name, event_name, raw, p10 (ms), p50 (ms), p90 (ms), avg (ms), min (ms), max (ms), op_types, delegate_debug_identifier, stack_traces, module_hierarchy, is_delegated_op, delegate_backend_name, debug_data, start_time)"},
-  {"frame:filter", bad = function() return df:filter("x") end, want = "Frame:filter: bad argument #1 (function(row, i) expected, got string)"},
+  {"frame:filter", bad = function() return df:filter("x") end, want = "Frame:filter: bad argument #1 (function(row, i), a mask or a sequence of booleans expected, got string)"},
   {"frame:select", bad = function() return df:select(42) end, want = "Frame:select: column 1 must be a name, got number"},
   {"frame:drop", bad = function() return df:drop("nope") end, want = "Frame:drop: no column 'nope' (columns: event_block_name, event_name, raw, p10 (ms), p50 (ms), p90 (ms), avg (ms), min (ms), max (ms), op_types, delegate_debug_identifier, stack_traces, module_hierarchy, is_delegated_op, delegate_backend_name, debug_data, start_time)"},
   {"frame:sort", bad = function() return df:sort(42) end,
@@ -344,6 +348,25 @@ local DOC = {
   {"frame:to_tsv", bad = function() return df:to_tsv(42) end, want = "Frame:to_tsv: bad argument #1 (a path or an open file expected, got number)"},
   {"frame:to_csv", bad = function() return df:to_csv({}) end, want = "Frame:to_csv: bad argument #1 (a path or an open file expected, got table)"},
   {"frame:to_json", bad = function() return df:to_json(true) end, want = "Frame:to_json: bad argument #1 (a path or an open file expected, got boolean)"},
+  {"Frame.new", bad = function() return etinspect.Frame.new(42) end, want = "Frame.new: columns must be a sequence of names"},
+  {"Frame.from_columns", bad = function() return etinspect.Frame.from_columns(42) end, want = "Frame.from_columns: bad argument #1 (table of column sequences expected, got number)"},
+  {"Frame.concat", bad = function() return etinspect.Frame.concat(42) end, want = "Frame.concat: bad argument #1 (a sequence of frames expected, got number)"},
+  {"frame:query", bad = function() return df:query("avg >") end, want = 'Frame:query: at 6: unexpected end of expression in "avg >"'},
+  {"s:gt", bad = function() return s_:gt() end, want = "Series:gt: bad argument #1 (a value to compare with expected)"},
+  {"s:ge", bad = function() return s_:ge(1, 2) end, want = "Series:ge: too many arguments (one value expected)"},
+  {"s:lt", bad = function() return s_:lt("x") end, want = "Series:lt: Series 'p50 (ms)' holds numbers, compared with text"},
+  {"s:le", bad = function() return s_:le(true, 1) end, want = "Series:le: too many arguments (one value expected)"},
+  {"s:eq", bad = function() return s_:eq() end, want = "Series:eq: bad argument #1 (a value to compare with expected)"},
+  {"s:ne", bad = function() return s_:ne(1, 2) end, want = "Series:ne: too many arguments (one value expected)"},
+  {"s:isin", bad = function() return s_:isin(5) end, want = "Series:isin: bad argument #1 (a sequence of values expected, got number)"},
+  {"s:isna", bad = function() return s_:isna(1) end, want = "Series:isna: too many arguments (it takes 0, got 1)"},
+  {"s:notna", bad = function() return s_:notna(1) end, want = "Series:notna: too many arguments (it takes 0, got 1)"},
+  {"s:between", bad = function() return s_:between(0, 1, "all") end, want = "Series:between: inclusive must be 'both', 'neither', 'left' or 'right', got all"},
+  {"s:abs", bad = function() return s_:abs(1) end, want = "Series:abs: too many arguments (it takes 0, got 1)"},
+  {"s:fillna", bad = function() return s_:fillna("x") end, want = "Series:fillna: Series 'p50 (ms)' holds float64 values; a string cannot fill it"},
+  {"s:any", bad = function() return s_:any(1) end, want = "Series:any: too many arguments (it takes 0, got 1)"},
+  {"s:all", bad = function() return s_:all(1) end, want = "Series:all: too many arguments (it takes 0, got 1)"},
+  {"s:tolist", bad = function() return s_:tolist(1) end, want = "Series:tolist: too many arguments (it takes 0, got 1)"},
   {"t:at", bad = function() return t_:at("i") end, want = "Tensor:at: bad argument #1 (number expected, got string)"},
   {"t:tolist", bad = function() return t_:tolist(1) end, want = "Tensor:tolist: too many arguments (it takes 0, got 1)"},
   {"t:bytes", bad = function() return t_:bytes(1) end, want = "Tensor:bytes: too many arguments (it takes 0, got 1)"},

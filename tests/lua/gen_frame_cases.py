@@ -175,6 +175,9 @@ def lua(v):
     if isinstance(v, str):
         return '"' + "".join(c if 32 <= ord(c) < 127 and c not in '"\\' else
                              "\\" + c if c in '"\\' else "\\%d" % ord(c) for c in v) + '"'
+    if isinstance(v, bytes):
+        return '"' + "".join(chr(c) if 32 <= c < 127 and chr(c) not in '"\\' else
+                             "\\" + chr(c) if chr(c) in '"\\' else "\\%03d" % c for c in v) + '"'
     if isinstance(v, (list, tuple)):
         return "{" + ", ".join(lua(x) for x in v) + "}"
     if isinstance(v, dict):
@@ -275,6 +278,110 @@ def verbs(doc):
     return out
 
 
+# ---------------------------------------------------------------- generated frames
+
+# Frames made up to reach the edges (tests/lua/frame_edge.t): NaN and
+# missing values, an empty frame, one row, strings with NUL and invalid
+# UTF-8 (Python bytes: compared, sorted and grouped by bytes, as etinspect
+# does), duplicate join keys and a missing join key on both sides.  Every
+# frame has the columns i (the row's number, to follow rows through a
+# verb), k (text, may be missing), x (float64, may be NaN) and y (int64).
+NAN = float("nan")
+
+GEN_FRAMES = {
+    "nan": {
+        "k": ["a", "b", None, "a", "c", "b", None, "a", "c", "d"],
+        "x": [1.5, NAN, 2.0, NAN, 0.25, 3.0, 1.0, 0.5, NAN, NAN],
+        "y": [3, 1, 4, 1, 5, 9, 2, 6, 5, 3],
+        "right": {"k": ["a", "a", "b", None, "z"], "z": [10, 20, 30, 40, 50]},
+    },
+    "empty": {"k": [], "x": [], "y": [], "right": {"k": ["a"], "z": [1]}},
+    "one": {"k": ["a"], "x": [2.5], "y": [7], "right": {"k": ["a", "a"], "z": [1, 2]}},
+    "bytes": {
+        "k": [b"a\x00b", b"a", b"\xff\xfe", "\u00e9".encode(), b"a\x00", b"", b"\xff\xfe",
+              b"a\x00b"],
+        "x": [0.5, 1.0, 2.0, NAN, 4.0, 5.0, 6.0, 7.0],
+        "y": [1, 2, 3, 4, 5, 6, 7, 8],
+        "right": {"k": [b"a\x00b", b"\xff\xfe", b"\xff\xfe", b"q"], "z": [1, 2, 3, 4]},
+    },
+    "dupkeys": {
+        "k": ["p", "q", "p", "p", "r", "q"],
+        "x": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+        "y": [0, 0, 1, 1, 2, 2],
+        "right": {"k": ["q", "p", "q", "p", "s"], "z": [1, 2, 3, 4, 5]},
+    },
+}
+GEN_AGGS = ["count", "sum", "mean", "median", "min", "max", "std", "var", "first", "last"]
+
+
+def gen_frame(spec):
+    n = len(spec["x"])
+    return pd.DataFrame({"i": pd.Series(range(n), dtype="int64"),
+                         "k": pd.Series(spec["k"], dtype=object),
+                         "x": pd.Series(spec["x"], dtype="float64"),
+                         "y": pd.Series(spec["y"], dtype="int64")})
+
+
+def cell(v):
+    """A pandas cell as the Lua value etinspect gives: None for a missing
+    text cell, NaN for a missing number."""
+    if isinstance(v, np.generic):
+        v = v.item()
+    if v is None:
+        return None
+    if isinstance(v, float) and math.isnan(v):
+        return NAN
+    return v
+
+
+def table_of(df):
+    """A result frame: its columns and its rows as lists of cells (a missing
+    cell of a text column is None: etinspect's nil)."""
+    text = [df[c].dtype == object for c in df.columns]
+    return {"columns": [str(c) for c in df.columns],
+            "rows": [[None if t and cell(v) != cell(v) else cell(v) for t, v in zip(text, r)]
+                     for r in df.itertuples(index=False)]}
+
+
+def gen_answers(spec):
+    F = gen_frame(spec)
+    R = pd.DataFrame({"k": pd.Series(spec["right"]["k"], dtype=object),
+                      "z": pd.Series(spec["right"]["z"], dtype="int64")})
+    out = {"frame": table_of(F), "right": table_of(R), "aggs": GEN_AGGS}
+    g = F.groupby("k")["x"]
+    t = g.agg(GEN_AGGS).reset_index()
+    out["group"] = table_of(t)
+    t = F.groupby("k", dropna=False, sort=False)["x"].agg(["count", "sum"]).reset_index()
+    out["group_nodrop_unsorted"] = table_of(t)
+    out["size"] = table_of(F.groupby("k").size().reset_index(name="size"))
+    for name, by, asc in [("sort_x", ["x"], [True]), ("sort_x_desc", ["x"], [False]),
+                          ("sort_k", ["k"], [True]), ("sort_k_desc", ["k"], [False]),
+                          ("sort_k_x", ["k", "x"], [True, False])]:
+        out[name] = [int(v) for v in F.sort_values(by, ascending=asc, kind="stable")["i"]]
+    out["sort_x_nafirst"] = [int(v) for v in
+                             F.sort_values("x", na_position="first", kind="stable")["i"]]
+    out["head3"] = [int(v) for v in F.head(3)["i"]]
+    out["tail2"] = [int(v) for v in F.tail(2)["i"]]
+    out["filter"] = [int(v) for v in F[F["x"] > 0.75]["i"]]
+    u = [cell(v) for v in F["k"].unique()]
+    out["unique"] = {"n": len(u), "values": u}  # n: the values may hold a missing one
+    first = F.groupby("k", sort=False).size().sort_values(ascending=False, kind="stable")
+    assert dict(F["k"].value_counts()) == dict(first)
+    out["value_counts"] = [[cell(k), int(v)] for k, v in first.items()]
+    d = F[["x", "y"]].describe()
+    out["describe_index"] = list(d.index)
+    out["describe"] = {c: [cell(d.loc[i, c]) for i in d.index] for c in d.columns}
+    out["mutate"] = [cell(v) for v in F["x"] * 2 + F["y"]]
+    for how in ["inner", "left", "right", "outer"]:
+        out["join_" + how] = table_of(F.merge(R, on="k", how=how)[["i", "k", "z"]])
+    out["concat"] = [int(v) for v in pd.concat([F, F.head(2)], ignore_index=True)["i"]]
+    return out
+
+
+def generated():
+    return {name: gen_answers(spec) for name, spec in GEN_FRAMES.items()}
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -308,7 +415,8 @@ def main():
         f.writelines(sums)
 
     # 3. the Frame verbs
-    cases = {"medium": verbs(load("medium")), "small": verbs(load("small"))}
+    cases = {"medium": verbs(load("medium")), "small": verbs(load("small")),
+             "generated": generated()}
     with open(os.path.join(HERE, "frame_cases.lua"), "w") as f:
         f.write("-- frame_cases.lua - pandas " + pd.__version__ + "'s answers for tests/lua/frame.t,\n"
                 "-- written by tests/lua/gen_frame_cases.py (do not edit).\n")

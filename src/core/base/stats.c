@@ -292,6 +292,15 @@ static void multi_select(double *x, size_t lo, size_t hi, const size_t *ranks, s
     }
 }
 
+void et_select_ranks(double *x, size_t n, const size_t *ranks, size_t nr)
+{
+    if (n <= 32) {
+        sort_doubles(x, n);
+        return;
+    }
+    multi_select(x, 0, n, ranks, nr, depth_budget(n), false, 0.0);
+}
+
 void et_percentiles(double *x, size_t n, const double *q, size_t nq, double *out)
 {
     if (n <= 32 || nq > 8) {
@@ -302,7 +311,7 @@ void et_percentiles(double *x, size_t n, const double *q, size_t nq, double *out
     }
     /* the ranks each percentile reads: i and i + 1 around its virtual
      * index (NumPy's linear method), selected together in one pass */
-    size_t ranks[16], nr = 0;
+    size_t ranks[16] = {0}, nr = 0;
     for (size_t k = 0; k < nq; k++) {
         double h = (double)(n - 1) * (q[k] / 100.0);
         size_t i = h >= (double)(n - 1) ? n - 1 : h <= 0 ? 0 : (size_t)floor(h);

@@ -21,6 +21,12 @@ double et_percentile_sorted(const double *sorted, size_t n, double q);
  * (heapsort fallback), about 3n comparisons for p10/p50/p90. */
 void et_percentiles(double *x, size_t n, const double *q, size_t nq, double *out);
 
+/* Place the values of ranks[0..nr) (ascending, distinct, each < n) of the
+ * NaN-free x[0..n) at their sorted positions (x reordered in place; the
+ * selection of et_percentiles, O(n log n) at worst).  For medians and
+ * quantiles that must equal a full sort's to the bit. */
+void et_select_ranks(double *x, size_t n, const size_t *ranks, size_t nr);
+
 /* Sum as numpy.add.reduce does for a contiguous float64 array (pairwise
  * summation with 8 accumulators and blocks of 128). */
 double et_numpy_sum(const double *x, size_t n);
