@@ -10,7 +10,9 @@
 #              its one-file shim), lua-argparse (report scripts' arguments;
 #              found on Debian's standard Lua path)
 #   tests:     perl (prove), lua5.4, valgrind, sqlite3 (queries on exported
-#              databases), chromium (the HTML report rendered headless)
+#              databases), chromium (the HTML report rendered headless),
+#              protobuf-compiler and python3-protobuf (Perfetto traces
+#              decoded with Perfetto's own proto)
 #   fuzzing:   clang, libclang-rt-14-dev (libFuzzer, sanitizers)
 #   install:   scdoc (man pages), cmark-gfm (the docs as HTML), groff and
 #              man-db (man --warnings), bash-completion (the completion's
@@ -20,7 +22,7 @@ set -eu
 
 PACKAGES="build-essential pkg-config flatbuffers-compiler liblua5.4-dev lua5.4
 lua-argparse libjansson-dev libzip-dev libyajl-dev libedit-dev libsqlite3-dev libdouble-conversion-dev sqlite3 perl valgrind clang
-libclang-rt-14-dev chromium
+libclang-rt-14-dev chromium protobuf-compiler python3-protobuf
 scdoc cmark-gfm groff man-db bash-completion luarocks debhelper lintian"
 
 if [ "$(id -u)" -eq 0 ]; then
