@@ -202,10 +202,12 @@ void et_pf_default_track(et_pf *pf, et_strbuf *sb, uint64_t track)
 
 size_t et_pf_event_open(const et_pf *pf, et_strbuf *sb, uint64_t ts, int type, uint64_t track)
 {
-    size_t pk = et_pb_open(sb, F_PACKET);
-    char *o = et_sb_room(sb, 48);
+    char *o = et_sb_room(sb, 64);
     if (!o)
-        return pk;
+        return 0;
+    *o++ = F_PACKET << 3 | ET_PB_LEN;
+    size_t pk = (size_t)(o - sb->p);
+    *o++ = 0;
     /* timestamp, sequence, flags, then the TrackEvent's header: one
      * byte for its length (et_pf_event_close widens it if need be) */
     *o++ = P_TIMESTAMP << 3;
@@ -228,7 +230,7 @@ size_t et_pf_event_open(const et_pf *pf, et_strbuf *sb, uint64_t ts, int type, u
 
 void et_pf_event_close(et_strbuf *sb, size_t at)
 {
-    if (sb->failed)
+    if (sb->failed || at >= sb->n)
         return;
     /* the TrackEvent's length byte: after the packet's length byte, the
      * timestamp and four bytes of sequence and flags */
@@ -236,8 +238,39 @@ void et_pf_event_close(et_strbuf *sb, size_t at)
     while ((unsigned char)sb->p[te] & 0x80)
         te++;
     te += 1 + 4 + 1;
+    if (sb->n - at - 1 < 0x80) { /* both lengths fit their byte */
+        sb->p[te] = (char)(sb->n - te - 1);
+        sb->p[at] = (char)(sb->n - at - 1);
+        return;
+    }
     et_pb_close(sb, te);
     et_pb_close(sb, at);
+}
+
+void et_pf_slice_end(const et_pf *pf, et_strbuf *sb, uint64_t ts, uint64_t track)
+{
+    char *o = et_sb_room(sb, 48);
+    if (!o)
+        return;
+    *o++ = F_PACKET << 3 | ET_PB_LEN;
+    char *plen = o++;
+    *o++ = P_TIMESTAMP << 3;
+    o = et_pb_put_varint(o, ts);
+    *o++ = P_SEQ_ID << 3;
+    *o++ = SEQ_ID;
+    *o++ = P_FLAGS << 3;
+    *o++ = SEQ_NEEDS;
+    *o++ = P_TRACK_EVENT << 3 | ET_PB_LEN;
+    char *tlen = o++;
+    *o++ = E_TYPE << 3;
+    *o++ = ET_PF_SLICE_END;
+    if (track != pf->default_track) {
+        *o++ = E_TRACK_UUID << 3;
+        o = et_pb_put_varint(o, track);
+    }
+    *tlen = (char)(o - tlen - 1); /* at most 13: one byte each */
+    *plen = (char)(o - plen - 1);
+    et_sb_setlen(sb, o);
 }
 
 void et_pf_counter(const et_pf *pf, et_strbuf *sb, uint64_t ts, uint64_t track, int64_t v)

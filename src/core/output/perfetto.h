@@ -96,6 +96,8 @@ void et_pf_flush_interned(et_pf *pf, et_strbuf *sb);
  * fields in between (et_pf_ann_*, name_iid ...). */
 size_t et_pf_event_open(const et_pf *pf, et_strbuf *sb, uint64_t ts, int type, uint64_t track);
 void et_pf_event_close(et_strbuf *sb, size_t at);
+/* A SLICE_END packet at ts ns on `track` (the same as open + close). */
+void et_pf_slice_end(const et_pf *pf, et_strbuf *sb, uint64_t ts, uint64_t track);
 
 /* A counter sample: value v on counter track `track` at ts ns. */
 void et_pf_counter(const et_pf *pf, et_strbuf *sb, uint64_t ts, uint64_t track, int64_t v);

@@ -1058,6 +1058,7 @@ static int prep_block(tw *w, const et_block *blk)
         ei->head = (uint32_t)f->n;
         if (w->perfetto) {
             ei->iid = et_pf_intern(&w->pf, name.p, name.n);
+            et_pb_uint(f, 10, ei->iid); /* TrackEvent.name_iid */
             pf_static_args(w, blk, ev);
             ei->head_n = (uint32_t)(f->n - ei->head);
             if (f->n > UINT32_MAX / 2)
@@ -1412,9 +1413,7 @@ static void pf_close(tw *w, unsigned track, int64_t t)
         uint64_t uuid = w->lv[track * LEVELS + L].uuid;
         while (w->pe_n[L] && (t == INT64_MAX || pe[w->pe_n[L] - 1] <= t)) {
             int64_t end = pe[--w->pe_n[L]];
-            size_t at = et_pf_event_open(&w->pf, &w->sb, end < 0 ? 0 : (uint64_t)end,
-                                         ET_PF_SLICE_END, uuid);
-            et_pf_event_close(&w->sb, at);
+            et_pf_slice_end(&w->pf, &w->sb, end < 0 ? 0 : (uint64_t)end, uuid);
         }
     }
 }
@@ -1440,6 +1439,17 @@ static int pf_run(tw *w, size_t bi, size_t r, uint32_t rd, size_t n)
         w->fc[w->slot[p]] = (int32_t)i;
         w->fid[i] = ++w->pf.next_flow;
     }
+    /* the run's annotation, the same for its slices: DebugAnnotation
+     * {name_iid, int_value} in TrackEvent.debug_annotations */
+    char run_ann[16], *ra = run_ann;
+    *ra++ = 4 << 3 | ET_PB_LEN;
+    ra++;
+    *ra++ = 1 << 3;
+    *ra++ = ET_PF_A_RUN;
+    *ra++ = 4 << 3;
+    ra = et_pb_put_varint(ra, rd);
+    run_ann[1] = (char)(ra - run_ann - 2);
+    size_t run_n = (size_t)(ra - run_ann);
     unsigned cur = UINT32_MAX;
     for (size_t i = 0; i < n; i++) {
         const slice *s = &w->sl[i];
@@ -1455,9 +1465,12 @@ static int pf_run(tw *w, size_t bi, size_t r, uint32_t rd, size_t n)
         const ev_info *ei = &w->ev[s->ev];
         size_t at = et_pf_event_open(&w->pf, sb, s->ts < 0 ? 0 : (uint64_t)s->ts, ET_PF_SLICE_BEGIN,
                                      w->lv[s->track * LEVELS + s->level].uuid);
-        et_pb_uint(sb, 10, ei->iid);  /* name_iid */
-        et_pf_ann_int(sb, ET_PF_A_RUN, rd);
-        et_sb_add(sb, w->fixed.p + ei->head, ei->head_n);
+        char *o = et_sb_room(sb, ei->head_n + run_n);
+        if (!o)
+            return nomem(w);
+        memcpy(o, w->fixed.p + ei->head, ei->head_n); /* name_iid, static args */
+        memcpy(o + ei->head_n, run_ann, run_n);
+        et_sb_setlen(sb, o + ei->head_n + run_n);
         if (s->flags & SL_SYNTH)
             et_pf_ann_bool(sb, ET_PF_A_SYNTHETIC_START, true);
         if (s->flags & SL_CUT)
