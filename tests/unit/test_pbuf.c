@@ -120,7 +120,7 @@ int main(void)
     ok(a == 1 && b == 2, "new names get iids 1, 2");
     ok(et_pf_intern(&pf, "alpha", 5) == 1, "a known name keeps its iid");
     ok(et_pf_intern(&pf, "alph", 4) == 3, "a prefix is another name");
-    char names[1000][8];
+    char names[1000][16];
     int all = 1;
     for (int i = 0; i < 1000; i++) {
         snprintf(names[i], sizeof names[i], "n%d", i);
