@@ -42,6 +42,20 @@ if [ -f "$L" ]; then
     tsv_median=$(echo "$last" | sed -n 's/^median \([0-9.]*\) s .*/\1/p')
     row "--json" "$out/l.json" "$ETINSPECT" --etdump_path "$L" --quiet --json "$out/l.json"
     row "--trace_path" "$out/l.trace.json" "$ETINSPECT" --etdump_path "$L" --quiet --trace_path "$out/l.trace.json"
+    # the Perfetto trace against the JSON trace of the same dump, each run
+    # writing a new file (the last one's removed first, in both): goals
+    # (issue 27) at most a third of the JSON's bytes, a time ratio <= 1
+    printf 'rm -f "%s"\nexec "%s" --etdump_path "%s" --quiet --trace_path "%s"\n' \
+        "$out/l.trace.json" "$ETINSPECT" "$L" "$out/l.trace.json" >"$out/json.sh"
+    printf 'rm -f "%s"\nexec "%s" --etdump_path "%s" --quiet --trace_path "%s"\n' \
+        "$out/l.pftrace" "$ETINSPECT" "$L" "$out/l.pftrace" >"$out/pf.sh"
+    printf '  %-44s ' "Perfetto trace / JSON trace (time)"
+    line=$("$BENCHRUN" "$runs" --vs sh "$out/json.sh" sh "$out/pf.sh") || exit 1
+    echo "$line" | sed 's/floor/JSON/'
+    pfb=$(wc -c < "$out/l.pftrace")
+    jsb=$(wc -c < "$out/l.trace.json")
+    printf '  %-44s %s\n' "Perfetto trace / JSON trace (bytes)" \
+        "$pfb / $jsb = $(echo "$pfb $jsb" | awk '{printf "%.3f", $1 / $2}') (goal <= 0.333)"
     row "--sqlite_path (new database)" "$out/l.db" "$ETINSPECT" --etdump_path "$L" --quiet --sqlite_path "$out/l.db"
     row "--html_path" "$out/l.html" "$ETINSPECT" --etdump_path "$L" --quiet --html_path "$out/l.html"
     row "Lua: build + iterate every raw event" "" "$ETINSPECT" "$src/scripts/bench/iterate.lua" "$L"

@@ -10,7 +10,9 @@
 #              its one-file shim), lua-argparse (report scripts' arguments;
 #              found on Debian's standard Lua path)
 #   tests:     perl (prove), lua5.4, valgrind, sqlite3 (queries on exported
-#              databases), chromium (the HTML report rendered headless)
+#              databases), chromium (the HTML report rendered headless),
+#              protobuf-compiler and python3-protobuf (Perfetto traces
+#              decoded with Perfetto's own proto)
 #   fuzzing:   clang, libclang-rt-14-dev (libFuzzer, sanitizers)
 #   bench:     python3-pandas (make bench's Frame rows, side by side with
 #              pandas), python3-tabulate (with pandas: tests/lua/gen_frame_cases.py)
@@ -22,7 +24,7 @@ set -eu
 
 PACKAGES="build-essential pkg-config flatbuffers-compiler liblua5.4-dev lua5.4
 lua-argparse libjansson-dev libzip-dev libyajl-dev libedit-dev libsqlite3-dev libdouble-conversion-dev sqlite3 perl valgrind clang
-libclang-rt-14-dev chromium python3-pandas python3-tabulate
+libclang-rt-14-dev chromium python3-pandas python3-tabulate protobuf-compiler python3-protobuf
 scdoc cmark-gfm groff man-db bash-completion luarocks debhelper lintian"
 
 if [ "$(id -u)" -eq 0 ]; then

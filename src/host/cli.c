@@ -58,7 +58,7 @@
 enum {
     OPT_HELP, OPT_VERSION, OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE, OPT_TARGET,
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
-    OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_SQLITE,
+    OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_TRACE_FORMAT, OPT_SQLITE,
     OPT_SQLITE_DUMP, OPT_SQLITE_REPLACE, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE,
     OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_COUNT
 };
@@ -103,6 +103,7 @@ static const struct {
     [OPT_TRACE_RUNS] = {"trace_runs", "RUNS", M_ETDUMP, OPT_TRACE},
     [OPT_TRACE_WINDOW] = {"trace_window", "START_US:END_US", M_ETDUMP, OPT_TRACE},
     [OPT_TRACE_APART] = {"trace_runs_apart", NULL, M_ETDUMP, OPT_TRACE},
+    [OPT_TRACE_FORMAT] = {"trace_format", "{json,perfetto}", M_ETDUMP, OPT_TRACE},
     [OPT_SQLITE] = {"sqlite_path", "SQLITE_PATH", M_ETDUMP | M_MANY},
     [OPT_SQLITE_DUMP] = {"sqlite_dump", "NAME", M_ETDUMP, OPT_SQLITE},
     [OPT_SQLITE_REPLACE] = {"sqlite_replace", NULL, M_ETDUMP, OPT_SQLITE_DUMP, NULL,
@@ -124,6 +125,7 @@ static const char usage_line[] =
     "                 [--target_time_scale {ns,us,ms,s,cycles}] [--tsv_path TSV_PATH]\n"
     "                 [--json JSON_PATH] [--trace_path TRACE_PATH] [--cycles_hz HZ]\n"
     "                 [--trace_runs RUNS] [--trace_window START_US:END_US] [--trace_runs_apart]\n"
+    "                 [--trace_format {json,perfetto}]\n"
     "                 [--sqlite_path SQLITE_PATH [--sqlite_dump NAME [--sqlite_replace]]]\n"
     "                 [--html_path HTML_PATH] [--memory] [--quiet]\n"
     "       etinspect --etdump_path DUMPS [--etdump_path DUMPS ...] [--etrecord_path ...]\n"
@@ -199,12 +201,15 @@ static void print_help(FILE *out)
           "beyond the reference:\n"
           "  --trace_path TRACE_PATH\n"
           "                        write the timeline as Chrome Trace Event JSON\n"
-          "                        (Perfetto UI, chrome://tracing)\n"
+          "                        (Perfetto UI, chrome://tracing); a path ending in\n"
+          "                        .pftrace or .perfetto-trace: Perfetto's native format\n"
           "  --cycles_hz HZ        clock frequency, to place cycle counts in time\n"
           "  --trace_runs RUNS     only these runs (RunData indices: 0-3,7)\n"
           "  --trace_window START_US:END_US\n"
           "                        only slices overlapping this window (microseconds)\n"
           "  --trace_runs_apart    one trace process per run instead of per block\n"
+          "  --trace_format {json,perfetto}\n"
+          "                        the trace's format, whatever the path's extension\n"
           "  --sqlite_path SQLITE_PATH\n"
           "                        export to an SQLite database (added to an existing one)\n"
           "  --sqlite_dump NAME    the dump's name in the database (default: the file name,\n"
@@ -529,6 +534,13 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
     et_trace_options_init(&to);
     to.runs = val[OPT_TRACE_RUNS];
     to.runs_apart = flag[OPT_TRACE_APART];
+    to.format = et_trace_format_of_path(val[OPT_TRACE]);
+    if (val[OPT_TRACE_FORMAT] && strcmp(val[OPT_TRACE_FORMAT], "json") != 0 &&
+        strcmp(val[OPT_TRACE_FORMAT], "perfetto") != 0)
+        return usage_error("argument --trace_format: invalid choice: '%s' (choose from 'json', "
+                           "'perfetto')", val[OPT_TRACE_FORMAT]);
+    if (val[OPT_TRACE_FORMAT])
+        to.format = strcmp(val[OPT_TRACE_FORMAT], "json") == 0 ? ET_TRACE_JSON : ET_TRACE_PERFETTO;
     if (val[OPT_CYCLES_HZ]) {
         char *end;
         to.cycles_hz = strtod(val[OPT_CYCLES_HZ], &end);

@@ -4,6 +4,9 @@
  *
  *   insp:write_trace(path [, opts])   Chrome Trace Event JSON (src/core/output/trace.h)
  *       opts.cycles_hz     number: ticks per second for cycles dumps
+ *       opts.format        "json" or "perfetto" (Perfetto's native TrackEvent
+ *                          protobuf); default: perfetto when path ends in
+ *                          .pftrace or .perfetto-trace, else json
  *       opts.runs          "0-3,7" or a sequence of RunData indices
  *       opts.runs_apart    boolean: one process per run
  *       opts.window        {start_us, end_us}: only slices overlapping it
@@ -11,7 +14,8 @@
  *     delegate_metadata_parser) in args.  The file is written through a
  *     temporary file and renamed; the ETDump is never overwritten.
  *     Errors: "the source time scale is cycles: give the clock frequency
- *     ...", "runs: expected ...", the file's I/O errors.
+ *     ...", "runs: expected ...", "trace format: expected json or perfetto,
+ *     found 'X'", the file's I/O errors.
  *   insp:to_sqlite(path [, opts])     SQLite database (src/core/output/sqlexport.h)
  *       opts.dump          the dump's name in the database (default: the
  *                          ETDump's file name, or more of its path when
@@ -147,6 +151,7 @@ static void inputs_of(lua_State *L, const char *inputs[3])
 static int insp_write_trace(lua_State *L)
 {
     static const et_lua_opt spec[] = {{"cycles_hz", "number"},
+                                      {"format", "string"},
                                       {"runs", "string|table"},
                                       {"runs_apart", "boolean"},
                                       {"window", "table"},
@@ -163,6 +168,13 @@ static int insp_write_trace(lua_State *L)
     lua_pop(L, 1);
     et_lua_opt_get(L, 3, "runs_apart");
     o.runs_apart = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    o.format = et_trace_format_of_path(path);
+    if (et_lua_opt_get(L, 3, "format") != LUA_TNIL) {
+        et_error ferr;
+        if (et_trace_parse_format(lua_tostring(L, -1), &o.format, &ferr) != 0)
+            return luaL_error(L, "Inspector:write_trace: %s", ferr.msg);
+    }
     lua_pop(L, 1);
     if (et_lua_opt_get(L, 3, "window") != LUA_TNIL) {
         lua_rawgeti(L, -1, 1);

@@ -46,6 +46,7 @@ cat >"$T/table" <<TABLE
 --trace_runs              0                needs  needs  no     no
 --trace_window            0:1              needs  needs  no     no
 --trace_runs_apart        -                needs  needs  no     no
+--trace_format            perfetto         needs  needs  no     no
 --sqlite_path             $T/db.sqlite     ok     ok     no     no
 --sqlite_dump             name             needs  needs  no     no
 --sqlite_replace          -                needs  needs  no     no

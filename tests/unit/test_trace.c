@@ -21,8 +21,12 @@ static const char *src_dir = ".";
 
 static et_inspector *open_fixture(const char *name, et_inspector_options *o, et_error *err)
 {
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%s.etdp", fixture_dir, name);
+    /* the inspector keeps the path (its etdump_label, the trace's
+     * otherData.etdump): it must outlive the inspector */
+    static char paths[16][4200];
+    static unsigned next;
+    char *path = paths[next++ % 16];
+    snprintf(path, sizeof paths[0], "%s/%s.etdp", fixture_dir, name);
     o->etdump_path = path;
     return et_inspector_open(o, err);
 }

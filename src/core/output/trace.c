@@ -24,7 +24,9 @@
 #include "format/etdump.h"
 #include "model/link.h"
 #include "files/outfile.h"
+#include "output/perfetto.h"
 #include "base/parallel.h"
+#include "base/pbuf.h"
 #include "base/strbuf.h"
 #include "base/timescale.h"
 
@@ -56,7 +58,9 @@ typedef struct run_info {
 typedef struct ev_info {
     int32_t track;    /* base track, -1: no slice */
     int32_t parent;   /* delegated: its DELEGATE_CALL event, else -1 */
-    uint32_t head, head_n, tail, tail_n; /* its constant texts in tw.fixed */
+    uint32_t head, head_n, tail, tail_n; /* its constant texts in tw.fixed
+                                            (Perfetto: head = its annotations) */
+    uint64_t iid;     /* Perfetto: its name's iid */
 } ev_info;
 
 typedef struct slice {
@@ -74,6 +78,7 @@ typedef struct level_stack {
     size_t n, cap;
     int64_t last_ts;  /* start of the last slice placed here */
     bool named;       /* its thread_name has been written */
+    uint64_t uuid;    /* Perfetto: its track */
     /* ',"pid":P,"tid":T,"args":{"run":R' of run `mid_gen` (tw.gen) */
     uint64_t mid_gen;
     uint8_t mid_n;
@@ -144,6 +149,18 @@ typedef struct tw {
     int64_t prun;               /* runs_apart: its RunData index, else -1 */
     bool pnamed;
     uint64_t gen;               /* the run being written (do_run calls) */
+    /* Perfetto (format ET_TRACE_PERFETTO) */
+    bool perfetto;
+    et_pf pf;
+    uint64_t puuid;             /* the current process's track */
+    uint64_t cycles_uuid;       /* its cycles counter, 0: not yet */
+    uint64_t *suuid;            /* series -> its counter track, 0: not yet */
+    et_strbuf rawkeys;          /* series -> its name, raw */
+    uint32_t *raw_off;
+    int32_t *fc, *nc;           /* slice -> its first flow child, next sibling */
+    uint64_t *fid;              /* slice -> its flow id (delegated), 0: none */
+    int64_t *pe;                /* open slice ends per level, LEVELS * ev_cap */
+    size_t pe_n[LEVELS];
     /* counts for otherData */
     uint64_t n_slices, n_counters, n_synth, n_clamped, n_overlap, n_dropped;
 } tw;
@@ -151,6 +168,38 @@ typedef struct tw {
 void et_trace_options_init(et_trace_options *o)
 {
     memset(o, 0, sizeof *o);
+}
+
+static bool ends_with_ci(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    if (n < k)
+        return false;
+    for (size_t i = 0; i < k; i++)
+        if (tolower((unsigned char)s[n - k + i]) != suffix[i])
+            return false;
+    return true;
+}
+
+et_trace_format et_trace_format_of_path(const char *path)
+{
+    if (path && (ends_with_ci(path, ".pftrace") || ends_with_ci(path, ".perfetto-trace")))
+        return ET_TRACE_PERFETTO;
+    return ET_TRACE_JSON;
+}
+
+int et_trace_parse_format(const char *name, et_trace_format *fmt, et_error *err)
+{
+    if (!name)
+        return 0;
+    if (strcmp(name, "json") == 0)
+        *fmt = ET_TRACE_JSON;
+    else if (strcmp(name, "perfetto") == 0)
+        *fmt = ET_TRACE_PERFETTO;
+    else
+        return et_fail(err, ET_ERR_USAGE, "trace format: expected json or perfetto, found '%s'",
+                       name);
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -457,6 +506,20 @@ static void name_process(tw *w)
         return;
     w->pnamed = true;
     et_strbuf *sb = &w->sb;
+    if (w->perfetto) {
+        et_strbuf t = {0};
+        et_sb_add(&t, w->pname, w->pname_n);
+        if (w->prun >= 0) {
+            et_sb_adds(&t, " (run ");
+            sb_i64(&t, w->prun);
+            et_sb_addc(&t, ')');
+        }
+        if (t.failed)
+            sb->failed = true;
+        w->puuid = et_pf_track(&w->pf, sb, 1, t.p ? t.p : "", t.n, (int32_t)w->pid, false, 0, NULL);
+        et_sb_free(&t);
+        return;
+    }
     begin_event(w);
     et_sb_adds(sb, "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":");
     sb_i64(sb, w->pid);
@@ -517,6 +580,16 @@ static void name_thread(tw *w, unsigned track, unsigned level)
     }
     et_strbuf *sb = &w->sb;
     int64_t idx = track_index(track, level), tid = w->pid * 1000 + idx;
+    if (w->perfetto) {
+        if (t.failed)
+            sb->failed = true;
+        v->uuid = et_pf_track(&w->pf, sb, w->puuid, t.p ? t.p : "", t.n, (int32_t)idx, false, 0,
+                              NULL);
+        if (track == TR_OPERATORS && level == 0)
+            et_pf_default_track(&w->pf, sb, v->uuid);
+        et_sb_free(&t);
+        return;
+    }
     begin_event(w);
     et_sb_adds(sb, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":");
     sb_i64(sb, w->pid);
@@ -648,6 +721,49 @@ static int32_t find_parent(const tw *w, size_t n_dcs, int32_t instr, size_t e)
     if (lo < n_dcs && w->dcs[lo].instr == instr)
         return (int32_t)w->dcs[lo].e;
     return -1;
+}
+
+/* Perfetto: the static args of an event as debug annotations, into
+ * w->fixed. */
+static void pf_static_args(tw *w, const et_block *blk, const et_event *ev)
+{
+    et_strbuf *f = &w->fixed;
+    if (ev->instruction_id != -1)
+        et_pf_ann_int(f, ET_PF_A_INSTRUCTION_ID, ev->instruction_id);
+    if (ev->delegate_debug_identifier_kind == ET_DID_INT)
+        et_pf_ann_int(f, ET_PF_A_DELEGATE_DEBUG_ID, ev->delegate_debug_id_int);
+    else if (ev->delegate_debug_identifier_kind == ET_DID_STR)
+        et_pf_ann_str(f, ET_PF_A_DELEGATE_DEBUG_ID, ev->delegate_debug_id_str.p,
+                      ev->delegate_debug_id_str.n);
+    if (ev->has_debug_handles && ev->n_debug_handles && !ev->debug_handles_is_list)
+        et_pf_ann_int(f, ET_PF_A_DEBUG_HANDLES, ev->debug_handles[0]);
+    else if (ev->has_debug_handles && ev->debug_handles_is_list)
+        et_pf_ann_int_array(f, ET_PF_A_DEBUG_HANDLES, ev->debug_handles, ev->n_debug_handles);
+    if (!ev->node_count || !blk->graph)
+        return;
+    uint32_t bits;
+    size_t at = 0;
+    bool any = false;
+    for (uint32_t k = 0; k < ev->node_count; k++) {
+        const et_graph_node *nd = et_link_node(w->insp, blk, ev, k, &bits);
+        if (!(bits & ET_LINK_NODE_OP) || !nd->op)
+            continue;
+        if (!any)
+            at = et_pf_ann_array_open(f, ET_PF_A_OP_TYPES);
+        et_pf_ann_array_str(f, nd->op, strlen(nd->op));
+        any = true;
+    }
+    if (any)
+        et_pb_close(f, at);
+    for (uint32_t k = 0; k < ev->node_count; k++) {
+        const et_graph_node *nd = et_link_node(w->insp, blk, ev, k, &bits);
+        if (nd->has_module_stack && nd->n_module_stack &&
+            nd->module_stack[nd->n_module_stack - 1].path) {
+            const char *p = nd->module_stack[nd->n_module_stack - 1].path;
+            et_pf_ann_str(f, ET_PF_A_MODULE, p, strlen(p));
+            break;
+        }
+    }
 }
 
 /* The static args of an event and the end of the event: ",...}}". */
@@ -817,12 +933,17 @@ static int prep_series(tw *w, const et_block *blk)
     free(w->key_off);
     free(w->key_n);
     free(w->cum);
+    free(w->suuid);
+    free(w->raw_off);
+    w->suuid = calloc(S + 1, sizeof *w->suuid);
+    w->raw_off = malloc((S + 1) * sizeof *w->raw_off);
+    et_sb_reset(&w->rawkeys);
     w->key_off = malloc(S * sizeof *w->key_off);
     w->key_n = malloc(S * sizeof *w->key_n);
     w->cum = calloc(S, sizeof *w->cum);
     named_series *ns = malloc(S * sizeof *ns);
     unsigned char *dup = calloc(S, 1);
-    if (!w->key_off || !w->key_n || !w->cum || !ns || !dup) {
+    if (!w->key_off || !w->key_n || !w->cum || !ns || !dup || !w->suuid || !w->raw_off) {
         free(ns);
         free(dup);
         return nomem(w);
@@ -853,6 +974,9 @@ static int prep_series(tw *w, const et_block *blk)
             et_sb_adds(&t, "allocator ");
             sb_i64(&t, id);
         }
+        w->raw_off[s] = (uint32_t)w->rawkeys.n;
+        if (!t.failed)
+            et_sb_add(&w->rawkeys, t.p, t.n);
         w->key_off[s] = (uint32_t)w->keys.n;
         if (t.failed)
             w->keys.failed = true;
@@ -862,7 +986,8 @@ static int prep_series(tw *w, const et_block *blk)
         et_sb_free(&t);
     }
     free(dup);
-    if (w->keys.n > UINT32_MAX / 2)
+    w->raw_off[S] = (uint32_t)w->rawkeys.n;
+    if (w->keys.n > UINT32_MAX / 2 || w->rawkeys.n > UINT32_MAX / 2 || w->rawkeys.failed)
         w->keys.failed = true;
     return w->keys.failed ? nomem(w) : 0;
 }
@@ -886,6 +1011,16 @@ static int prep_block(tw *w, const et_block *blk)
         cap = w->ev_cap;
         if (grow(&w->dcs, &cap, E, sizeof *w->dcs) != 0)
             return nomem(w);
+        if (w->perfetto) {
+            free(w->fc), free(w->nc), free(w->fid), free(w->pe);
+            w->fc = malloc(cap * sizeof *w->fc);
+            w->nc = malloc(cap * sizeof *w->nc);
+            w->fid = malloc(cap * sizeof *w->fid);
+            w->pe = cap <= SIZE_MAX / LEVELS / sizeof *w->pe ? malloc(LEVELS * cap * sizeof *w->pe)
+                                                            : NULL;
+            if (!w->fc || !w->nc || !w->fid || !w->pe)
+                return nomem(w);
+        }
         w->ev_cap = cap;
     }
     et_sb_reset(&w->fixed);
@@ -921,6 +1056,15 @@ static int prep_block(tw *w, const et_block *blk)
         }
         et_strbuf *f = &w->fixed;
         ei->head = (uint32_t)f->n;
+        if (w->perfetto) {
+            ei->iid = et_pf_intern(&w->pf, name.p, name.n);
+            et_pb_uint(f, 10, ei->iid); /* TrackEvent.name_iid */
+            pf_static_args(w, blk, ev);
+            ei->head_n = (uint32_t)(f->n - ei->head);
+            if (f->n > UINT32_MAX / 2)
+                f->failed = true;
+            continue;
+        }
         et_sb_adds(f, "{\"name\":");
         et_sb_add_json_str(f, name.p, name.n);
         et_sb_adds(f, ",\"cat\":\"");
@@ -933,8 +1077,10 @@ static int prep_block(tw *w, const et_block *blk)
         if (f->n > UINT32_MAX / 2)
             f->failed = true;
     }
-    if (w->fixed.failed)
+    if (w->fixed.failed || w->pf.failed)
         return nomem(w);
+    if (w->perfetto)
+        et_pf_flush_interned(&w->pf, &w->sb);
     size_t T = TR_DELEGATE + 2 * (w->n_backends ? w->n_backends : 1);
     if (grow(&w->lv, &w->lv_cap, T * LEVELS, sizeof *w->lv) != 0)
         return nomem(w);
@@ -960,8 +1106,11 @@ static void begin_process(tw *w, int64_t pid, et_str name, int64_t run)
         w->lv[i].last_ts = INT64_MIN;
         w->lv[i].named = false;
     }
-    if (w->n_series)
+    if (w->n_series) {
         memset(w->cum, 0, w->n_series * sizeof *w->cum);
+        memset(w->suuid, 0, w->n_series * sizeof *w->suuid);
+    }
+    w->cycles_uuid = 0;
 }
 
 static int cmp_slice(const void *a, const void *b)
@@ -1094,6 +1243,24 @@ static void emit_counter(tw *w, int64_t ts)
     if (!in_window(w, ts, 0))
         return;
     name_process(w);
+    if (w->perfetto) {
+        for (size_t s = 0; s < w->n_series; s++) {
+            if (!w->suuid[s]) {
+                et_strbuf t = {0};
+                et_sb_adds(&t, "allocated bytes: ");
+                et_sb_add(&t, w->rawkeys.p + w->raw_off[s], w->raw_off[s + 1] - w->raw_off[s]);
+                if (t.failed)
+                    w->sb.failed = true;
+                w->suuid[s] = et_pf_track(&w->pf, &w->sb, w->puuid, t.p ? t.p : "", t.n,
+                                          (int32_t)(1000 + s), true, ET_PF_UNIT_SIZE_BYTES, NULL);
+                et_sb_free(&t);
+            }
+            et_pf_counter(&w->pf, &w->sb, ts < 0 ? 0 : (uint64_t)ts, w->suuid[s],
+                          w->cum[s] > INT64_MAX ? INT64_MAX : (int64_t)w->cum[s]);
+        }
+        w->n_counters++;
+        return;
+    }
     begin_event(w);
     et_strbuf *sb = &w->sb;
     et_sb_adds(sb, "{\"name\":\"allocated bytes\",\"ph\":\"C\",\"ts\":");
@@ -1236,6 +1403,116 @@ static void sort_slices(tw *w, size_t n)
     }
 }
 
+/* Perfetto: close the open slices of the current track's levels that end
+ * at or before `t` (all of them with INT64_MAX): their SLICE_END packets,
+ * innermost first. */
+static void pf_close(tw *w, unsigned track, int64_t t)
+{
+    for (unsigned L = 0; L < LEVELS; L++) {
+        int64_t *pe = w->pe + (size_t)L * w->ev_cap;
+        uint64_t uuid = w->lv[track * LEVELS + L].uuid;
+        while (w->pe_n[L] && (t == INT64_MAX || pe[w->pe_n[L] - 1] <= t)) {
+            int64_t end = pe[--w->pe_n[L]];
+            et_pf_slice_end(&w->pf, &w->sb, end < 0 ? 0 : (uint64_t)end, uuid);
+        }
+    }
+}
+
+/* Perfetto: the run's n placed slices as SLICE_BEGIN / SLICE_END pairs,
+ * with flows from each DELEGATE_CALL to the delegated slices it ran. */
+static int pf_run(tw *w, size_t bi, size_t r, uint32_t rd, size_t n)
+{
+    const et_block *blk = &w->insp->blocks[bi];
+    et_strbuf *sb = &w->sb;
+    for (size_t i = 0; i < n; i++) {
+        const slice *s = &w->sl[i];
+        w->slot[s->ev] = s->level != DROPPED && in_window(w, s->ts, s->dur) ? (int32_t)i : -1;
+        w->fc[i] = -1;
+        w->fid[i] = 0;
+    }
+    for (size_t i = n; i-- > 0;) {
+        const slice *s = &w->sl[i];
+        int32_t p = w->ev[s->ev].parent;
+        if (w->slot[s->ev] != (int32_t)i || p < 0 || w->slot[p] < 0)
+            continue;
+        w->nc[i] = w->fc[w->slot[p]];
+        w->fc[w->slot[p]] = (int32_t)i;
+        w->fid[i] = ++w->pf.next_flow;
+    }
+    /* the run's annotation, the same for its slices: DebugAnnotation
+     * {name_iid, int_value} in TrackEvent.debug_annotations */
+    char run_ann[16], *ra = run_ann;
+    *ra++ = 4 << 3 | ET_PB_LEN;
+    ra++;
+    *ra++ = 1 << 3;
+    *ra++ = ET_PF_A_RUN;
+    *ra++ = 4 << 3;
+    ra = et_pb_put_varint(ra, rd);
+    run_ann[1] = (char)(ra - run_ann - 2);
+    size_t run_n = (size_t)(ra - run_ann);
+    unsigned cur = UINT32_MAX;
+    for (size_t i = 0; i < n; i++) {
+        const slice *s = &w->sl[i];
+        if (s->track != cur) {
+            if (cur != UINT32_MAX)
+                pf_close(w, cur, INT64_MAX);
+            cur = s->track;
+        }
+        if (w->slot[s->ev] != (int32_t)i)
+            continue;
+        name_thread(w, s->track, s->level);
+        pf_close(w, cur, s->ts);
+        const ev_info *ei = &w->ev[s->ev];
+        size_t at = et_pf_event_open(&w->pf, sb, s->ts < 0 ? 0 : (uint64_t)s->ts, ET_PF_SLICE_BEGIN,
+                                     w->lv[s->track * LEVELS + s->level].uuid);
+        char *o = et_sb_room(sb, ei->head_n + run_n);
+        if (!o)
+            return nomem(w);
+        memcpy(o, w->fixed.p + ei->head, ei->head_n); /* name_iid, static args */
+        memcpy(o + ei->head_n, run_ann, run_n);
+        et_sb_setlen(sb, o + ei->head_n + run_n);
+        if (s->flags & SL_SYNTH)
+            et_pf_ann_bool(sb, ET_PF_A_SYNTHETIC_START, true);
+        if (s->flags & SL_CUT)
+            et_pf_ann_double(sb, ET_PF_A_LOGGED_DUR_US, (double)s->logged / 1000);
+        if (s->flags & SL_CLAMPED)
+            et_pf_ann_bool(sb, ET_PF_A_CLAMPED, true);
+        if (w->o->metadata && blk->events[s->ev].is_delegated_op) {
+            char *m = w->o->metadata(w->o->metadata_ud, bi, s->ev, r);
+            if (m) {
+                et_pf_ann_json(sb, ET_PF_A_DELEGATE_METADATA, m, strlen(m));
+                free(m);
+            }
+        }
+        for (int32_t c = w->fc[i]; c >= 0; c = w->nc[c])
+            et_pb_fixed64(sb, 47, w->fid[c]); /* flow_ids */
+        if (w->fid[i])
+            et_pb_fixed64(sb, 48, w->fid[i]); /* terminating_flow_ids */
+        et_pf_event_close(sb, at);
+        w->pe[(size_t)s->level * w->ev_cap + w->pe_n[s->level]++] = s->ts + s->dur;
+        w->n_slices++;
+        if (sb->n >= FLUSH_BYTES && flush(w, false) != 0)
+            return -1;
+    }
+    if (cur != UINT32_MAX)
+        pf_close(w, cur, INT64_MAX);
+    return 0;
+}
+
+/* Perfetto, cycles dumps: the process's "cycles" counter at t (ns). */
+static void pf_cycles(tw *w, int64_t t)
+{
+    if (!in_window(w, t, 0))
+        return;
+    name_process(w);
+    if (!w->cycles_uuid)
+        w->cycles_uuid = et_pf_track(&w->pf, &w->sb, w->puuid, "cycles", 6, 999, true, 0,
+                                     "cycles");
+    double c = (double)t * w->o->cycles_hz / 1e9;
+    et_pf_counter(&w->pf, &w->sb, t < 0 ? 0 : (uint64_t)t, w->cycles_uuid,
+                  c < 9e18 ? (int64_t)llround(c) : INT64_MAX);
+}
+
 static int do_run(tw *w, size_t bi, size_t r)
 {
     w->gen++;
@@ -1306,6 +1583,16 @@ static int do_run(tw *w, size_t bi, size_t r)
     for (size_t i = 0; i < n; i++)
         if (place(w, &w->sl[i]) != 0)
             return -1;
+    if (w->perfetto) {
+        if (pf_run(w, bi, r, rd, n) != 0)
+            return -1;
+        if (w->insp->source_time_scale == ET_TS_CYCLES && span_lo <= span_hi) {
+            pf_cycles(w, span_lo);
+            pf_cycles(w, span_hi);
+        }
+        run_counters(w, blk, r, run_start);
+        return flush(w, false);
+    }
     for (size_t i = 0; i < n; i++) {
         const slice *s = &w->sl[i];
         if (s->level != DROPPED && in_window(w, s->ts, s->dur) && emit_slice(w, bi, r, rd, s) != 0)
@@ -1380,6 +1667,14 @@ static void tw_free(tw *w)
     et_sb_free(&w->sb);
     et_sb_free(&w->fixed);
     et_sb_free(&w->keys);
+    et_sb_free(&w->rawkeys);
+    et_pf_free(&w->pf);
+    free(w->suuid);
+    free(w->raw_off);
+    free(w->fc);
+    free(w->nc);
+    free(w->fid);
+    free(w->pe);
     free(w->runs);
     free(w->sel);
     free(w->ev);
@@ -1405,7 +1700,14 @@ static int write_all(tw *w)
     const et_trace_options *o = w->o;
     if (first_pass(w) != 0)
         return -1;
-    et_sb_adds(&w->sb, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[");
+    if (w->perfetto) {
+        const char *label = insp->etdump_label ? insp->etdump_label : "";
+        const char *base = strrchr(label, '/');
+        base = base ? base + 1 : label;
+        et_pf_start(&w->pf, &w->sb, base, strlen(base));
+    } else {
+        et_sb_adds(&w->sb, "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[");
+    }
     for (size_t bi = 0; bi < insp->n_blocks; bi++) {
         const et_block *blk = &insp->blocks[bi];
         bool any = false;
@@ -1432,7 +1734,8 @@ static int write_all(tw *w)
                 return -1;
         }
     }
-    write_other_data(w);
+    if (!w->perfetto)
+        write_other_data(w);
     if (flush(w, true) != 0)
         return -1;
     if (ferror(w->out))
@@ -1451,6 +1754,8 @@ int et_trace_write(const et_inspector *insp, const et_trace_options *o, FILE *ou
     w.o = o;
     w.out = out;
     w.err = err;
+    w.perfetto = o->format == ET_TRACE_PERFETTO;
+    et_pf_init(&w.pf);
     if (insp->source_time_scale == ET_TS_CYCLES) {
         if (o->cycles_hz == 0)
             return et_fail(err, ET_ERR_USAGE, "the source time scale is cycles: give the clock "

@@ -85,7 +85,12 @@
  * checked, so it must be valid JSON. */
 typedef char *(*et_trace_metadata_fn)(void *ud, size_t block, size_t event, size_t run);
 
+/* The trace's format: Chrome Trace Event JSON, or Perfetto's native
+ * TrackEvent protobuf (perfetto.h; docs/trace.md). */
+typedef enum et_trace_format { ET_TRACE_JSON = 0, ET_TRACE_PERFETTO = 1 } et_trace_format;
+
 typedef struct et_trace_options {
+    et_trace_format format;     /* default ET_TRACE_JSON */
     double cycles_hz;           /* ticks per second when the source time scale is
                                    cycles; 0: none (cycles are then an error);
                                    ignored for other time scales */
@@ -102,6 +107,15 @@ typedef struct et_trace_options {
 
 /* Defaults: all runs, no window, one process per block, no cycles_hz. */
 void et_trace_options_init(et_trace_options *o);
+
+/* The format a trace path asks for: ET_TRACE_PERFETTO when `path` ends
+ * in ".pftrace" or ".perfetto-trace" (any case), else ET_TRACE_JSON. */
+et_trace_format et_trace_format_of_path(const char *path);
+
+/* Parse a format name, "json" or "perfetto", into *fmt; NULL keeps *fmt.
+ * Returns 0, or -1 with `err` set (ET_ERR_USAGE): "trace format: expected
+ * json or perfetto, found 'NAME'". */
+int et_trace_parse_format(const char *name, et_trace_format *fmt, et_error *err);
 
 /* Parse a run selection `spec` ("0-3,7": RunData indices and inclusive
  * ranges, separated by commas; blanks around numbers are allowed) for a dump
@@ -126,7 +140,18 @@ int et_trace_parse_runs(const char *spec, size_t n_runs, unsigned char *selected
  *                 dump (no timestamps per run);
  *   ET_ERR_IO     a write failed;
  *   ET_ERR_NOMEM  out of memory.
- * Part of the document may have been written when it fails. */
+ * Part of the document may have been written when it fails.
+ *
+ * With format ET_TRACE_PERFETTO the same slices, tracks and counters are
+ * written as Perfetto TracePackets instead (perfetto.h): a root track
+ * named after the dump, one track per process above under it, the
+ * threads' tracks under those; slices as SLICE_BEGIN / SLICE_END pairs
+ * with the args above as debug annotations (ts and dur in ns); a flow
+ * from each DELEGATE_CALL slice to each delegated slice it ran (both
+ * written); one counter track per allocator series ("allocated bytes:
+ * NAME", UNIT_SIZE_BYTES); with a cycles source time scale, a "cycles"
+ * counter per process (unit_name "cycles": the cycles since ts 0 at each
+ * run's first start and last end).  No otherData. */
 int et_trace_write(const et_inspector *insp, const et_trace_options *o, FILE *out,
                    et_error *err);
 
