@@ -10,8 +10,8 @@
 --   frame.columns         sequence of column names (in order)
 --   #frame                number of rows
 --   frame[i]              row i: a table keyed by column name
---   frame.col, frame["col"]  the column's values, a sequence (#col = #frame;
---                         a missing cell is a nil inside it)
+--   frame.col, frame["col"]  the column as a Series over its C column (a
+--                         sequence too: #col = #frame, a missing cell is nil)
 -- Cells are Lua values. As in pandas, a missing statistic in a column of
 -- numbers is NaN (test with `x ~= x`); other missing cells are nil.
 -- Frames are never modified in place: every method returns a new Frame
@@ -171,7 +171,8 @@ Frame.metatable = mt
 
 --- Make a Frame.
 -- @tparam {string,...} columns column names, in order
--- @tparam[opt] {table,...} rows rows keyed by column name (not copied)
+-- @tparam[opt] {table,...} rows rows keyed by column name (converted to C
+--   columns; the tables are not kept)
 -- @treturn Frame
 function Frame.new(columns, rows)
   if type(columns) ~= "table" then error("Frame.new: columns must be a sequence of names", 2) end
