@@ -30,9 +30,15 @@ local OPS = { "**", "//", "==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "/", 
 
 -- Tokens of `src`: {t = kind, v = value, pos = 1-based byte}; kinds "num",
 -- "str", "name", "col" (backticks), "var" (@name), "kw", "op", "eof".
+-- The expression as errors quote it: cut to 120 bytes.
+local function shown(src)
+  if #src > 120 then return string.format("%q...", src:sub(1, 120)) end
+  return string.format("%q", src)
+end
+
 local function tokenize(src, where)
   local toks, i, n = {}, 1, #src
-  local function fail(msg, at) error(string.format("%s: at %d: %s in %q", where, at, msg, src), 0) end
+  local function fail(msg, at) error(string.format("%s: at %d: %s in %s", where, at, msg, shown(src)), 0) end
   while true do
     local s = src:match("^%s*()", i)
     i = s
@@ -91,6 +97,8 @@ end
 
 -- ---------------------------------------------------------------- parser
 
+local MAX_DEPTH = 1000 -- nesting of the tree (parentheses, operators): a hostile expression is refused
+
 -- precedence (low to high): or | ; and & ; not ~ ; comparisons and in ;
 -- + - ; * / // % ; unary - ; ** (right-associative) ; atoms
 local function parse(src, where)
@@ -98,11 +106,25 @@ local function parse(src, where)
   local p = 1
   local function peek() return toks[p] end
   local function fail(tok, msg)
-    error(string.format("%s: at %d: %s in %q", where, tok.pos,
-      msg or (tok.t == "eof" and "unexpected end of expression" or ("unexpected '" .. tok.text .. "'")), src), 0)
+    error(string.format("%s: at %d: %s in %s", where, tok.pos,
+      msg or (tok.t == "eof" and "unexpected end of expression" or ("unexpected '" .. tok.text .. "'")), shown(src)), 0)
   end
   local function is(t, v) local k = toks[p]; return k.t == t and (v == nil or k.v == v) end
   local function take() p = p + 1; return toks[p - 1] end
+  -- a node, refused when the tree would be deeper than MAX_DEPTH
+  local function mk(node, at)
+    local d = 0
+    for _, c in ipairs { node.a, node.b } do if c.d and c.d > d then d = c.d end end
+    for _, c in ipairs(node.operands or node.items or {}) do if c.d and c.d > d then d = c.d end end
+    node.d = d + 1
+    if node.d > MAX_DEPTH then fail(at, "the expression nests deeper than " .. MAX_DEPTH .. " levels") end
+    return node
+  end
+  local depth = 0 -- recursion of the parser (parentheses, unary operators)
+  local function enter(at)
+    depth = depth + 1
+    if depth > MAX_DEPTH then fail(at, "the expression nests deeper than " .. MAX_DEPTH .. " levels") end
+  end
   local function expect(t, v, what)
     if not is(t, v) then fail(peek(), "expected " .. what .. ", got " .. peek().text) end
     return take()
@@ -116,13 +138,14 @@ local function parse(src, where)
     if k.t == "col" then take(); return { k = "col", name = k.v, pos = k.pos } end
     if k.t == "var" then take(); return { k = "var", name = k.v, pos = k.pos } end
     if is("op", "(") then
-      take()
+      enter(take())
       local e = expr()
       expect("op", ")", "')'")
+      depth = depth - 1
       return e
     end
     if is("op", "[") then
-      take()
+      enter(take())
       local items = {}
       if not is("op", "]") then
         repeat
@@ -130,7 +153,8 @@ local function parse(src, where)
         until not (is("op", ",") and take() and not is("op", "]"))
       end
       expect("op", "]", "']' or ','")
-      return { k = "list", items = items }
+      depth = depth - 1
+      return mk({ k = "list", items = items }, k)
     end
     fail(k)
   end
@@ -138,29 +162,38 @@ local function parse(src, where)
   local function power()
     local a = atom()
     if is("op", "**") then
-      take()
-      return { k = "bin", op = "**", a = a, b = unary() } -- right-associative, binds -x tightly: 2 ** -1
+      local at = take()
+      enter(at)
+      local b = unary()
+      depth = depth - 1
+      return mk({ k = "bin", op = "**", a = a, b = b }, at) -- right-associative, binds -x tightly: 2 ** -1
     end
     return a
   end
   function unary()
-    if is("op", "-") then take(); return { k = "neg", a = unary() } end
-    if is("op", "+") then take(); return unary() end
+    if is("op", "-") or is("op", "+") then
+      local at = take()
+      enter(at)
+      local a = unary()
+      depth = depth - 1
+      if at.v == "+" then return a end
+      return mk({ k = "neg", a = a }, at)
+    end
     return power()
   end
   local function term()
     local a = unary()
     while is("op", "*") or is("op", "/") or is("op", "//") or is("op", "%") do
-      local op = take().v
-      a = { k = "bin", op = op, a = a, b = unary() }
+      local at = take()
+      a = mk({ k = "bin", op = at.v, a = a, b = unary() }, at)
     end
     return a
   end
   local function arith()
     local a = term()
     while is("op", "+") or is("op", "-") do
-      local op = take().v
-      a = { k = "bin", op = op, a = a, b = term() }
+      local at = take()
+      a = mk({ k = "bin", op = at.v, a = a, b = term() }, at)
     end
     return a
   end
@@ -187,20 +220,32 @@ local function parse(src, where)
       end
     end
     if #ops == 0 then return first end
-    return { k = "cmp", ops = ops, operands = operands }
+    return mk({ k = "cmp", ops = ops, operands = operands }, peek())
   end
   local function negation()
-    if is("kw", "not") or is("op", "~") then take(); return { k = "not", a = negation() } end
+    if is("kw", "not") or is("op", "~") then
+      local at = take()
+      enter(at)
+      local a = negation()
+      depth = depth - 1
+      return mk({ k = "not", a = a }, at)
+    end
     return comparison()
   end
   local function conj()
     local a = negation()
-    while is("kw", "and") or is("op", "&") do take(); a = { k = "and", a = a, b = negation() } end
+    while is("kw", "and") or is("op", "&") do
+      local at = take()
+      a = mk({ k = "and", a = a, b = negation() }, at)
+    end
     return a
   end
   function expr()
     local a = conj()
-    while is("kw", "or") or is("op", "|") do take(); a = { k = "or", a = a, b = conj() } end
+    while is("kw", "or") or is("op", "|") do
+      local at = take()
+      a = mk({ k = "or", a = a, b = conj() }, at)
+    end
     return a
   end
   local tree = expr()
@@ -360,7 +405,7 @@ function M.query(df, expr, vars)
     return r and df:head(#df) or df:head(0)
   end
   if not is_series(r) or r.dtype ~= "bool" then
-    error(string.format("%s: %q gives %s, not a mask (a comparison, in, and/or/not)", where, expr,
+    error(string.format("%s: %s gives %s, not a mask (a comparison, in, and/or/not)", where, shown(expr),
       is_series(r) and ("a Series of " .. r.dtype) or type(r)), 0)
   end
   return df:filter(r)

@@ -98,12 +98,16 @@ static const char *label(lua_State *L, int idx)
     return lua_tostring(L, -1);
 }
 
+static bool has_missing(const et_column *c);
+
+/* pandas' dtype of the column: ints with a missing cell are float64 there,
+ * booleans with one object. */
 static const char *dtype_of(const et_column *c)
 {
     switch (c->kind) {
     case ET_COL_F64: return "float64";
-    case ET_COL_I64: return "int64";
-    case ET_COL_BOOL: return "bool";
+    case ET_COL_I64: return has_missing(c) ? "float64" : "int64";
+    case ET_COL_BOOL: return has_missing(c) ? "object" : "bool";
     default: return "object";
     }
 }
@@ -991,7 +995,7 @@ static int s_fillna(lua_State *L)
     int name = lua_gettop(L);
     int t = lua_type(L, 2);
     if ((c->kind == ET_COL_F64 || c->kind == ET_COL_I64) && t == LUA_TNUMBER) {
-        bool asint = c->kind == ET_COL_I64 && lua_isinteger(L, 2);
+        bool asint = c->kind == ET_COL_I64 && lua_isinteger(L, 2) && !has_missing(c); /* pandas: float64 */
         et_column *o = new_col(L, asint ? ET_COL_I64 : ET_COL_F64, n, false, NULL);
         push_new(L, o, name, 0);
         void *d = et_col_mut_data(o);

@@ -50,6 +50,16 @@ local E = {
 for _, e in ipairs(E) do
   t.is(err_of(function() return df:query(e[1]) end), e[2], "error: " .. e[1])
 end
+-- hostile expressions: refused with a message, never a Lua stack overflow
+local deep = string.rep("(", 5000) .. "a > 1" .. string.rep(")", 5000)
+t.is(err_of(function() return df:query(deep) end),
+  'Frame:query: at 1001: the expression nests deeper than 1000 levels in "' .. string.rep("(", 120) .. '"...',
+  "parentheses nested 5000 deep: refused, the expression cut in the message")
+t.ok((err_of(function() return df:query(string.rep("not ", 5000) .. "a > 1") end) or ""):find("nests deeper than 1000", 1, true),
+  "5000 nots: refused")
+t.ok((err_of(function() return df:query("a > 0" .. string.rep(" or a > 0", 5000)) end) or ""):find("nests deeper than 1000", 1, true),
+  "5000 ors: refused")
+t.is(#df:query("a > 100" .. string.rep(" or a > 100", 500) .. " or a == 7"), 1, "500 ors: evaluated")
 t.is(err_of(function() return df:query(1) end), "Frame:query: bad argument #1 (an expression string expected, got number)",
   "query(1)")
 t.is(err_of(function() return df:query("a > 1", {}, 3) end), "Frame:query: too many arguments (3 given, at most 2 accepted)",
