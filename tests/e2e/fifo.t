@@ -7,7 +7,8 @@
 # positional input, read_npy, open_many (a FIFO named, and one inside a
 # directory, which is left out).  Then what runs as Lua or is read by the
 # library: a script, a module (require, -l, package.searchpath), dofile,
-# loadfile, an AOT outputs index, the REPL's history.  `timeout` turns a
+# loadfile, an AOT outputs index, the REPL's history, and write_html's
+# check of its output path.  `timeout` turns a
 # hang into a failure.
 . "$(dirname "$0")/lib.sh"
 
@@ -86,6 +87,21 @@ says "package.searchpath finds a FIFO without opening it for good" "$T/mod/m.lua
     -e "error(package.searchpath('m', '$T/mod/?.lua'))"
 says "numeric.load_aot_outputs: a FIFO index.json" "$T/aot/index.json: $NR" \
     -e "etinspect.load_aot_outputs('$T/aot')"
+
+# write_html to a FIFO with a reader: the page streams through it (its
+# check that the output is not an input opened the FIFO to read, waiting
+# for a writer that was itself)
+mkfifo "$T/page"
+(timeout 20 cat "$T/page" >"$T/page.out") &
+reader=$!
+run -e "etinspect.Inspector{etdump_path = '$C/small.etdp'}:write_html('$T/page')"
+wait "$reader"
+if [ "$(cat "$T/status")" -eq 0 ] && grep -q '^<!DOCTYPE html>' "$T/page.out"; then
+    pass "write_html(FIFO): the page goes through it"
+else
+    fail "write_html(FIFO): the page goes through it" "status $(cat "$T/status") (124: it hung)" \
+        "$(head -c 300 "$T/err")"
+fi
 
 # the REPL's history a FIFO: not read (and said), the session goes on
 DRIVE="$ET_BUILD/tools/ptydrive"
