@@ -144,12 +144,15 @@ fi
 # Memory per event block (issue 25): 100,000 one-event runs that differ
 # only by instruction id, so every run is a block of its own (gen_etdump
 # --distinct, about 9 MB); a block should cost what its events cost: the
-# goal is a peak RSS of at most 64 MiB, printed next to the measured one.
+# goal is a peak RSS of at most 64 MiB, printed next to the measured one
+# with PASS or FAIL.
 if "$GEN_ETDUMP" --distinct "$out/blocks.etdp" 1 100000 2>"$out/g.err"; then
     printf '  %-34s %9d bytes  ' "100,000 one-event blocks" "$(wc -c < "$out/blocks.etdp")"
     line=$("$BENCHRUN" 5 "$ETINSPECT" --etdump_path "$out/blocks.etdp" --quiet \
         --tsv_path "$out/blocks.tsv")
-    echo "$line  (goal: peak_rss <= 64 MiB)"
+    peak=$(printf '%s\n' "$line" | sed -n 's/.*peak_rss \([0-9.]*\) MiB.*/\1/p')
+    verdict=$(awk -v p="${peak:-}" 'BEGIN { print (p != "" && p + 0 <= 64) ? "PASS" : "FAIL" }')
+    echo "$line  (goal: peak_rss <= 64 MiB: $verdict)"
     rm -f "$out/blocks.etdp" "$out/blocks.tsv"
 else
     printf '  %-34s not generated: %s\n' "100,000 one-event blocks" "$(head -n 1 "$out/g.err")"

@@ -822,29 +822,6 @@ function M.render(insp, opts)
   return table.concat(parts)
 end
 
---- Are two paths the same file?  The same string, or an existing file
--- with exactly the same bytes (another spelling of the path, a link).
--- @tparam string a
--- @tparam string b
--- @treturn boolean
-local function same_file(a, b)
-  if a == b then return true end
-  local fa = io.open(a, "rb")
-  if not fa then return false end
-  local fb = io.open(b, "rb")
-  if not fb then fa:close(); return false end
-  local same = fa:seek("end") == fb:seek("end")
-  if same then
-    fa:seek("set"); fb:seek("set")
-    repeat
-      local ca, cb = fa:read(1 << 16), fb:read(1 << 16)
-      if ca ~= cb then same = false; break end
-    until ca == nil
-  end
-  fa:close(); fb:close()
-  return same
-end
-
 --- Inspector:write_html(path [, opts]): write the report to `path` through
 -- the core's output file (a temporary file renamed into place; outfile.h),
 -- or to an open file.  The page's data goes from the model to the file
@@ -873,7 +850,7 @@ function M.write_html(insp, path, opts)
   for _, input in ipairs { insp.etdump_path or false, insp.profile_results_path or false,
                            rec and rec.path or false } do
     if input then
-      if same_file(path, input) then
+      if core.same_file(path, input) then
         error("write_html: refusing to overwrite the input '" .. input .. "'", 2)
       end
       inputs[#inputs + 1] = input

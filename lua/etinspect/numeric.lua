@@ -1092,10 +1092,10 @@ end
 function M.load_aot_outputs(dir)
   if type(dir) ~= "string" then error("load_aot_outputs: a directory path is required", 2) end
   local ipath = dir .. "/index.json"
-  local f, oerr = io.open(ipath, "rb")
-  if not f then error(oerr, 0) end
-  local text = f:read("a")
-  f:close()
+  -- read without blocking, a regular file only (an index.json that is a
+  -- FIFO is refused rather than waited for)
+  local text, oerr = core.read_file(ipath)
+  if not text then error(oerr, 0) end
   local doc, jerr = core.json_decode(text)
   local function fail(msg) error(ipath .. ": " .. msg, 0) end
   if doc == nil then fail("invalid JSON at " .. tostring(jerr)) end

@@ -20,6 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
+
+#include "files/mapfile.h"
 
 static uint32_t ld32(const unsigned char *p, int be)
 {
@@ -45,22 +48,29 @@ static int is_legacy(const unsigned char *h, size_t n)
 
 et_input_kind et_input_kind_of(const char *path)
 {
+    /* opened without blocking, then checked: a FIFO never makes it wait */
     struct stat st;
-    if (stat(path, &st) != 0)
-        return ET_INPUT_MISSING;
-    if (!S_ISREG(st.st_mode))
-        return ET_INPUT_DIRECTORY;
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return ET_INPUT_MISSING;
+    et_error ignored;
+    int fd = et_open_regular(path, &st, &ignored);
+    if (fd < 0)
+        return errno == 0 ? ET_INPUT_DIRECTORY : ET_INPUT_MISSING;
     unsigned char h[64];
-    size_t n = fread(h, 1, sizeof h, f);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        errno = EIO;
-        return ET_INPUT_MISSING;
+    size_t n = 0;
+    while (n < sizeof h) {
+        ssize_t k = pread(fd, h + n, sizeof h - n, (off_t)n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0) {
+            int e = errno;
+            close(fd);
+            errno = e;
+            return ET_INPUT_MISSING;
+        }
+        if (k == 0)
+            break;
+        n += (size_t)k;
     }
+    close(fd);
     if ((n >= 12 && memcmp(h + 8, "ED00", 4) == 0) || (n >= 8 && memcmp(h + 4, "ED00", 4) == 0))
         return ET_INPUT_ETDUMP;
     if (n >= 8 && memcmp(h + 4, "BP08", 4) == 0)

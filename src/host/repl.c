@@ -48,6 +48,7 @@
 #include "host.h"
 #include "linereader.h"
 #include "base/version.h"
+#include "files/mapfile.h"
 
 #define REPL_KEY "etinspect.repl"            /* registry: the Lua half, set up */
 #define REQUIRE_KEY "etinspect.repl.require" /* registry: require, as at the start */
@@ -480,12 +481,18 @@ static void history_rewrite(history *h)
 static void history_load(history *h)
 {
     stifle_history(HISTORY_KEEP);
-    FILE *f = fopen(h->path, "r");
-    if (!f)
-        return;
+    /* without blocking, then checked: a FIFO as the history never waits */
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > HISTORY_FILE_MAX) {
-        fclose(f);
+    et_error ignored;
+    int fd = et_open_regular(h->path, &st, &ignored);
+    if (fd < 0 && errno != 0)
+        return; /* no history yet */
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+    if (fd >= 0 && !f)
+        close(fd);
+    if (!f || st.st_size > HISTORY_FILE_MAX) {
+        if (f)
+            fclose(f);
         fprintf(stderr, "etinspect: history %s: not a regular file of at most 64 MiB; not read\n",
                 h->path);
         h->failed = 1; /* left alone */

@@ -17,7 +17,11 @@
  *    plus the host's own chunks (scripts, -e, the REPL), which it loads
  *    with mode "t" itself.  A binary chunk gets Lua's own error, "attempt
  *    to load a binary chunk (mode is 't')", as a result of load/loadfile
- *    (nil, message) or raised by dofile/require.
+ *    (nil, message) or raised by dofile/require.  A file is read whole
+ *    first (et_read_regular: opened without blocking, a regular file only)
+ *    and package.searchpath opens without blocking, so a FIFO named as a
+ *    script or a module is refused ("cannot open PATH: not a regular
+ *    file") rather than waited for.
  *
  * 2. A debug library that cannot change etinspect's internal state.  The
  *    standard one bypasses every protection the binding relies on (the
@@ -83,9 +87,13 @@
 
 #include <lauxlib.h>
 #include <lua.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "files/mapfile.h"
 
 /* Check the mode at argument `arg`: nil, or a string that allows text;
  * raises for a mode without 't' ("b") or a non-string.  The load is then
@@ -158,13 +166,46 @@ static int text_load(lua_State *L)
     return load_result(L, status, env);
 }
 
+/* Load the file `fname` as a text chunk named "@fname", as
+ * luaL_loadfilex(L, fname, "t") does (a UTF-8 BOM and a first line
+ * starting with '#' are skipped, the line numbers kept), but read whole by
+ * et_read_regular first: opened without blocking and refused unless it is
+ * a regular file, so a FIFO never makes the load wait.  NULL: standard
+ * input, as Lua reads it.  Returns the status with the chunk, or the
+ * message ("cannot open PATH: not a regular file"), on the stack. */
+static int load_text_file(lua_State *L, const char *fname)
+{
+    if (!fname)
+        return luaL_loadfilex(L, NULL, "t");
+    lua_pushfstring(L, "@%s", fname); /* before the buffer: it may raise */
+    et_error err;
+    size_t n;
+    char *buf = et_read_regular(fname, &n, &err);
+    if (!buf) {
+        lua_pop(L, 1);
+        lua_pushfstring(L, "cannot open %s", err.msg); /* no buffer to leak */
+        return LUA_ERRFILE;
+    }
+    const char *p = buf, *end = buf + n;
+    if (end - p >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+        p += 3;
+    if (p < end && *p == '#') { /* the first line, as a comment: keep its newline */
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        p = nl ? nl : end;
+    }
+    int status = luaL_loadbufferx(L, p, (size_t)(end - p), lua_tostring(L, -1), "t");
+    free(buf);
+    lua_remove(L, -2);
+    return status;
+}
+
 /* loadfile([filename [, mode [, env]]]): the standard loadfile, text only. */
 static int text_loadfile(lua_State *L)
 {
     const char *fname = luaL_optstring(L, 1, NULL);
     check_text_mode(L, 2, "loadfile");
     int env = !lua_isnone(L, 3) ? 3 : 0;
-    return load_result(L, luaL_loadfilex(L, fname, "t"), env);
+    return load_result(L, load_text_file(L, fname), env);
 }
 
 static int dofile_cont(lua_State *L, int status, lua_KContext ctx)
@@ -180,10 +221,61 @@ static int text_dofile(lua_State *L)
 {
     const char *fname = luaL_optstring(L, 1, NULL);
     lua_settop(L, 1);
-    if (luaL_loadfilex(L, fname, "t") != LUA_OK)
+    if (load_text_file(L, fname) != LUA_OK)
         return lua_error(L);
     lua_callk(L, 0, LUA_MULTRET, 0, dofile_cont);
     return dofile_cont(L, 0, 0);
+}
+
+/* Can `filename` be opened for reading?  As Lua's searchpath asks, but
+ * without blocking: a FIFO on the path is found (and then refused by the
+ * loader, load_text_file) rather than waited for. */
+static int readable(const char *filename)
+{
+    int fd = open(filename, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    return 1;
+}
+
+/* package.searchpath(name, path [, sep [, rep]]): the standard one (Lua
+ * 5.4's: each '?' of `path` replaced by `name`, whose `sep` (".") become
+ * `rep` ("/"); the first template that names a readable file; else nil
+ * and "no file 'A'\n\tno file 'B'..."), with `readable` above instead of
+ * fopen, which waits for a FIFO's writer.  Every searcher of the host
+ * (Lua files, and C libraries' whether on or off) uses it. */
+static int nb_searchpath(lua_State *L)
+{
+    const char *name = luaL_checkstring(L, 1);
+    const char *path = luaL_checkstring(L, 2);
+    const char *sep = luaL_optstring(L, 3, ".");
+    const char *rep = luaL_optstring(L, 4, LUA_DIRSEP);
+    if (*sep != '\0' && strchr(name, *sep) != NULL)
+        name = luaL_gsub(L, name, sep, rep);
+    const char *all = luaL_gsub(L, path, LUA_PATH_MARK, name); /* every file name */
+    size_t n = strlen(all);
+    const char *p = all, *end = all + n;
+    for (;;) {
+        const char *semi = memchr(p, *LUA_PATH_SEP, (size_t)(end - p));
+        const char *stop = semi ? semi : end;
+        lua_pushlstring(L, p, (size_t)(stop - p));
+        if (readable(lua_tostring(L, -1)))
+            return 1;
+        lua_pop(L, 1);
+        if (!semi)
+            break;
+        p = semi + 1;
+    }
+    luaL_Buffer b;
+    luaL_buffinit(L, &b);
+    luaL_addstring(&b, "no file '");
+    luaL_addgsub(&b, all, LUA_PATH_SEP, "'\n\tno file '");
+    luaL_addstring(&b, "'");
+    luaL_pushresult(&b);
+    luaL_pushfail(L);
+    lua_insert(L, -2);
+    return 2;
 }
 
 /* package.searchers[2]: a Lua module found on package.path, loaded as
@@ -204,7 +296,7 @@ static int text_searcher(lua_State *L)
     if (lua_type(L, -2) != LUA_TSTRING)
         return 1; /* not found: the list of files tried */
     const char *file = lua_tostring(L, -2);
-    if (luaL_loadfilex(L, file, "t") != LUA_OK)
+    if (load_text_file(L, file) != LUA_OK)
         return luaL_error(L, "error loading module '%s' from file '%s':\n\t%s", name, file,
                           lua_tostring(L, -1));
     lua_pushstring(L, file);
@@ -568,6 +660,8 @@ void et_host_safe_loaders(lua_State *L)
     lua_pushcfunction(L, text_dofile);
     lua_setglobal(L, "dofile");
     lua_getglobal(L, "package");
+    lua_pushcfunction(L, nb_searchpath);
+    lua_setfield(L, -2, "searchpath");
     if (lua_getfield(L, -1, "searchers") == LUA_TTABLE) {
         lua_pushvalue(L, -2);
         lua_getfield(L, -1, "searchpath");

@@ -10,6 +10,13 @@
  *   _core.write_to(dest, who, text)          -> nothing; text written to an
  *                                              open file, checked
  *
+ * and the library's way to read a file (mapfile.h's et_open_regular:
+ * opened without blocking, then refused unless it is a regular file, so a
+ * FIFO never makes it wait):
+ *
+ *   _core.read_file(path)                    -> string | nil, "PATH: why"
+ *   _core.same_file(a, b)                    -> boolean
+ *
  * `inputs` is a sequence of paths that must not be overwritten besides
  * every input in use (outfile.h's guard), of any length; an entry that is
  * not a string is an error naming it ("_core.outfile: inputs[2]: expected
@@ -21,9 +28,13 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "binding.h"
+#include "files/mapfile.h"
 #include "files/outfile.h"
 
 #define ET_MT_OUTFILE "etinspect.OutFile"
@@ -212,6 +223,81 @@ static int write_to(lua_State *L)
     return 0;
 }
 
+/* Protected: the string of lightuserdata 1's bytes, integer 2 of them. */
+static int push_bytes(lua_State *L)
+{
+    lua_pushlstring(L, lua_touserdata(L, 1), (size_t)lua_tointeger(L, 2));
+    return 1;
+}
+
+/* _core.read_file(path): the regular file's bytes as a string, or nil and
+ * the message ("PATH: No such file or directory", "PATH: not a regular
+ * file", "PATH: is a directory, expected a file"; et_read_regular).  Out
+ * of memory raises "PATH: out of memory (reading N bytes)" or Lua's
+ * memory error. */
+static int read_file(lua_State *L)
+{
+    const char *path = luaL_checkstring(L, 1);
+    et_error err;
+    size_t n;
+    char *text = et_read_regular(path, &n, &err);
+    if (!text) {
+        if (err.kind == ET_ERR_NOMEM)
+            return luaL_error(L, "%s", err.msg);
+        lua_pushnil(L);
+        lua_pushstring(L, err.msg);
+        return 2;
+    }
+    /* the copy into a Lua string may raise: protected, so `text` is freed */
+    lua_pushcfunction(L, push_bytes);
+    lua_pushlightuserdata(L, text);
+    lua_pushinteger(L, (lua_Integer)n);
+    int rc = lua_pcall(L, 2, 1, 0);
+    free(text);
+    return rc == LUA_OK ? 1 : lua_error(L);
+}
+
+/* Do the descriptors `fa` and `fb` (regular files of `sa`, `sb`) hold the
+ * same bytes?  A read error counts as different. */
+static int same_bytes(int fa, const struct stat *sa, int fb, const struct stat *sb)
+{
+    if (sa->st_dev == sb->st_dev && sa->st_ino == sb->st_ino)
+        return 1;
+    if (sa->st_size != sb->st_size)
+        return 0;
+    char ba[8192], bb[8192];
+    for (off_t at = 0; at < sa->st_size;) {
+        ssize_t ka = pread(fa, ba, sizeof ba, at), kb = pread(fb, bb, sizeof bb, at);
+        if (ka <= 0 || ka != kb || memcmp(ba, bb, (size_t)ka) != 0)
+            return 0;
+        at += ka;
+    }
+    return 1;
+}
+
+/* _core.same_file(a, b): are the paths the same file?  The same string,
+ * or two regular files (opened without blocking: a FIFO is never waited
+ * for, and is not the same file) with exactly the same bytes (another
+ * spelling of the path, a link, a copy). */
+static int same_file(lua_State *L)
+{
+    const char *a = luaL_checkstring(L, 1), *b = luaL_checkstring(L, 2);
+    int same = strcmp(a, b) == 0;
+    if (!same) {
+        et_error ignored;
+        struct stat sa, sb;
+        int fa = et_open_regular(a, &sa, &ignored);
+        int fb = fa < 0 ? -1 : et_open_regular(b, &sb, &ignored);
+        same = fb >= 0 && same_bytes(fa, &sa, fb, &sb);
+        if (fa >= 0)
+            close(fa);
+        if (fb >= 0)
+            close(fb);
+    }
+    lua_pushboolean(L, same);
+    return 1;
+}
+
 void et_lua_open_outfile(lua_State *L)
 {
     static const et_lua_method methods[] = {{"write", outfile_write, -1, 0},
@@ -233,4 +319,8 @@ void et_lua_open_outfile(lua_State *L)
     lua_setfield(L, -2, "write_file");
     lua_pushcfunction(L, write_to);
     lua_setfield(L, -2, "write_to");
+    lua_pushcfunction(L, read_file);
+    lua_setfield(L, -2, "read_file");
+    lua_pushcfunction(L, same_file);
+    lua_setfield(L, -2, "same_file");
 }

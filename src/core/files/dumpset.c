@@ -1,6 +1,7 @@
 /* dumpset.c - several ETDumps as one dataset; see dumpset.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "files/dumpset.h"
+#include "files/mapfile.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -65,14 +66,13 @@ static bool is_etdump(const char *path)
 {
     /* opened without blocking and checked again: the file stat() saw may
      * have been replaced by a FIFO, whose open would wait for a writer */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    struct stat st;
+    et_error ignored;
+    int fd = et_open_regular(path, &st, &ignored);
     if (fd < 0)
         return false;
-    struct stat st;
     unsigned char h[12];
-    ssize_t n = 0;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-        n = pread(fd, h, sizeof h, 0);
+    ssize_t n = pread(fd, h, sizeof h, 0);
     close(fd);
     return (n >= 12 && memcmp(h + 8, "ED00", 4) == 0) || (n >= 8 && memcmp(h + 4, "ED00", 4) == 0);
 }

@@ -224,9 +224,9 @@ size_t et_maps_live(void)
 
 /* Read the `size` bytes of `fd` into memory; returns them, or NULL with
  * `err` set. */
-static uint8_t *read_whole(int fd, size_t size, const char *path, et_error *err)
+static uint8_t *read_whole(int fd, size_t room, size_t size, const char *path, et_error *err)
 {
-    uint8_t *p = malloc(size);
+    uint8_t *p = malloc(room);
     if (!p) {
         et_fail(err, ET_ERR_NOMEM, "%s: out of memory (reading %zu bytes)", path, size);
         return NULL;
@@ -250,6 +250,58 @@ static uint8_t *read_whole(int fd, size_t size, const char *path, et_error *err)
     return p;
 }
 
+int et_open_regular(const char *path, struct stat *st, et_error *err)
+{
+    /* without blocking: opening a FIFO (or some devices) would wait for a
+     * writer before the check below could refuse it; reads of a regular
+     * file are not affected by O_NONBLOCK */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    int e = errno;
+    if (fd >= 0 && fstat(fd, st) != 0) {
+        e = errno;
+        close(fd);
+        fd = -1;
+    }
+    if (fd < 0) {
+        et_fail(err, ET_ERR_IO, "%s: %s", path, strerror(e));
+        errno = e;
+        return -1;
+    }
+    if (!S_ISREG(st->st_mode)) {
+        close(fd);
+        if (S_ISDIR(st->st_mode))
+            et_fail(err, ET_ERR_IO, "%s: is a directory, expected a file", path);
+        else
+            et_fail(err, ET_ERR_IO, "%s: not a regular file", path);
+        errno = 0;
+        return -1;
+    }
+    return fd;
+}
+
+char *et_read_regular(const char *path, size_t *size, et_error *err)
+{
+    struct stat st;
+    int fd = et_open_regular(path, &st, err);
+    if (fd < 0)
+        return NULL;
+    if ((uintmax_t)st.st_size >= SIZE_MAX) {
+        close(fd);
+        et_fail(err, ET_ERR_NOMEM, "%s: out of memory (reading %jd bytes)", path,
+                (intmax_t)st.st_size);
+        return NULL;
+    }
+    size_t n = (size_t)st.st_size;
+    /* one byte more, so that an empty file is a valid buffer too */
+    uint8_t *p = read_whole(fd, n + 1, n, path, err);
+    close(fd);
+    if (!p)
+        return NULL;
+    p[n] = '\0';
+    *size = n;
+    return (char *)p;
+}
+
 int et_map_file(et_mapped_file *mf, const char *path, et_error *err)
 {
     return et_map_file_ex(mf, path, NULL, err);
@@ -262,26 +314,10 @@ int et_map_file_ex(et_mapped_file *mf, const char *path, const et_map_options *o
     if (!o)
         o = &defaults;
     memset(mf, 0, sizeof *mf);
-    /* without blocking: opening a FIFO (or some devices) would wait for a
-     * writer before the checks below could refuse it; the fd is used for
-     * fstat and mmap alone, on which O_NONBLOCK has no effect */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0)
-        return et_fail(err, ET_ERR_IO, "%s: %s", path, strerror(errno));
     struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int e = errno;
-        close(fd);
-        return et_fail(err, ET_ERR_IO, "%s: %s", path, strerror(e));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        close(fd);
-        return et_fail(err, ET_ERR_IO, "%s: is a directory, expected a file", path);
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return et_fail(err, ET_ERR_IO, "%s: not a regular file", path);
-    }
+    int fd = et_open_regular(path, &st, err);
+    if (fd < 0)
+        return -1;
     /* check first: a file larger than its format allows is never mapped */
     if (o->max_size && (uintmax_t)st.st_size > o->max_size) {
         close(fd);
@@ -320,7 +356,7 @@ int et_map_file_ex(et_mapped_file *mf, const char *path, const et_map_options *o
                 close(fd);
                 return et_fail(err, ET_ERR_IO, "%s: cannot map file: %s", path, strerror(e));
             }
-            p = read_whole(fd, size, path, err);
+            p = read_whole(fd, size, size, path, err);
             if (!p) {
                 close(fd);
                 return -1;

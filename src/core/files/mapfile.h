@@ -33,6 +33,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "base/error.h"
 
@@ -62,6 +63,23 @@ typedef struct et_map_options {
                              the same path is a normal round trip); still
                              registered, for the SIGBUS message */
 } et_map_options;
+
+/* Open `path` for reading without blocking (a FIFO with no writer, or a
+ * device, never makes the open wait), then check with fstat that it is a
+ * regular file; `st` receives its status.  Every file the core and the
+ * host read goes through here (or et_read_regular, et_map_file).  Returns
+ * the descriptor (O_CLOEXEC; the caller closes it), or -1 with `err` set
+ * (ET_ERR_IO): "PATH: <strerror>" (errno is open's or fstat's error),
+ * "PATH: is a directory, expected a file", "PATH: not a regular file"
+ * (errno is 0: the file exists). */
+int et_open_regular(const char *path, struct stat *st, et_error *err);
+
+/* Read the regular file `path` whole into memory (et_open_regular, then
+ * its fstat size).  Returns a malloc'd buffer of *size bytes followed by a
+ * NUL (not counted), which the caller frees; or NULL with `err` set: as
+ * et_open_regular, "PATH: the file shrank while it was being read ...",
+ * ET_ERR_NOMEM "PATH: out of memory (reading N bytes)". */
+char *et_read_regular(const char *path, size_t *size, et_error *err);
 
 /* Map `path` read-only, lazily, without a size limit, into `mf` and
  * register it as an input in use.  Returns 0, or -1 with `err` set
