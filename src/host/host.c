@@ -9,6 +9,8 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
@@ -18,6 +20,35 @@
 
 static lua_State *g_lua; /* the run's state, or NULL before the first need */
 
+/* Lua's last resort, for an error raised outside any protected call of
+ * the host (where pushing a string or making a table ran out of memory):
+ * the error as every other one is reported, exit status 1 (exit() removes
+ * the temporary files, et_temp_track), never abort(). */
+static int panic(lua_State *L)
+{
+    const char *m = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    if (!m || strcmp(m, "not enough memory") == 0)
+        fputs("etinspect: error: out of memory\n", stderr);
+    else
+        fprintf(stderr, "etinspect: error: %s\n", m);
+    exit(ET_EXIT_INPUT);
+}
+
+/* Protected: the standard libraries as the host offers them, and
+ * require "etinspect" resolving to the compiled-in module. */
+static int setup(lua_State *L)
+{
+    luaL_openlibs(L);
+    et_host_safe_loaders(L);
+    et_host_safe_debug(L);
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "preload");
+    lua_pushcfunction(L, luaopen_etinspect);
+    lua_setfield(L, -2, "etinspect");
+    lua_pop(L, 2);
+    return 0;
+}
+
 lua_State *et_host_lua(void)
 {
     if (g_lua)
@@ -25,15 +56,14 @@ lua_State *et_host_lua(void)
     lua_State *L = luaL_newstate();
     if (!L)
         return NULL;
-    luaL_openlibs(L);
-    et_host_safe_loaders(L);
-    et_host_safe_debug(L);
-    /* require "etinspect" resolves to the compiled-in module */
-    lua_getglobal(L, "package");
-    lua_getfield(L, -1, "preload");
-    lua_pushcfunction(L, luaopen_etinspect);
-    lua_setfield(L, -2, "etinspect");
-    lua_pop(L, 2);
+    lua_atpanic(L, panic);
+    /* a light C function is pushed without allocating; what setup
+     * allocates fails as an error of the call, not a panic */
+    lua_pushcfunction(L, setup);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+        lua_close(L);
+        return NULL;
+    }
     g_lua = L;
     return L;
 }
