@@ -75,11 +75,11 @@ static int report(lua_State *L, int rc)
         lua_pushlightuserdata(L, &status);
         rc = lua_pcall(L, 2, 0, 0);
     }
-    if (rc != LUA_OK) {
+    if (rc != LUA_OK) { /* the memory error's object */
         fputs("etinspect: error: out of memory\n", stderr);
         status = 1;
+        lua_pop(L, 1);
     }
-    lua_pop(L, 1);
     return status;
 }
 
