@@ -18,7 +18,8 @@
 # alone (the bundled etrecord script), the REPL fed two lines on stdin;
 # medium.etdp and large.etdp from the shared corpus.  Each sweep tries
 # every N up to OOM_FIRST, then samples up to the run's allocation count;
-# ET_OOM_FULL=1 (CI, .ci/run) tries every N of the small runs instead.
+# ET_OOM_FULL=1 (CI, .ci/run) tries every N of the command line's run
+# and 1,500 of each other small run instead (about 20,000 runs).
 # OOM_ONLY="cli_record repl" runs only those scenarios' sweeps (while
 # debugging one).
 #
@@ -37,8 +38,10 @@ esac
 
 OOM_FIRST=${OOM_FIRST:-120}   # every N up to this one
 OOM_SAMPLES=${OOM_SAMPLES:-90} # then this many, evenly spread
+EVERY=                         # samples for "every N" (ET_OOM_FULL)
 if [ -n "${ET_OOM_FULL:-}" ]; then
-    OOM_FIRST=1000000000
+    OOM_SAMPLES=1500
+    EVERY=1000000000
 fi
 
 W="$T/w"         # the outputs' directory of the run under test
@@ -250,7 +253,7 @@ PRELOAD=$SHIM NTH= MODE= REPORT=$T/count
 x --version >/dev/null 2>&1
 ok "the shim counts allocations (ET_FAILALLOC_REPORT)" test -s "$T/count"
 
-sweep cli_record after "" 150
+sweep cli_record after "$EVERY" 150
 sweep cli_record once
 sweep cli_legacy after "" 150
 sweep lua_frame after
