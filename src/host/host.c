@@ -15,23 +15,29 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "files/outfile.h"
 #include "inputs.h"
 #include "lua/etinspect.h"
 
 static lua_State *g_lua; /* the run's state, or NULL before the first need */
 
 /* Lua's last resort, for an error raised outside any protected call of
- * the host (where pushing a string or making a table ran out of memory):
- * the error as every other one is reported, exit status 1 (exit() removes
- * the temporary files, et_temp_track), never abort(). */
+ * the host.  Out of memory (pushing a string or making a table where no
+ * call protects it) is reported as every other time, exit status 1
+ * (exit() removes the temporary files, et_temp_track); any other error
+ * there is a bug, which aborts as Lua's own handler does, the temporary
+ * files removed first. */
 static int panic(lua_State *L)
 {
     const char *m = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-    if (!m || strcmp(m, "not enough memory") == 0)
+    if (m && strcmp(m, "not enough memory") == 0) {
         fputs("etinspect: error: out of memory\n", stderr);
-    else
-        fprintf(stderr, "etinspect: error: %s\n", m);
-    exit(ET_EXIT_INPUT);
+        exit(ET_EXIT_INPUT);
+    }
+    fprintf(stderr, "PANIC: unprotected error in call to Lua API (%s)\n",
+            m ? m : "error object is not a string");
+    et_temp_remove_all();
+    abort();
 }
 
 /* Protected: the standard libraries as the host offers them, and
