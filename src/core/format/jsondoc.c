@@ -357,6 +357,8 @@ static void advance(et_jsondoc *d, const char *text, size_t n)
     d->col = last ? c : d->col + c;
 }
 
+static unsigned char *guarded_error(et_jsondoc *d);
+
 /* The failure of a yajl call on text[0, n) (NULL, 0: the final call). */
 static int parse_failed(et_jsondoc *d, const char *text, size_t n, et_error *err)
 {
@@ -371,8 +373,7 @@ static int parse_failed(et_jsondoc *d, const char *text, size_t n, et_error *err
     if (d->wkind == W_SYNTAX) {
         snprintf(why, sizeof why, "%s", d->why);
     } else {
-        /* yajl_get_error checks its one allocation (NULL when it fails) */
-        unsigned char *e = yajl_get_error(d->h, 0, NULL, 0);
+        unsigned char *e = guarded_error(d);
         snprintf(why, sizeof why, "%s", e ? (const char *)e : "invalid text");
         if (e)
             yajl_free_error(d->h, e);
@@ -477,6 +478,20 @@ static yajl_status guarded_parse(et_jsondoc *d, const unsigned char *text, size_
     yajl_status st = text ? yajl_parse(d->h, text, n) : yajl_complete_parse(d->h);
     d->armed = false;
     return st;
+}
+
+/* yajl_get_error(d->h) with its one allocation guarded: NULL when it
+ * fails (yajl is left whole: nothing else was under way). */
+static unsigned char *guarded_error(et_jsondoc *d)
+{
+    if (setjmp(d->jmp) != 0) {
+        d->armed = false;
+        return NULL;
+    }
+    d->armed = true;
+    unsigned char *e = yajl_get_error(d->h, 0, NULL, 0);
+    d->armed = false;
+    return e;
 }
 
 /* yajl_alloc for d, guarded; d->h NULL when out of memory. */
