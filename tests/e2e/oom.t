@@ -295,8 +295,12 @@ if [ -f "$CORPUS/etdump/medium.etdp" ] && [ -f "$CORPUS/etdump/large.etdp" ] &&
         runs=0 bad=0 oom=0
         : >"$T/bad"
     : >"$T/kinds"
-        step=$(((PEAK - FLOOR) / 24 + 1))
-        for lim in $(seq "$FLOOR" "$step" $((PEAK + step))); do
+        # 16 limits from the start to the peak, and the last MiB below the
+        # peak in 64 KiB steps (the cleanup paths that crashed failed there)
+        step=$(((PEAK - FLOOR) / 16 + 1))
+        near=$((PEAK - 1024))
+        [ "$near" -gt "$FLOOR" ] || near=$FLOOR
+        for lim in $(seq "$FLOOR" "$step" "$near") $(seq "$near" 64 $((PEAK + 64))); do
             fresh "$s"
             (ulimit -v "$lim" && "$s") >"$T/stdout" 2>"$T/stderr"
             rc=$?
@@ -309,7 +313,7 @@ if [ -f "$CORPUS/etdump/medium.etdp" ] && [ -f "$CORPUS/etdump/large.etdp" ] &&
             fi
         done
         if [ "$bad" -eq 0 ]; then
-            pass "$s under ulimit -v, $runs limits from $FLOOR to $((PEAK + step)) KiB: exit 0 or 1 with 'out of memory' ($oom), outputs kept or whole"
+            pass "$s under ulimit -v, $runs limits from $FLOOR to $((PEAK + 64)) KiB: exit 0 or 1 with 'out of memory' ($oom), outputs kept or whole"
         else
             fail "$s under ulimit -v: $bad of $runs limits gave a run that was not clean" "$(cat "$T/bad")"
         fi

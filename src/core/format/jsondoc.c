@@ -402,16 +402,15 @@ static int parse_failed(et_jsondoc *d, const char *text, size_t n, et_error *err
 /* ------------------------------------------------------------------ */
 /* yajl's memory                                                       */
 
-/* Note `p` (not NULL) as held by yajl in place of `old` (NULL: a new
- * block).  A full table leaves the block untracked: a leak, should yajl
- * then fail, never a crash. */
-static void held_swap(et_jsondoc *d, void *old, void *p)
+/* The slot of d->held holding `p` (NULL: a free slot), or -1.  A full
+ * table leaves a block untracked: a leak, should yajl then fail, never a
+ * crash. */
+static int held_slot(const et_jsondoc *d, const void *p)
 {
     for (int i = 0; i < YAJL_HELD; i++)
-        if (d->held[i] == old) {
-            d->held[i] = p;
-            return;
-        }
+        if (d->held[i] == p)
+            return i;
+    return -1;
 }
 
 /* A failed allocation inside yajl: back to the guarded call. */
@@ -425,29 +424,32 @@ static void *y_malloc(void *ctx, size_t n)
 {
     et_jsondoc *d = ctx;
     void *p = malloc(n ? n : 1);
+    int k;
     if (!p)
         yajl_nomem(d);
-    else
-        held_swap(d, NULL, p);
+    else if ((k = held_slot(d, NULL)) >= 0)
+        d->held[k] = p;
     return p;
 }
 
 static void *y_realloc(void *ctx, void *old, size_t n)
 {
     et_jsondoc *d = ctx;
+    int k = held_slot(d, old); /* found before `old` may be freed */
     void *p = realloc(old, n ? n : 1);
     if (!p)
         yajl_nomem(d); /* `old` is still yajl's */
-    else
-        held_swap(d, old, p);
+    else if (k >= 0)
+        d->held[k] = p;
     return p;
 }
 
 static void y_free(void *ctx, void *p)
 {
     et_jsondoc *d = ctx;
-    if (p)
-        held_swap(d, p, NULL);
+    int k;
+    if (p && (k = held_slot(d, p)) >= 0)
+        d->held[k] = NULL;
     free(p);
 }
 
