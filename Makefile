@@ -67,7 +67,8 @@ LUA_SRC  = $(wildcard src/lua/*.c)
 LUA_LIB_FILES = $(sort $(wildcard lua/etinspect/*.lua lua/etinspect/scripts/*.lua))
 HOST_SRC = $(wildcard src/host/*.c)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
-TOOL_SRC = $(wildcard tests/tools/*.c)
+# failalloc.c is a preloaded shared object, not a program
+TOOL_SRC = $(filter-out tests/tools/failalloc.c,$(wildcard tests/tools/*.c))
 
 CORE_OBJ = $(CORE_SRC:%.c=$(B)/%.o) $(CORE_CXX:%.cc=$(B)/%.o)
 LUA_OBJ  = $(LUA_SRC:%.c=$(B)/%.o) $(B)/gen/lua_embed.o
@@ -192,6 +193,12 @@ $(B)/asan/tests/%: tests/unit/%.c $(B)/asan/libetcore.a tests/unit/tap.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) -Itests/unit $(WARN) $(SAN_FLAGS) $< $(B)/asan/libetcore.a $(LDLIBS) -o $@
 
+# the allocation-failure shim of tests/e2e/oom.t (LD_PRELOAD; fails the
+# N-th allocation), linked against nothing but the C library
+$(B)/tools/failalloc.so: tests/tools/failalloc.c
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) -fPIC -shared $< -o $@
+
 # test tools: the JSON comparator uses jansson; the others only the core
 $(B)/tools/cmp_ref_json: tests/tools/cmp_ref_json.c
 	@mkdir -p $(dir $@)
@@ -231,11 +238,11 @@ demo: $(B)/etinspect $(B)/fixtures/sample.etdp $(SAMPLE_ETRECORD)
 RUNTEST = --exec 'sh tests/tools/runtest.sh'
 TEST_ENV = ET_SHARED=$(SHARED) ET_BUILD=$(abspath $(B)) ET_SRC=$(CURDIR)
 
-test: $(B)/etinspect $(B)/etinspect.so $(UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
+test: $(B)/etinspect $(B)/etinspect.so $(UNIT_BIN) $(TOOL_BIN) $(B)/tools/failalloc.so $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
 	$(TEST_ENV) ET_BIN=$(abspath $(B)) ETINSPECT=$(abspath $(B)/etinspect) PATH="$(abspath $(B)):$$PATH" \
 	    prove $(RUNTEST) $(PROVE_FLAGS) $(UNIT_BIN) tests/e2e/*.t tests/lua/*.t
 
-test-asan: $(B)/asan/etinspect $(B)/asan/etinspect.so $(ASAN_UNIT_BIN) $(TOOL_BIN) $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
+test-asan: $(B)/asan/etinspect $(B)/asan/etinspect.so $(ASAN_UNIT_BIN) $(TOOL_BIN) $(B)/tools/failalloc.so $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
 	$(TEST_ENV) ET_BIN=$(abspath $(B)/asan) ETINSPECT=$(abspath $(B)/asan/etinspect) \
 	    PATH="$(abspath $(B)/asan):$$PATH" \
 	    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \

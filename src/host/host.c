@@ -9,14 +9,51 @@
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "files/outfile.h"
 #include "inputs.h"
 #include "lua/etinspect.h"
 
 static lua_State *g_lua; /* the run's state, or NULL before the first need */
+
+/* Lua's last resort, for an error raised outside any protected call of
+ * the host.  Out of memory (pushing a string or making a table where no
+ * call protects it) is reported as every other time, exit status 1
+ * (exit() removes the temporary files, et_temp_track); any other error
+ * there is a bug, which aborts as Lua's own handler does, the temporary
+ * files removed first. */
+static int panic(lua_State *L)
+{
+    const char *m = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+    if (m && strcmp(m, "not enough memory") == 0) {
+        fputs("etinspect: error: out of memory\n", stderr);
+        exit(ET_EXIT_INPUT);
+    }
+    fprintf(stderr, "PANIC: unprotected error in call to Lua API (%s)\n",
+            m ? m : "error object is not a string");
+    et_temp_remove_all();
+    abort();
+}
+
+/* Protected: the standard libraries as the host offers them, and
+ * require "etinspect" resolving to the compiled-in module. */
+static int setup(lua_State *L)
+{
+    luaL_openlibs(L);
+    et_host_safe_loaders(L);
+    et_host_safe_debug(L);
+    lua_getglobal(L, "package");
+    lua_getfield(L, -1, "preload");
+    lua_pushcfunction(L, luaopen_etinspect);
+    lua_setfield(L, -2, "etinspect");
+    lua_pop(L, 2);
+    return 0;
+}
 
 lua_State *et_host_lua(void)
 {
@@ -25,15 +62,14 @@ lua_State *et_host_lua(void)
     lua_State *L = luaL_newstate();
     if (!L)
         return NULL;
-    luaL_openlibs(L);
-    et_host_safe_loaders(L);
-    et_host_safe_debug(L);
-    /* require "etinspect" resolves to the compiled-in module */
-    lua_getglobal(L, "package");
-    lua_getfield(L, -1, "preload");
-    lua_pushcfunction(L, luaopen_etinspect);
-    lua_setfield(L, -2, "etinspect");
-    lua_pop(L, 2);
+    lua_atpanic(L, panic);
+    /* a light C function is pushed without allocating; what setup
+     * allocates fails as an error of the call, not a panic */
+    lua_pushcfunction(L, setup);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+        lua_close(L);
+        return NULL;
+    }
     g_lua = L;
     return L;
 }

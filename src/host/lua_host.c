@@ -36,36 +36,50 @@
 
 #include "host.h"
 
+/* Protected: print the error object at 1 as report() says; the status
+ * into the int at 2 (light userdata).  Protected because reading the
+ * fields of a table, or converting a number, may allocate. */
+static int report_p(lua_State *L)
+{
+    int *status = lua_touserdata(L, 2);
+    lua_settop(L, 1);
+    if (lua_type(L, 1) == LUA_TTABLE) {
+        if (lua_getfield(L, 1, "usage_text") == LUA_TSTRING)
+            fprintf(stderr, "%s\n", lua_tostring(L, -1));
+        if (lua_getfield(L, 1, "usage") == LUA_TSTRING) {
+            fprintf(stderr, "etinspect: %s\n", lua_tostring(L, -1));
+            *status = 2;
+        } else if (lua_getfield(L, 1, "input") == LUA_TSTRING) {
+            fprintf(stderr, "etinspect: error: %s\n", lua_tostring(L, -1));
+        } else {
+            fprintf(stderr, "etinspect: (error object is a table value)\n");
+        }
+        return 0;
+    }
+    const char *m = lua_tostring(L, 1);
+    fprintf(stderr, "etinspect: %s\n", m ? m : "(error object is not a string)");
+    return 0;
+}
+
 /* Report the error on top of the stack (if rc says there is one) and pop
- * it; returns the exit status: 0, 2 for a usage error, else 1. */
+ * it; returns the exit status: 0, 2 for a usage error, else 1.  Out of
+ * memory (LUA_ERRMEM, also while reporting) is "error: out of memory". */
 static int report(lua_State *L, int rc)
 {
     if (rc == LUA_OK)
         return 0;
     int status = 1;
-    if (lua_type(L, -1) == LUA_TTABLE) {
-        lua_pushliteral(L, "usage_text");
-        if (lua_rawget(L, -2) == LUA_TSTRING)
-            fprintf(stderr, "%s\n", lua_tostring(L, -1));
-        lua_pop(L, 1);
-        lua_pushliteral(L, "usage");
-        if (lua_rawget(L, -2) == LUA_TSTRING) {
-            fprintf(stderr, "etinspect: %s\n", lua_tostring(L, -1));
-            status = 2;
-        } else {
-            lua_pop(L, 1);
-            lua_pushliteral(L, "input");
-            if (lua_rawget(L, -2) == LUA_TSTRING)
-                fprintf(stderr, "etinspect: error: %s\n", lua_tostring(L, -1));
-            else
-                fprintf(stderr, "etinspect: (error object is a table value)\n");
-        }
-        lua_pop(L, 2);
-        return status;
+    if (rc != LUA_ERRMEM) {
+        lua_pushcfunction(L, report_p); /* light: pushed without allocating */
+        lua_insert(L, -2);
+        lua_pushlightuserdata(L, &status);
+        rc = lua_pcall(L, 2, 0, 0);
     }
-    const char *m = lua_tostring(L, -1);
-    fprintf(stderr, "etinspect: %s\n", m ? m : "(error object is not a string)");
-    lua_pop(L, 1);
+    if (rc != LUA_OK) { /* the memory error's object */
+        fputs("etinspect: error: out of memory\n", stderr);
+        status = 1;
+        lua_pop(L, 1);
+    }
     return status;
 }
 
@@ -124,43 +138,58 @@ static int set_terminal_width(lua_State *L)
     return 0;
 }
 
-/* Protected: require("etinspect.scripts")[fn](args...) with the arguments
- * on the stack; leaves its results. */
+/* A call of a function of etinspect.scripts: fn(strs..., argv[first..]). */
+typedef struct {
+    const char *fn;
+    const char *strs[3];
+    int nstrs;
+    lua_CFunction cfn; /* pushed after strs when not NULL */
+    int argc;
+    char **argv;
+    int first;
+} scripts_call;
+
+/* Protected: require("etinspect.scripts")[c.fn](c's arguments), the
+ * scripts_call at 1 (light userdata); leaves its results.  Everything is
+ * pushed in here, where running out of memory is an error of the call. */
 static int call_scripts(lua_State *L)
 {
-    const char *fn = lua_tostring(L, lua_upvalueindex(1));
-    int n = lua_gettop(L);
+    const scripts_call *c = lua_touserdata(L, 1);
+    lua_settop(L, 0);
     lua_getglobal(L, "require");
     lua_pushliteral(L, "etinspect.scripts");
     lua_call(L, 1, 1);
-    lua_getfield(L, -1, fn);
-    lua_insert(L, 1);
-    lua_pop(L, 1);
+    lua_getfield(L, -1, c->fn);
+    lua_remove(L, 1);
+    for (int i = 0; i < c->nstrs; i++)
+        lua_pushstring(L, c->strs[i]);
+    int n = c->nstrs;
+    if (c->cfn) {
+        lua_pushcfunction(L, c->cfn);
+        n++;
+    }
+    for (int i = c->first; i < c->argc; i++, n++) {
+        luaL_checkstack(L, 1, "too many arguments");
+        lua_pushstring(L, c->argv[i]);
+    }
     lua_call(L, n, LUA_MULTRET);
     return lua_gettop(L);
 }
 
-/* Push the protected caller of etinspect.scripts' function `fn`. */
-static void push_scripts_fn(lua_State *L, const char *fn)
+/* Protected call of etinspect.scripts' c->fn with `nres` results. */
+static int pcall_scripts(lua_State *L, const scripts_call *c, int nres)
 {
-    lua_pushstring(L, fn);
-    lua_pushcclosure(L, call_scripts, 1);
+    lua_pushcfunction(L, call_scripts);
+    lua_pushlightuserdata(L, (void *)c);
+    return et_host_pcall(L, 1, nres);
 }
 
 /* etinspect.scripts.main(mode, target, how, argv[first..]). */
 static int scripts_main(lua_State *L, const char *mode, const char *target, const char *how,
                         int argc, char **argv, int first)
 {
-    push_scripts_fn(L, "main");
-    lua_pushstring(L, mode);
-    lua_pushstring(L, target);
-    lua_pushstring(L, how);
-    int n = 3;
-    for (int i = first; i < argc; i++, n++) {
-        luaL_checkstack(L, 1, "too many arguments");
-        lua_pushstring(L, argv[i]);
-    }
-    return report(L, et_host_pcall(L, n, 0));
+    scripts_call c = {"main", {mode, target, how}, 3, NULL, argc, argv, first};
+    return report(L, pcall_scripts(L, &c, 0));
 }
 
 int et_lua_host_open(void)
@@ -187,19 +216,31 @@ int et_lua_host_fit_terminal(void)
 
 #define HOW_KEY "etinspect.host.how" /* registry: the last answer of resolve */
 
+/* Protected: etinspect.scripts.resolve, the scripts_call at 1; its answer
+ * anchored in the registry at HOW_KEY and returned. */
+static int anchor_how(lua_State *L)
+{
+    lua_settop(L, 1);
+    lua_pushcfunction(L, call_scripts);
+    lua_insert(L, 1);
+    lua_call(L, 1, 1);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, HOW_KEY);
+    return 1;
+}
+
 int et_lua_host_resolve(const char *target, const char **how)
 {
     lua_State *L = et_host_lua();
     *how = NULL;
-    push_scripts_fn(L, "resolve");
-    lua_pushstring(L, target);
-    lua_pushcfunction(L, et_host_input_kind);
-    int status = report(L, et_host_pcall(L, 2, 1));
+    scripts_call c = {"resolve", {target}, 1, et_host_input_kind, 0, NULL, 0};
+    lua_pushcfunction(L, anchor_how);
+    lua_pushlightuserdata(L, &c);
+    int status = report(L, et_host_pcall(L, 1, 1));
     if (status != 0)
         return status;
     /* the answer, anchored in the registry (a string stays where it is) */
-    lua_setfield(L, LUA_REGISTRYINDEX, HOW_KEY);
-    if (lua_getfield(L, LUA_REGISTRYINDEX, HOW_KEY) == LUA_TSTRING)
+    if (lua_type(L, -1) == LUA_TSTRING)
         *how = lua_tostring(L, -1);
     lua_pop(L, 1);
     return 0;
@@ -227,12 +268,15 @@ int et_lua_host_run_code(const char *code)
     return report(L, rc == LUA_OK ? et_host_pcall(L, 0, 0) : rc);
 }
 
-/* Protected: _G[name] = require(name), the name at 1 (-l); the globals
+/* Protected: _G[name] = require(name), the name at 1 (-l; light
+ * userdata, pushed in here where it may run out of memory); the globals
  * are read and written here, where an -e chunk's metamethods on _G may
  * raise. */
 static int require_global(lua_State *L)
 {
-    lua_settop(L, 1);
+    const char *module = lua_touserdata(L, 1);
+    lua_settop(L, 0);
+    lua_pushstring(L, module);
     lua_getglobal(L, "require");
     lua_pushvalue(L, 1);
     lua_call(L, 1, 1);
@@ -244,7 +288,7 @@ int et_lua_host_require(const char *module)
 {
     lua_State *L = et_host_lua();
     lua_pushcfunction(L, require_global);
-    lua_pushstring(L, module);
+    lua_pushlightuserdata(L, (void *)module);
     return report(L, et_host_pcall(L, 1, 0));
 }
 

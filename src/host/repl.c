@@ -217,6 +217,16 @@ static int render(lua_State *L)
     return 2;
 }
 
+/* The message of the error on top of the stack, of status rc: "out of
+ * memory" for a memory error (Lua's own words are "not enough memory"). */
+static const char *err_text(lua_State *L, int rc)
+{
+    if (rc == LUA_ERRMEM)
+        return "error: out of memory";
+    const char *m = lua_tostring(L, -1);
+    return m ? m : "(error object is not a string)";
+}
+
 /* Call repl[fn] on the `nargs` values on top of the stack, protected and
  * without traceback; on error print the message.  Leaves `nres` results
  * (LUA_MULTRET: all) and returns 0, or returns -1 with nothing left. */
@@ -225,10 +235,10 @@ static int repl_call(lua_State *L, const char *fn, int nargs, int nres)
     lua_pushstring(L, fn);
     lua_pushcclosure(L, call_repl, 1);
     lua_insert(L, -nargs - 1);
-    if (lua_pcall(L, nargs, nres, 0) != LUA_OK) {
+    int rc = lua_pcall(L, nargs, nres, 0);
+    if (rc != LUA_OK) {
         fflush(stdout);
-        const char *m = lua_tostring(L, -1);
-        fprintf(stderr, "%s\n", m ? m : "(error object is not a string)");
+        fprintf(stderr, "%s\n", err_text(L, rc));
         lua_pop(L, 1);
         return -1;
     }
@@ -774,8 +784,7 @@ static void run_statement(lua_State *L, int base)
         if (g_interrupted) {
             fputs("interrupted!\n", stderr);
         } else {
-            const char *m = lua_tostring(L, -1);
-            fprintf(stderr, "%s\n", m ? m : "(error object is not a string)");
+            fprintf(stderr, "%s\n", err_text(L, rc));
         }
     } else if (n > 0) {
         size_t len;
@@ -797,14 +806,16 @@ int et_repl_run(lua_State *L)
     /* the etinspect global and the Lua half, loaded up front so that a
      * broken install says so at once */
     lua_pushcfunction(L, start_globals);
-    if (et_host_pcall(L, 0, 0) != LUA_OK) {
-        fprintf(stderr, "etinspect: %s\n", lua_tostring(L, -1));
+    int src = et_host_pcall(L, 0, 0);
+    if (src != LUA_OK) {
+        fprintf(stderr, "etinspect: %s\n", err_text(L, src));
         return 1;
     }
     lua_pushliteral(L, "render"); /* repl.render() loads and sets up the Lua half */
     lua_pushcclosure(L, call_repl, 1);
-    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
-        fprintf(stderr, "etinspect: %s\n", lua_tostring(L, -1));
+    src = lua_pcall(L, 0, 0, 0);
+    if (src != LUA_OK) {
+        fprintf(stderr, "etinspect: %s\n", err_text(L, src));
         return 1;
     }
     struct sigaction sa, old_int;
@@ -827,6 +838,7 @@ int et_repl_run(lua_State *L)
                ETINSPECT_VERSION);
     }
     char *pending = NULL; /* an incomplete statement so far */
+    int nomem = 0;        /* the loop ended for want of memory */
     for (;;) {
         g_interrupted = 0;
         fflush(stdout);
@@ -862,8 +874,10 @@ int et_repl_run(lua_State *L)
         if (pending) {
             size_t n = strlen(pending) + strlen(line) + 2;
             code = malloc(n);
-            if (!code)
+            if (!code) {
+                nomem = 1;
                 break;
+            }
             snprintf(code, n, "%s\n%s", pending, line);
             free(pending);
             pending = NULL;
@@ -871,8 +885,10 @@ int et_repl_run(lua_State *L)
             code = strdup(line);
         }
         free(line);
-        if (!code)
+        if (!code) {
+            nomem = 1;
             break;
+        }
         int incomplete;
         int base = lua_gettop(L);
         int rc = compile(L, code, &incomplete);
@@ -888,7 +904,7 @@ int et_repl_run(lua_State *L)
             run_statement(L, base);
         } else {
             fflush(stdout);
-            fprintf(stderr, "%s\n", lua_tostring(L, -1));
+            fprintf(stderr, "%s\n", err_text(L, rc));
             lua_settop(L, base);
         }
     }
@@ -901,5 +917,7 @@ int et_repl_run(lua_State *L)
     lua_sethook(L, NULL, 0, 0);
     sigaction(SIGINT, &old_int, NULL);
     g_L = NULL;
-    return in.status;
+    if (nomem)
+        fputs("etinspect: error: out of memory\n", stderr);
+    return nomem ? 1 : in.status;
 }

@@ -27,7 +27,9 @@ static int why_failed(void)
 
 static void say_failed(int e)
 {
-    if (e)
+    if (e == ENOMEM)
+        fputs("etinspect: error: out of memory (writing standard output)\n", stderr);
+    else if (e)
         fprintf(stderr, "etinspect: error: standard output: write failed: %s\n", strerror(e));
     else
         fputs("etinspect: error: standard output: write failed\n", stderr);
@@ -35,7 +37,10 @@ static void say_failed(int e)
 
 int et_stdout_guard_report(void)
 {
-    say_failed(why_failed());
+    /* the writer's own failure may have been an allocation (a table is
+     * rendered in memory first): the stream then has nothing to say */
+    int writer = errno, e = why_failed();
+    say_failed(e ? e : writer == ENOMEM ? ENOMEM : 0);
     return 1;
 }
 

@@ -26,7 +26,10 @@ void et_stdout_guard_install(void);
 /* For a part that checks its own writes to stdout (the command line's
  * tables, to stop before writing its files): print the same error,
  * "etinspect: error: standard output: write failed: REASON", and return
- * the exit status 1.  Its ferror is cleared (the check at exit then sees
+ * the exit status 1.  When the stream has no error to give and errno
+ * (as the failing writer left it) is ENOMEM -- the table is rendered in
+ * memory before it is written -- the message is "out of memory (writing
+ * standard output)" instead.  Its ferror is cleared (the check at exit then sees
  * only later failures, and says nothing after a failing run). */
 int et_stdout_guard_report(void);
 

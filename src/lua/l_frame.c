@@ -177,7 +177,8 @@ static int core_render(lua_State *L)
             rc = -1;
     }
     *keep = buf;
-    if (rc != 0)
+    /* a failed final realloc in fclose leaves buf NULL, len stale, rc 0 */
+    if (rc != 0 || !buf)
         return luaL_error(L, "out of memory while rendering a frame");
     lua_pushlstring(L, buf, len);
     return 1;
@@ -477,7 +478,7 @@ static int core_report_rows(lua_State *L)
             if (fclose(mem) != 0)
                 rc = -1;
         }
-        if (rc != 0) {
+        if (rc != 0 || !buf) { /* !buf: fclose's final realloc failed */
             free(buf);
             return luaL_error(L, "out of memory while rendering a frame");
         }

@@ -1,6 +1,7 @@
 /* etrecord.c - see etrecord.h. */
 #include "format/etrecord.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdarg.h>
@@ -123,6 +124,16 @@ static uint32_t rd_u32(const uint8_t *p)
 static uint16_t rd_u16(const uint8_t *p)
 {
     return (uint16_t)(p[0] | p[1] << 8);
+}
+
+/* Reading entry `entry` failed with libzip's error `ze`: out of memory
+ * (ET_ERR_NOMEM) when that is libzip's reason, else a read error.
+ * Returns -1. */
+static int zip_read_fail(const et_etrecord *r, const char *entry, et_error *err, zip_error_t *ze)
+{
+    if (zip_error_code_zip(ze) == ZIP_ER_MEMORY)
+        return entry_fail(r, entry, err, ET_ERR_NOMEM, "cannot read: out of memory");
+    return entry_fail(r, entry, err, ET_ERR_FORMAT, "cannot read: libzip: %s", zip_error_strerror(ze));
 }
 
 /* libzip could not open the archive: say why, from its error code and a
@@ -319,10 +330,7 @@ static int read_entry(et_etrecord *r, size_t entry, entry_sink sink, void *ctx, 
 
     zip_file_t *f = zip_fopen_index(r->impl->zip, e->index, 0);
     if (!f) {
-        zip_error_t *ze = zip_get_error(r->impl->zip);
-        int code = zip_error_code_zip(ze);
-        entry_fail(r, e->name, err, code == ZIP_ER_MEMORY ? ET_ERR_NOMEM : ET_ERR_FORMAT,
-                   "cannot read: libzip: %s", zip_error_strerror(ze));
+        zip_read_fail(r, e->name, err, zip_get_error(r->impl->zip));
         zip_error_clear(r->impl->zip);
         return -1;
     }
@@ -340,8 +348,7 @@ static int read_entry(et_etrecord *r, size_t entry, entry_sink sink, void *ctx, 
         size_t ask = want - got + 1 < cap ? want - got + 1 : cap;
         zip_int64_t k = zip_fread(f, buf, ask);
         if (k < 0) {
-            rc = entry_fail(r, e->name, err, ET_ERR_FORMAT, "cannot read: libzip: %s",
-                            zip_error_strerror(zip_file_get_error(f)));
+            rc = zip_read_fail(r, e->name, err, zip_file_get_error(f));
             break;
         }
         if (k == 0) {
@@ -365,8 +372,7 @@ static int read_entry(et_etrecord *r, size_t entry, entry_sink sink, void *ctx, 
             for (size_t left = want - got + 1; left > 0 && (k = zip_fread(f, buf, left < cap ? left : cap)) > 0;)
                 left -= (size_t)k;
             if (k < 0)
-                entry_fail(r, e->name, err, ET_ERR_FORMAT, "cannot read: libzip: %s",
-                           zip_error_strerror(zip_file_get_error(f)));
+                zip_read_fail(r, e->name, err, zip_file_get_error(f));
         }
         if (rc != 0)
             break;
@@ -938,6 +944,9 @@ static int list_entries(et_etrecord *r, et_error *err)
         zip_stat_init(&st);
         if (zip_stat_index(im->zip, (zip_uint64_t)i, 0, &st) != 0 || !(st.valid & ZIP_STAT_NAME) ||
             !st.name) {
+            if (zip_error_code_zip(zip_get_error(im->zip)) == ZIP_ER_MEMORY)
+                return et_fail(err, ET_ERR_NOMEM, "%s: out of memory listing %zu entries",
+                               r->label, n);
             et_fail(err, ET_ERR_FORMAT, "%s: invalid ETRecord file: entry %zu: cannot read its "
                                         "central directory record (libzip: %s)",
                     r->label, i, zip_error_strerror(zip_get_error(im->zip)));
@@ -1144,14 +1153,19 @@ et_etrecord *et_etrecord_open(const et_etrecord_options *o, et_error *err)
     zip_error_init(&ze);
     zip_source_t *src = zip_source_buffer_create(data, size, 0, &ze);
     if (!src) {
-        et_fail(err, ET_ERR_NOMEM, "%s: cannot open the ZIP archive: libzip: %s", r->label,
-                zip_error_strerror(&ze));
+        /* a buffer source fails for want of memory only */
+        et_fail(err, ET_ERR_NOMEM, "%s: out of memory opening the ZIP archive", r->label);
         zip_error_fini(&ze);
         goto fail;
     }
+    errno = 0;
     im->zip = zip_open_from_source(src, ZIP_RDONLY | ZIP_CHECKCONS, &ze);
     if (!im->zip) {
         int code = zip_error_code_zip(&ze);
+        /* libzip reports some failed allocations as a damaged archive;
+         * reading from memory, only an allocation sets errno */
+        if (errno == ENOMEM)
+            code = ZIP_ER_MEMORY;
         zip_source_free(src);
         zip_error_fini(&ze);
         open_failed(r->label, data, size, code, err);

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,10 @@
 typedef struct jent {
     uint32_t h, v;
 } jent;
+
+/* the most blocks yajl 2.1 holds at once (handle, lexer, two buffers and
+ * their data, the state stack): 7; the rest are spare */
+#define YAJL_HELD 16
 
 #define T_MASK 7u
 #define F_BIG 8u
@@ -60,6 +65,15 @@ struct et_jsondoc {
     size_t run_start; /* carry[run_start, scanned) are number/literal
                          characters outside strings (SIZE_MAX: none) */
     uint64_t size_hint;
+    /* yajl's memory (yajl_alloc_funcs): yajl does not check its
+     * allocations, so a failed one jumps back to the guarded call
+     * (guard_*) through `jmp`; the blocks yajl holds are tracked so that
+     * they can be freed without yajl once it has been left half-way */
+    yajl_alloc_funcs afs;
+    jmp_buf jmp;
+    bool armed;    /* a guarded yajl call is running */
+    bool poisoned; /* yajl was left by a failed allocation: never called again */
+    void *held[YAJL_HELD];
 };
 
 /* ------------------------------------------------------------------ */
@@ -343,6 +357,8 @@ static void advance(et_jsondoc *d, const char *text, size_t n)
     d->col = last ? c : d->col + c;
 }
 
+static unsigned char *guarded_error(et_jsondoc *d);
+
 /* The failure of a yajl call on text[0, n) (NULL, 0: the final call). */
 static int parse_failed(et_jsondoc *d, const char *text, size_t n, et_error *err)
 {
@@ -357,7 +373,7 @@ static int parse_failed(et_jsondoc *d, const char *text, size_t n, et_error *err
     if (d->wkind == W_SYNTAX) {
         snprintf(why, sizeof why, "%s", d->why);
     } else {
-        unsigned char *e = yajl_get_error(d->h, 0, NULL, 0);
+        unsigned char *e = guarded_error(d);
         snprintf(why, sizeof why, "%s", e ? (const char *)e : "invalid text");
         if (e)
             yajl_free_error(d->h, e);
@@ -384,6 +400,117 @@ static int parse_failed(et_jsondoc *d, const char *text, size_t n, et_error *err
 }
 
 /* ------------------------------------------------------------------ */
+/* yajl's memory                                                       */
+
+/* The slot of d->held holding `p` (NULL: a free slot), or -1.  A full
+ * table leaves a block untracked: a leak, should yajl then fail, never a
+ * crash. */
+static int held_slot(const et_jsondoc *d, const void *p)
+{
+    for (int i = 0; i < YAJL_HELD; i++)
+        if (d->held[i] == p)
+            return i;
+    return -1;
+}
+
+/* A failed allocation inside yajl: back to the guarded call. */
+static void yajl_nomem(et_jsondoc *d)
+{
+    if (d->armed)
+        longjmp(d->jmp, 1);
+}
+
+static void *y_malloc(void *ctx, size_t n)
+{
+    et_jsondoc *d = ctx;
+    void *p = malloc(n ? n : 1);
+    int k;
+    if (!p)
+        yajl_nomem(d);
+    else if ((k = held_slot(d, NULL)) >= 0)
+        d->held[k] = p;
+    return p;
+}
+
+static void *y_realloc(void *ctx, void *old, size_t n)
+{
+    et_jsondoc *d = ctx;
+    int k = held_slot(d, old); /* found before `old` may be freed */
+    void *p = realloc(old, n ? n : 1);
+    if (!p)
+        yajl_nomem(d); /* `old` is still yajl's */
+    else if (k >= 0)
+        d->held[k] = p;
+    return p;
+}
+
+static void y_free(void *ctx, void *p)
+{
+    et_jsondoc *d = ctx;
+    int k;
+    if (p && (k = held_slot(d, p)) >= 0)
+        d->held[k] = NULL;
+    free(p);
+}
+
+/* After a failed allocation inside yajl: free what it held, without it
+ * (its structures may be half-made). */
+static void yajl_abandon(et_jsondoc *d)
+{
+    for (int i = 0; i < YAJL_HELD; i++) {
+        free(d->held[i]);
+        d->held[i] = NULL;
+    }
+    d->h = NULL;
+    d->poisoned = true;
+    d->wkind = W_NOMEM;
+}
+
+/* yajl_parse(d->h, text, n), or yajl_complete_parse when text is NULL,
+ * with its allocations guarded: one that fails ends the call with
+ * yajl_status_error and W_NOMEM noted, yajl abandoned. */
+static yajl_status guarded_parse(et_jsondoc *d, const unsigned char *text, size_t n)
+{
+    if (setjmp(d->jmp) != 0) {
+        d->armed = false;
+        yajl_abandon(d);
+        return yajl_status_error;
+    }
+    d->armed = true;
+    yajl_status st = text ? yajl_parse(d->h, text, n) : yajl_complete_parse(d->h);
+    d->armed = false;
+    return st;
+}
+
+/* yajl_get_error(d->h) with its one allocation guarded: NULL when it
+ * fails (yajl is left whole: nothing else was under way). */
+static unsigned char *guarded_error(et_jsondoc *d)
+{
+    if (setjmp(d->jmp) != 0) {
+        d->armed = false;
+        return NULL;
+    }
+    d->armed = true;
+    unsigned char *e = yajl_get_error(d->h, 0, NULL, 0);
+    d->armed = false;
+    return e;
+}
+
+/* yajl_alloc for d, guarded; d->h NULL when out of memory. */
+static void guarded_alloc(et_jsondoc *d)
+{
+    d->afs = (yajl_alloc_funcs){y_malloc, y_realloc, y_free, d};
+    if (setjmp(d->jmp) != 0) {
+        d->armed = false;
+        yajl_abandon(d);
+        return;
+    }
+    d->armed = true;
+    d->h = yajl_alloc(&callbacks, &d->afs, d);
+    d->armed = false;
+}
+
+/* ------------------------------------------------------------------ */
 /* the document                                                        */
 
 et_jsondoc *et_jsondoc_new(const char *label, const et_json_limits *lim, et_error *err)
@@ -391,7 +518,7 @@ et_jsondoc *et_jsondoc_new(const char *label, const et_json_limits *lim, et_erro
     et_jsondoc *d = calloc(1, sizeof *d);
     if (!d || !(d->label = strdup(label ? label : "<json>")) ||
         (lim && lim->hint && !(d->hint = strdup(lim->hint))) ||
-        !(d->h = yajl_alloc(&callbacks, NULL, d))) {
+        (guarded_alloc(d), !d->h)) {
         et_jsondoc_free(d);
         et_fail(err, ET_ERR_NOMEM, "%s: out of memory", label ? label : "<json>");
         return NULL;
@@ -471,7 +598,7 @@ static int parse_piece(et_jsondoc *d, const char *text, size_t n, et_error *err)
 {
     if (n == 0)
         return 0;
-    if (yajl_parse(d->h, (const unsigned char *)text, n) != yajl_status_ok)
+    if (guarded_parse(d, (const unsigned char *)text, n) != yajl_status_ok)
         return parse_failed(d, text, n, err);
     advance(d, text, n);
     return 0;
@@ -502,8 +629,16 @@ static int keep_tail(et_jsondoc *d, const char *buf, size_t at, size_t len, et_e
     return 0;
 }
 
+/* The error of a call after yajl was abandoned (out of memory). */
+static int poisoned_fail(et_jsondoc *d, et_error *err)
+{
+    return et_fail(err, ET_ERR_NOMEM, "%s: out of memory after %zu values of JSON", d->label, d->n);
+}
+
 int et_jsondoc_feed(et_jsondoc *d, const char *text, size_t n, et_error *err)
 {
+    if (d->poisoned)
+        return poisoned_fail(d, err);
     if (!d->h)
         return et_fail(err, ET_ERR_USAGE, "%s: the JSON text has already ended", d->label);
     if (n > d->max_bytes - d->fed)
@@ -541,15 +676,18 @@ int et_jsondoc_feed(et_jsondoc *d, const char *text, size_t n, et_error *err)
 
 int et_jsondoc_finish(et_jsondoc *d, et_error *err)
 {
+    if (d->poisoned)
+        return poisoned_fail(d, err);
     if (!d->h)
         return et_fail(err, ET_ERR_USAGE, "%s: the JSON text has already ended", d->label);
     int rc = parse_piece(d, d->carry, d->carry_n, err);
     d->carry_n = 0;
-    if (rc == 0 && yajl_complete_parse(d->h) != yajl_status_ok)
+    if (rc == 0 && guarded_parse(d, NULL, 0) != yajl_status_ok)
         rc = parse_failed(d, NULL, 0, err);
-    else if (d->n == 0 || d->depth != 0) /* not reached: yajl says "premature EOF" */
+    else if (rc == 0 && (d->n == 0 || d->depth != 0)) /* not reached: yajl says "premature EOF" */
         rc = et_fail(err, ET_ERR_FORMAT, "%s: invalid JSON: incomplete", d->label);
-    yajl_free(d->h);
+    if (d->h)
+        yajl_free(d->h);
     d->h = NULL;
     d->done = rc == 0;
     return rc;

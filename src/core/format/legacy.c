@@ -821,9 +821,10 @@ void et_legacy_free(et_legacy *lg)
 {
     if (!lg)
         return;
-    for (size_t b = 0; b < lg->n_blocks; b++) {
+    /* a count may have been set before its array's allocation failed */
+    for (size_t b = 0; lg->blocks && b < lg->n_blocks; b++) {
         et_legacy_block *blk = &lg->blocks[b];
-        for (size_t e = 0; e < blk->n_events; e++) {
+        for (size_t e = 0; blk->events && e < blk->n_events; e++) {
             et_legacy_event *ev = &blk->events[e];
             free(ev->name);
             free(ev->start_ticks);
@@ -845,7 +846,7 @@ void et_legacy_free(et_legacy *lg)
         free(blk->tax_percent);
     }
     free(lg->blocks);
-    for (size_t i = 0; i < lg->n_allocators; i++)
+    for (size_t i = 0; lg->allocators && i < lg->n_allocators; i++)
         free(lg->allocators[i].name);
     free(lg->allocators);
     et_warnings_free(&lg->warnings);

@@ -703,7 +703,8 @@ static void free_worker(worker *w)
 
 static void free_builder(builder *b)
 {
-    for (unsigned k = 0; k < b->nw; k++)
+    /* counts may have been set before their arrays' allocation failed */
+    for (unsigned k = 0; b->w && k < b->nw; k++)
         free_worker(&b->w[k]);
     free(b->w);
     free(b->groups);
@@ -1135,9 +1136,10 @@ int et_model_from_legacy(et_inspector *insp, et_error *err)
 void et_model_free(et_inspector *insp)
 {
     et_inspector_int *ii = et_insp_int(insp);
-    for (size_t i = 0; i < insp->n_blocks; i++) {
+    for (size_t i = 0; insp->blocks && i < insp->n_blocks; i++) {
         et_block *blk = &insp->blocks[i];
-        for (size_t e = 0; e < blk->n_events; e++) {
+        /* n_events is set before the events' allocation, which may fail */
+        for (size_t e = 0; blk->events && e < blk->n_events; e++) {
             et_event *ev = &blk->events[e];
             if (!ii->samples) { /* else they live in the arena */
                 free(ev->perf_data.raw);
