@@ -141,16 +141,31 @@ local function frame_of(target, o)
   local base = #cols - n_md
   local pos = {}
   for j = 1, base do pos[cols[j]] = j end
-  local function seq(j)
-    if not j then return nil end
+  local function seq(j, want)
+    if not j or lua[j] == nil and not want then return nil end
     local s = lua[j]
     if not s then s = {}; lua[j] = s end
     return s
   end
-  local ops_s, st_s = seq(pos.op_types), seq(pos.stack_traces)
-  local mh_s, dd_s = seq(pos.module_hierarchy), seq(pos.debug_data)
-  for j = base + 1, #cols do seq(j) end
-  for i = 1, #blocks do
+  -- no row's event has linked nodes: one empty dict per column, shared
+  -- by its cells (C made op_types and debug_data list columns of empty
+  -- lists when it could)
+  for _, c in ipairs { "stack_traces", "module_hierarchy" } do
+    local j = pos[c]
+    if j and lua[j] == false then
+      local d = #blocks > 0 and event_at(blocks[1], events[1])[c]
+      local s = {}
+      for i = 1, #blocks do s[i] = d end
+      lua[j] = s
+      pos[c] = nil
+    end
+  end
+  local ops_s, st_s = seq(pos.op_types), seq(pos.stack_traces, true)
+  local mh_s, dd_s = seq(pos.module_hierarchy, true), seq(pos.debug_data, true)
+  if pos.debug_data and T:kind(pos.debug_data) == "list" then dd_s = nil; lua[pos.debug_data] = nil end
+  for j = base + 1, #cols do seq(j, true) end
+  local need_ev = ops_s or st_s or mh_s or dd_s or n_md > 0
+  for i = 1, need_ev and #blocks or 0 do
     local ev = event_at(blocks[i], events[i])
     if ops_s then
       local ops = ev.op_types

@@ -571,15 +571,38 @@ static void push_frame_columns(lua_State *L, lua_insp_box *box, const et_frame *
             cols[c] = sample_column(L, insp, m, name[1] == 'a', cs->owner);
             continue;
         }
-        if (filled) {
-            cols[c] = et_col_new(ET_COL_F64, nr, true, NULL);
-            if (!cols[c])
-                ok = 0;
-            else
-                memset(et_col_mut_valid(cols[c]), ET_ABSENT, nr);
-            continue;
+        bool ops = !md && strcmp(name, "op_types") == 0;
+        if (filled || ops) {
+            /* every row's event without linked nodes (or debug data): the
+             * cells are empty lists (op_types, debug_data: views of no
+             * elements) or empty dicts (lua[c] = false: one for all) */
+            bool dd = name[0] == 'd', plain = true;
+            for (size_t r = 0; r < nr && plain; r++) {
+                const et_event *ev = &insp->blocks[m->block[r]].events[m->event[r]];
+                plain = dd ? !ev->has_debug_data : ev->node_count == 0;
+            }
+            if (plain && (dd || ops)) {
+                cols[c] = et_col_new(ET_COL_LIST, nr, false, NULL);
+                if (!cols[c])
+                    ok = 0;
+                else
+                    cols[c]->elem = ET_LIST_I64; /* spans of length 0 */
+                continue;
+            }
+            if (plain || filled) {
+                if (plain) {
+                    lua_pushboolean(L, 0);
+                    lua_rawseti(L, lua, (lua_Integer)c + 1);
+                }
+                cols[c] = et_col_new(ET_COL_F64, nr, true, NULL);
+                if (!cols[c])
+                    ok = 0;
+                else
+                    memset(et_col_mut_valid(cols[c]), ET_ABSENT, nr);
+                continue;
+            }
         }
-        if (!md && strcmp(name, "op_types") != 0) {
+        if (!md && !ops) {
             cols[c] = scalar_column(L, f, c, pool, nan_stats && is_stat(name, units));
             if (cols[c])
                 continue;
@@ -626,6 +649,10 @@ static void push_frame_columns(lua_State *L, lua_insp_box *box, const et_frame *
  * (op_types, the metadata columns, a column of mixed kinds: placeholders
  * in the Table), then blocks, events and the metadata count as below;
  * stack_traces, module_hierarchy and debug_data are nil columns there.
+ * When no row's event has linked nodes, op_types is a list column of
+ * empty lists and stack_traces and module_hierarchy are marked
+ * lua[j] = false (every cell an empty dict); when none has debug data,
+ * debug_data is a list column of empty lists.
  * Else columns (a
  * sequence of names), rows (sequence of tables keyed by column name:
  * strings, integers, floats -- NaN for a missing metadata cell --,
