@@ -155,9 +155,14 @@ static void insp_release(lua_State *L, et_lua_owner *o)
     lua_insp_box *box = (lua_insp_box *)o;
     lua_etr_box *rec = box->etrecord;
     box->etrecord = NULL;
-    if (box->model) /* frames may still read the model: the last one frees it */
+    if (box->model) {
+        /* frames may still read the model's samples: the last one frees
+         * it; the dump and the debug buffer, which no frame reads, are
+         * given back now (closed, they are no inputs in use) */
+        et_unmap_file(&box->insp->etdump_file);
+        et_unmap_file(&box->insp->debug_buffer);
         et_col_owner_release(box->model);
-    else
+    } else
         et_inspector_free(box->insp);
     box->model = NULL;
     box->insp = NULL;
