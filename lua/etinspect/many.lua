@@ -13,7 +13,9 @@
 --              bundled_test_case), and debug_buffer_paths: a path or
 --              pattern, or a sequence of them, one debug buffer per dump
 --              in the order of the dumps
---   An ETRecord given by path is read once for all dumps.
+--   An ETRecord given by path is read once for all dumps.  The dumps'
+--   mapped pages are given back after open and after to_dataframe (many
+--   dumps: they are read again, from the page cache, when needed).
 --
 --   Dumps (a dataset; `local d <close> = ...` closes every Inspector):
 --     #d                       number of dumps
@@ -109,11 +111,46 @@ function methods.inspector(self, k)
                       table.concat(self.names, ", ")), 2)
 end
 
+--- The frames of every dump as one Table in C (l_table.c tab_concat),
+-- "dump" first, when they have the same columns in the same order: the
+-- columns are concatenated (list views stay views of each model's
+-- samples); nil when the columns differ.
+local function concat_columns(self, frames)
+  local base = frames[1].columns
+  for _, f in ipairs(frames) do
+    local cs = f.columns
+    if #cs ~= #base then return nil end
+    for j, c in ipairs(cs) do
+      if c ~= base[j] then return nil end
+    end
+  end
+  local ts = {}
+  for i, f in ipairs(frames) do
+    local n, names = #f, {}
+    for k = 1, n do names[k] = self.names[i] end
+    local pick = { core.tab_from_columns({ names }, n), 1 }
+    for j = 1, #base do
+      pick[#pick + 1] = f._t
+      pick[#pick + 1] = j
+    end
+    ts[i] = core.tab_compose(pick, n)
+  end
+  local cols = { "dump" }
+  for j, c in ipairs(base) do cols[j + 1] = c end
+  return Frame.wrap(cols, core.tab_concat(ts, true))
+end
+
 --- The frames `frame_of(insp)` of every dump as one, "dump" first.
 local function concat(self, frame_of)
-  local cols, seen, rows, base = { "dump" }, { dump = true }, {}, nil
+  local frames = {}
   for i, insp in ipairs(self.inspectors) do
-    local f = frame_of(insp)
+    frames[i] = frame_of(insp)
+    core.drop_pages(insp) -- the frame refers to the model, not to the dump
+  end
+  local whole = #frames > 0 and concat_columns(self, frames)
+  if whole then return whole end
+  local cols, seen, rows, base = { "dump" }, { dump = true }, {}, nil
+  for i, f in ipairs(frames) do
     base = base or f.columns
     for _, c in ipairs(f.columns) do
       if not seen[c] then seen[c] = true; cols[#cols + 1] = c end
@@ -238,6 +275,7 @@ function M.open_many(paths, opts)
       error(insp, 2)
     end
     self.inspectors[i] = insp
+    core.drop_pages(insp) -- read again, from the page cache, when needed
   end
   return self
 end

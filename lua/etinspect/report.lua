@@ -121,10 +121,14 @@ local function raw_metadata_cell(ev)
   return pyrepr.bytes_list(ev.raw_delegate_debug_metadatas)
 end
 
-local STAT_NAMES = { "p10", "p50", "p90", "avg", "min", "max" }
 
---- Rows of _core.report_rows as a Frame, with the events' own values in
--- the list-valued cells (o.nan_stats: a missing statistic is NaN, not nil).
+--- Rows of _core.report_rows as a Frame of C columns (opts.frame): the
+-- numbers, names and flags as C columns, raw and start_time as list views
+-- of the model's samples (kept alive by the frame, see docs/lua-api.md
+-- "Frames and their Inspector"); the cells only Lua values can hold
+-- (op_types' lists, stack_traces, module_hierarchy, debug_data, the parsed
+-- metadata's tables, a column of mixed kinds) are the events' own values
+-- (o.nan_stats: a missing statistic is NaN, not nil).
 -- @param target Inspector, EventBlock or Event
 -- @tparam table o options of _core.report_rows
 local function frame_of(target, o)
@@ -132,50 +136,74 @@ local function frame_of(target, o)
   local rich = {}
   if o.metadata then o.parsed = parsed_metadata(event_at, rich) end
   o.values = true -- the list-valued cells are filled below, from the events
-  local cols, rows, blocks, events, n_md = core.report_rows(target, o)
+  o.frame = true
+  local cols, T, lua, blocks, events, n_md = core.report_rows(target, o)
   local base = #cols - n_md
-  local has = {}
-  for j = 1, base do has[cols[j]] = true end
-  -- a missing statistic is NaN in a frame, as in a column of numbers in
-  -- pandas (the reference's None); asdict keeps None, as the reference
-  local stats = {}
-  if o.nan_stats then
-    for j = 1, base do
-      local c = cols[j]
-      for _, s in ipairs(STAT_NAMES) do
-        if c == s .. o.units then stats[#stats + 1] = c end
-      end
+  local pos = {}
+  for j = 1, base do pos[cols[j]] = j end
+  local function seq(j, want)
+    if not j or lua[j] == nil and not want then return nil end
+    local s = lua[j]
+    if not s then s = {}; lua[j] = s end
+    return s
+  end
+  -- no row's event has linked nodes: one empty dict per column, shared
+  -- by its cells (C made op_types and debug_data list columns of empty
+  -- lists when it could)
+  for _, c in ipairs { "stack_traces", "module_hierarchy" } do
+    local j = pos[c]
+    if j and lua[j] == false then
+      local d = #blocks > 0 and event_at(blocks[1], events[1])[c]
+      local s = {}
+      for i = 1, #blocks do s[i] = d end
+      lua[j] = s
+      pos[c] = nil
     end
   end
-  local NaN = 0 / 0
-  for i, row in ipairs(rows) do
-    for _, c in ipairs(stats) do
-      if row[c] == nil then row[c] = NaN end
-    end
+  local ops_s, st_s = seq(pos.op_types), seq(pos.stack_traces, true)
+  local mh_s, dd_s = seq(pos.module_hierarchy, true), seq(pos.debug_data, true)
+  if pos.debug_data and T:kind(pos.debug_data) == "list" then dd_s = nil; lua[pos.debug_data] = nil end
+  for j = base + 1, #cols do seq(j, true) end
+  local need_ev = ops_s or st_s or mh_s or dd_s or n_md > 0
+  for i = 1, need_ev and #blocks or 0 do
     local ev = event_at(blocks[i], events[i])
-    if has.raw then
-      local pd = ev.perf_data
-      row.raw = pd and pd.raw -- None for an event without perf data
+    if ops_s then
+      local ops = ev.op_types
+      if #ops < 5 then ops_s[i] = ops end
     end
-    local ops = ev.op_types
-    if #ops < 5 then row.op_types = ops end
-    if has.stack_traces then row.stack_traces = ev.stack_traces end
-    if has.module_hierarchy then row.module_hierarchy = ev.module_hierarchy end
-    if has.debug_data then row.debug_data = ev.debug_data end
-    row.start_time = ev.start_time
+    if st_s then st_s[i] = ev.stack_traces end
+    if mh_s then mh_s[i] = ev.module_hierarchy end
+    if dd_s then dd_s[i] = ev.debug_data end
     if n_md > 0 then
       local keep = rich[blocks[i]] and rich[blocks[i]][events[i]]
       for j = base + 1, #cols do
-        local k = cols[j]
+        local k, s = cols[j], lua[j]
         if keep then
-          if keep[k] ~= nil then row[k] = keep[k] end
-        elseif k == "delegate_debug_metadata" and type(row[k]) == "string" then
-          row[k] = raw_metadata_cell(ev)
+          if keep[k] ~= nil then s[i] = keep[k] end
+        elseif k == "delegate_debug_metadata" and type(s[i]) == "string" then
+          s[i] = raw_metadata_cell(ev)
         end
       end
     end
   end
-  return Frame.new(cols, rows)
+  -- the columns of Lua values replace their placeholders in T
+  local js, seqs = {}, {}
+  for j = 1, #cols do
+    if lua[j] then js[#js + 1] = j; seqs[#seqs + 1] = lua[j] end
+  end
+  if #js > 0 then
+    local LT = core.tab_from_columns(seqs, #blocks)
+    local pick, k = {}, 1
+    for j = 1, #cols do
+      if lua[j] then
+        pick[#pick + 1] = LT; pick[#pick + 1] = k; k = k + 1
+      else
+        pick[#pick + 1] = T; pick[#pick + 1] = j
+      end
+    end
+    T = core.tab_compose(pick, #blocks)
+  end
+  return Frame.wrap(cols, T)
 end
 
 local function units_of(insp_or_blk, include_units)

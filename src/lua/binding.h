@@ -306,6 +306,11 @@ typedef struct lua_insp_box {
      * core's, the converter's, the parser's ...); kept after close() for
      * the views taken before, freed when the userdata is collected */
     et_warnings warnings;
+    /* the model's reference count for the frames that borrow its arrays
+     * (to_dataframe's raw and start_time list views), made on first
+     * use by et_lua_insp_model, or NULL: close() drops the box's
+     * reference and the model is freed with the last frame */
+    struct et_col_owner *model;
 } lua_insp_box;
 
 /* A child's payload: its inspector, block index and (for events and perf
@@ -433,6 +438,13 @@ void et_lua_push_parent(lua_State *L, int arg);
  * "out of memory".  Nothing read of the inspector before the call is
  * valid after it. */
 et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box);
+
+/* The owner (table/column.h) of the open inspector's model, for columns
+ * that borrow its arrays: each such column retains it, and the model is
+ * freed when the Inspector is closed and the last of them is released
+ * (the Inspector reads as closed all the same).  Raises as et_lua_insp
+ * when it is closed, "out of memory". */
+struct et_col_owner *et_lua_insp_model(lua_State *L, lua_insp_box *box);
 
 /* The open inspector of a box as it is, for what reads only the raw runs
  * of the dump (insp:runs(), insp:run_columns()) or what open set

@@ -1,4 +1,5 @@
 /* l_frame.c - Lua frames rendered by the C writers; see l_frame.h. */
+#define _DEFAULT_SOURCE /* madvise, MADV_DONTNEED */
 #include "l_frame.h"
 #include "binding.h"
 
@@ -7,12 +8,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "output/frame.h"
 #include "l_json.h"
 #include "base/pyfmt.h"
 #include "output/rows.h"
 #include "base/stats.h"
+#include "table/column.h"
 
 static int core_repr(lua_State *L)
 {
@@ -387,6 +390,243 @@ static void push_cell(lua_State *L, const et_frame *f, size_t r, size_t c)
     }
 }
 
+
+/* ---- to_dataframe as C columns (opts.frame) ---- */
+
+static const char *const STAT_NAMES[] = {"p10", "p50", "p90", "avg", "min", "max"};
+
+/* Is column `name` one of the statistics with the units suffix `units`? */
+static bool is_stat(const char *name, const char *units)
+{
+    for (size_t k = 0; k < sizeof STAT_NAMES / sizeof *STAT_NAMES; k++) {
+        size_t n = strlen(STAT_NAMES[k]);
+        if (strncmp(name, STAT_NAMES[k], n) == 0 && strcmp(name + n, units) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Column c of `f` as a C column of the kind Frame.new would give its cells
+ * (numbers F64 or I64, booleans, text in `pool`; nil absent; `nan_none`: a
+ * None cell is NaN).  NULL when the cells mix kinds (the caller keeps them
+ * as Lua values); raises on exhausted memory. */
+static et_column *scalar_column(lua_State *L, const et_frame *f, size_t c, et_strpool *pool,
+                                bool nan_none)
+{
+    size_t nr = et_frame_nrows(f);
+    int kinds = 0; /* 1 float, 2 int, 4 bool, 8 text */
+    bool any_nil = false, any_nan = false;
+    for (size_t r = 0; r < nr; r++) {
+        switch (et_frame_kind(f, r, c)) {
+        case ET_CELL_TEXT: kinds |= 8; break;
+        case ET_CELL_INT: kinds |= 2; break;
+        case ET_CELL_BOOL: kinds |= 4; break;
+        case ET_CELL_FLOAT: {
+            double d = et_frame_get_float(f, r, c);
+            if (d != d)
+                any_nan = true;
+            else
+                kinds |= 1;
+            break;
+        }
+        default:
+            if (nan_none)
+                any_nan = true;
+            else
+                any_nil = true;
+        }
+    }
+    et_col_kind kind;
+    switch (kinds) {
+    case 0:
+    case 1: kind = ET_COL_F64; break;
+    case 2: kind = ET_COL_I64; break;
+    case 4: kind = ET_COL_BOOL; break;
+    case 8: kind = ET_COL_STR; break;
+    default: return NULL;
+    }
+    bool with_valid = any_nil || (any_nan && kind != ET_COL_F64);
+    et_column *col = et_col_new(kind, nr, with_valid, kind == ET_COL_STR ? pool : NULL);
+    if (!col)
+        luaL_error(L, "out of memory");
+    void *d = et_col_mut_data(col);
+    uint8_t *v = et_col_mut_valid(col);
+    for (size_t r = 0; r < nr; r++) {
+        et_cell_kind k = et_frame_kind(f, r, c);
+        if (k == ET_CELL_NONE || (k == ET_CELL_FLOAT && kind != ET_COL_F64)) {
+            bool nan = k != ET_CELL_NONE || nan_none;
+            if (kind == ET_COL_F64 && nan)
+                ((double *)d)[r] = NAN;
+            else
+                v[r] = nan ? ET_NAN : ET_ABSENT;
+            continue;
+        }
+        switch (kind) {
+        case ET_COL_F64: ((double *)d)[r] = k == ET_CELL_FLOAT ? et_frame_get_float(f, r, c) : NAN; break;
+        case ET_COL_I64: ((int64_t *)d)[r] = et_frame_get_int(f, r, c); break;
+        case ET_COL_BOOL: ((uint8_t *)d)[r] = et_frame_get_bool(f, r, c); break;
+        default: {
+            size_t len;
+            const char *s = et_frame_get_text(f, r, c, &len);
+            if (et_strpool_intern(pool, s, len, &((uint32_t *)d)[r]) != 0) {
+                et_col_release(col);
+                luaL_error(L, "out of memory");
+            }
+        }
+        }
+    }
+    return col;
+}
+
+/* The list view column of the rows' events' samples (raw: perf_data.raw,
+ * durations; else start_time, raw ticks), borrowing the model's arrays:
+ * absent (nil) for an event without them.  The model is kept alive by
+ * `owner`. */
+static et_column *sample_column(lua_State *L, const et_inspector *insp, const et_report_rowmap *m,
+                                bool raw, et_col_owner *owner)
+{
+    et_column *col = et_col_new(ET_COL_LIST, m->n, true, NULL);
+    if (!col)
+        luaL_error(L, "out of memory");
+    col->elem = raw ? ET_LIST_F64 : ET_LIST_U64;
+    et_list_span *sp = et_col_mut_data(col);
+    uint8_t *v = et_col_mut_valid(col);
+    for (size_t r = 0; r < m->n; r++) {
+        const et_event *ev = &insp->blocks[m->block[r]].events[m->event[r]];
+        const void *p = raw ? (ev->has_perf_data ? (const void *)ev->perf_data.raw : NULL)
+                            : (const void *)ev->start_time;
+        if (!p) {
+            v[r] = ET_ABSENT;
+            continue;
+        }
+        sp[r].ptr = ev->perf_data.n ? p : NULL;
+        sp[r].len = ev->perf_data.n;
+    }
+    et_col_owner_retain(owner);
+    col->owner = owner;
+    return col;
+}
+
+#define MT_COLSET "etinspect.ColumnSet"
+
+/* Columns being made, released whatever happens (a holder). */
+typedef struct {
+    size_t n;
+    et_column **cols;
+    et_strpool *pool;
+    et_col_owner *owner;
+} colset;
+
+static void colset_gc_box(colset *cs)
+{
+    et_strpool_release(cs->pool);
+    et_col_owner_release(cs->owner);
+    cs->pool = NULL;
+    cs->owner = NULL;
+    for (size_t c = 0; cs->cols && c < cs->n; c++)
+        et_col_release(cs->cols[c]);
+    free(cs->cols);
+    cs->cols = NULL;
+    cs->n = 0;
+}
+
+static int colset_gc(lua_State *L)
+{
+    colset_gc_box(luaL_checkudata(L, 1, MT_COLSET));
+    return 0;
+}
+
+/* Push what core_report_rows returns for opts.frame: the Table of the
+ * columns (l_table.c) and `lua`, {[j] = sequence of the cells} for the
+ * columns whose cells are left to Lua (op_types, whose text cells the
+ * library replaces by the events' lists; the metadata columns; a column
+ * whose cells mix kinds); stack_traces, module_hierarchy and debug_data
+ * are all-nil columns here, filled by the library from the events. */
+static void push_frame_columns(lua_State *L, lua_insp_box *box, const et_frame *f,
+                               const et_report_rowmap *m, const char *units, bool nan_stats)
+{
+    size_t nc = et_frame_ncols(f), nr = et_frame_nrows(f);
+    colset *cs = et_lua_push_holder(L, sizeof *cs, MT_COLSET, colset_gc);
+    int holder = lua_gettop(L);
+    if (!(cs->cols = calloc(nc ? nc : 1, sizeof *cs->cols)) || !(cs->pool = et_strpool_new()))
+        luaL_error(L, "out of memory");
+    cs->n = nc;
+    et_column **cols = cs->cols;
+    et_strpool *pool = cs->pool;
+    /* the model, kept by our reference until the call ends (a finalizer
+     * run by an allocation below may close the Inspector) */
+    cs->owner = et_lua_insp_model(L, box);
+    et_col_owner_retain(cs->owner);
+    const et_inspector *insp = cs->owner->ctx;
+    lua_newtable(L); /* lua */
+    int lua = lua_gettop(L);
+    int ok = 1;
+    for (size_t c = 0; c < nc && ok; c++) {
+        const char *name = et_frame_colname(f, c);
+        bool md = c >= nc - m->n_md_columns;
+        bool samples = !md && (strcmp(name, "raw") == 0 || strcmp(name, "start_time") == 0);
+        bool filled = !md && (strcmp(name, "stack_traces") == 0 ||
+                              strcmp(name, "module_hierarchy") == 0 ||
+                              strcmp(name, "debug_data") == 0);
+        if (samples) {
+            cols[c] = sample_column(L, insp, m, name[1] == 'a', cs->owner);
+            continue;
+        }
+        bool ops = !md && strcmp(name, "op_types") == 0;
+        if (filled || ops) {
+            /* every row's event without linked nodes (or debug data): the
+             * cells are empty lists (op_types, debug_data: views of no
+             * elements) or empty dicts (lua[c] = false: one for all) */
+            bool dd = name[0] == 'd', plain = true;
+            for (size_t r = 0; r < nr && plain; r++) {
+                const et_event *ev = &insp->blocks[m->block[r]].events[m->event[r]];
+                plain = dd ? !ev->has_debug_data : ev->node_count == 0;
+            }
+            if (plain && (dd || ops)) {
+                cols[c] = et_col_new(ET_COL_LIST, nr, false, NULL);
+                if (!cols[c])
+                    ok = 0;
+                else
+                    cols[c]->elem = ET_LIST_I64; /* spans of length 0 */
+                continue;
+            }
+            if (plain || filled) {
+                if (plain) {
+                    lua_pushboolean(L, 0);
+                    lua_rawseti(L, lua, (lua_Integer)c + 1);
+                }
+                cols[c] = et_col_new(ET_COL_F64, nr, true, NULL);
+                if (!cols[c])
+                    ok = 0;
+                else
+                    memset(et_col_mut_valid(cols[c]), ET_ABSENT, nr);
+                continue;
+            }
+        }
+        if (!md && !ops) {
+            cols[c] = scalar_column(L, f, c, pool, nan_stats && is_stat(name, units));
+            if (cols[c])
+                continue;
+        }
+        /* the cells as Lua values; a placeholder column */
+        lua_createtable(L, nr < 1u << 24 ? (int)nr : 0, 0);
+        for (size_t r = 0; r < nr; r++) {
+            push_cell(L, f, r, c);
+            lua_rawseti(L, -2, (lua_Integer)r + 1);
+        }
+        lua_rawseti(L, lua, (lua_Integer)c + 1);
+        cols[c] = et_col_new(ET_COL_F64, nr, true, NULL);
+        if (!cols[c])
+            ok = 0;
+    }
+    if (!ok)
+        luaL_error(L, "out of memory");
+    et_lua_push_table(L, cols, nc, nr);
+    colset_gc_box(cs);
+    lua_insert(L, lua); /* Table, lua */
+    lua_remove(L, holder);
+}
+
 /* _core.report_rows(target, opts) (rows.h et_report_rows), the
  * target's owner pinned while the rows are built (as opts.op, default
  * "_core.report_rows": the metadata function cannot close it):
@@ -399,8 +639,22 @@ static void push_cell(lua_State *L, const et_frame *f, size_t r, size_t c)
  *            values = boolean: leave the list-valued cells (raw, stack_traces,
  *            module_hierarchy, debug_data, start_time) nil for the caller,
  *            op = string: what the running operation is called in the
- *            "Inspector is busy" error, e.g. "Inspector:to_dataframe"}
- * Returns the rendered text when opts.render is given; else columns (a
+ *            "Inspector is busy" error, e.g. "Inspector:to_dataframe",
+ *            frame = boolean: columns rather than rows (below),
+ *            nan_stats = boolean: with frame, a missing statistic is NaN}
+ * Returns the rendered text when opts.render is given; with opts.frame
+ * (and opts.values), columns, a Table of C columns (l_table.c: raw and
+ * start_time list views borrowing the model's samples, which they keep
+ * alive: et_lua_insp_model; the other cells as Frame.new would type them)
+ * and {[j] = sequence of cells} for the columns left to the caller
+ * (op_types, the metadata columns, a column of mixed kinds: placeholders
+ * in the Table), then blocks, events and the metadata count as below;
+ * stack_traces, module_hierarchy and debug_data are nil columns there.
+ * When no row's event has linked nodes, op_types is a list column of
+ * empty lists and stack_traces and module_hierarchy are marked
+ * lua[j] = false (every cell an empty dict); when none has debug data,
+ * debug_data is a list column of empty lists.
+ * Else columns (a
  * sequence of names), rows (sequence of tables keyed by column name:
  * strings, integers, floats -- NaN for a missing metadata cell --,
  * booleans; nil for None), blocks and events (per row, 1-based indices)
@@ -448,6 +702,10 @@ static int core_report_rows(lua_State *L)
         o.metadata = md_callback;
         o.ctx = &mc;
     }
+    et_lua_opt_get(L, 2, "frame");
+    bool as_frame = lua_toboolean(L, -1);
+    et_lua_opt_get(L, 2, "nan_stats");
+    bool nan_stats = lua_toboolean(L, -1);
     int render = -1;
     if (et_lua_opt_get(L, 2, "render") == LUA_TSTRING)
         render = strcmp(lua_tostring(L, -1), "grid") == 0 ? 0 : 1;
@@ -494,6 +752,9 @@ static int core_report_rows(lua_State *L)
         lua_pushstring(L, et_frame_colname(f, c));
         lua_rawseti(L, cols, (lua_Integer)c + 1);
     }
+    if (as_frame) {
+        push_frame_columns(L, box, f, &b->map, o.units ? o.units : "", nan_stats);
+    } else {
     lua_createtable(L, (int)nr, 0);
     int rows = lua_gettop(L);
     for (size_t r = 0; r < nr; r++) {
@@ -505,6 +766,7 @@ static int core_report_rows(lua_State *L)
         }
         lua_rawseti(L, rows, (lua_Integer)r + 1);
     }
+    }
     lua_createtable(L, (int)nr, 0);
     lua_createtable(L, (int)nr, 0);
     for (size_t r = 0; r < nr; r++) {
@@ -515,7 +777,25 @@ static int core_report_rows(lua_State *L)
     }
     lua_pushinteger(L, (lua_Integer)b->map.n_md_columns);
     rows_free(b); /* now rather than at the next collection */
-    return 5;
+    return as_frame ? 6 : 5;
+}
+
+/* _core.drop_pages(insp): give back the resident pages of the
+ * Inspector's mapped ETDump (a read-only private mapping of a regular
+ * file: what is read again faults in from the page cache), for
+ * open_many's dumps, which are many and each read once at open and once
+ * when the model is built; nothing for a closed Inspector or one given
+ * its dump as bytes.  Runs no Lua code. */
+static int core_drop_pages(lua_State *L)
+{
+    lua_insp_box *box = luaL_checkudata(L, 1, ET_MT_INSPECTOR);
+    const et_inspector *insp = box->insp;
+    if (insp && insp->etdump_file.data) {
+        uintptr_t a = (uintptr_t)insp->etdump_file.data & ~(uintptr_t)4095;
+        uintptr_t z = (uintptr_t)insp->etdump_file.data + insp->etdump_file.size;
+        madvise((void *)a, z - a, MADV_DONTNEED);
+    }
+    return 0;
 }
 
 void et_lua_open_core(lua_State *L)
@@ -523,7 +803,8 @@ void et_lua_open_core(lua_State *L)
     static const luaL_Reg fns[] = {
         {"repr", core_repr},   {"g", core_g}, {"render", core_render},
         {"json_decode", et_lua_json_decode},
-        {"report_rows", core_report_rows}, {"agg", core_agg}, {NULL, NULL}};
+        {"report_rows", core_report_rows}, {"agg", core_agg},
+        {"drop_pages", core_drop_pages}, {NULL, NULL}};
     luaL_newlib(L, fns);
     et_lua_open_contract(L);
 }

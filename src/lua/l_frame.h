@@ -10,6 +10,11 @@
  *        or string (lists must already be rendered as text).  A float NaN is
  *        a missing number (pandas NaN).
  *   _core.json_decode(text)        -> value | nil, message (l_json.c)
+ *   _core.report_rows(target, opts) the rows of to_dataframe and the
+ *        display frame (rows.h), as row tables, rendered text, or (opts.frame)
+ *        a Table of C columns whose raw and start_time are list views of the
+ *        model's samples (see core_report_rows in l_frame.c)
+ *   _core.drop_pages(insp)         give back the mapped dump's resident pages
  */
 #ifndef ET_L_FRAME_H
 #define ET_L_FRAME_H

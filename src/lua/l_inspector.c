@@ -58,6 +58,7 @@
 
 #include "binding.h"
 #include "l_hooks.h"
+#include "table/column.h"
 
 static lua_insp_box *check_box(lua_State *L, int arg)
 {
@@ -86,6 +87,19 @@ et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box)
         insp = et_lua_insp_raw(L, box); /* a handler may have closed it */
     }
     return insp;
+}
+
+static void model_free(void *ctx)
+{
+    et_inspector_free(ctx);
+}
+
+et_col_owner *et_lua_insp_model(lua_State *L, lua_insp_box *box)
+{
+    et_inspector *insp = et_lua_insp_raw(L, box);
+    if (!box->model && !(box->model = et_col_owner_new(model_free, insp)))
+        luaL_error(L, "out of memory");
+    return box->model;
 }
 
 void et_lua_push_child(lua_State *L, int insp_idx, const char *mt, size_t block, size_t event)
@@ -141,7 +155,16 @@ static void insp_release(lua_State *L, et_lua_owner *o)
     lua_insp_box *box = (lua_insp_box *)o;
     lua_etr_box *rec = box->etrecord;
     box->etrecord = NULL;
-    et_inspector_free(box->insp);
+    if (box->model) {
+        /* frames may still read the model's samples: the last one frees
+         * it; the dump and the debug buffer, which no frame reads, are
+         * given back now (closed, they are no inputs in use) */
+        et_unmap_file(&box->insp->etdump_file);
+        et_unmap_file(&box->insp->debug_buffer);
+        et_col_owner_release(box->model);
+    } else
+        et_inspector_free(box->insp);
+    box->model = NULL;
     box->insp = NULL;
     if (box->parser_ref != LUA_NOREF) {
         luaL_unref(L, LUA_REGISTRYINDEX, box->parser_ref);

@@ -19,7 +19,7 @@
  *   _core.tab_from_rows(names, rows) -> Table        rows keyed by name
  *   _core.tab_from_columns(cols, n) -> Table          cols: sequences of n
  *   _core.tab_compose{T1, j1, T2, j2, ...} -> Table   columns picked (equal rows)
- *   _core.tab_concat{T1, T2, ...} -> Table | nil      rows one after the other
+ *   _core.tab_concat({T1, T2, ...} [, by_values]) -> Table | nil   rows one after the other
  *   T:nrows(), T:ncols(), T:kind(j) -> "f64"|"i64"|"bool"|"str"|"list"|"obj"
  *   T:cell(i, j), T:column(j) -> sequence (nil holes), T:row(i, names),
  *   T:rows(names [, first, last]) -> sequence of row tables
@@ -423,11 +423,82 @@ static int tab_compose(lua_State *L)
     return 1;
 }
 
-/* _core.tab_concat{T1, T2, ...} -> Table | nil: the rows of each in turn
- * (equal column counts; nil when a column's kinds differ between them) */
+/* The owner of a column over the list elements of several columns: it
+ * holds a reference on each of their owners. */
+typedef struct {
+    size_t n;
+    et_col_owner **owners;
+} owner_set;
+
+static void owner_set_release(void *ctx)
+{
+    owner_set *os = ctx;
+    for (size_t k = 0; k < os->n; k++)
+        et_col_owner_release(os->owners[k]);
+    free(os->owners);
+    free(os);
+}
+
+/* The cells of the LIST columns cols[0..k) one after the other, as views
+ * of the same elements (kept alive by their owners, all of them held by
+ * the new column's); NULL when they are not all lists of one element kind
+ * (and pool).  Raises on exhausted memory. */
+static et_column *concat_lists(lua_State *L, et_column *const *cols, size_t k)
+{
+    size_t n = 0;
+    bool holes = false;
+    for (size_t j = 0; j < k; j++) {
+        if (cols[j]->kind != ET_COL_LIST || cols[j]->elem != cols[0]->elem ||
+            cols[j]->pool != cols[0]->pool)
+            return NULL;
+        n += cols[j]->n;
+        holes |= cols[j]->valid != NULL;
+    }
+    owner_set *os = calloc(1, sizeof *os);
+    et_col_owner *own = NULL;
+    if (os && k && !(os->owners = calloc(k, sizeof *os->owners))) {
+        free(os);
+        os = NULL;
+    }
+    if (os && !(own = et_col_owner_new(owner_set_release, os))) {
+        free(os->owners);
+        free(os);
+        os = NULL;
+    }
+    et_column *o = own ? et_col_new(ET_COL_LIST, n, holes, cols[0]->pool) : NULL;
+    if (!o) {
+        et_col_owner_release(own);
+        luaL_error(L, "out of memory");
+    }
+    o->elem = cols[0]->elem;
+    o->owner = own; /* the column's reference */
+    et_list_span *sp = et_col_mut_data(o);
+    uint8_t *v = et_col_mut_valid(o);
+    size_t at = 0;
+    for (size_t j = 0; j < k; j++) {
+        const et_column *c = cols[j];
+        if (c->owner) {
+            et_col_owner_retain(c->owner);
+            os->owners[os->n++] = c->owner;
+        }
+        for (size_t i = 0; i < c->n; i++, at++) {
+            if (v)
+                v[at] = c->valid ? c->valid[i] : ET_VALID;
+            sp[at] = et_col_list(c, i);
+        }
+    }
+    return o;
+}
+
+/* _core.tab_concat({T1, T2, ...} [, by_values]) -> Table | nil: the rows of
+ * each in turn (equal column counts; nil when a column's kinds differ
+ * between them, unless by_values: then that column is made over the
+ * cells' Lua values, as Frame.new makes one).  List columns of one
+ * element kind stay views of the same elements. */
 static int tab_concat(lua_State *L)
 {
     luaL_checktype(L, 1, LUA_TTABLE);
+    bool by_values = lua_toboolean(L, 2);
     size_t m = (size_t)lua_rawlen(L, 1), nrows = 0, ncols = 0;
     ltable **ts = lua_newuserdatauv(L, (m ? m : 1) * sizeof *ts, 0);
     for (size_t k = 0; k < m; k++) {
@@ -442,14 +513,39 @@ static int tab_concat(lua_State *L)
     }
     et_column **parts = lua_newuserdatauv(L, (m ? m : 1) * sizeof *parts, 0);
     ltable *o = new_t(L, ncols, nrows);
+    int out = lua_gettop(L);
+    et_strpool *pool = NULL; /* for the columns made over Lua values */
     for (size_t j = 0; j < ncols; j++) {
         for (size_t k = 0; k < m; k++)
             parts[k] = col_of(L, ts[k], j);
-        if (!(o->base[j] = et_col_concat(parts, m))) {
+        if ((o->base[j] = et_col_concat(parts, m)) || (o->base[j] = concat_lists(L, parts, m)))
+            continue;
+        if (!by_values) {
             lua_pushnil(L);
             return 1;
         }
+        /* kinds that differ, or objects: the cells as Lua values, typed
+         * as Frame.new types them */
+        if (!pool) {
+            if (!(pool = et_strpool_new()))
+                return luaL_error(L, "out of memory");
+            et_strpool **box = lua_newuserdatauv(L, sizeof *box, 0);
+            *box = pool;
+            luaL_setmetatable(L, "etinspect.PoolBox");
+            lua_toclose(L, -1);
+        }
+        lua_createtable(L, nrows < 1u << 24 ? (int)nrows : 0, 0);
+        lua_Integer at = 0;
+        for (size_t k = 0; k < m; k++)
+            for (size_t i = 0; i < parts[k]->n; i++) {
+                push_cell(L, parts[k], i);
+                lua_rawseti(L, -2, ++at);
+            }
+        source src = {lua_gettop(L), 0};
+        column_from(L, &src, nrows, pool, &o->base[j]);
+        lua_pop(L, 1);
     }
+    lua_pushvalue(L, out);
     return 1;
 }
 

@@ -140,4 +140,76 @@ do
     "... and after the dataset is collected")
 end
 
+-- 4. the rule as built (issue 24): to_dataframe's list cells are views of
+-- the model's samples, and the model lives as long as a frame refers to it:
+-- after close() the Inspector raises "closed" while its frames read every
+-- cell as before (no error is accepted here) --------------------------------------------
+do
+  for _, path in ipairs { SAMPLE, DELEGATES } do
+    local insp = etinspect.Inspector { etdump_path = path }
+    local df, raw = insp:to_dataframe(), insp:raw_frame()
+    local blk = insp.event_blocks[1]:to_dataframe()
+    local j = {}
+    for k, c in ipairs(df.columns) do j[c] = k end
+    t.is(df._t:kind(j.raw), "list", path:match("[^/]+$") .. ": raw is a list view, not Lua tables")
+    t.is(df._t:kind(j.start_time), "list", "... and start_time")
+    local snap, bsnap, rsnap = snapshot(df), snapshot(blk), snapshot(raw)
+    local pd = insp.event_blocks[1].events[1].perf_data
+    local first_raw = pd and pd.raw
+    insp:close()
+    t.raises(function() return insp.event_blocks end, "closed", "the closed Inspector raises")
+    collectgarbage("collect")
+    t.is(snapshot(df), snap, "to_dataframe after close: every cell as before")
+    t.is(snapshot(blk), bsnap, "EventBlock:to_dataframe after close: every cell as before")
+    t.is(snapshot(raw), rsnap, "raw_frame after close: every cell as before")
+    if first_raw then
+      t.is(cell_text(df[1].raw), cell_text(first_raw), "... raw of row 1 is the event's perf_data.raw")
+    end
+    local s = df:sort("avg (ms)", true):head(2)
+    t.is(#s, math.min(2, #df), "verbs run on a frame of a closed Inspector")
+    insp, df = nil, nil
+    collectgarbage("collect")
+    t.is(snapshot(blk), bsnap, "... and after the Inspector and one of its frames are collected")
+  end
+end
+
+-- 5. open_many's frame: the dumps' columns concatenated in C, equal to the
+-- rows of each dump's to_dataframe with "dump" first --------------------------------------
+do
+  local function by_rows(d, opts)
+    local cols, rows = nil, {}
+    for i, insp in ipairs(d.inspectors) do
+      local f = insp:to_dataframe(opts)
+      if not cols then
+        cols = { "dump" }
+        for _, c in ipairs(f.columns) do cols[#cols + 1] = c end
+      end
+      for _, r in f:rows() do r.dump = d.names[i]; rows[#rows + 1] = r end
+    end
+    return etinspect.Frame.new(cols, rows)
+  end
+  for _, set in ipairs { { fx .. "/diff_a.etdp", fx .. "/diff_b.etdp", SAMPLE }, { SAMPLE, DELEGATES, fx .. "/debug_only.etdp" } } do
+    local d = etinspect.open_many(set)
+    local df = d:to_dataframe()
+    local want = snapshot(by_rows(d, nil))
+    t.is(snapshot(df), want, #set .. " dumps: open_many():to_dataframe() is every dump's rows, dump first")
+    local j = {}
+    for k, c in ipairs(df.columns) do j[c] = k end
+    t.is(df._t:kind(j.raw), "list", "... raw stays a list view of the models' samples")
+    -- debug_data's Tensors depend on their Inspector (they say so once it
+    -- is closed): the other cells are compared after the close
+    local keep = {}
+    for _, c in ipairs(df.columns) do
+      if c ~= "debug_data" then keep[#keep + 1] = c end
+    end
+    local want_kept = snapshot(df:select(keep))
+    d:close()
+    collectgarbage("collect")
+    t.is(snapshot(df:select(keep)), want_kept, "... and reads the same after d:close()")
+    d = nil
+    collectgarbage("collect")
+    t.is(snapshot(df:select(keep)), want_kept, "... and after the dataset is collected")
+  end
+end
+
 t.done()
