@@ -1,5 +1,4 @@
 /* l_frame.c - Lua frames rendered by the C writers; see l_frame.h. */
-#define _DEFAULT_SOURCE /* madvise, MADV_DONTNEED */
 #include "l_frame.h"
 #include "binding.h"
 
@@ -784,17 +783,14 @@ static int core_report_rows(lua_State *L)
  * Inspector's mapped ETDump (a read-only private mapping of a regular
  * file: what is read again faults in from the page cache), for
  * open_many's dumps, which are many and each read once at open and once
- * when the model is built; nothing for a closed Inspector or one given
- * its dump as bytes.  Runs no Lua code. */
+ * when the model is built; nothing for a closed Inspector, one given
+ * its dump as bytes, or one whose dump was read into memory (past the
+ * mapping budget: et_map_drop_pages).  Runs no Lua code. */
 static int core_drop_pages(lua_State *L)
 {
     lua_insp_box *box = luaL_checkudata(L, 1, ET_MT_INSPECTOR);
-    const et_inspector *insp = box->insp;
-    if (insp && insp->etdump_file.data) {
-        uintptr_t a = (uintptr_t)insp->etdump_file.data & ~(uintptr_t)4095;
-        uintptr_t z = (uintptr_t)insp->etdump_file.data + insp->etdump_file.size;
-        madvise((void *)a, z - a, MADV_DONTNEED);
-    }
+    if (box->insp)
+        et_map_drop_pages(&box->insp->etdump_file);
     return 0;
 }
 

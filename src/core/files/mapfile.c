@@ -383,6 +383,16 @@ int et_map_file_ex(et_mapped_file *mf, const char *path, const et_map_options *o
     return 0;
 }
 
+void et_map_drop_pages(const et_mapped_file *mf)
+{
+    if (!mf || !mf->data || mf->in_memory)
+        return;
+    uintptr_t a = (uintptr_t)mf->data & ~(uintptr_t)4095; /* a mapping starts on a page */
+    uintptr_t z = ((uintptr_t)mf->data + mf->size) & ~(uintptr_t)4095;
+    if (z > a)
+        madvise((void *)a, z - a, MADV_DONTNEED);
+}
+
 void et_unmap_file(et_mapped_file *mf)
 {
     /* unregister first: the SIGBUS lookup must never name a dead mapping */

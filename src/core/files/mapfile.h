@@ -98,6 +98,13 @@ int et_map_file_ex(et_mapped_file *mf, const char *path, const et_map_options *o
  * or zeroed struct. */
 void et_unmap_file(et_mapped_file *mf);
 
+/* Give back the resident pages of a mapped file (madvise MADV_DONTNEED on
+ * its whole pages: a private read-only mapping faults them in again from
+ * the page cache when read).  Does nothing for a file read into memory
+ * (in_memory: those bytes are heap memory, which the advice would zero)
+ * or an empty one. */
+void et_map_drop_pages(const et_mapped_file *mf);
+
 /* How many input files may be mapped at once; the files mapped beyond it
  * are read into memory.  The environment variable ETINSPECT_MAX_MAPPINGS
  * (a decimal count; 0: read every input into memory) sets it, for tests
