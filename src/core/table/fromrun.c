@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 
 #include "base/parallel.h"
+#include "base/strbuf.h"
 #include "base/timescale.h"
 #include "format/etdump.h"
 #include "model/model.h"
@@ -25,7 +26,8 @@ static const char *const kind_names[4] = {"empty", "profile", "debug", "allocati
 
 /* The pool behind a direct-mapped cache keyed by the length and the last
  * 8 bytes (names differ near their end: "native_call_add.out"), checked by
- * one memcmp against the bytes of the name that filled the slot: a dump holds a handful of distinct
+ * one comparison, inline (et_bytes_equal: a call to memcmp per event cost
+ * as much as the rest of the lookup), against the bytes of the name that filled the slot: a dump holds a handful of distinct
  * names and up to millions of events, each with its own copy of its name
  * or sharing one, so a lookup costs a comparison instead of a hash of
  * every byte and a probe of the pool. */
@@ -48,7 +50,8 @@ static int intern(interner *in, et_str s, uint32_t *id)
         memcpy(&tail, s.p, s.n);
     uint64_t h = (tail ^ (uint64_t)s.n * 0x9E3779B97F4A7C15u) * 0x9E3779B97F4A7C15u;
     size_t r = (size_t)(h >> 56) & (RECENT - 1);
-    if (in->recent[r].p && in->recent[r].n == s.n && memcmp(in->recent[r].p, s.p, s.n) == 0) {
+    if (in->recent[r].p && in->recent[r].n == s.n &&
+        (in->recent[r].p == s.p || et_bytes_equal(in->recent[r].p, s.p, s.n))) {
         *id = in->recent[r].id;
         return 0;
     }
