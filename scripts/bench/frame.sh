@@ -11,8 +11,10 @@
 #    so, when python3 cannot import pandas (python3-pandas:
 #    scripts/install-deps.sh);
 #  - building the raw-event frame (open + insp:raw_frame(), the whole
-#    process) over the floor of reading the dump (tests/tools/floor), the
-#    median of BENCH_RUNS (default 7, at least 5) pairs;
+#    process: start-up, Lua state, open, blocks, columns, exit) over the
+#    floor of reading the dump (tests/tools/floor, also a whole process:
+#    map with every page read, copy once), wall time, the median of the
+#    ratios of BENCH_RUNS (default 7, at least 5) pairs;
 #  - BENCH_MANY_COPIES (default 200) copies of medium.etdp in a directory,
 #    open_many -> to_dataframe -> group_by -> sort as one process
 #    (scripts/bench/many.lua) over the command line's TSV of the same
