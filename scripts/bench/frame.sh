@@ -11,8 +11,10 @@
 #    so, when python3 cannot import pandas (python3-pandas:
 #    scripts/install-deps.sh);
 #  - building the raw-event frame (open + insp:raw_frame(), the whole
-#    process) over the floor of reading the dump (tests/tools/floor), the
-#    median of BENCH_RUNS (default 7, at least 5) pairs;
+#    process: start-up, Lua state, open, blocks, columns, exit) over the
+#    floor of reading the dump (tests/tools/floor, also a whole process:
+#    map with every page read, copy once), wall time, the median of the
+#    ratios of BENCH_RUNS pairs (at least 15 here);
 #  - BENCH_MANY_COPIES (default 200) copies of medium.etdp in a directory,
 #    open_many -> to_dataframe -> group_by -> sort as one process
 #    (scripts/bench/many.lua) over the command line's TSV of the same
@@ -82,7 +84,11 @@ if [ -f "$L" ]; then
             echo "$line"
         done
     fi
-    last=$("$BENCHRUN" "$runs" --vs "$FLOOR" "$L" "$ETINSPECT" "$src/scripts/bench/rawframe.lua" "$L")
+    # at least 15 pairs: on a loaded machine 7 pairs of this short row
+    # spread by a third of the ratio (docs/performance.md)
+    rf_runs=$runs
+    [ "$rf_runs" -ge 15 ] || rf_runs=15
+    last=$("$BENCHRUN" "$rf_runs" --vs "$FLOOR" "$L" "$ETINSPECT" "$src/scripts/bench/rawframe.lua" "$L")
     ratio=$(echo "$last" | sed -n 's/.* ratio \([0-9.]*\)x .*/\1/p')
     row "raw-event frame built (open + raw_frame)" "${ratio:-999}" 2 "vs the floor: $last"
 fi

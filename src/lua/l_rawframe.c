@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "binding.h"
+#include "l_hooks.h"
 #include "table/fromrun.h"
 
 #define MT_RAWTABLE "etinspect.RawTable"
@@ -47,6 +48,25 @@ static void push_frame(lua_State *L, const et_rawtable *t, const char *const *na
     lua_call(L, 2, 1);
 }
 
+/* The open inspector of `box` with its event blocks built (the block
+ * column reads which block holds each run), but not necessarily their
+ * samples and statistics: a model still pending is built without them
+ * (et_inspector_ready_blocks), which the first view of the model then
+ * completes (et_lua_insp).  The warnings the build found are given, as
+ * et_lua_insp gives them.  Raises as et_lua_insp. */
+static et_inspector *model_blocks(lua_State *L, lua_insp_box *box)
+{
+    et_inspector *insp = et_lua_insp_raw(L, box);
+    et_error err;
+    if (et_inspector_ready_blocks(insp, &err) != 0)
+        luaL_error(L, "%s", err.msg);
+    if (box->warnings_given < insp->warnings.n) {
+        et_lua_insp_give_warnings(L, box);
+        insp = et_lua_insp_raw(L, box); /* a handler may have closed it */
+    }
+    return insp;
+}
+
 static int insp_raw_frame(lua_State *L)
 {
     static const et_lua_opt spec[] = {{"include_units", "boolean"}, {NULL, NULL}};
@@ -54,7 +74,7 @@ static int insp_raw_frame(lua_State *L)
     et_lua_check_options(L, 2, "Inspector:raw_frame", spec, 1);
     bool units = et_lua_opt_get(L, 2, "include_units") == LUA_TBOOLEAN && lua_toboolean(L, -1);
     lua_pop(L, 1);
-    et_inspector *insp = et_lua_insp(L, box); /* the model: the block column */
+    et_inspector *insp = model_blocks(L, box);
     et_rawtable *t = et_lua_push_holder(L, sizeof *t, MT_RAWTABLE, rawtable_gc);
     et_error err;
     if (et_rawtable_build(insp, t, &err) != 0)

@@ -154,6 +154,44 @@ static void test_appendix_c(void)
     et_inspector_free(insp);
 }
 
+/* The model deferred (as Lua opens it): et_inspector_ready_blocks builds
+ * the blocks the block column reads and leaves the samples and statistics
+ * pending; et_inspector_ready completes them afterwards. */
+static void test_ready_blocks(void)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/groups.etdp", fixture_dir);
+    et_inspector_options o;
+    et_inspector_options_init(&o);
+    o.etdump_path = path;
+    o.defer_model = o.defer_stats = true;
+    et_error err;
+    et_inspector *insp = et_inspector_open(&o, &err);
+    if (!ok(insp && et_inspector_model_pending(insp), "groups, defer_model: model pending at open"))
+        goto out;
+    ok(et_inspector_ready_blocks(insp, &err) == 0 && !et_inspector_model_pending(insp) &&
+           insp->n_blocks == 2,
+       "et_inspector_ready_blocks builds the two blocks");
+    ok(et_inspector_stats_pending(insp) && et_inspector_samples_pending(insp),
+       "... leaving the samples and statistics pending");
+    ok(et_inspector_ready_blocks(insp, &err) == 0 && et_inspector_samples_pending(insp),
+       "... a second call changes nothing");
+    et_rawtable t;
+    if (ok(et_rawtable_build(insp, &t, &err) == 0 && t.n == 4, "the raw table over those blocks")) {
+        ok(I64(BLOCK, 0) == 1 && I64(BLOCK, 1) == 2 && I64(BLOCK, 2) == 2 && I64(BLOCK, 3) == 1,
+           "... runs 1 2 2 3 in blocks 1 2 2 1");
+        ok(et_inspector_ready(insp, &err) == 0 && !et_inspector_stats_pending(insp) &&
+               !et_inspector_samples_pending(insp),
+           "et_inspector_ready completes the samples and statistics");
+        const et_perf_data *pd = &insp->blocks[0].events[0].perf_data;
+        ok(pd->raw && pd->n == 2 && F64(DURATION, 0) == pd->raw[0] && F64(DURATION, 3) == pd->raw[1],
+           "... the samples are the raw table's durations, bit for bit");
+        et_rawtable_free(&t);
+    }
+out:
+    et_inspector_free(insp);
+}
+
 /* A zeroed table frees; freeing twice is harmless. */
 static void test_free(void)
 {
@@ -180,6 +218,7 @@ int main(void)
     test_groups();
     test_alloc();
     test_appendix_c();
+    test_ready_blocks();
     test_free();
     return done_testing();
 }

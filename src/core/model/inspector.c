@@ -291,22 +291,37 @@ void et_inspector_free(et_inspector *insp)
     free(insp);
 }
 
+/* Build the pending model (defer_model) as et_inspector_open would have,
+ * with (stats) or without (the samples and statistics left pending, as
+ * defer_stats leaves them) its samples and statistics. */
+static int build_pending(et_inspector *insp, bool stats, et_error *err)
+{
+    et_inspector_int *ii = et_insp_int(insp);
+    et_inspector_options o;
+    et_inspector_options_init(&o);
+    o.defer_stats = !stats;
+    size_t nw = insp->warnings.n;
+    if (et_model_build(insp, &o, err) != 0 || assign_reference_outputs(insp, err) != 0) {
+        et_model_free(insp);
+        et_warnings_truncate(&insp->warnings, nw);
+        ii->stats_pending = true; /* as the pending model left it */
+        return -1;
+    }
+    ii->model_pending = false;
+    ii->stats_pending = !stats;
+    return 0;
+}
+
+int et_inspector_ready_blocks(et_inspector *insp, et_error *err)
+{
+    return et_insp_int(insp)->model_pending ? build_pending(insp, false, err) : 0;
+}
+
 int et_inspector_ready(et_inspector *insp, et_error *err)
 {
     et_inspector_int *ii = et_insp_int(insp);
-    if (ii->model_pending) {
-        /* what et_inspector_open would have built, statistics included */
-        et_inspector_options o;
-        et_inspector_options_init(&o);
-        size_t nw = insp->warnings.n;
-        if (et_model_build(insp, &o, err) != 0 || assign_reference_outputs(insp, err) != 0) {
-            et_model_free(insp);
-            et_warnings_truncate(&insp->warnings, nw);
-            return -1;
-        }
-        ii->model_pending = ii->stats_pending = false;
-        return 0;
-    }
+    if (ii->model_pending)
+        return build_pending(insp, true, err); /* statistics included */
     if (!ii->stats_pending)
         return 0;
     if (et_model_stats(insp, err) != 0)

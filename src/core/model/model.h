@@ -297,6 +297,16 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err);
  * (the samples are filled); it may be called again. */
 int et_inspector_ready(et_inspector *insp, et_error *err);
 
+/* Build the event blocks an inspector opened with defer_model left for
+ * later, as et_inspector_ready does, but leave their samples and perf data
+ * statistics for et_inspector_ready (as defer_stats does: stats and samples
+ * pending afterwards); nothing when the blocks are built already.  For a
+ * reader of the blocks' structure alone (which block holds which run:
+ * et_block.runs, the events' signatures), such as the raw-event columns
+ * (table/fromrun.h).  Returns 0, or -1 with ET_ERR_NOMEM as
+ * et_inspector_ready (the model stays pending). */
+int et_inspector_ready_blocks(et_inspector *insp, et_error *err);
+
 /* Whether the event blocks are still to be built (defer_model): then
  * n_blocks is 0 and blocks NULL until et_inspector_ready. */
 bool et_inspector_model_pending(const et_inspector *insp);

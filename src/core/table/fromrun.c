@@ -1,4 +1,5 @@
 /* fromrun.c - the raw-event columns from an inspector's runs; see fromrun.h. */
+#define _DEFAULT_SOURCE /* madvise, MAP_ANONYMOUS */
 #include "table/fromrun.h"
 
 #include <math.h>
@@ -7,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
+
 #include "base/parallel.h"
+#include "base/strbuf.h"
 #include "base/timescale.h"
 #include "format/etdump.h"
 #include "model/model.h"
@@ -22,7 +26,8 @@ static const char *const kind_names[4] = {"empty", "profile", "debug", "allocati
 
 /* The pool behind a direct-mapped cache keyed by the length and the last
  * 8 bytes (names differ near their end: "native_call_add.out"), checked by
- * one memcmp against the bytes of the name that filled the slot: a dump holds a handful of distinct
+ * one comparison, inline (et_bytes_equal: a call to memcmp per event cost
+ * as much as the rest of the lookup), against the bytes of the name that filled the slot: a dump holds a handful of distinct
  * names and up to millions of events, each with its own copy of its name
  * or sharing one, so a lookup costs a comparison instead of a hash of
  * every byte and a probe of the pool. */
@@ -45,7 +50,8 @@ static int intern(interner *in, et_str s, uint32_t *id)
         memcpy(&tail, s.p, s.n);
     uint64_t h = (tail ^ (uint64_t)s.n * 0x9E3779B97F4A7C15u) * 0x9E3779B97F4A7C15u;
     size_t r = (size_t)(h >> 56) & (RECENT - 1);
-    if (in->recent[r].p && in->recent[r].n == s.n && memcmp(in->recent[r].p, s.p, s.n) == 0) {
+    if (in->recent[r].p && in->recent[r].n == s.n &&
+        (in->recent[r].p == s.p || et_bytes_equal(in->recent[r].p, s.p, s.n))) {
         *id = in->recent[r].id;
         return 0;
     }
@@ -80,6 +86,60 @@ void et_rawtable_free(et_rawtable *t)
         et_col_release(t->cols[c]);
     et_strpool_release(t->pool);
     memset(t, 0, sizeof *t);
+}
+
+/* A column's cells from 4 MiB on (half a million rows of 8 bytes): a
+ * mapping of its own with huge pages, as the model's large arrays
+ * (model/builder.c): the columns of a large dump are tens of MB of new
+ * memory, whose 4 KiB page faults cost more than filling them.  A column
+ * that no cell is written to (delegate ids absent) never touches its
+ * pages.  Smaller columns are et_col_new's. */
+#define BIG_COLUMN ((size_t)4 << 20)
+
+typedef struct mapping {
+    void *p;
+    size_t bytes;
+} mapping;
+
+static void mapping_release(void *ctx)
+{
+    mapping *m = ctx;
+    munmap(m->p, m->bytes);
+    free(m);
+}
+
+/* A zeroed column of n cells of `kind` whose cells the caller writes
+ * through *data (a mapping the column's owner unmaps with the last
+ * reference, or et_col_new's storage); NULL on exhausted memory. */
+static et_column *column_new(et_col_kind kind, size_t n, et_strpool *pool, void **data)
+{
+    size_t cs = et_col_cell_size(kind);
+    et_column *c = NULL;
+#if defined(MADV_HUGEPAGE)
+    if (n >= BIG_COLUMN / cs && n <= SIZE_MAX / cs) {
+        mapping *m = malloc(sizeof *m);
+        void *p = mmap(NULL, n * cs, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        et_col_owner *o = NULL;
+        if (m && p != MAP_FAILED) {
+            madvise(p, n * cs, MADV_HUGEPAGE);
+            *m = (mapping){p, n * cs};
+            if ((o = et_col_owner_new(mapping_release, m)))
+                c = et_col_borrow(kind, n, p, cs, NULL, pool, ET_LIST_F64, o);
+        }
+        if (!o) {
+            if (p != MAP_FAILED)
+                munmap(p, n * cs);
+            free(m);
+            return NULL;
+        }
+        et_col_owner_release(o); /* the column's reference (or, without one, unmapped) */
+        *data = p;
+        return c;
+    }
+#endif
+    if ((c = et_col_new(kind, n, false, pool)))
+        *data = et_col_mut_data(c);
+    return c;
 }
 
 static const et_col_kind col_kinds[ET_RAW_NCOLS] = {
@@ -128,6 +188,7 @@ typedef struct chunk {
 
 typedef struct build {
     const et_inspector *insp;
+    void *data[ET_RAW_NCOLS]; /* the columns' cells, writable */
     const int64_t *run_block;
     et_rawtable *t;
     chunk *chunks;
@@ -139,22 +200,21 @@ static void fill_chunk(void *ctx, size_t ci)
     build *bd = ctx;
     chunk *ch = &bd->chunks[ci];
     const et_etdump *dump = &bd->insp->dump;
-    et_rawtable *t = bd->t;
     if (!(ch->in = calloc(1, sizeof *ch->in)) || !(ch->in->pool = et_strpool_new())) {
         ch->nomem = true;
         return;
     }
-    int64_t *run = et_col_mut_data(t->cols[ET_RAW_RUN]);
-    int64_t *block = et_col_mut_data(t->cols[ET_RAW_BLOCK]);
-    uint32_t *name = et_col_mut_data(t->cols[ET_RAW_NAME]);
-    uint32_t *kind = et_col_mut_data(t->cols[ET_RAW_KIND]);
-    int64_t *st = et_col_mut_data(t->cols[ET_RAW_START]);
-    int64_t *en = et_col_mut_data(t->cols[ET_RAW_END]);
-    double *dur = et_col_mut_data(t->cols[ET_RAW_DURATION]);
-    int64_t *ins = et_col_mut_data(t->cols[ET_RAW_INSTRUCTION]);
-    int64_t *chain = et_col_mut_data(t->cols[ET_RAW_CHAIN]);
-    int64_t *did = et_col_mut_data(t->cols[ET_RAW_DID_INT]);
-    uint32_t *dstr = et_col_mut_data(t->cols[ET_RAW_DID_STR]);
+    int64_t *run = bd->data[ET_RAW_RUN];
+    int64_t *block = bd->data[ET_RAW_BLOCK];
+    uint32_t *name = bd->data[ET_RAW_NAME];
+    uint32_t *kind = bd->data[ET_RAW_KIND];
+    int64_t *st = bd->data[ET_RAW_START];
+    int64_t *en = bd->data[ET_RAW_END];
+    double *dur = bd->data[ET_RAW_DURATION];
+    int64_t *ins = bd->data[ET_RAW_INSTRUCTION];
+    int64_t *chain = bd->data[ET_RAW_CHAIN];
+    int64_t *did = bd->data[ET_RAW_DID_INT];
+    uint32_t *dstr = bd->data[ET_RAW_DID_STR];
     double f = bd->insp->scale_factor;
     masks *ms = &ch->ms;
     interner *in = ch->in;
@@ -235,8 +295,9 @@ nomem:
 /* The chunk's string ids into the table's pool (the chunks' pools merged
  * in chunk order: the ids of a single-threaded build), and its masks into
  * the columns' (made when a chunk has one).  -1 on exhausted memory. */
-static int merge_chunk(et_rawtable *t, chunk *ch, size_t n)
+static int merge_chunk(const build *bd, chunk *ch, size_t n)
 {
+    et_rawtable *t = bd->t;
     uint32_t cnt = et_strpool_count(ch->in->pool);
     uint32_t *map = malloc((cnt ? cnt : 1) * sizeof *map);
     if (!map)
@@ -252,7 +313,7 @@ static int merge_chunk(et_rawtable *t, chunk *ch, size_t n)
     static const int strcols[2] = {ET_RAW_NAME, ET_RAW_DID_STR};
     for (int k = 0; k < 2; k++) {
         int c = strcols[k];
-        uint32_t *ids = et_col_mut_data(t->cols[c]);
+        uint32_t *ids = bd->data[c];
         const uint8_t *m = ch->ms.m[c];
         for (size_t i = 0; i < ch->ms.n; i++)
             if (!m || m[i])
@@ -334,7 +395,7 @@ int et_rawtable_build(const et_inspector *insp, et_rawtable *t, et_error *err)
             goto nomem;
     for (int c = 0; c < ET_RAW_NCOLS; c++) {
         bool str = col_kinds[c] == ET_COL_STR;
-        if (!(t->cols[c] = et_col_new(col_kinds[c], n, false, str ? t->pool : NULL)))
+        if (!(t->cols[c] = column_new(col_kinds[c], n, str ? t->pool : NULL, &bd.data[c])))
             goto nomem;
     }
     for (size_t b = 0; b < insp->n_blocks; b++)
@@ -346,7 +407,7 @@ int et_rawtable_build(const et_inspector *insp, et_rawtable *t, et_error *err)
     nchunks = nruns ? plan_chunks(dump, nruns, n, threads, bd.chunks) : 0;
     et_parallel_for(threads, nchunks, fill_chunk, &bd);
     for (size_t k = 0; k < nchunks; k++)
-        if (bd.chunks[k].nomem || merge_chunk(t, &bd.chunks[k], n) != 0)
+        if (bd.chunks[k].nomem || merge_chunk(&bd, &bd.chunks[k], n) != 0)
             goto nomem;
     t->n = n;
     if (0) {

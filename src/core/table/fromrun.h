@@ -71,9 +71,11 @@ typedef struct et_rawtable {
     et_strpool *pool;                  /* the string columns' pool (one reference) */
 } et_rawtable;
 
-/* Fill `t` from `insp`, whose model must be built (et_inspector_ready: the
- * block column reads blk->runs) and whose ETDump's runs are verified (an
- * opened inspector's are).  A legacy profiler dump has no raw runs: zero
+/* Fill `t` from `insp`, whose event blocks must be built (the block column
+ * reads blk->runs: et_inspector_ready_blocks, which leaves the samples and
+ * statistics pending, suffices) and whose ETDump's runs are verified (an
+ * opened inspector's are).  Columns of 4 MiB and more live in mappings of
+ * their own (huge pages), owned by the columns (et_col_borrow).  A legacy profiler dump has no raw runs: zero
  * rows.  Returns 0, or -1 with `err` set (ET_ERR_NOMEM; `t` is then
  * empty).  Free with et_rawtable_free (or take the references). */
 int et_rawtable_build(const struct et_inspector *insp, et_rawtable *t, et_error *err);
