@@ -428,7 +428,8 @@ static inline double duration(const builder *b, const esig *s, bool delegated, u
 /* Runs [r0, r1) of worker group lg into its block: event by event, so
  * that each event's samples are written contiguously (a transposition of
  * the ticks in tiles of runs). */
-static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
+static void fill_runs(const builder *b, const et_ticks *tbase, const lgroup *lg, size_t r0,
+                      size_t r1)
 {
     const et_inspector *insp = b->insp;
     const ggroup *g = &b->groups[lg->global];
@@ -440,22 +441,22 @@ static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
          * event: ask for the line 16 events on */
         if ((b->fill & FILL_SAMPLES) && (k & 3) == 0 && k + 16 < E)
             for (size_t r = r0; r < r1; r++)
-                ET_PREFETCH(lg->tbase + lg->rr[r].row + k + 16);
+                ET_PREFETCH(tbase + lg->rr[r].row + k + 16);
         if (ev->perf_data.raw && (b->fill & FILL_SAMPLES)) {
             const esig *s = &b->es.v[b->seq[g->seq_first + k]];
             bool delegated = s->has_p && (s->p.has_did || s->p.dstr.p);
             double *raw = ev->perf_data.raw + off;
             uint64_t *st = ev->start_time + off;
             for (size_t r = r0; r < r1; r++) {
-                et_ticks t = lg->tbase[lg->rr[r].row + k];
+                et_ticks t = tbase[lg->rr[r].row + k];
                 raw[r] = duration(b, s, delegated, t.start, t.end);
                 st[r] = t.start;
             }
         }
         if (ev->debug_first && (b->fill & FILL_DEBUG))
             for (size_t r = r0; r < r1; r++) {
-                ev->debug_first[off + r] = lg->dbg_first[r * E + k] + (uint32_t)lg->value_shift;
-                ev->debug_count[off + r] = lg->dbg_count[r * E + k];
+                ev->debug_first[off + r] = lg->more->dbg_first[r * E + k] + lg->value_shift;
+                ev->debug_count[off + r] = lg->more->dbg_count[r * E + k];
             }
     }
 }
@@ -468,15 +469,16 @@ static void fill_runs_data(const builder *b, const lgroup *lg)
     for (size_t r = 0; r < n; r++) {
         const lrun *lr = &lg->rr[r];
         blk->runs[off + r] = lr->run;
-        blk->run_output_first[off + r] = lr->out_first + (uint32_t)lg->value_shift;
+        blk->run_output_first[off + r] = lr->out_first + lg->value_shift;
         blk->run_output_count[off + r] = lr->out_count;
-        blk->allocation_first[off + r] = lr->alloc_first + (uint32_t)lg->alloc_shift;
+        blk->allocation_first[off + r] = lr->alloc_first + lg->alloc_shift;
         blk->allocation_count[off + r] = lr->alloc_count;
     }
+    const lgroup_more *x = lg->more;
     if (lg->n_values)
-        memcpy(blk->value_pool + lg->value_shift, lg->values, lg->n_values * sizeof *lg->values);
+        memcpy(blk->value_pool + lg->value_shift, x->values, lg->n_values * sizeof *x->values);
     if (lg->n_allocs)
-        memcpy(blk->allocations + lg->alloc_shift, lg->allocs, lg->n_allocs * sizeof *lg->allocs);
+        memcpy(blk->allocations + lg->alloc_shift, x->allocs, lg->n_allocs * sizeof *x->allocs);
     /* delegate_debug_metadata: "" where a run has none, then the others */
     static const char empty[1] = "";
     for (size_t k = 0; k < lg->seq_len; k++) {
@@ -485,8 +487,8 @@ static void fill_runs_data(const builder *b, const lgroup *lg)
             for (size_t r = 0; r < n; r++)
                 m[off + r] = (et_str){empty, 0};
     }
-    for (size_t i = 0; i < lg->n_meta; i++) {
-        const et_meta_at *a = &lg->meta[i];
+    for (size_t i = 0; x && i < x->n_meta; i++) {
+        const et_meta_at *a = &x->meta[i];
         blk->events[a->event].raw_delegate_debug_metadatas[off + a->run] = a->m;
     }
 }
@@ -506,7 +508,7 @@ static void pass2(void *ctx, size_t k)
         size_t E = lg->seq_len ? lg->seq_len : 1, tile = 4096 / E;
         tile = tile < 8 ? 8 : tile;
         for (size_t r0 = 0; r0 < lg->n_runs; r0 += tile)
-            fill_runs(b, lg, r0, r0 + tile < lg->n_runs ? r0 + tile : lg->n_runs);
+            fill_runs(b, w->ticks, lg, r0, r0 + tile < lg->n_runs ? r0 + tile : lg->n_runs);
     }
 }
 
@@ -673,11 +675,14 @@ static void free_worker(worker *w)
     for (size_t i = 0; i < w->n_groups; i++) {
         lgroup *g = &w->groups[i];
         free(g->rr);
-        free(g->meta);
-        free(g->dbg_first);
-        free(g->dbg_count);
-        free(g->values);
-        free(g->allocs);
+        if (g->more) {
+            free(g->more->meta);
+            free(g->more->dbg_first);
+            free(g->more->dbg_count);
+            free(g->more->values);
+            free(g->more->allocs);
+            free(g->more);
+        }
     }
     free(w->groups);
     free(w->pos0);
@@ -818,9 +823,9 @@ static int merge(builder *b)
                 return -1;
             ggroup *g = &b->groups[gi];
             lg->global = (uint32_t)gi;
-            lg->run_offset = g->n_runs;
-            lg->value_shift = g->n_values;
-            lg->alloc_shift = g->n_allocs;
+            lg->run_offset = (uint32_t)g->n_runs; /* runs, values and allocations of a */
+            lg->value_shift = (uint32_t)g->n_values; /* block: uint32 indices */
+            lg->alloc_shift = (uint32_t)g->n_allocs;
             g->n_runs += lg->n_runs;
             g->n_values += lg->n_values;
             g->n_allocs += lg->n_allocs;
@@ -1004,7 +1009,8 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
             for (size_t gi = 0; gi < w->n_groups; gi++)
                 fill_runs_data(&b, &w->groups[gi]);
             for (size_t i = 0; i < w->n_done; i++)
-                fill_runs(&b, &w->groups[w->run_group[i]], w->run_local[i], w->run_local[i] + 1);
+                fill_runs(&b, w->ticks, &w->groups[w->run_group[i]], w->run_local[i],
+                          w->run_local[i] + 1);
         }
     }
     for (unsigned k = 0; k < b.nw && !defer_samples; k++) {
