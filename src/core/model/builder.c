@@ -806,8 +806,6 @@ static int merge(builder *b)
     et_inspector *insp = b->insp;
     for (unsigned k = 0; k < b->nw; k++) {
         worker *w = &b->w[k];
-        /* its groups are complete: pass 2 reads them */
-        SHRINK(w->groups, w->groups_cap, w->n_groups);
         if (GROW(b->emap, b->emap_cap, w->es.n ? w->es.n : 1) != 0)
             return -1;
         for (size_t i = 0; i < w->es.n; i++) {
@@ -847,13 +845,7 @@ static int merge(builder *b)
         b->tensor_values |= w->tensor_values;
         insp->ticks_over_32 |= w->ticks_over_32;
     }
-    /* nothing is interned after the merge: the builder's arrays are
-     * complete, and hold no room to grow while the model is allocated */
-    SHRINK(b->es.v, b->es.cap, b->es.n);
-    SHRINK(b->groups, b->groups_cap, b->n_groups);
-    SHRINK(b->seq, b->seq_cap, b->n_seq);
-    SHRINK(b->any_meta, b->any_meta_cap, b->n_seq);
-    SHRINK(b->pe0, b->pe0_cap, b->n_pe0);
+    /* nothing is interned after the merge */
     free(b->es.tab.slots);
     free(b->group_tab.slots);
     free(b->emap);

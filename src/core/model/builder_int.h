@@ -37,21 +37,6 @@ static inline int grow(void **p, size_t *cap, size_t need, size_t size)
 }
 #define GROW(ptr, cap, need) grow((void **)&(ptr), &(cap), (need), sizeof *(ptr))
 
-/* Give back the capacity of *p past its `n` elements (the doubling's
- * slack of an array that is complete: up to half of it).  Nothing changes
- * when n is 0 or the smaller allocation fails. */
-static inline void shrink(void **p, size_t *cap, size_t n, size_t size)
-{
-    if (n == 0 || n >= *cap)
-        return;
-    void *q = realloc(*p, n * size);
-    if (!q)
-        return;
-    *p = q;
-    *cap = n;
-}
-#define SHRINK(ptr, cap, n) shrink((void **)&(ptr), &(cap), (n), sizeof *(ptr))
-
 static inline uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
 {
     /* 8 bytes at a time, multiply-xorshift mixing; names are short */
