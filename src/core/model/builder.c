@@ -309,6 +309,15 @@ static void *arena_alloc(et_inspector *insp, size_t bytes)
  * allocation_first / _count: R uint32 each) as one allocation, owned by
  * blk->runs (et_model_free frees that one): a block of one run costs one
  * allocation, not five.  `zero`: cleared.  Returns 0 or -1. */
+static void place_run_arrays(et_block *blk, uint32_t *p, size_t n)
+{
+    blk->runs = p;
+    blk->run_output_first = p + n;
+    blk->run_output_count = p + 2 * n;
+    blk->allocation_first = p + 3 * n;
+    blk->allocation_count = p + 4 * n;
+}
+
 static int alloc_run_arrays(et_block *blk, size_t R, bool zero)
 {
     size_t n = R ? R : 1;
@@ -317,17 +326,33 @@ static int alloc_run_arrays(et_block *blk, size_t R, bool zero)
     uint32_t *p = zero ? calloc(5 * n, sizeof *p) : malloc(5 * n * sizeof *p);
     if (!p)
         return -1;
-    blk->runs = p;
-    blk->run_output_first = p + n;
-    blk->run_output_count = p + 2 * n;
-    blk->allocation_first = p + 3 * n;
-    blk->allocation_count = p + 4 * n;
+    place_run_arrays(blk, p, n);
     return 0;
 }
 
-/* Allocate block `gi` at its final size (events, runs, pools; samples from
- * *arena).  Returns 0 or -1 (out of memory). */
-static int alloc_block(builder *b, size_t gi, char **arena)
+/* The pools of et_inspector_int.event_pool and run_pool, at the size of
+ * every block of the merge (a block of no event or run still gets one, as
+ * alloc_block gives it).  Returns 0 or -1 (out of memory). */
+static int alloc_block_pools(builder *b)
+{
+    et_inspector_int *ii = et_insp_int(b->insp);
+    size_t ne = 0, nr = 0;
+    for (size_t gi = 0; gi < b->n_groups; gi++) {
+        const ggroup *g = &b->groups[gi];
+        ne += g->seq_len ? g->seq_len : 1;
+        nr += g->n_runs ? g->n_runs : 1;
+    }
+    if (nr > SIZE_MAX / (5 * sizeof(uint32_t)))
+        return -1;
+    ii->event_pool = calloc(ne ? ne : 1, sizeof *ii->event_pool);
+    ii->run_pool = malloc((nr ? 5 * nr : 1) * sizeof *ii->run_pool);
+    return ii->event_pool && ii->run_pool ? 0 : -1;
+}
+
+/* Allocate block `gi` at its final size (events and per-run arrays from
+ * the inspector's pools at *ev_at and *run_at, its value and allocation
+ * pools; samples from *arena).  Returns 0 or -1 (out of memory). */
+static int alloc_block(builder *b, size_t gi, char **arena, size_t *ev_at, size_t *run_at)
 {
     et_inspector *insp = b->insp;
     const ggroup *g = &b->groups[gi];
@@ -337,9 +362,11 @@ static int alloc_block(builder *b, size_t gi, char **arena)
     blk->bundled_input_index = g->bii;
     blk->n_runs = R;
     blk->n_events = E;
-    blk->events = calloc(E ? E : 1, sizeof *blk->events);
-    if (alloc_run_arrays(blk, R, false) != 0 || !blk->events)
-        return -1;
+    et_inspector_int *ii = et_insp_int(insp);
+    blk->events = ii->event_pool + *ev_at;
+    *ev_at += E ? E : 1;
+    place_run_arrays(blk, ii->run_pool + *run_at, R ? R : 1);
+    *run_at += 5 * (R ? R : 1);
     if (g->n_values && !(blk->value_pool = malloc(g->n_values * sizeof *blk->value_pool)))
         return -1;
     if (g->n_allocs && !(blk->allocations = malloc(g->n_allocs * sizeof *blk->allocations)))
@@ -976,13 +1003,14 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
     }
     insp->blocks = calloc(b.n_groups ? b.n_groups : 1, sizeof *insp->blocks);
     char *arena = arena_alloc(insp, bytes);
-    if (!insp->blocks || !arena) {
+    if (!insp->blocks || !arena || alloc_block_pools(&b) != 0) {
         nomem(err);
         goto out;
     }
     insp->n_blocks = b.n_groups;
+    size_t ev_at = 0, run_at = 0;
     for (size_t gi = 0; gi < b.n_groups; gi++)
-        if (alloc_block(&b, gi, &arena) != 0) {
+        if (alloc_block(&b, gi, &arena, &ev_at, &run_at) != 0) {
             nomem(err);
             goto out;
         }
@@ -1153,13 +1181,19 @@ void et_model_free(et_inspector *insp)
             free(ev->debug_first);
             free(ev->debug_count);
         }
-        free(blk->events);
-        free(blk->runs); /* and the other per-run arrays (alloc_run_arrays) */
+        if (!ii->event_pool) { /* else they live in the pools */
+            free(blk->events);
+            free(blk->runs); /* and the other per-run arrays (alloc_run_arrays) */
+        }
         free(blk->value_pool);
         free(blk->allocators);
         free(blk->allocations);
     }
     free(insp->blocks);
+    free(ii->event_pool);
+    free(ii->run_pool);
+    ii->event_pool = NULL;
+    ii->run_pool = NULL;
     if (ii->samples_mapped)
         munmap(ii->samples, ii->samples_size);
     else
