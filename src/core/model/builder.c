@@ -309,6 +309,15 @@ static void *arena_alloc(et_inspector *insp, size_t bytes)
  * allocation_first / _count: R uint32 each) as one allocation, owned by
  * blk->runs (et_model_free frees that one): a block of one run costs one
  * allocation, not five.  `zero`: cleared.  Returns 0 or -1. */
+static void place_run_arrays(et_block *blk, uint32_t *p, size_t n)
+{
+    blk->runs = p;
+    blk->run_output_first = p + n;
+    blk->run_output_count = p + 2 * n;
+    blk->allocation_first = p + 3 * n;
+    blk->allocation_count = p + 4 * n;
+}
+
 static int alloc_run_arrays(et_block *blk, size_t R, bool zero)
 {
     size_t n = R ? R : 1;
@@ -317,17 +326,33 @@ static int alloc_run_arrays(et_block *blk, size_t R, bool zero)
     uint32_t *p = zero ? calloc(5 * n, sizeof *p) : malloc(5 * n * sizeof *p);
     if (!p)
         return -1;
-    blk->runs = p;
-    blk->run_output_first = p + n;
-    blk->run_output_count = p + 2 * n;
-    blk->allocation_first = p + 3 * n;
-    blk->allocation_count = p + 4 * n;
+    place_run_arrays(blk, p, n);
     return 0;
 }
 
-/* Allocate block `gi` at its final size (events, runs, pools; samples from
- * *arena).  Returns 0 or -1 (out of memory). */
-static int alloc_block(builder *b, size_t gi, char **arena)
+/* The pools of et_inspector_int.event_pool and run_pool, at the size of
+ * every block of the merge (a block of no event or run still gets one, as
+ * alloc_block gives it).  Returns 0 or -1 (out of memory). */
+static int alloc_block_pools(builder *b)
+{
+    et_inspector_int *ii = et_insp_int(b->insp);
+    size_t ne = 0, nr = 0;
+    for (size_t gi = 0; gi < b->n_groups; gi++) {
+        const ggroup *g = &b->groups[gi];
+        ne += g->seq_len ? g->seq_len : 1;
+        nr += g->n_runs ? g->n_runs : 1;
+    }
+    if (nr > SIZE_MAX / (5 * sizeof(uint32_t)))
+        return -1;
+    ii->event_pool = calloc(ne ? ne : 1, sizeof *ii->event_pool);
+    ii->run_pool = malloc((nr ? 5 * nr : 1) * sizeof *ii->run_pool);
+    return ii->event_pool && ii->run_pool ? 0 : -1;
+}
+
+/* Allocate block `gi` at its final size (events and per-run arrays from
+ * the inspector's pools at *ev_at and *run_at, its value and allocation
+ * pools; samples from *arena).  Returns 0 or -1 (out of memory). */
+static int alloc_block(builder *b, size_t gi, char **arena, size_t *ev_at, size_t *run_at)
 {
     et_inspector *insp = b->insp;
     const ggroup *g = &b->groups[gi];
@@ -337,9 +362,11 @@ static int alloc_block(builder *b, size_t gi, char **arena)
     blk->bundled_input_index = g->bii;
     blk->n_runs = R;
     blk->n_events = E;
-    blk->events = calloc(E ? E : 1, sizeof *blk->events);
-    if (alloc_run_arrays(blk, R, false) != 0 || !blk->events)
-        return -1;
+    et_inspector_int *ii = et_insp_int(insp);
+    blk->events = ii->event_pool + *ev_at;
+    *ev_at += E ? E : 1;
+    place_run_arrays(blk, ii->run_pool + *run_at, R ? R : 1);
+    *run_at += 5 * (R ? R : 1);
     if (g->n_values && !(blk->value_pool = malloc(g->n_values * sizeof *blk->value_pool)))
         return -1;
     if (g->n_allocs && !(blk->allocations = malloc(g->n_allocs * sizeof *blk->allocations)))
@@ -428,7 +455,8 @@ static inline double duration(const builder *b, const esig *s, bool delegated, u
 /* Runs [r0, r1) of worker group lg into its block: event by event, so
  * that each event's samples are written contiguously (a transposition of
  * the ticks in tiles of runs). */
-static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
+static void fill_runs(const builder *b, const et_ticks *tbase, const lgroup *lg, size_t r0,
+                      size_t r1)
 {
     const et_inspector *insp = b->insp;
     const ggroup *g = &b->groups[lg->global];
@@ -440,22 +468,22 @@ static void fill_runs(const builder *b, const lgroup *lg, size_t r0, size_t r1)
          * event: ask for the line 16 events on */
         if ((b->fill & FILL_SAMPLES) && (k & 3) == 0 && k + 16 < E)
             for (size_t r = r0; r < r1; r++)
-                ET_PREFETCH(lg->tbase + lg->rr[r].row + k + 16);
+                ET_PREFETCH(tbase + lg->rr[r].row + k + 16);
         if (ev->perf_data.raw && (b->fill & FILL_SAMPLES)) {
             const esig *s = &b->es.v[b->seq[g->seq_first + k]];
             bool delegated = s->has_p && (s->p.has_did || s->p.dstr.p);
             double *raw = ev->perf_data.raw + off;
             uint64_t *st = ev->start_time + off;
             for (size_t r = r0; r < r1; r++) {
-                et_ticks t = lg->tbase[lg->rr[r].row + k];
+                et_ticks t = tbase[lg->rr[r].row + k];
                 raw[r] = duration(b, s, delegated, t.start, t.end);
                 st[r] = t.start;
             }
         }
         if (ev->debug_first && (b->fill & FILL_DEBUG))
             for (size_t r = r0; r < r1; r++) {
-                ev->debug_first[off + r] = lg->dbg_first[r * E + k] + (uint32_t)lg->value_shift;
-                ev->debug_count[off + r] = lg->dbg_count[r * E + k];
+                ev->debug_first[off + r] = lg->more->dbg_first[r * E + k] + lg->value_shift;
+                ev->debug_count[off + r] = lg->more->dbg_count[r * E + k];
             }
     }
 }
@@ -468,15 +496,16 @@ static void fill_runs_data(const builder *b, const lgroup *lg)
     for (size_t r = 0; r < n; r++) {
         const lrun *lr = &lg->rr[r];
         blk->runs[off + r] = lr->run;
-        blk->run_output_first[off + r] = lr->out_first + (uint32_t)lg->value_shift;
+        blk->run_output_first[off + r] = lr->out_first + lg->value_shift;
         blk->run_output_count[off + r] = lr->out_count;
-        blk->allocation_first[off + r] = lr->alloc_first + (uint32_t)lg->alloc_shift;
+        blk->allocation_first[off + r] = lr->alloc_first + lg->alloc_shift;
         blk->allocation_count[off + r] = lr->alloc_count;
     }
+    const lgroup_more *x = lg->more;
     if (lg->n_values)
-        memcpy(blk->value_pool + lg->value_shift, lg->values, lg->n_values * sizeof *lg->values);
+        memcpy(blk->value_pool + lg->value_shift, x->values, lg->n_values * sizeof *x->values);
     if (lg->n_allocs)
-        memcpy(blk->allocations + lg->alloc_shift, lg->allocs, lg->n_allocs * sizeof *lg->allocs);
+        memcpy(blk->allocations + lg->alloc_shift, x->allocs, lg->n_allocs * sizeof *x->allocs);
     /* delegate_debug_metadata: "" where a run has none, then the others */
     static const char empty[1] = "";
     for (size_t k = 0; k < lg->seq_len; k++) {
@@ -485,8 +514,8 @@ static void fill_runs_data(const builder *b, const lgroup *lg)
             for (size_t r = 0; r < n; r++)
                 m[off + r] = (et_str){empty, 0};
     }
-    for (size_t i = 0; i < lg->n_meta; i++) {
-        const et_meta_at *a = &lg->meta[i];
+    for (size_t i = 0; x && i < x->n_meta; i++) {
+        const et_meta_at *a = &x->meta[i];
         blk->events[a->event].raw_delegate_debug_metadatas[off + a->run] = a->m;
     }
 }
@@ -506,7 +535,7 @@ static void pass2(void *ctx, size_t k)
         size_t E = lg->seq_len ? lg->seq_len : 1, tile = 4096 / E;
         tile = tile < 8 ? 8 : tile;
         for (size_t r0 = 0; r0 < lg->n_runs; r0 += tile)
-            fill_runs(b, lg, r0, r0 + tile < lg->n_runs ? r0 + tile : lg->n_runs);
+            fill_runs(b, w->ticks, lg, r0, r0 + tile < lg->n_runs ? r0 + tile : lg->n_runs);
     }
 }
 
@@ -673,11 +702,14 @@ static void free_worker(worker *w)
     for (size_t i = 0; i < w->n_groups; i++) {
         lgroup *g = &w->groups[i];
         free(g->rr);
-        free(g->meta);
-        free(g->dbg_first);
-        free(g->dbg_count);
-        free(g->values);
-        free(g->allocs);
+        if (g->more) {
+            free(g->more->meta);
+            free(g->more->dbg_first);
+            free(g->more->dbg_count);
+            free(g->more->values);
+            free(g->more->allocs);
+            free(g->more);
+        }
     }
     free(w->groups);
     free(w->pos0);
@@ -817,9 +849,9 @@ static int merge(builder *b)
                 return -1;
             ggroup *g = &b->groups[gi];
             lg->global = (uint32_t)gi;
-            lg->run_offset = g->n_runs;
-            lg->value_shift = g->n_values;
-            lg->alloc_shift = g->n_allocs;
+            lg->run_offset = (uint32_t)g->n_runs; /* runs, values and allocations of a */
+            lg->value_shift = (uint32_t)g->n_values; /* block: uint32 indices */
+            lg->alloc_shift = (uint32_t)g->n_allocs;
             g->n_runs += lg->n_runs;
             g->n_values += lg->n_values;
             g->n_allocs += lg->n_allocs;
@@ -972,13 +1004,14 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
     }
     insp->blocks = calloc(b.n_groups ? b.n_groups : 1, sizeof *insp->blocks);
     char *arena = arena_alloc(insp, bytes);
-    if (!insp->blocks || !arena) {
+    if (!insp->blocks || !arena || alloc_block_pools(&b) != 0) {
         nomem(err);
         goto out;
     }
     insp->n_blocks = b.n_groups;
+    size_t ev_at = 0, run_at = 0;
     for (size_t gi = 0; gi < b.n_groups; gi++)
-        if (alloc_block(&b, gi, &arena) != 0) {
+        if (alloc_block(&b, gi, &arena, &ev_at, &run_at) != 0) {
             nomem(err);
             goto out;
         }
@@ -997,7 +1030,8 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
             for (size_t gi = 0; gi < w->n_groups; gi++)
                 fill_runs_data(&b, &w->groups[gi]);
             for (size_t i = 0; i < w->n_done; i++)
-                fill_runs(&b, &w->groups[w->run_group[i]], w->run_local[i], w->run_local[i] + 1);
+                fill_runs(&b, w->ticks, &w->groups[w->run_group[i]], w->run_local[i],
+                          w->run_local[i] + 1);
         }
     }
     for (unsigned k = 0; k < b.nw && !defer_samples; k++) {
@@ -1149,13 +1183,19 @@ void et_model_free(et_inspector *insp)
             free(ev->debug_first);
             free(ev->debug_count);
         }
-        free(blk->events);
-        free(blk->runs); /* and the other per-run arrays (alloc_run_arrays) */
+        if (!ii->event_pool) { /* else they live in the pools */
+            free(blk->events);
+            free(blk->runs); /* and the other per-run arrays (alloc_run_arrays) */
+        }
         free(blk->value_pool);
         free(blk->allocators);
         free(blk->allocations);
     }
     free(insp->blocks);
+    free(ii->event_pool);
+    free(ii->run_pool);
+    ii->event_pool = NULL;
+    ii->run_pool = NULL;
     if (ii->samples_mapped)
         munmap(ii->samples, ii->samples_size);
     else

@@ -246,28 +246,40 @@ typedef struct lrun {
     uint32_t alloc_first, alloc_count; /* its allocations, in the group's allocs */
 } lrun;
 
-/* A group of runs with one RunSignature, as one worker saw it. */
+/* What a group of runs may hold besides its runs' ticks: debug entries,
+ * values, allocations, delegate metadata.  Most groups of a dump of many
+ * blocks have none of them, so they live here, allocated on first need,
+ * not in every lgroup. */
+typedef struct lgroup_more {
+    et_meta_at *meta; size_t n_meta, meta_cap; /* non-empty delegate_debug_metadata */
+    uint32_t *dbg_first; size_t dbg_first_cap;
+    uint32_t *dbg_count; size_t dbg_count_cap;
+    /* values (run outputs) and allocations of its runs (lgroup.n_values,
+     * lgroup.n_allocs of each) */
+    uint32_t *values; size_t values_cap;
+    et_allocation *allocs; size_t allocs_cap;
+} lgroup_more;
+
+/* A group of runs with one RunSignature, as one worker saw it (its
+ * ProfileEvents' ticks are the worker's: lrun.row into worker.ticks).
+ * Small: a dump of one-run blocks has one per block. */
 typedef struct lgroup {
     et_str name;
     int32_t bii;
     uint32_t seq_first, seq_len; /* the worker's EventSignature ids, in its seq pool */
-    uint64_t hash;
     bool has_debug;              /* some EventSignature has a debug part */
+    uint64_t hash;
     size_t n_runs;
     lrun *rr; size_t rr_cap;     /* per run, one array (a group of one run: one
                                     allocation) */
-    const et_ticks *tbase;                   /* the worker's ticks */
-    et_meta_at *meta; size_t n_meta, meta_cap; /* non-empty delegate_debug_metadata */
-    uint32_t *dbg_first; size_t dbg_first_cap;
-    uint32_t *dbg_count; size_t dbg_count_cap;
-    /* values (run outputs) and allocations of its runs */
-    uint32_t *values; size_t n_values, values_cap;
-    et_allocation *allocs; size_t n_allocs, allocs_cap;
+    lgroup_more *more;           /* NULL until the group needs it */
+    size_t n_values, n_allocs;   /* in more->values, more->allocs */
     uint32_t first_run;          /* RunData index of its first run */
     /* set by the merge */
     uint32_t global;             /* the block */
-    size_t run_offset;           /* its first run's place among the block's runs */
-    size_t value_shift, alloc_shift;
+    uint32_t run_offset;         /* its first run's place among the block's runs */
+    uint32_t value_shift, alloc_shift; /* its first value's and allocation's place
+                                          in the block's pools */
 } lgroup;
 
 typedef struct worker {

@@ -33,6 +33,11 @@ typedef struct et_inspector_int {
     void *samples;
     size_t samples_size;
     bool samples_mapped;          /* mmap()ed (huge pages), else malloc()ed */
+    /* an ETDump's blocks' events and per-run arrays, one allocation each for
+     * all blocks (a dump of many small blocks pays no allocation per
+     * block); NULL for a legacy dump, whose blocks own theirs */
+    et_event *event_pool;
+    uint32_t *run_pool;
     bool owns_etrecord;           /* opened from options.etrecord_path, not disowned */
 } et_inspector_int;
 

@@ -287,6 +287,15 @@ static bool same_as_template(const worker *w, const et_run *run, uint32_t n)
     return true;
 }
 
+/* The side table of group g (lgroup_more), allocated on first need; NULL
+ * out of memory. */
+static lgroup_more *more_of(lgroup *g)
+{
+    if (!g->more)
+        g->more = calloc(1, sizeof *g->more);
+    return g->more;
+}
+
 /* Append the run just collated (w->ev, slots, ies) to group `g`: where its
  * profile events are, its debug entries, outputs and allocations.  Checks
  * every duration (the only error of pass 2, found here so that errors come
@@ -302,12 +311,12 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
                        run_index); /* cannot happen: every slot holds an event */
     if (GROW(g->rr, g->rr_cap, r + 1) != 0)
         return nomem(&w->err);
-    if (g->has_debug && (GROW(g->dbg_first, g->dbg_first_cap, need) != 0 ||
-                         GROW(g->dbg_count, g->dbg_count_cap, need) != 0))
+    lgroup_more *x = g->more;
+    if (g->has_debug && (!(x = more_of(g)) || GROW(x->dbg_first, x->dbg_first_cap, need) != 0 ||
+                         GROW(x->dbg_count, x->dbg_count_cap, need) != 0))
         return nomem(&w->err);
     lrun *lr = &g->rr[r];
     lr->run = run_index;
-    g->tbase = w->ticks;
     lr->row = w->ticks_n;
     et_ticks *tk = w->ticks + w->ticks_n;
     w->ticks_n += E;
@@ -345,9 +354,9 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
             if (r == 0)
                 w->pos0[g->seq_first + k] = e->pos;
             if (e->metadata.n > 0) {
-                if (GROW(g->meta, g->meta_cap, g->n_meta + 1) != 0)
+                if (!(x = more_of(g)) || GROW(x->meta, x->meta_cap, x->n_meta + 1) != 0)
                     return nomem(&w->err);
-                g->meta[g->n_meta++] = (et_meta_at){(uint32_t)r, (uint32_t)k, e->metadata};
+                x->meta[x->n_meta++] = (et_meta_at){(uint32_t)r, (uint32_t)k, e->metadata};
                 w->any_meta[g->seq_first + k] = 1;
             }
         } else {
@@ -356,14 +365,14 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
         if (g->has_debug) {
             ievent *ie = &w->ies[sl->ie];
             if (ie->pool_first == UINT32_MAX) {
-                if (GROW(g->values, g->values_cap, g->n_values + ie->d_count) != 0)
+                if (GROW(x->values, x->values_cap, g->n_values + ie->d_count) != 0)
                     return nomem(&w->err);
                 ie->pool_first = (uint32_t)g->n_values;
                 for (int32_t j = ie->d_head; j >= 0; j = w->next[j])
-                    g->values[g->n_values++] = w->ev[j].value_pos;
+                    x->values[g->n_values++] = w->ev[j].value_pos;
             }
-            g->dbg_first[r * E + k] = ie->pool_first;
-            g->dbg_count[r * E + k] = ie->d_count;
+            x->dbg_first[r * E + k] = ie->pool_first;
+            x->dbg_count[r * E + k] = ie->d_count;
         }
     }
     /* program outputs, allocations, and the tensor check of debug values
@@ -389,19 +398,20 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
             }
         }
     }
-    if (GROW(g->values, g->values_cap, g->n_values + w->n_outs) != 0 ||
-        GROW(g->allocs, g->allocs_cap, g->n_allocs + w->n_allocs) != 0)
+    if ((w->n_outs || w->n_allocs) &&
+        (!(x = more_of(g)) || GROW(x->values, x->values_cap, g->n_values + w->n_outs) != 0 ||
+         GROW(x->allocs, x->allocs_cap, g->n_allocs + w->n_allocs) != 0))
         return nomem(&w->err);
-    lr = &g->rr[r]; /* g->values and g->allocs grew, not g->rr: still valid */
+    lr = &g->rr[r]; /* values and allocs grew, not g->rr: still valid */
     lr->out_first = (uint32_t)g->n_values;
     lr->out_count = (uint32_t)w->n_outs;
     if (w->n_outs) /* memcpy from/to NULL is undefined even for 0 bytes */
-        memcpy(g->values + g->n_values, w->outs, w->n_outs * sizeof *w->outs);
+        memcpy(x->values + g->n_values, w->outs, w->n_outs * sizeof *w->outs);
     g->n_values += w->n_outs;
     lr->alloc_first = (uint32_t)g->n_allocs;
     lr->alloc_count = (uint32_t)w->n_allocs;
     if (w->n_allocs)
-        memcpy(g->allocs + g->n_allocs, w->allocs, w->n_allocs * sizeof *w->allocs);
+        memcpy(x->allocs + g->n_allocs, w->allocs, w->n_allocs * sizeof *w->allocs);
     g->n_allocs += w->n_allocs;
     g->n_runs++;
     if (note) {

@@ -214,6 +214,21 @@ long et_frame_add_row(et_frame *f)
     return (long)f->nrows++;
 }
 
+/* See frame.h. */
+int et_frame_reserve(et_frame *f, size_t nrows)
+{
+    if (nrows <= f->caprows || !f->ncols)
+        return 0;
+    if (nrows > SIZE_MAX / sizeof(cell) / f->ncols)
+        return -1;
+    cell *nc = realloc(f->cells, nrows * f->ncols * sizeof(cell));
+    if (!nc)
+        return -1;
+    f->cells = nc;
+    f->caprows = nrows;
+    return 0;
+}
+
 /* The cell at (row, col); both must be in range. */
 static cell *at(const et_frame *f, size_t row, size_t col)
 {

@@ -57,6 +57,13 @@ const char *et_frame_colname(const et_frame *f, size_t col);
  * -1 when out of memory. */
 long et_frame_add_row(et_frame *f);
 
+/* Make room for at least `nrows` rows in all (rows are still added with
+ * et_frame_add_row): a caller that knows how many rows it will add sizes
+ * the frame once, at that size, instead of doubling it (a table of 100,000
+ * rows would hold room for 131,072).  Returns 0, or -1 when out of memory
+ * (the frame unchanged). */
+int et_frame_reserve(et_frame *f, size_t nrows);
+
 /* Set one cell.  `row` and `col` must be in range (checked with assert).
  * set_text copies `len` bytes of `s`; returns -1 when out of memory. */
 int et_frame_set_text(et_frame *f, size_t row, size_t col, const char *s, size_t len);

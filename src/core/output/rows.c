@@ -671,6 +671,12 @@ et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
         free((char *)cols[c]);
     if (!f)
         goto nomem;
+    /* one row per event at most (excluded ones are few): sized once */
+    size_t most = 0;
+    for (size_t b = b0; b < b1; b++)
+        most += o->block >= 0 && o->event >= 0 ? 1 : insp->blocks[b].n_events;
+    if (et_frame_reserve(f, most) != 0)
+        goto nomem;
     for (size_t b = b0; b < b1 && rc == 0; b++) {
         const et_block *blk = &insp->blocks[b];
         size_t e0 = 0, e1 = blk->n_events;
