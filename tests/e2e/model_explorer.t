@@ -108,6 +108,22 @@ else
     skip "the shared corpus is absent"
 fi
 
+# --- a record with both layouts: one graph per method ---------------------
+SREC="$ET_SRC/tests/fixtures/sample_etrecord"
+if [ -x "$ET_BUILD/tools/mkzip" ]; then
+    "$ET_BUILD/tools/mkzip" "$T/both.etrecord" ETRECORD_V0=@ \
+        edge_dialect_exported_program="$SREC/edge_dialect_exported_program.json" \
+        edge_dialect_exported_program/forward="$SREC/edge_dialect_exported_program.json" \
+        debug_handle_map="$SREC/debug_handle_map.json" delegate_map="$SREC/delegate_map.json" \
+        export_graph_id=@0 >/dev/null
+    run -q --etdump_path "$S" --etrecord_path "$T/both.etrecord" --model_explorer_path "$T/both"
+    ok "both layouts: exit 0" status_is 0
+    ok "both layouts: the files check" check "$T/both" "$T/both.etrecord"
+    ok "both layouts: one graph, forward" test "$(grep -c '^graph ' "$T/vals")" -eq 1
+else
+    skip "build/tools/mkzip missing"
+fi
+
 # --- strictness and the files of the user ---------------------------------
 run -q --etdump_path "$S" --model_explorer_path "$T/nore"
 ok "without an ETRecord: exit 2" status_is 2

@@ -491,12 +491,16 @@ static int make_dir(const char *dir, et_error *err)
     return et_fail(err, ET_ERR_IO, "%s: cannot create it: %s", dir, strerror(errno));
 }
 
-/* The graphs written: the record's edge programs, in record order. */
+/* The graphs written: the record's edge programs, in record order, one per
+ * method - the one linking uses (et_etrecord_edge_program), so that a
+ * record with both layouts, or a hostile one repeating an entry, does not
+ * give two graphs one id. */
 static size_t edge_programs(const et_etrecord *r, const et_etr_program **out)
 {
     size_t n = 0;
     for (size_t i = 0; i < r->n_programs; i++)
-        if (r->programs[i].kind == ET_ETR_PROG_EDGE) {
+        if (r->programs[i].kind == ET_ETR_PROG_EDGE && r->programs[i].key &&
+            et_etrecord_edge_program(r, r->programs[i].key) == &r->programs[i]) {
             if (out)
                 out[n] = &r->programs[i];
             n++;
@@ -583,8 +587,7 @@ int et_mx_write_dir(et_inspector *insp, const et_inspector *baseline, const char
     if (rc == 0)
         edge_programs(r, progs);
     for (size_t i = 0; i < n && rc == 0; i++) {
-        /* single layout: the program's key is "forward" */
-        ids[i] = progs[i]->key && *progs[i]->key ? progs[i]->key : "forward";
+        ids[i] = progs[i]->key;
         const et_graph *g = et_etrecord_graph(r, progs[i], err);
         if (!g || mx_data_make(insp, g, &data[i], err) != 0) {
             rc = -1;
