@@ -74,7 +74,7 @@ _etinspect_positionals()
 # _etinspect_file_kind FLAG-OR-ARGUMENT: the extensions of the files it
 # takes ("etdp", "etrecord|bin"), "-" for any file, "" for a value that is
 # not a file.  Inputs are filtered by their usual extension, outputs too
-# (directories are always offered).
+# (directories are always offered); "dir" for a directory.
 _etinspect_file_kind()
 {
     case $1 in
@@ -86,6 +86,7 @@ _etinspect_file_kind()
         --json | --trace_path) echo json ;;
         --sqlite_path) echo 'db|sqlite|sqlite3' ;;
         --html_path) echo 'html|htm' ;;
+        --model_explorer_path) echo dir ;;
         *_path | *PATH | *FILE | OUT | '<'*'path>' | '<out>' | '<file>') echo - ;;
         *) echo '' ;;
     esac
@@ -112,6 +113,7 @@ _etinspect_value()
     case $kind in
         '') ;;
         -) _filedir ;;
+        dir) _filedir -d ;;
         *) _filedir "$kind" ;;
     esac
 }
@@ -162,6 +164,7 @@ _etinspect_complete_positional()
     case $kind in
         '') ;;
         -) _filedir ;;
+        dir) _filedir -d ;;
         *) _filedir "$kind" ;;
     esac
 }

@@ -43,6 +43,7 @@
 #include "output/docjson.h"
 #include "output/legacy_tables.h"
 #include "output/memsummary.h"
+#include "output/modelexplorer.h"
 #include "output/rows.h"
 #include "output/sqlexport.h"
 #include "base/shown.h"
@@ -60,7 +61,7 @@ enum {
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
     OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_TRACE_FORMAT, OPT_SQLITE,
     OPT_SQLITE_DUMP, OPT_SQLITE_REPLACE, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE,
-    OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_COUNT
+    OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_MODEL_EXPLORER, OPT_COUNT
 };
 
 /* The modes of the command line, as bits of the mask of the modes that
@@ -116,6 +117,8 @@ static const struct {
     [OPT_JSON_BUDGET] = {"etrecord_json_budget", "N", M_ETDUMP | M_MANY | M_RECORD, OPT_ETRECORD},
     [OPT_MAX_BROADCAST] = {"max_broadcast_elements", "N", M_ETDUMP | M_MANY, 0,
                            "a legacy dump has no tensors"},
+    [OPT_MODEL_EXPLORER] = {"model_explorer_path", "DIR", M_ETDUMP, OPT_ETRECORD, NULL,
+                            "the graph is the ETRecord's"},
 };
 
 static const char usage_line[] =
@@ -127,7 +130,8 @@ static const char usage_line[] =
     "                 [--trace_runs RUNS] [--trace_window START_US:END_US] [--trace_runs_apart]\n"
     "                 [--trace_format {json,perfetto}]\n"
     "                 [--sqlite_path SQLITE_PATH [--sqlite_dump NAME [--sqlite_replace]]]\n"
-    "                 [--html_path HTML_PATH] [--memory] [--quiet]\n"
+    "                 [--html_path HTML_PATH] [--model_explorer_path DIR] [--memory]\n"
+    "                 [--quiet]\n"
     "       etinspect --etdump_path DUMPS [--etdump_path DUMPS ...] [--etrecord_path ...]\n"
     "                 [--debug_buffer_path B ...] [--tsv_path ...] [--json ...]\n"
     "                 [--sqlite_path ...] [--quiet]\n"
@@ -216,6 +220,10 @@ static void print_help(FILE *out)
           "                        or more of its path when another file's dump has it)\n"
           "  --sqlite_replace      replace another file's dump of the --sqlite_dump name\n"
           "  --html_path HTML_PATH write a self-contained HTML report\n"
+          "  --model_explorer_path DIR\n"
+          "                        write the ETRecord's graphs and the times of their\n"
+          "                        nodes as Model Explorer files into DIR (graph.json,\n"
+          "                        node_data_*.json; needs --etrecord_path)\n"
           "  --max_broadcast_elements N\n"
           "                        the broadcast budget: the most elements a tensor\n"
           "                        that repeats its bytes (zero strides), or a\n"
@@ -282,7 +290,7 @@ static bool is_output(int opt)
 /* Does option `opt` take a path (an input or an output)? */
 static bool is_path_option(int opt)
 {
-    return is_output(opt) || opt == OPT_ETDUMP || opt == OPT_ETRECORD ||
+    return is_output(opt) || opt == OPT_MODEL_EXPLORER || opt == OPT_ETDUMP || opt == OPT_ETRECORD ||
            opt == OPT_DEBUG_BUFFER || opt == OPT_PROFILE || opt == OPT_BUNDLED;
 }
 
@@ -302,6 +310,29 @@ static int check_clashes(const char *const *val)
                 return 2;
             }
         }
+    /* the Model Explorer directory, and the files it receives */
+    const char *dir = val[OPT_MODEL_EXPLORER];
+    for (size_t i = 0; dir && i < N_OUTPUTS; i++) {
+        int a = output_options[i];
+        if (!val[a])
+            continue;
+        bool clash = et_outfile_clash(val[a], dir);
+        for (size_t f = 0; !clash && et_mx_files[f]; f++) {
+            et_strbuf p = {0};
+            et_sb_adds(&p, dir);
+            et_sb_addc(&p, '/');
+            et_sb_adds(&p, et_mx_files[f]);
+            clash = !p.failed && et_outfile_clash(val[a], p.p);
+            et_sb_free(&p);
+        }
+        if (clash) {
+            fprintf(stderr, "%setinspect: error: arguments --%s and --%s: '%s' is the Model "
+                            "Explorer directory or one of its files; each output needs a "
+                            "file of its own\n",
+                    usage_line, options[a].name, options[OPT_MODEL_EXPLORER].name, val[a]);
+            return 2;
+        }
+    }
     return 0;
 }
 
@@ -323,6 +354,11 @@ static int check_outputs(const char *const *val, const char *const *inputs)
             fprintf(stderr, "etinspect: error: %s\n", err.msg);
             return err.kind == ET_ERR_USAGE ? 2 : 1;
         }
+    }
+    et_error err;
+    if (val[OPT_MODEL_EXPLORER] && et_mx_check_dir(val[OPT_MODEL_EXPLORER], inputs, &err) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        return err.kind == ET_ERR_USAGE ? 2 : 1;
     }
     return 0;
 }
@@ -1188,6 +1224,11 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
         rc = print_memory(insp);
     if (rc == 0 && val[OPT_TRACE])
         rc = write_trace(val, flag, inputs, insp);
+    if (rc == 0 && val[OPT_MODEL_EXPLORER] &&
+        et_mx_write_dir(insp, NULL, val[OPT_MODEL_EXPLORER], inputs, &err) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        rc = exit_code(&err);
+    }
     if (rc == 0 && val[OPT_SQLITE]) {
         et_sqlite_dump_options so = {.name = val[OPT_SQLITE_DUMP],
                                      .replace = flag[OPT_SQLITE_REPLACE]};

@@ -19,6 +19,7 @@
  *   l_export.c     Inspector:write_trace, Inspector:to_sqlite,
  *                  EventBlock:memory_summary
  *   l_rawframe.c   Inspector:raw_frame (the raw events as a Frame)
+ *   l_modelexplorer.c  Inspector:write_model_explorer (Model Explorer files)
  *   l_module.c     luaopen_etinspect: the module table, TimeScale, the
  *                  embedded Lua library (lua/)
  *
@@ -334,6 +335,9 @@ void et_lua_register_graph(lua_State *L);
 /* Add the export methods to the Inspector and EventBlock types (after
  * their registration). */
 void et_lua_register_export(lua_State *L);
+/* Add Inspector:write_model_explorer (l_modelexplorer.c; after the
+ * Inspector's registration). */
+void et_lua_register_modelexplorer(lua_State *L);
 /* Add EventBlock.reference_output and Inspector.bundled_program
  * (l_bundled.c; after the Inspector and EventBlock registrations). */
 void et_lua_register_bundled(lua_State *L);

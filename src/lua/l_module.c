@@ -77,6 +77,7 @@ int luaopen_etinspect(lua_State *L)
     et_lua_register_tensor(L);
     et_lua_register_pyobj(L);
     et_lua_register_export(L);
+    et_lua_register_modelexplorer(L);
     et_lua_register_bundled(L);
     et_lua_register_columns(L);
     et_lua_register_rawframe(L);

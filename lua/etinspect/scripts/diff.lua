@@ -15,6 +15,8 @@ local S = {
     { "--top", type = "integer", default = 0, metavar = "N",
       help = "show the N events whose median time changed most; 0 shows all" },
     { "--tsv_path", metavar = "OUT", help = "also write every row, with every column, as TSV to OUT" },
+    { "--model_explorer_path", metavar = "DIR",
+      help = "with --etrecord: write Model Explorer files into DIR, with B/A per node (docs/model-explorer.md)" },
   },
 }
 
@@ -33,17 +35,34 @@ end
 --- Run the script: open A and B with the same options (time scales,
 -- ETRecord), diff them with units in the column names, print the rows
 -- (the first --top N of them when N > 0) in --format, and write every row
--- to --tsv_path when given (through a temporary file; never over A or B).
+-- to --tsv_path when given (through a temporary file; never over A or B);
+-- with --model_explorer_path, write B's Model Explorer files with the
+-- ratio file B/A (Inspector:write_model_explorer with A as the baseline).
 -- @tparam table o the parsed arguments (A, B, alpha, confidence, top,
---   tsv_path and the common ones)
--- @raise usage errors (exit 2) for an alpha or confidence outside (0, 1);
---   input errors (exit 1) for unreadable dumps
+--   tsv_path, model_explorer_path and the common ones)
+-- @raise usage errors (exit 2) for an alpha or confidence outside (0, 1),
+--   --model_explorer_path without --etrecord or naming the --tsv_path
+--   file or its directory; input errors (exit 1) for unreadable dumps
 function S.run(o)
   if not (o.alpha > 0 and o.alpha < 1) then
     common.usage_error("diff: --alpha must be between 0 and 1, got " .. tostring(o.alpha))
   end
   if not (o.confidence > 0 and o.confidence < 1) then
     common.usage_error("diff: --confidence must be between 0 and 1, got " .. tostring(o.confidence))
+  end
+  local mx = o.model_explorer_path
+  if mx and not o.etrecord then
+    common.usage_error("diff: --model_explorer_path needs --etrecord (the graph is the ETRecord's)")
+  end
+  if mx and o.tsv_path then
+    local d = mx:gsub("/+$", "")
+    for _, name in ipairs({ "", "/graph.json", "/node_data_latency.json", "/node_data_share.json",
+                            "/node_data_delegated.json", "/node_data_ratio.json" }) do
+      if o.tsv_path == d .. name or o.tsv_path == mx .. name then
+        common.usage_error("diff: --tsv_path and --model_explorer_path: '" .. o.tsv_path ..
+                           "' is the Model Explorer directory or one of its files")
+      end
+    end
   end
   local input_error = common.input_error
   local a <close> = common.open(o, o.A)
@@ -54,6 +73,10 @@ function S.run(o)
     -- as frame:to_tsv(path), refusing to overwrite A or B
     local wok, werr = pcall(etinspect.Frame.emit, f:render("tsv"), o.tsv_path, { o.A, o.B })
     if not wok then input_error("--tsv_path: " .. tostring(werr):gsub("^[^:]*:%d+: ", "")) end
+  end
+  if mx then
+    local wok, werr = pcall(b.write_model_explorer, b, mx, { baseline = a })
+    if not wok then input_error("--model_explorer_path: " .. tostring(werr):gsub("^[^:]*:%d+: ", "")) end
   end
   local shown = f
   if o.top > 0 then shown = shown:head(o.top) end
