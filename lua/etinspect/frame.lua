@@ -639,13 +639,14 @@ local aggregators = {
   quantile = function(v, col) return core.agg(numbers(v, col, "quantile"), "gquantile", 0.5) end,
   min = function(v, col) return extreme(v, col, "min", -1) end,
   max = function(v, col) return extreme(v, col, "max", 1) end,
+  -- first/last of a group without a value: NaN, as pandas' (and min/max)
   first = function(v)
     for i = 1, #v do if not missing(v[i]) then return v[i] end end
-    return nil
+    return 0 / 0
   end,
   last = function(v)
     for i = #v, 1, -1 do if not missing(v[i]) then return v[i] end end
-    return nil
+    return 0 / 0
   end,
 }
 Frame.aggregators = aggregators
@@ -1191,12 +1192,15 @@ function methods.describe(self, opts)
     if not has_median then ps[#ps + 1] = 0.5 end
     table.sort(ps)
   end
+  -- a frame without rows describes its number columns (and those of no
+  -- kind yet, as Frame.new makes them) with count 0 and NaN, as pandas
   local cols, t, pos = {}, self._t, positions(self)
+  local empty = t:nrows() == 0
   for _, c in ipairs(self._columns) do
     local kind = t:kind(pos[c])
     if kind == "f64" or kind == "i64" then
       local _, _, nonnil = t:numeric(pos[c])
-      if nonnil then cols[#cols + 1] = c end
+      if nonnil or empty then cols[#cols + 1] = c end
     elseif kind == "obj" then -- numbers of both kinds, or other values
       local any, ok = false, true
       local v = self:column(c)
@@ -1207,7 +1211,7 @@ function methods.describe(self, opts)
           any = true
         end
       end
-      if ok and any then cols[#cols + 1] = c end
+      if ok and (any or empty) then cols[#cols + 1] = c end
     end
   end
   if #cols == 0 then
@@ -1383,7 +1387,8 @@ end
 -- how: "inner" (rows with a key in both, grouped by key: keys in a's
 -- first-seen order, a's rows in order, each with b's matches in order),
 -- "left" (every row of a, in order; NaN where b has no match), "right"
--- (every row of b, in order), "outer" (keys sorted).
+-- (every row of b, in order), "outer" (keys in first-seen order: a's,
+-- then b's others; each key's rows as in "inner", or alone with NaN).
 -- Missing keys match each other, as in pandas.  Columns: a's, then b's
 -- other columns; a non-key name in both gets the suffixes (default
 -- {"_x", "_y"}).
@@ -1510,27 +1515,12 @@ function methods.join(self, other, on, opts)
         rows[#rows + 1] = row_of(nil, r)
       end
     end
-  else -- outer: keys sorted, as pandas sorts them
-    local keys, first = {}, {}
-    for _, k in ipairs(lorder) do keys[#keys + 1] = k; first[k] = lidx[k][1] end
+  else -- outer: keys in first-seen order, a's then b's others (pandas 1.5's sort=False)
+    local keys, seen = {}, {}
+    for _, k in ipairs(lorder) do keys[#keys + 1] = k; seen[k] = true end
     for _, k in ipairs(rorder) do
-      if not first[k] then keys[#keys + 1] = k; first[k] = ridx[k][1] end
+      if not seen[k] then keys[#keys + 1] = k; seen[k] = true end
     end
-    local pos = {}
-    for i, k in ipairs(keys) do pos[k] = i end
-    table.sort(keys, function(a, b)
-      local ra, rb = first[a], first[b]
-      for _, c in ipairs(on) do
-        local x, y = ra[c], rb[c]
-        local mx, my = missing(x), missing(y)
-        if mx ~= my then return my end
-        if not mx then
-          local cmp = compare(x, y)
-          if cmp ~= 0 then return cmp < 0 end
-        end
-      end
-      return pos[a] < pos[b]
-    end)
     for _, k in ipairs(keys) do
       local ls, rs = lidx[k], ridx[k]
       if ls and rs then
