@@ -1867,6 +1867,18 @@ local function csv_text(self, index)
   return table.concat(lines, "\n") .. "\n"
 end
 
+-- pandas' to_csv(sep="\t") (the C writer); `index`: the row labels
+-- (0-based) first, under an empty header.
+local function tsv_text(self, index)
+  local rows = {}
+  for i, r in ipairs(rows_of(self)) do
+    local out = {}
+    for j, c in ipairs(self._columns) do out[j] = pyrepr.cell(r[c]) end
+    rows[i] = out
+  end
+  return core.render("tsv", self._columns, rows, not index and { index = false } or nil)
+end
+
 local STYLES = "box, plain, markdown, tsv, csv, json"
 local LIMIT_OPTS = { max_rows = "integer", min_rows = "integer", max_colwidth = "integer", width = "integer" }
 
@@ -1903,15 +1915,7 @@ function methods.render(self, style, limits)
     end
     return display(self, style, options.limits(limits))
   end
-  if style == "tsv" then
-    local rows = {}
-    for i, r in ipairs(rows_of(self)) do
-      local out = {}
-      for j, c in ipairs(self._columns) do out[j] = pyrepr.cell(r[c]) end
-      rows[i] = out
-    end
-    return core.render("tsv", self._columns, rows)
-  end
+  if style == "tsv" then return tsv_text(self, true) end
   if style == "csv" then return csv_text(self, true) end
   if style == "json" then
     local parts = {}
@@ -1984,8 +1988,15 @@ function methods.print(self, opts)
   end
 end
 
---- frame:to_tsv([path_or_file]) -> nil, or the text when no destination.
-function methods.to_tsv(self, dest) check(self, "Frame:to_tsv"); return emit(self:render("tsv"), dest, nil, "Frame:to_tsv") end
+--- frame:to_tsv([path_or_file [, {index = true}]]) -> nil, or the text
+-- when no destination; index = false leaves out the row labels (pandas'
+-- to_csv(sep="\t", index=False)).
+-- @raise an unknown option key, index not a boolean, a wrong destination
+function methods.to_tsv(self, dest, opts)
+  check(self, "Frame:to_tsv")
+  core.check_options("Frame:to_tsv", opts, { index = "boolean" }, 2)
+  return emit(tsv_text(self, not (opts and opts.index == false)), dest, nil, "Frame:to_tsv")
+end
 --- frame:to_csv([path_or_file [, {index = true}]]) -> nil, or the text
 -- when no destination; index = false leaves out the row labels (pandas'
 -- to_csv(index=False)).
@@ -2044,7 +2055,7 @@ local ARITY = {
   rows = 0, column = 1, filter = 1, select = false, drop = false, head = 1, tail = 1, sort = false,
   group_by = false, unique = 1, value_counts = 2, describe = 1, rename = 1, mutate = 1, assign = 1,
   join = 3, merge = 3, query = 2,
-  render = 2, to_string = 1, print = 1, to_tsv = 1, to_csv = 2, to_json = 1,
+  render = 2, to_string = 1, print = 1, to_tsv = 2, to_csv = 2, to_json = 1,
 }
 for name, max in pairs(ARITY) do
   assert(methods[name], name)
