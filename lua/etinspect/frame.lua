@@ -639,14 +639,15 @@ local aggregators = {
   quantile = function(v, col) return core.agg(numbers(v, col, "quantile"), "gquantile", 0.5) end,
   min = function(v, col) return extreme(v, col, "min", -1) end,
   max = function(v, col) return extreme(v, col, "max", 1) end,
-  -- first/last of a group without a value: NaN, as pandas' (and min/max)
+  -- first/last of a group without a value: nil, pandas' None of an object
+  -- column (GroupBy:agg makes it NaN for a column of numbers, as pandas)
   first = function(v)
     for i = 1, #v do if not missing(v[i]) then return v[i] end end
-    return 0 / 0
+    return nil
   end,
   last = function(v)
     for i = #v, 1, -1 do if not missing(v[i]) then return v[i] end end
-    return 0 / 0
+    return nil
   end,
 }
 Frame.aggregators = aggregators
@@ -983,6 +984,7 @@ end
 -- Lua function.
 local c_names = {}
 for name, f in pairs(aggregators) do c_names[f] = name end
+local NUMBER_KINDS = { f64 = true, i64 = true }
 local function c_aggregator(fn)
   if c_names[fn] then return c_names[fn], 0.5 end
   if type(fn) == "table" and rawget(fn, "q") then return "quantile", fn.q end
@@ -1035,10 +1037,14 @@ function gmethods.agg(g, spec)
       end
     end
     if not out then -- a Lua aggregator, or a column C cannot aggregate
+      -- first/last of a group without a value in a column of numbers: NaN (pandas)
+      local nan_for_none = (p[3] == aggregators.first or p[3] == aggregators.last)
+        and NUMBER_KINDS[f._t:kind(positions(f)[p[2]])]
       local vals = {}
       for k = 1, g._n do
         local ok, v = pcall(p[3], group_values(g, k, p[2]), p[2])
         if not ok then error("GroupBy:agg: " .. tostring(v), 2) end
+        if v == nil and nan_for_none then v = 0 / 0 end
         vals[k] = v
       end
       out = core.tab_from_columns({ vals }, g._n)

@@ -446,15 +446,13 @@ local aggregators = {
   quantile = function(v, col) return core.agg(numbers(v, col, "quantile"), "gquantile", 0.5) end,
   min = function(v, col) return extreme(v, col, "min", -1) end,
   max = function(v, col) return extreme(v, col, "max", 1) end,
-  -- correction (issue 24): first/last of a group without a value is NaN,
-  -- as pandas' (was nil)
   first = function(v)
     for i = 1, #v do if not missing(v[i]) then return v[i] end end
-    return 0 / 0
+    return nil
   end,
   last = function(v)
     for i = #v, 1, -1 do if not missing(v[i]) then return v[i] end end
-    return 0 / 0
+    return nil
   end,
 }
 Frame.aggregators = aggregators
