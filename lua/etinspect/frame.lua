@@ -1863,7 +1863,8 @@ Frame.json = json
 local function csv_text(self, index)
   local h = {}
   for j, c in ipairs(self._columns) do h[j] = csv_field(c) end
-  local lines = { #h == 0 and '""' or ((index and "," or "") .. table.concat(h, ",")) } -- no column: "" (as pandas)
+  -- no column: "" with the index, an empty header without (as pandas)
+  local lines = { #h == 0 and (index and '""' or "") or ((index and "," or "") .. table.concat(h, ",")) }
   for i, r in ipairs(rows_of(self)) do
     local f = {}
     if index then f[1] = tostring(i - 1) end

@@ -16,8 +16,9 @@ local function isnan(x) return type(x) == "number" and x ~= x end
 local obj = setmetatable({}, { __tostring = function() return "obj" end })
 
 -- a frame of `columns` and positional rows (nil: a missing cell); on the
--- Lua path an object row is appended, then cut away: the same values, but
--- every column an object column
+-- Lua path a row with an object key is appended, then cut away: the same
+-- values, but the key column (the first) is an object column, so grouping
+-- and joining take the Lua path
 local function make(columns, cells, path)
   local rows = {}
   for i, c in ipairs(cells) do
@@ -26,9 +27,7 @@ local function make(columns, cells, path)
     rows[i] = r
   end
   if path == "C" then return Frame.new(columns, rows) end
-  local r = {}
-  for _, name in ipairs(columns) do r[name] = obj end
-  rows[#cells + 1] = r
+  rows[#cells + 1] = { [columns[1]] = obj }
   return Frame.new(columns, rows):head(#cells)
 end
 
@@ -42,7 +41,7 @@ for _, path in ipairs { "C", "Lua" } do
     { "ls", "s", "last" } }
   t.is(#g, 2, path .. ": two groups")
   t.ok(isnan(g[1].fx) and isnan(g[1].lx), path .. ": first/last of x in a group of NaN only: NaN (pandas)")
-  t.ok(isnan(g[1].fs) and isnan(g[1].ls), path .. ": first/last of text in a group without text: NaN (pandas)")
+  t.ok(g[1].fs == nil and g[1].ls == nil, path .. ": first/last of text in a group without text: nil (pandas' None)")
   t.is(g[2].fx, 1.5, path .. ": first present value")
   t.is(g[2].lx, 2.5, path .. ": last present value")
   t.is(g[2].ls, "q", path .. ": last present text")
@@ -123,7 +122,9 @@ t.is(f:to_tsv(), '\ta\tb c\n0\t1\t"x\ty"\n1\t2.5\t\n', "to_tsv(): the index firs
 t.is(f:to_tsv(nil, { index = true }), f:to_tsv(), "index = true: the same")
 t.is(f:to_tsv(nil, { index = false }), 'a\tb c\n1\t"x\ty"\n2.5\t\n',
   "index = false: no index field (pandas' to_csv(sep='\\t', index=False))")
-t.is(f:select {}:to_tsv(nil, { index = false }), '""\n\n\n', "index = false without columns: as to_csv")
+t.is(f:select {}:to_tsv(nil, { index = false }), "\n\n\n", "index = false without columns: empty lines (pandas)")
+t.is(f:select {}:to_csv(nil, { index = false }), "\n\n\n", "to_csv too (pandas)")
+t.is(f:select {}:to_tsv(), '""\n0\n1\n', "with the index, without columns: as pandas")
 t.is(Frame.new({ "a" }, {}):to_tsv(nil, { index = false }), "a\n", "index = false without rows: the header")
 t.is(f:render("tsv"), f:to_tsv(), "render('tsv') keeps the index")
 local path = os.tmpname()

@@ -352,14 +352,14 @@ int et_frame_write_tsv(const et_frame *f, FILE *out)
 
 /* et_frame_write_tsv with the index (the empty header field and the row
  * numbers) or without it, as pandas' to_csv(sep="\t", index=False): then
- * a frame without columns gets the header "\"\"" and an empty line per row.
+ * a frame without columns is an empty line per row after an empty header.
  * Returns 0, or -1 on a write error. */
 int et_frame_write_tsv_index(const et_frame *f, FILE *out, bool index)
 {
     char buf[ET_PYFMT_BUFSZ];
     size_t r, c;
 
-    if (f->ncols == 0)
+    if (f->ncols == 0 && index)
         fputs("\"\"", out);
     for (c = 0; c < f->ncols; c++) {
         if (index || c > 0)

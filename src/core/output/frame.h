@@ -91,7 +91,7 @@ int et_frame_set_view(et_frame *f, const int64_t *labels, long ellipsis_row);
 int et_frame_write_tsv(const et_frame *f, FILE *out);
 /* The same, with the index or (index false) without it, as pandas'
  * to_csv(sep="\t", index=False): no leading field on any line; a frame
- * without columns gets the header "\"\"" and an empty line per row. */
+ * without columns is an empty line per row after an empty header. */
 int et_frame_write_tsv_index(const et_frame *f, FILE *out, bool index);
 
 /* Write the frame as tabulate(df, headers="keys", tablefmt="fancy_grid")
