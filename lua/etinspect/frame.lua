@@ -639,6 +639,8 @@ local aggregators = {
   quantile = function(v, col) return core.agg(numbers(v, col, "quantile"), "gquantile", 0.5) end,
   min = function(v, col) return extreme(v, col, "min", -1) end,
   max = function(v, col) return extreme(v, col, "max", 1) end,
+  -- first/last of a group without a value: nil, pandas' None of an object
+  -- column (GroupBy:agg makes it NaN for a column of numbers, as pandas)
   first = function(v)
     for i = 1, #v do if not missing(v[i]) then return v[i] end end
     return nil
@@ -982,6 +984,7 @@ end
 -- Lua function.
 local c_names = {}
 for name, f in pairs(aggregators) do c_names[f] = name end
+local NUMBER_KINDS = { f64 = true, i64 = true }
 local function c_aggregator(fn)
   if c_names[fn] then return c_names[fn], 0.5 end
   if type(fn) == "table" and rawget(fn, "q") then return "quantile", fn.q end
@@ -1034,10 +1037,14 @@ function gmethods.agg(g, spec)
       end
     end
     if not out then -- a Lua aggregator, or a column C cannot aggregate
+      -- first/last of a group without a value in a column of numbers: NaN (pandas)
+      local nan_for_none = (p[3] == aggregators.first or p[3] == aggregators.last)
+        and NUMBER_KINDS[f._t:kind(positions(f)[p[2]])]
       local vals = {}
       for k = 1, g._n do
         local ok, v = pcall(p[3], group_values(g, k, p[2]), p[2])
         if not ok then error("GroupBy:agg: " .. tostring(v), 2) end
+        if v == nil and nan_for_none then v = 0 / 0 end
         vals[k] = v
       end
       out = core.tab_from_columns({ vals }, g._n)
@@ -1191,12 +1198,15 @@ function methods.describe(self, opts)
     if not has_median then ps[#ps + 1] = 0.5 end
     table.sort(ps)
   end
+  -- a frame without rows describes its number columns (and those of no
+  -- kind yet, as Frame.new makes them) with count 0 and NaN, as pandas
   local cols, t, pos = {}, self._t, positions(self)
+  local empty = t:nrows() == 0
   for _, c in ipairs(self._columns) do
     local kind = t:kind(pos[c])
     if kind == "f64" or kind == "i64" then
       local _, _, nonnil = t:numeric(pos[c])
-      if nonnil then cols[#cols + 1] = c end
+      if nonnil or empty then cols[#cols + 1] = c end
     elseif kind == "obj" then -- numbers of both kinds, or other values
       local any, ok = false, true
       local v = self:column(c)
@@ -1207,7 +1217,7 @@ function methods.describe(self, opts)
           any = true
         end
       end
-      if ok and any then cols[#cols + 1] = c end
+      if ok and (any or empty) then cols[#cols + 1] = c end
     end
   end
   if #cols == 0 then
@@ -1383,7 +1393,8 @@ end
 -- how: "inner" (rows with a key in both, grouped by key: keys in a's
 -- first-seen order, a's rows in order, each with b's matches in order),
 -- "left" (every row of a, in order; NaN where b has no match), "right"
--- (every row of b, in order), "outer" (keys sorted).
+-- (every row of b, in order), "outer" (keys in first-seen order: a's,
+-- then b's others; each key's rows as in "inner", or alone with NaN).
 -- Missing keys match each other, as in pandas.  Columns: a's, then b's
 -- other columns; a non-key name in both gets the suffixes (default
 -- {"_x", "_y"}).
@@ -1510,27 +1521,12 @@ function methods.join(self, other, on, opts)
         rows[#rows + 1] = row_of(nil, r)
       end
     end
-  else -- outer: keys sorted, as pandas sorts them
-    local keys, first = {}, {}
-    for _, k in ipairs(lorder) do keys[#keys + 1] = k; first[k] = lidx[k][1] end
+  else -- outer: keys in first-seen order, a's then b's others (pandas 1.5's sort=False)
+    local keys, seen = {}, {}
+    for _, k in ipairs(lorder) do keys[#keys + 1] = k; seen[k] = true end
     for _, k in ipairs(rorder) do
-      if not first[k] then keys[#keys + 1] = k; first[k] = ridx[k][1] end
+      if not seen[k] then keys[#keys + 1] = k; seen[k] = true end
     end
-    local pos = {}
-    for i, k in ipairs(keys) do pos[k] = i end
-    table.sort(keys, function(a, b)
-      local ra, rb = first[a], first[b]
-      for _, c in ipairs(on) do
-        local x, y = ra[c], rb[c]
-        local mx, my = missing(x), missing(y)
-        if mx ~= my then return my end
-        if not mx then
-          local cmp = compare(x, y)
-          if cmp ~= 0 then return cmp < 0 end
-        end
-      end
-      return pos[a] < pos[b]
-    end)
     for _, k in ipairs(keys) do
       local ls, rs = lidx[k], ridx[k]
       if ls and rs then
@@ -1867,7 +1863,8 @@ Frame.json = json
 local function csv_text(self, index)
   local h = {}
   for j, c in ipairs(self._columns) do h[j] = csv_field(c) end
-  local lines = { #h == 0 and '""' or ((index and "," or "") .. table.concat(h, ",")) } -- no column: "" (as pandas)
+  -- no column: "" with the index, an empty header without (as pandas)
+  local lines = { #h == 0 and (index and '""' or "") or ((index and "," or "") .. table.concat(h, ",")) }
   for i, r in ipairs(rows_of(self)) do
     local f = {}
     if index then f[1] = tostring(i - 1) end
@@ -1875,6 +1872,18 @@ local function csv_text(self, index)
     lines[#lines + 1] = table.concat(f, ",")
   end
   return table.concat(lines, "\n") .. "\n"
+end
+
+-- pandas' to_csv(sep="\t") (the C writer); `index`: the row labels
+-- (0-based) first, under an empty header.
+local function tsv_text(self, index)
+  local rows = {}
+  for i, r in ipairs(rows_of(self)) do
+    local out = {}
+    for j, c in ipairs(self._columns) do out[j] = pyrepr.cell(r[c]) end
+    rows[i] = out
+  end
+  return core.render("tsv", self._columns, rows, not index and { index = false } or nil)
 end
 
 local STYLES = "box, plain, markdown, tsv, csv, json"
@@ -1913,15 +1922,7 @@ function methods.render(self, style, limits)
     end
     return display(self, style, options.limits(limits))
   end
-  if style == "tsv" then
-    local rows = {}
-    for i, r in ipairs(rows_of(self)) do
-      local out = {}
-      for j, c in ipairs(self._columns) do out[j] = pyrepr.cell(r[c]) end
-      rows[i] = out
-    end
-    return core.render("tsv", self._columns, rows)
-  end
+  if style == "tsv" then return tsv_text(self, true) end
   if style == "csv" then return csv_text(self, true) end
   if style == "json" then
     local parts = {}
@@ -1994,8 +1995,15 @@ function methods.print(self, opts)
   end
 end
 
---- frame:to_tsv([path_or_file]) -> nil, or the text when no destination.
-function methods.to_tsv(self, dest) check(self, "Frame:to_tsv"); return emit(self:render("tsv"), dest, nil, "Frame:to_tsv") end
+--- frame:to_tsv([path_or_file [, {index = true}]]) -> nil, or the text
+-- when no destination; index = false leaves out the row labels (pandas'
+-- to_csv(sep="\t", index=False)).
+-- @raise an unknown option key, index not a boolean, a wrong destination
+function methods.to_tsv(self, dest, opts)
+  check(self, "Frame:to_tsv")
+  core.check_options("Frame:to_tsv", opts, { index = "boolean" }, 2)
+  return emit(tsv_text(self, not (opts and opts.index == false)), dest, nil, "Frame:to_tsv")
+end
 --- frame:to_csv([path_or_file [, {index = true}]]) -> nil, or the text
 -- when no destination; index = false leaves out the row labels (pandas'
 -- to_csv(index=False)).
@@ -2054,7 +2062,7 @@ local ARITY = {
   rows = 0, column = 1, filter = 1, select = false, drop = false, head = 1, tail = 1, sort = false,
   group_by = false, unique = 1, value_counts = 2, describe = 1, rename = 1, mutate = 1, assign = 1,
   join = 3, merge = 3, query = 2,
-  render = 2, to_string = 1, print = 1, to_tsv = 1, to_csv = 2, to_json = 1,
+  render = 2, to_string = 1, print = 1, to_tsv = 2, to_csv = 2, to_json = 1,
 }
 for name, max in pairs(ARITY) do
   assert(methods[name], name)

@@ -408,6 +408,9 @@ function M.query(df, expr, vars)
     error(string.format("%s: %s gives %s, not a mask (a comparison, in, and/or/not)", where, shown(expr),
       is_series(r) and ("a Series of " .. r.dtype) or type(r)), 0)
   end
+  if #r ~= #df then -- an @mask of another frame
+    error(string.format("%s: %s gives a mask of %d values for %d rows", where, shown(expr), #r, #df), 0)
+  end
   return df:filter(r)
 end
 

@@ -134,7 +134,8 @@ static et_frame *frame_from_lua(lua_State *L)
  * tabulate's fancy_grid, "tsv": pandas' to_csv) over positional rows of
  * scalar cells.  view (grid only, for truncated displays): {labels =
  * sequence of integers (the index column), ellipsis = k (row k, 1-based,
- * shown as "...")}. */
+ * shown as "...")}; (tsv only) {index = false}: no index field (pandas'
+ * to_csv(sep="\t", index=False)). */
 static int core_render(lua_State *L)
 {
     static const char *const fmts[] = {"grid", "tsv", NULL};
@@ -143,7 +144,10 @@ static int core_render(lua_State *L)
     et_frame *f = frame_from_lua(L); /* its holder at 5 frees it on any exit */
     if (!f)
         return luaL_error(L, "out of memory");
+    bool index = true;
     if (lua_istable(L, 4)) {
+        index = et_lua_opt_get(L, 4, "index") != LUA_TBOOLEAN || lua_toboolean(L, -1);
+        lua_pop(L, 1);
         size_t nr = et_frame_nrows(f);
         long ell = -1;
         int rc = 0;
@@ -174,7 +178,7 @@ static int core_render(lua_State *L)
     FILE *mem = open_memstream(&buf, &len);
     int rc = -1;
     if (mem) {
-        rc = fmt == 0 ? et_frame_write_grid(f, mem) : et_frame_write_tsv(f, mem);
+        rc = fmt == 0 ? et_frame_write_grid(f, mem) : et_frame_write_tsv_index(f, mem, index);
         if (fclose(mem) != 0)
             rc = -1;
     }

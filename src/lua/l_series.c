@@ -502,11 +502,47 @@ static int result_name(lua_State *L)
 
 /* ---------------------------------------------------------------- arithmetic */
 
+/* An object Series at idx whose present cells are all numbers (integers
+ * and floats together: Frame.new keeps each value's math.type, so such a
+ * column is an object column) is replaced there by a float64 copy with its
+ * name, the column pandas makes of such values; any other value stays. */
+static void obj_as_numbers(lua_State *L, int idx)
+{
+    idx = lua_absindex(L, idx);
+    lseries *s = test_s(L, idx);
+    if (!s || !s->col || s->col->kind != ET_COL_OBJ)
+        return;
+    const et_column *c = s->col;
+    size_t n = c->n;
+    for (size_t i = 0; i < n; i++) {
+        push_cell(L, idx, c, i);
+        int t = lua_type(L, -1);
+        lua_pop(L, 1);
+        if (t != LUA_TNUMBER && t != LUA_TNIL)
+            return;
+    }
+    lua_getiuservalue(L, idx, 1);
+    et_column *o = new_col(L, ET_COL_F64, n, true, NULL);
+    push_new(L, o, -1, 0); /* holds o from here */
+    double *d = et_col_mut_data(o);
+    uint8_t *v = et_col_mut_valid(o);
+    for (size_t i = 0; i < n; i++) {
+        push_cell(L, idx, c, i);
+        v[i] = lua_isnil(L, -1) ? ET_ABSENT : ET_VALID;
+        d[i] = lua_isnil(L, -1) ? NAN : (double)lua_tonumber(L, -1);
+        lua_pop(L, 1);
+    }
+    lua_replace(L, idx);
+    lua_pop(L, 1); /* the name */
+}
+
 static const char *const OPNAMES[] = {"+", "-", "*", "/", "//", "%", "^"};
 
 static int arith(lua_State *L, et_vop op)
 {
     lua_settop(L, 2);
+    obj_as_numbers(L, 1);
+    obj_as_numbers(L, 2);
     int si = series_arg(L);
     lseries *s = check_s(L, si);
     size_t n = s->col->n;
@@ -677,8 +713,11 @@ static void cmp_text(lua_State *L, et_vcmp op, const et_column *a, int name)
 
 static void compare(lua_State *L, et_vcmp op)
 {
-    lseries *s = check_s(L, 1);
+    check_s(L, 1);
     lua_settop(L, 2);
+    obj_as_numbers(L, 1);
+    obj_as_numbers(L, 2);
+    lseries *s = check_s(L, 1);
     const et_column *a = s->col;
     size_t n = a->n;
     lua_getiuservalue(L, 1, 1);

@@ -34,7 +34,7 @@ local extra = {
   { "Frame:to_string", function() return df:to_string("box", 1) end },
   { "Frame:print", function() return df:print({ file = io.tmpfile() }, 1) end },
   { "Frame:to_json", function() return df:to_json(nil, 1) end },
-  { "Frame:to_tsv", function() return df:to_tsv(nil, 1) end },
+  { "Frame:to_tsv", function() return df:to_tsv(nil, {}, 1) end },
   { "Frame:to_csv", function() return df:to_csv(nil, {}, 1) end },
   { "Frame:sort", function() return df:sort("a", true, 1) end },
   { "Frame:sort", function() return df:sort("a", {}, 1) end },

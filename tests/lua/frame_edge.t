@@ -36,27 +36,7 @@ local function frame_of(tab)
   return Frame.new(tab.columns, rows)
 end
 
--- Where etinspect is known to differ from pandas (issue 24: to fix or to
--- document in docs/differences.md), the check is a TODO: reported, not
--- failed, and prove says so when it starts to pass.
-local NAN_FIRST = "first/last of a group without a value is nil, pandas' NaN (issue 24 item 6)"
-local OUTER = "pandas 1.5.3 (merge's sort=False) keeps an outer join's keys in first-seen order "
-  .. "(the left's, then the right's others); etinspect sorts them"
-local TODO = {
-  ["nan: group_by(k):agg(every aggregator)"] = NAN_FIRST,
-  ["bytes: group_by(k):agg(every aggregator)"] = NAN_FIRST,
-  ["empty: describe"] =
-    "an empty frame built from rows has no numeric column; pandas describes x and y (count 0, NaN)",
-  ["nan: outer join on k"] = OUTER,
-  ["bytes: outer join on k"] = OUTER,
-}
-local function check(pass, desc)
-  local todo = TODO[desc]
-  if not todo then return t.ok(pass, desc) end
-  t.n = t.n + 1
-  io.write(pass and "ok " or "not ok ", t.n, " - ", desc, " # TODO ", todo, "\n")
-  return pass
-end
+local check = t.ok
 
 -- a frame against pandas' {columns, rows}, cell by cell
 local function frame_is(got, want, desc)

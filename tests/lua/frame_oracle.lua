@@ -931,7 +931,9 @@ function methods.describe(self, opts)
         any = true
       end
     end
-    if ok and any then cols[#cols + 1] = c end
+    -- correction (issue 24): a frame without rows describes its columns
+    -- (count 0, NaN), as pandas describes its number columns
+    if ok and (any or #self._rows == 0) then cols[#cols + 1] = c end
   end
   if #cols == 0 then
     error("Frame:describe: no numeric column (columns: " .. columns_list(self) .. ")", 2)
@@ -1071,7 +1073,8 @@ end
 -- how: "inner" (rows with a key in both, grouped by key: keys in a's
 -- first-seen order, a's rows in order, each with b's matches in order),
 -- "left" (every row of a, in order; NaN where b has no match), "right"
--- (every row of b, in order), "outer" (keys sorted).
+-- (every row of b, in order), "outer" (keys in first-seen order: a's,
+-- then b's others; each key's rows as in "inner", or alone with NaN).
 -- Missing keys match each other, as in pandas.  Columns: a's, then b's
 -- other columns; a non-key name in both gets the suffixes (default
 -- {"_x", "_y"}).
@@ -1176,27 +1179,13 @@ function methods.join(self, other, on, opts)
         rows[#rows + 1] = row_of(nil, r)
       end
     end
-  else -- outer: keys sorted, as pandas sorts them
-    local keys, first = {}, {}
-    for _, k in ipairs(lorder) do keys[#keys + 1] = k; first[k] = lidx[k][1] end
+  else -- outer: keys in first-seen order, a's then b's others (pandas 1.5's sort=False)
+    -- correction (issue 24): was keys sorted, which pandas does not do
+    local keys, seen = {}, {}
+    for _, k in ipairs(lorder) do keys[#keys + 1] = k; seen[k] = true end
     for _, k in ipairs(rorder) do
-      if not first[k] then keys[#keys + 1] = k; first[k] = ridx[k][1] end
+      if not seen[k] then keys[#keys + 1] = k; seen[k] = true end
     end
-    local pos = {}
-    for i, k in ipairs(keys) do pos[k] = i end
-    table.sort(keys, function(a, b)
-      local ra, rb = first[a], first[b]
-      for _, c in ipairs(on) do
-        local x, y = ra[c], rb[c]
-        local mx, my = missing(x), missing(y)
-        if mx ~= my then return my end
-        if not mx then
-          local cmp = compare(x, y)
-          if cmp ~= 0 then return cmp < 0 end
-        end
-      end
-      return pos[a] < pos[b]
-    end)
     for _, k in ipairs(keys) do
       local ls, rs = lidx[k], ridx[k]
       if ls and rs then

@@ -58,6 +58,12 @@ static void check_render(const et_frame *f, int (*writer)(const et_frame *, FILE
     free(got.s);
 }
 
+/* pandas' to_csv(sep="\t", index=False) */
+static int write_tsv_noindex(const et_frame *f, FILE *out)
+{
+    return et_frame_write_tsv_index(f, out, false);
+}
+
 /* ------------------------------------------------------------- pyfmt */
 
 static void test_pyfmt(void)
@@ -277,11 +283,19 @@ static void test_tsv_quoting(void)
                  "2\t\"cr\rx\"\tplain\t-0.0\n"
                  "3\t\tTrue\t-42\n",
                  "TSV quoting: tab, quote, newline, CR; None/NaN empty");
+    check_render(f, write_tsv_noindex,
+                 "t\t\"q\"\"h\"\tf\n"
+                 "\"a\tb\"\t\"say \"\"hi\"\"\"\t0.1\n"
+                 "\"l1\nl2\"\t\t\n"
+                 "\"cr\rx\"\tplain\t-0.0\n"
+                 "\tTrue\t-42\n",
+                 "TSV without the index: no leading field");
     et_frame_free(f);
 
     f = et_frame_new(0, NULL);
     if (ok(f && et_frame_add_row(f) == 0, "frame without columns")) {
         check_render(f, et_frame_write_tsv, "\"\"\n0\n", "TSV without columns");
+        check_render(f, write_tsv_noindex, "\n\n", "TSV without columns nor index (pandas)");
         check_render(f, et_frame_write_grid, "╒═══╕\n│ 0 │\n╘═══╛\n",
                      "grid without columns: no header row");
     }
@@ -306,6 +320,7 @@ static void test_grid(void)
                      "╘════════╧═══════╧═════╛\n",
                      "grid with zero rows");
         check_render(f, et_frame_write_tsv, "\tname\tval\tn\n", "TSV with zero rows");
+        check_render(f, write_tsv_noindex, "name\tval\tn\n", "TSV with zero rows, no index");
     }
     et_frame_free(f);
 

@@ -5,7 +5,7 @@
  * (sorted or first-seen, dropna, nil apart from NaN), the aggregators
  * against straightforward computations (median and quantile by a full
  * sort, wrapping integer sums), joins in frame.lua's row order (duplicate
- * keys, missing keys matching, outer keys sorted), gathers and coalesce.
+ * keys, missing keys matching, outer keys first-seen), gathers and coalesce.
  */
 #include <math.h>
 #include <string.h>
@@ -184,11 +184,14 @@ static void test_join(void)
        "inner: grouped by key in the left's first-seen order");
     free(li), free(ri);
     ok(et_tab_join(&lk, 5, &rk, 5, 1, 3, &li, &ri, &n) == 0 && n == 8, "outer: 8 rows");
-    /* keys sorted: w (right only), x, y, z, then the missing key last */
-    ok(li[0] == ET_NO_ROW && ri[0] == 4 && li[1] == 0 && li[7] == 3 && ri[7] == 2, "outer: keys sorted, missing last");
+    /* keys in first-seen order (pandas' sort=False): the left's x, y, the
+     * missing key, z, then the right's w */
+    size_t ol[] = {0, 0, 2, 2, 1, 3, 4, ET_NO_ROW}, or_[] = {1, 3, 1, 3, 0, 2, ET_NO_ROW, 4};
+    ok(same_idx(li, ol, 8) && same_idx(ri, or_, 8),
+       "outer: keys first-seen, the left's then the right's others, the missing key in its place");
     et_column *k = et_col_coalesce(lk, li, rk, ri, n);
     size_t len;
-    ok(k && k->pool != p && strcmp(et_strpool_get(k->pool, et_col_str(k, 0), &len), "w") == 0,
+    ok(k && k->pool != p && strcmp(et_strpool_get(k->pool, et_col_str(k, 7), &len), "w") == 0,
        "coalesce: the right's key where the left has none, in a pool of both");
     et_col_release(k);
     free(li), free(ri);

@@ -362,21 +362,33 @@ static int finish(FILE *out)
  * wrote it bare.  Returns 0, or -1 on a write error. */
 int et_frame_write_tsv(const et_frame *f, FILE *out)
 {
+    return et_frame_write_tsv_index(f, out, true);
+}
+
+/* et_frame_write_tsv with the index (the empty header field and the row
+ * numbers) or without it, as pandas' to_csv(sep="\t", index=False): then
+ * a frame without columns is an empty line per row after an empty header.
+ * Returns 0, or -1 on a write error. */
+int et_frame_write_tsv_index(const et_frame *f, FILE *out, bool index)
+{
     char buf[ET_PYFMT_BUFSZ];
     size_t r, c;
 
-    if (f->ncols == 0)
+    if (f->ncols == 0 && index)
         fputs("\"\"", out);
     for (c = 0; c < f->ncols; c++) {
-        putc('\t', out);
+        if (index || c > 0)
+            putc('\t', out);
         tsv_field(out, f->names[c], strlen(f->names[c]));
     }
     putc('\n', out);
     for (r = 0; r < f->nrows && !ferror(out); r++) {
-        fprintf(out, "%zu", r);
+        if (index)
+            fprintf(out, "%zu", r);
         for (c = 0; c < f->ncols; c++) {
             const cell *x = at(f, r, c);
-            putc('\t', out);
+            if (index || c > 0)
+                putc('\t', out);
             switch ((et_cell_kind)x->kind) {
             case ET_CELL_NONE:
                 break;

@@ -96,6 +96,10 @@ int et_frame_set_view(et_frame *f, const int64_t *labels, long ellipsis_row);
  * its quotes doubled); NONE and a NaN FLOAT as an empty field; FLOAT as
  * Python repr(); BOOL as True/False.  Returns 0, or -1 on a write error. */
 int et_frame_write_tsv(const et_frame *f, FILE *out);
+/* The same, with the index or (index false) without it, as pandas'
+ * to_csv(sep="\t", index=False): no leading field on any line; a frame
+ * without columns is an empty line per row after an empty header. */
+int et_frame_write_tsv_index(const et_frame *f, FILE *out, bool index);
 
 /* Write the frame as tabulate(df, headers="keys", tablefmt="fancy_grid")
  * (tabulate 0.8.9) prints it, followed by one "\n" (spec §6.3): index column

@@ -169,12 +169,16 @@ static int pick_rows(const et_column *c, const et_groups *g, et_agg what, et_col
         }
         pick[gi] = best;
     }
+    /* a group without a value: the gather's missing cell (ET_NAN), pandas'
+     * NaN, for min/max and for first/last of numbers; first/last of text or
+     * booleans (pandas' object columns) give None: nil */
     et_column *o = et_col_gather(c, pick, g->n);
-    if (o && (what == ET_AGG_FIRST || what == ET_AGG_LAST)) {
+    if (o && (what == ET_AGG_FIRST || what == ET_AGG_LAST) && c->kind != ET_COL_F64 &&
+        c->kind != ET_COL_I64) {
         uint8_t *v = et_col_mut_valid(o);
         for (size_t gi = 0; v && gi < g->n; gi++)
             if (pick[gi] == ET_NO_ROW)
-                v[gi] = ET_ABSENT; /* first/last of nothing: nil */
+                v[gi] = ET_ABSENT;
     }
     free(pick);
     if (!o)

@@ -149,78 +149,6 @@ static int bucket(const size_t *kid, size_t n, size_t nkeys, size_t **off, size_
     return 0;
 }
 
-/* Outer join's key order: compare the representative rows of two keys. */
-typedef struct {
-    et_column *const *lk, *const *rk;
-    size_t nk;
-    const size_t *rep; /* per key: row, with bit 63 set for a right row */
-} outer_ctx;
-
-#define RIGHT_BIT ((size_t)1 << (sizeof(size_t) * 8 - 1))
-
-static int cmp_cell(const et_column *a, size_t i, const et_column *b, size_t j)
-{
-    switch (a->kind) {
-    case ET_COL_I64:
-        if (b->kind == ET_COL_I64) {
-            int64_t x = et_col_i64(a, i), y = et_col_i64(b, j);
-            return (x > y) - (x < y);
-        }
-        /* fall through */
-    case ET_COL_F64: {
-        double x = a->kind == ET_COL_I64 ? (double)et_col_i64(a, i) : et_col_f64(a, i);
-        double y = b->kind == ET_COL_I64 ? (double)et_col_i64(b, j) : et_col_f64(b, j);
-        return (x > y) - (x < y);
-    }
-    case ET_COL_BOOL: return (int)et_col_bool(a, i) - (int)et_col_bool(b, j);
-    default: {
-        size_t la, lb;
-        const char *sa = et_strpool_get(a->pool, et_col_str(a, i), &la);
-        const char *sb = et_strpool_get(b->pool, et_col_str(b, j), &lb);
-        int c = memcmp(sa, sb, la < lb ? la : lb);
-        if (c)
-            return c < 0 ? -1 : 1;
-        return (la > lb) - (la < lb);
-    }
-    }
-}
-
-static bool key_less(const outer_ctx *c, size_t x, size_t y)
-{
-    size_t rx = c->rep[x], ry = c->rep[y];
-    for (size_t k = 0; k < c->nk; k++) {
-        const et_column *a = (rx & RIGHT_BIT) ? c->rk[k] : c->lk[k];
-        const et_column *b = (ry & RIGHT_BIT) ? c->rk[k] : c->lk[k];
-        size_t i = rx & ~RIGHT_BIT, j = ry & ~RIGHT_BIT;
-        bool mx = et_col_missing(a, i), my = et_col_missing(b, j);
-        if (mx != my)
-            return my;
-        if (!mx) {
-            int r = cmp_cell(a, i, b, j);
-            if (r)
-                return r < 0;
-        }
-    }
-    return x < y; /* keys are numbered in the order they are listed */
-}
-
-static void merge_sort(const outer_ctx *c, size_t *v, size_t *tmp, size_t n)
-{
-    if (n < 2)
-        return;
-    size_t h = n / 2;
-    merge_sort(c, v, tmp, h);
-    merge_sort(c, v + h, tmp, n - h);
-    size_t i = 0, j = h, k = 0;
-    while (i < h && j < n)
-        tmp[k++] = key_less(c, v[j], v[i]) ? v[j++] : v[i++];
-    while (i < h)
-        tmp[k++] = v[i++];
-    while (j < n)
-        tmp[k++] = v[j++];
-    memcpy(v, tmp, n * sizeof *v);
-}
-
 int et_tab_join(et_column *const *lk, size_t ln, et_column *const *rk, size_t rn, size_t nk,
                 int how, size_t **li, size_t **ri, size_t *nout)
 {
@@ -238,8 +166,7 @@ int et_tab_join(et_column *const *lk, size_t ln, et_column *const *rk, size_t rn
     keyset ks = {.nk = nk, .cap = 64, .nslots = 128};
     ks.words = malloc(64 * 2 * (nk ? nk : 1) * sizeof *ks.words);
     ks.slots = calloc(128, sizeof *ks.slots);
-    size_t *loff = NULL, *lrows = NULL, *roff = NULL, *rrows = NULL, *order = NULL, *tmp = NULL,
-           *rep = NULL;
+    size_t *loff = NULL, *lrows = NULL, *roff = NULL, *rrows = NULL;
     vec L = {0}, R = {0};
     if (!maps || !buf || !lkid || !rkid || !ks.words || !ks.slots)
         goto done;
@@ -299,19 +226,10 @@ int et_tab_join(et_column *const *lk, size_t ln, et_column *const *rk, size_t rn
                 EMIT(lrows[a], j);
         }
     } else {
-        order = malloc((nkeys ? nkeys : 1) * sizeof *order);
-        tmp = malloc((nkeys ? nkeys : 1) * sizeof *tmp);
-        rep = malloc((nkeys ? nkeys : 1) * sizeof *rep);
-        if (!order || !tmp || !rep)
-            goto done;
+        /* pandas 1.5's merge(how="outer", sort=False): the keys in the order
+         * they are first seen, the left's rows then the right's (a missing
+         * key where it is first seen too) */
         for (size_t k = 0; k < nkeys; k++) {
-            order[k] = k;
-            rep[k] = k < lkeys ? lrows[loff[k]] : (rrows[roff[k]] | RIGHT_BIT);
-        }
-        outer_ctx c = {lk, rk, nk, rep};
-        merge_sort(&c, order, tmp, nkeys);
-        for (size_t o = 0; o < nkeys; o++) {
-            size_t k = order[o];
             bool hl = loff[k + 1] > loff[k], hr = roff[k + 1] > roff[k];
             if (hl && hr) {
                 for (size_t a = loff[k]; a < loff[k + 1]; a++)
@@ -340,7 +258,7 @@ done:
     for (size_t k = 0; maps && k < nk; k++)
         free(maps[k]);
     free(maps), free(buf), free(lkid), free(rkid), free(ks.words), free(ks.slots);
-    free(loff), free(lrows), free(roff), free(rrows), free(order), free(tmp), free(rep);
+    free(loff), free(lrows), free(roff), free(rrows);
     free(L.v), free(R.v);
     return rc;
 }
