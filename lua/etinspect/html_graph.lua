@@ -15,7 +15,6 @@
 --   M.STYLE, M.SCRIPT                     -> the view's style and script
 --   M.LIBRARY                             -> {JS =, LICENSE =} (dagre)
 local _ENV = require("etinspect")._core.std -- the standard library as it was at load
-local top_ops = require("etinspect.scripts.top_ops")
 local dagre = require("etinspect.html_dagre")
 
 local M = {}
@@ -125,12 +124,14 @@ function M.data(insp, bi, max_nodes)
           if not mark[i] then mark[i] = true; linked[#linked + 1] = i end
         end
       end
-      local delegated = ev.is_delegated_op
-      local kernel = delegated or top_ops.node_type(ev) ~= nil
-      local backend = ev.delegate_backend_name
-      -- framework events but OPERATOR_CALL and DELEGATE_CALL (Method::execute
-      -- shares instruction 0's handle) are not a node's events
-      if #linked > 0 and (kernel or backend ~= nil or tostring(ev.name):find("OPERATOR_CALL", 1, true)) then
+      local delegated, backend, name = ev.is_delegated_op, ev.delegate_backend_name, tostring(ev.name)
+      local call = not delegated and (backend ~= nil or name:find("OPERATOR_CALL", 1, true) ~= nil)
+      -- the method's and program's phases (Method::execute shares instruction
+      -- 0's handle) are not a node's events; any other event but the calls
+      -- is the node's kernel
+      local phase = name:find("^Method::") or name:find("^Program::")
+      local kernel = not call and not phase
+      if #linked > 0 and not phase then
         local pd = ev.perf_data
         local p50 = pd and pd.p50
         if p50 ~= nil and p50 ~= p50 then p50 = nil end
@@ -248,8 +249,7 @@ function M.section_html(d, why, unit, esc)
     .. '<button type="button" id="graph-zoom-out" title="zoom out">−</button>'
     .. '<button type="button" id="graph-fit" title="the whole graph">fit</button></span>'
     .. '<span class="legend" id="graph-legend"></span><span id="graph-status" class="muted">laying out…</span></div>'
-  out[#out + 1] = '<div class="graph-wrap"><svg id="graph" role="img" aria-label="The exported program as a graph" '
-    .. 'xmlns="http://www.w3.org/2000/svg"></svg></div>'
+  out[#out + 1] = '<div class="graph-wrap"><svg id="graph" role="img" aria-label="The exported program as a graph"></svg></div>'
   out[#out + 1] = '<div id="graph-events"><p class="muted">Click a node to list its events.</p></div></section>'
   return table.concat(out, "\n")
 end
@@ -383,7 +383,11 @@ M.SCRIPT = [==[
     svg.setAttribute("data-layout-ms", String(ms));
     status.textContent = G.nodes.length + " nodes laid out in " + ms + " ms";
     var r = svg.getBoundingClientRect();
-    if (W * 0.4 > r.width) { k = Math.max(0.4, r.width / (W + 20)); tx = 10; ty = 10; apply(); } else fit();
+    // a graph that fits at half size or more is shown whole; a larger one
+    // (1,000 nodes are one long column) from its top, readable: its width
+    // fitted, at 0.5 to 1
+    if (Math.min(r.width / (W + 20), r.height / (H + 20)) >= 0.5) fit();
+    else { k = Math.max(0.5, Math.min(1, r.width / (W + 20))); tx = Math.max(10, (r.width - W * k) / 2); ty = 10; apply(); }
     svg.addEventListener("click", function (ev) {
       var t = ev.target.closest ? ev.target.closest(".node") : null;
       if (t) select(+t.getAttribute("data-i"));
