@@ -130,15 +130,20 @@ $(B)/gen/lua_embed.c: $(LUA_LIB_FILES) $(GEN_LUA_FILES) $(B)/gen/embed-lua
 
 # the HTML report's graph layout library (vendor/dagre/README.md): the
 # minified script and its licences as a Lua module, etinspect.html_dagre
-# (long strings; the build stops if the script could close one)
+# (long strings; the build stops if the script could close one).  The page
+# holds no control character: graphlib's two literal U+0001 (inside string
+# literals) are written as the escape \x01, the same string to JavaScript,
+# and the build stops if another control character is left
 DAGRE = vendor/dagre
 $(B)/gen/lua/etinspect/html_dagre.lua: $(DAGRE)/dagre.min.js $(DAGRE)/LICENSE $(DAGRE)/LICENSE.graphlib
 	@mkdir -p $(dir $@)
 	@if grep -q ']====]' $^; then echo "$(DAGRE): a file holds ]====]" >&2; exit 1; fi
 	{ printf -- '-- generated from $(DAGRE) (see its README.md); do not edit\nreturn {\nLICENSE = [====[\n'; \
 	  cat $(DAGRE)/LICENSE; printf '\n@dagrejs/graphlib:\n'; cat $(DAGRE)/LICENSE.graphlib; \
-	  printf ']====],\nJS = [====[\n'; grep -v '^//# sourceMappingURL=' $(DAGRE)/dagre.min.js; \
+	  printf ']====],\nJS = [====[\n'; grep -v '^//# sourceMappingURL=' $(DAGRE)/dagre.min.js | sed 's/\x01/\\x01/g'; \
 	  printf ']====],\n}\n'; } >$@.tmp
+	@if LC_ALL=C tr -d '\n' <$@.tmp | LC_ALL=C grep -q '[[:cntrl:]]'; then \
+	    echo "$(DAGRE): a control character left in the script" >&2; rm -f $@.tmp; exit 1; fi
 	mv $@.tmp $@
 
 $(B)/gen/lua_embed.o: $(B)/gen/lua_embed.c

@@ -269,9 +269,10 @@ M.STYLE = [==[
 M.SCRIPT = [==[
 (function () {
   "use strict";
-  var doc = document, NS = "http://www.w3.org/2000/svg";
+  var doc = document;
   var dataEl = doc.getElementById("et-graph"), svg = doc.getElementById("graph");
   if (!dataEl || !svg || typeof dagre === "undefined") return;
+  var NS = svg.namespaceURI; // the SVG namespace, which the page never spells out
   var G = JSON.parse(dataEl.textContent), status = doc.getElementById("graph-status");
   var list = doc.getElementById("graph-events"), unit = "";
   try { unit = JSON.parse(doc.getElementById("et-meta").textContent).unit; } catch (e) { unit = ""; }
