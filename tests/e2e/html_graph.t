@@ -6,7 +6,8 @@
 # edge of the edge program (counted against the model), boxes the
 # delegated subgraph, logs no console message, and a click on a node (the
 # page's test hook, #test-click=NAME) lists that node's events - counted
-# against the events linked to it.  A synthetic 1,000-node ETRecord with a
+# against the events linked to it; without its CSP it requests nothing
+# (NetLog, with a control page).  A synthetic 1,000-node ETRecord with a
 # 1,000-event dump (tests/lua/graphgen.lua, gen_etdump): laid out and
 # clickable, with a node named with HTML specials.  Without an ETRecord
 # there is no graph section; above opts.max_graph_nodes there is a note
@@ -129,6 +130,27 @@ else
     ok "sample: ... and listed its $RELU events ($(events))" test "$(events)" = "$RELU"
     ok "sample: ... by name" grep -q '<td>fused_relu #1</td>' "$D"
     quiet sample
+fi
+
+# the network, as html.t checks it: the page with its graph, its CSP
+# removed (so that the CSP cannot hide a reference the graph's script or
+# dagre makes), laid out and clicked, requests nothing; a control page's
+# external image shows the NetLog records requests
+page_requests() {
+    grep '"network_isolation_key":"file://' "$1" | grep -o '"url":"[^"]*"' | grep -v '"url":"file:' | sort -u
+}
+grep -v 'http-equiv="Content-Security-Policy"' "$T/sample.html" >"$T/nocsp.html"
+chrome nocsp "file://$T/nocsp.html#test-click=relu" --virtual-time-budget=20000 --dump-dom \
+    --log-net-log="$T/nocsp.netlog" --net-log-capture-mode=Everything
+printf '<!DOCTYPE html><title>control</title><img src="http://etinspect.invalid/x.png">\n' >"$T/control.html"
+chrome control "file://$T/control.html" --dump-dom --log-net-log="$T/control.netlog" --net-log-capture-mode=Everything
+if [ -s "$T/control.netlog" ] && [ -n "$(page_requests "$T/control.netlog")" ]; then
+    D="$T/nocsp.out"
+    ok "without its CSP: the graph is still laid out and clicked ($(svg data-selected))" test "$(svg data-selected)" = relu
+    reqs=$(page_requests "$T/nocsp.netlog")
+    ok "without its CSP: the page requests nothing (NetLog${reqs:+: $reqs})" test -s "$T/nocsp.netlog" -a -z "$reqs"
+else
+    skip "this Chromium's NetLog records no request of a control page: the no-request check cannot be made"
 fi
 
 if [ -s "$T/big.html" ]; then
