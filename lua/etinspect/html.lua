@@ -815,8 +815,9 @@ local function write_page(insp, o, put, data)
   if graph then
     -- the graph's data, the layout library with its licence, the view's script
     put('<script type="application/json" id="et-graph">' .. graph_view.json(graph, json_str) .. "</script>\n")
-    put("<script>/*! dagre, inlined for the graph view (vendor/dagre).\n" .. graph_view.LIBRARY.LICENSE
-      .. "*/\n" .. graph_view.LIBRARY.JS .. "</script>\n")
+    local lib = graph_view.library()
+    put("<script>/*! dagre, inlined for the graph view (vendor/dagre).\n" .. lib.LICENSE .. "*/\n" .. lib.JS
+      .. "</script>\n")
     put("<script>" .. graph_view.SCRIPT .. "</script>\n")
   end
   put("</body>\n</html>\n")

@@ -13,14 +13,21 @@
 --   M.json(data, json_str)                -> its JSON for the page
 --   M.section_html(data, unit, esc)       -> the section's HTML
 --   M.STYLE, M.SCRIPT                     -> the view's style and script
---   M.LIBRARY                             -> {JS =, LICENSE =} (dagre)
+--   M.library()                           -> {JS =, LICENSE =} (dagre)
 local _ENV = require("etinspect")._core.std -- the standard library as it was at load
-local dagre = require("etinspect.html_dagre")
+-- the embedded module's loader, kept at load (a script may remove globals)
+local dagre_loader = package.preload["etinspect.html_dagre"]
 
 local M = {}
 
---- The layout library and its licence (generated from vendor/dagre).
-M.LIBRARY = dagre
+--- The layout library and its licence (generated from vendor/dagre), loaded
+-- for each page with a graph view and not kept (package.loaded does not
+-- hold its 50 KB: a process that writes a report keeps no more memory, nor
+-- a slower garbage collector's pace, than before).
+-- @treturn table {JS = the minified script, LICENSE = the licences' text}
+function M.library()
+  return dagre_loader("etinspect.html_dagre")
+end
 
 --- The node's short label: the op's name without its namespace and
 -- overload ("aten.convolution.default" -> "convolution").
