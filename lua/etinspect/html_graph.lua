@@ -20,6 +20,11 @@ local dagre_loader = package.preload["etinspect.html_dagre"]
 
 local M = {}
 
+--- (event, node) links the view attributes at most: the events of the block
+-- from the one that would pass it on are left out (a hostile record that
+-- links every event to every node costs no more than this).
+M.LINK_BUDGET = 200000
+
 --- The layout library and its licence (generated from vendor/dagre), loaded
 -- for each page with a graph view and not kept (package.loaded does not
 -- hold its 50 KB: a process that writes a report keeps no more memory, nor
@@ -83,7 +88,8 @@ end
 --   label, handle, module, time, group (0-based or -1), events = {k,...}},
 --   ...}, edges = {from, to, ...} (1-based node indices, flat), groups =
 --   {{name =, backend =}, ...}, events = {{name, p50, track, index, shared}, ...},
---   max_time =}
+--   max_time =, truncated = the index of the first event left out when
+--   M.LINK_BUDGET was reached, else nil}
 -- @treturn string|nil why there is no view (no ETRecord, no graph, too
 --   many nodes: "N nodes (more than max_nodes)")
 function M.data(insp, bi, max_nodes)
@@ -123,6 +129,7 @@ function M.data(insp, bi, max_nodes)
     end
   end
   local events, groups, group_of_backend = {}, {}, {}
+  local links, truncated = 0, nil
   if blk then
     for e, ev in ipairs(blk.events) do
       local linked, mark = {}, {}
@@ -138,7 +145,12 @@ function M.data(insp, bi, max_nodes)
       -- is the node's kernel
       local phase = name:find("^Method::") or name:find("^Program::")
       local kernel = not call and not phase
+      if #linked > 0 and not phase and links + #linked > M.LINK_BUDGET then
+        truncated = e
+        break
+      end
       if #linked > 0 and not phase then
+        links = links + #linked
         local pd = ev.perf_data
         local p50 = pd and pd.p50
         if p50 ~= nil and p50 ~= p50 then p50 = nil end
@@ -189,7 +201,7 @@ function M.data(insp, bi, max_nodes)
     n.op_time, n.call_time, n.has_op, n.has_call = nil, nil, nil, nil
   end
   return { method = method, block = bi, block_name = blk and blk.name, nodes = nodes, edges = edges,
-           groups = kept, events = events, max_time = max_time }
+           groups = kept, events = events, max_time = max_time, truncated = truncated }
 end
 
 --- A number for the page's JSON: "null" for nil, integers as they are,
@@ -252,6 +264,10 @@ function M.section_html(d, why, unit, esc)
     .. "drag to pan, wheel or the buttons to zoom.</p>",
     d.method and (" of method <code>" .. esc(d.method) .. "</code>") or "", #d.nodes, #d.edges // 2,
     d.block_name and ("“" .. esc(d.block_name) .. "”") or "(none)", esc(unit))
+  if d.truncated then
+    out[#out + 1] = string.format('<p class="note truncated" id="graph-truncated">Events from #%d of the block on '
+      .. "are not attributed to nodes: they link more than %d (event, node) pairs.</p>", d.truncated, M.LINK_BUDGET)
+  end
   out[#out + 1] = '<div class="controls"><span>zoom <button type="button" id="graph-zoom-in" title="zoom in">+</button>'
     .. '<button type="button" id="graph-zoom-out" title="zoom out">−</button>'
     .. '<button type="button" id="graph-fit" title="the whole graph">fit</button></span>'

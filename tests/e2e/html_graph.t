@@ -63,6 +63,20 @@ ok "... relu's time: its delegated event's p50 (fused_relu #1, 0.01145 ms), not 
     test "$RELU_T" = 0.01145
 ok "... a node no event is linked to has no time ($CALL_T)" test "$CALL_T" = untimed
 
+# the link budget: a record that links more (event, node) pairs than it
+# leaves the rest of the events out, and says so
+ET_A="$SAMPLE" ET_B="$SAMPLE_REC" "$ETINSPECT" -e '
+local insp = require("etinspect").Inspector{etdump_path = os.getenv("ET_A"), etrecord = os.getenv("ET_B")}
+local gv = require("etinspect.html_graph")
+local all = gv.data(insp, 2, 0)
+gv.LINK_BUDGET = 3
+local d = gv.data(insp, 2, 0)
+local html = gv.section_html(d, nil, "ms", require("etinspect.html").escape)
+print(#all.events, all.truncated or "-", #d.events, d.truncated or "-",
+  html:find("id=\"graph-truncated\">Events from #4 of the block on", 1, true) and "noted" or "silent")' >"$T/budget" 2>&1
+ok "above LINK_BUDGET the events from the one that passes it are left out, with a note ($(cat "$T/budget"))" \
+    test "$(cat "$T/budget")" = "$(printf '7\t-\t3\t4\tnoted')"
+
 # the contract and the size limit
 ET_A="$SAMPLE" ET_B="$SAMPLE_REC" ET_C="$T/bad.html" "$ETINSPECT" -e '
 local insp = require("etinspect").Inspector{etdump_path = os.getenv("ET_A"), etrecord = os.getenv("ET_B")}
