@@ -65,6 +65,8 @@ CORE_SRC = $(wildcard src/core/*/*.c)
 CORE_CXX = $(wildcard src/core/*/*.cc)
 LUA_SRC  = $(wildcard src/lua/*.c)
 LUA_LIB_FILES = $(sort $(wildcard lua/etinspect/*.lua lua/etinspect/scripts/*.lua))
+# Lua modules the build generates (embedded with the library)
+GEN_LUA_FILES = $(B)/gen/lua/etinspect/html_dagre.lua
 HOST_SRC = $(wildcard src/host/*.c)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 # failalloc.c is a preloaded shared object, not a program
@@ -124,8 +126,26 @@ $(B)/gen/embed-lua: scripts/embed-lua.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $< $(HOST_LUA_LIBS) -lm -o $@
 
-$(B)/gen/lua_embed.c: $(LUA_LIB_FILES) $(B)/gen/embed-lua
-	$(B)/gen/embed-lua $@ $(LUA_LIB_FILES)
+$(B)/gen/lua_embed.c: $(LUA_LIB_FILES) $(GEN_LUA_FILES) $(B)/gen/embed-lua
+	$(B)/gen/embed-lua $@ $(LUA_LIB_FILES) $(GEN_LUA_FILES)
+
+# the HTML report's graph layout library (vendor/dagre/README.md): the
+# minified script and its licences as a Lua module, etinspect.html_dagre
+# (long strings; the build stops if the script could close one).  The page
+# holds no control character: graphlib's two literal U+0001 (inside string
+# literals) are written as the escape \x01, the same string to JavaScript,
+# and the build stops if another control character is left
+DAGRE = vendor/dagre
+$(B)/gen/lua/etinspect/html_dagre.lua: $(DAGRE)/dagre.min.js $(DAGRE)/LICENSE $(DAGRE)/LICENSE.graphlib
+	@mkdir -p $(dir $@)
+	@if grep -q ']====]' $^; then echo "$(DAGRE): a file holds ]====]" >&2; exit 1; fi
+	{ printf -- '-- generated from $(DAGRE) (see its README.md); do not edit\nreturn {\nLICENSE = [====[\n'; \
+	  cat $(DAGRE)/LICENSE; printf '\n@dagrejs/graphlib:\n'; cat $(DAGRE)/LICENSE.graphlib; \
+	  printf ']====],\nJS = [====[\n'; grep -v '^//# sourceMappingURL=' $(DAGRE)/dagre.min.js | sed 's/\x01/\\x01/g'; \
+	  printf ']====],\n}\n'; } >$@.tmp
+	@if LC_ALL=C tr -d '\n' <$@.tmp | LC_ALL=C grep -q '[[:cntrl:]]'; then \
+	    echo "$(DAGRE): a control character left in the script" >&2; rm -f $@.tmp; exit 1; fi
+	mv $@.tmp $@
 
 $(B)/gen/lua_embed.o: $(B)/gen/lua_embed.c
 	$(CC) $(CFLAGS) -c $< -o $@

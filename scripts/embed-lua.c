@@ -38,10 +38,13 @@ static int writer(lua_State *L, const void *p, size_t n, void *ud)
     return 0;
 }
 
-/* "lua/etinspect/scripts/top_ops.lua" -> "etinspect.scripts.top_ops" */
+/* "lua/etinspect/scripts/top_ops.lua" -> "etinspect.scripts.top_ops";
+ * a generated module, "build/gen/lua/etinspect/html_dagre.lua" ->
+ * "etinspect.html_dagre" (from its first "lua/etinspect/") */
 static void module_name(const char *path, char *out, size_t cap)
 {
-    const char *p = strncmp(path, "lua/", 4) == 0 ? path + 4 : path;
+    const char *lib = strstr(path, "lua/etinspect/");
+    const char *p = lib ? lib + 4 : path;
     size_t n = strlen(p);
     if (n >= 4 && strcmp(p + n - 4, ".lua") == 0)
         n -= 4;

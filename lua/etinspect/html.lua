@@ -24,6 +24,9 @@
 --              (default 2,000,000; the first runs of every block are kept;
 --              0: no limit)
 --   title      the page title (default "etinspect report: FILE")
+--   max_graph_nodes  with an ETRecord, the graph view's nodes at most
+--              (default 2000; a larger graph gets a note instead; 0: no
+--              limit) - see etinspect.html_graph
 local _ENV = require("etinspect")._core.std -- the standard library as it was at load
 local pyrepr = require("etinspect.pyrepr")
 local assets = require("etinspect.html_assets")
@@ -31,6 +34,7 @@ local etinspect = require("etinspect")
 -- loaded now, not at the first report: a script may have removed the
 -- globals (require) by then
 local top_ops = require("etinspect.scripts.top_ops")
+local graph_view = require("etinspect.html_graph")
 local core = etinspect._core
 
 local M = {}
@@ -41,11 +45,11 @@ M.CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inlin
   .. "img-src data:; base-uri 'none'; form-action 'none'"
 
 --- Default values of the numeric options.
-M.DEFAULTS = { top = 20, max_rows = 5000, max_slices = 2000000 }
+M.DEFAULTS = { top = 20, max_rows = 5000, max_slices = 2000000, max_graph_nodes = 2000 }
 
 --- The options contract of write_html and render.
 local OPTIONS = { run = "table", top = "integer", max_rows = "integer", max_slices = "integer",
-                  title = "string" }
+                  title = "string", max_graph_nodes = "integer" }
 
 --- Events-table cells listing more items than this collapse (<details>).
 local LIST_OPEN = 3
@@ -333,7 +337,8 @@ local function header_html(insp, view)
   if #w > 0 then item("Warnings", '<a href="#warnings">' .. #w .. "</a>") end
   out[#out + 1] = "</dl>"
   out[#out + 1] = '<nav><a href="#runs-section">Run over run</a><a href="#top-ops-section">Top operators</a>'
-    .. '<a href="#timeline-section">Timeline</a><a href="#summary-section">Events</a>'
+    .. '<a href="#timeline-section">Timeline</a>'
+    .. (view.has_graph and '<a href="#graph-section">Graph</a>' or "") .. '<a href="#summary-section">Events</a>'
     .. (view.has_memory and '<a href="#memory-section">Memory</a>' or "") .. "</nav></header>"
   return table.concat(out, "\n")
 end
@@ -772,9 +777,11 @@ local function write_page(insp, o, put, data)
   choose_run(insp, o.run) -- option errors before anything is written
   local plan = core.html_plan(insp, o.max_slices)
   local mem = memory_rows(insp)
+  local graph, why = graph_view.data(insp, (choose_run(insp, o.run)), o.max_graph_nodes)
   local view = {
     title = o.title or ("etinspect report: " .. (path and basename(path) or "ETDump")),
     has_memory = #mem > 0,
+    has_graph = insp.etrecord ~= nil,
   }
   put(table.concat({
     "<!DOCTYPE html>",
@@ -786,7 +793,7 @@ local function write_page(insp, o, put, data)
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="generator" content="etinspect ' .. esc(etinspect.version) .. '">',
     "<title>" .. esc(view.title) .. "</title>",
-    "<style>" .. assets.STYLE .. "</style>",
+    "<style>" .. assets.STYLE .. graph_view.STYLE .. "</style>",
     "</head>",
     "<body><main>",
     header_html(insp, view),
@@ -796,6 +803,7 @@ local function write_page(insp, o, put, data)
   }, "\n"))
   put(top_ops_html(insp, o) .. "\n")
   put(timeline_html(insp, plan) .. "\n")
+  put(graph_view.section_html(graph, why, insp.target_time_scale, esc) .. "\n")
   put(summary_html(insp, o) .. "\n")
   put(memory_html(mem) .. "\n")
   put('<footer>Written by etinspect ' .. esc(etinspect.version) .. ". This page loads nothing: "
@@ -803,7 +811,16 @@ local function write_page(insp, o, put, data)
   put('<script type="application/json" id="et-meta">' .. meta_json(insp, plan, o) .. "</script>\n")
   put('<script type="application/octet-stream" id="et-data">')
   data(o.max_slices)
-  put("</script>\n<script>" .. assets.SCRIPT .. "</script>\n</body>\n</html>\n")
+  put("</script>\n<script>" .. assets.SCRIPT .. "</script>\n")
+  if graph then
+    -- the graph's data, the layout library with its licence, the view's script
+    put('<script type="application/json" id="et-graph">' .. graph_view.json(graph, json_str) .. "</script>\n")
+    local lib = graph_view.library()
+    put("<script>/*! dagre, inlined for the graph view (vendor/dagre).\n" .. lib.LICENSE .. "*/\n" .. lib.JS
+      .. "</script>\n")
+    put("<script>" .. graph_view.SCRIPT .. "</script>\n")
+  end
+  put("</body>\n</html>\n")
 end
 
 --- Render the report of an Inspector as one HTML document.

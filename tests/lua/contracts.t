@@ -282,7 +282,7 @@ local DOC = {
   {"insp:to_sqlite", bad = function() return insp:to_sqlite({}) end,
    opts = function(o) return insp:to_sqlite(tmp .. ".db", o) end, want = "Inspector:to_sqlite: bad argument #1 (string expected, got table)", where = "Inspector:to_sqlite", accepted = "dump, replace"},
   {"insp:write_html", bad = function() return insp:write_html(42) end,
-   opts = function(o) return insp:write_html(tmp .. ".html", o) end, want = "write_html: a path (or an open file) is required", where = "Inspector:write_html", accepted = "max_rows, max_slices, run, title, top"},
+   opts = function(o) return insp:write_html(tmp .. ".html", o) end, want = "write_html: a path (or an open file) is required", where = "Inspector:write_html", accepted = "max_graph_nodes, max_rows, max_slices, run, title, top"},
   {"insp:close", bad = function() return insp.close("x") end, want = "Inspector:close: bad self (Inspector expected, got string)"},
   {"dumps:inspector", bad = function() return dumps:inspector(true) end, want = "Dumps:inspector: bad argument #1 (dump index or name expected, got boolean)"},
   {"dumps:to_dataframe", bad = function() return dumps:to_dataframe(true) end,

@@ -232,9 +232,14 @@ local function check_page(name, insp, doc, opts)
   local ext = external_reference(doc)
   t.ok(ext == nil, name .. ": no external reference (src, href outside the page, url(), @import)")
   if ext then t.diag(ext) end
-  t.is(count(lower, "<script"), 3, name .. ": three script elements: metadata, samples and the page's script")
-  t.is(count(lower, "<script>"), 1, name .. ": one of them runs (no type)")
-  t.is(count(lower, "</script"), 3, name .. ": no script element is closed early by a name")
+  -- with an ETRecord's graph view: its data, the layout library and its script too
+  local graph = doc:find('<script type="application/json" id="et-graph">', 1, true) ~= nil
+  t.is(graph, insp.etrecord ~= nil, name .. ": a graph view exactly when an ETRecord is linked")
+  local scripts, running = graph and 6 or 3, graph and 3 or 1
+  t.is(count(lower, "<script"), scripts, name .. ": " .. scripts .. " script elements: metadata, samples and the "
+    .. "page's script" .. (graph and ", the graph's data, dagre and the graph's script" or ""))
+  t.is(count(lower, "<script>"), running, name .. ": " .. running .. " of them run (no type)")
+  t.is(count(lower, "</script"), scripts, name .. ": no script element is closed early by a name")
   t.is(count(lower, "<style"), 1, name .. ": one style element")
   t.ok(not doc:find("[%z\1-\9\11-\31\127]"), name .. ": no control characters but newlines")
   t.ok(utf8.len(doc) ~= nil, name .. ": valid UTF-8")
@@ -317,7 +322,7 @@ t.raises(function() html.render(insp, { top = -1 }) end, "opts.top must be a non
 t.raises(function() html.render(insp, { top = "3" }) end,
   "html.render: option 'top' must be an integer, got string", "the options contract: a wrong type")
 t.raises(function() html.render(insp, { bogus = 1 }) end,
-  "html.render: unknown option 'bogus' %(accepted: max_rows, max_slices, run, title, top%)",
+  "html.render: unknown option 'bogus' %(accepted: max_graph_nodes, max_rows, max_slices, run, title, top%)",
   "the options contract: an unknown key")
 t.raises(function() insp:write_html(os.tmpname(), { max_rows = 1.5 }) end,
   "Inspector:write_html: option 'max_rows' must be an integer, got number", "write_html: the contract too")

@@ -376,6 +376,10 @@ end
 -- a finalizer of the user's closes the ETRecord while an Inspector is being built --------
 do
   collectgarbage("incremental", 100, 400)
+  -- the pause takes effect once a cycle ends: run one, or the threshold the
+  -- cases above left (twice the heap then) may not be reached in these 30
+  -- constructions, and no finalizer runs (it was not, once the library grew)
+  collectgarbage()
   local closed, opened = 0, 0
   for i = 1, 30 do
     local rec = etinspect.parse_etrecord(RECORD)
