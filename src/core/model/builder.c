@@ -3,7 +3,6 @@
  * warnings; the verification of a deferred model; a legacy profiler dump's
  * blocks.  Its entry points are declared in model_int.h, its types in
  * builder_int.h. */
-#define _DEFAULT_SOURCE /* madvise, MAP_ANONYMOUS */
 #include "model/builder_int.h"
 
 #include <inttypes.h>
@@ -11,36 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sys/mman.h>
 
+#include "base/bigalloc.h"
 #include "base/parallel.h"
 #include "base/stats.h"
 
-/* A large allocation: from 4 MB on mapped, with huge pages (fewer page
- * faults and TLB misses), else malloc'ed; *mapped says which (big_free). */
-static void *big_alloc(size_t bytes, bool *mapped)
-{
-    *mapped = false;
-#if defined(MADV_HUGEPAGE)
-    if (bytes >= ((size_t)4 << 20)) {
-        void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (p != MAP_FAILED) {
-            madvise(p, bytes, MADV_HUGEPAGE);
-            *mapped = true;
-            return p;
-        }
-    }
-#endif
-    return malloc(bytes ? bytes : 1);
-}
-
-static void big_free(void *p, size_t bytes, bool mapped)
-{
-    if (mapped)
-        munmap(p, bytes);
-    else
-        free(p);
-}
 /* Text of an integer delegate id, as Python's str(int). */
 static void id_text(int32_t id, char out[12])
 {
@@ -302,7 +276,7 @@ static void *arena_alloc(et_inspector *insp, size_t bytes)
 {
     et_inspector_int *ii = et_insp_int(insp);
     ii->samples_size = bytes ? bytes : 1;
-    return ii->samples = big_alloc(ii->samples_size, &ii->samples_mapped);
+    return ii->samples = et_big_alloc(ii->samples_size, &ii->samples_mapped);
 }
 
 /* The block's five per-run arrays (runs, run_output_first / _count,
@@ -698,7 +672,7 @@ static int finish_block(builder *b, size_t gi)
 static void free_worker(worker *w)
 {
     if (w->ticks)
-        big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
+        et_big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
     for (size_t i = 0; i < w->n_groups; i++) {
         lgroup *g = &w->groups[i];
         free(g->rr);
@@ -807,7 +781,7 @@ static int make_workers(builder *b, bool model)
             return -1;
         w->ticks_cap = (size_t)events;
         w->ticks_bytes = w->ticks_cap * sizeof *w->ticks;
-        if (!(w->ticks = big_alloc(w->ticks_bytes, &w->ticks_mapped)))
+        if (!(w->ticks = et_big_alloc(w->ticks_bytes, &w->ticks_mapped)))
             return -1;
         size_t n = w->r1 - w->r0;
         w->run_group = malloc((n ? n : 1) * sizeof *w->run_group);
@@ -1036,7 +1010,7 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
     }
     for (unsigned k = 0; k < b.nw && !defer_samples; k++) {
         worker *w = &b.w[k];
-        big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
+        et_big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
         w->ticks = NULL;
     }
     if (o->defer_stats)
@@ -1196,10 +1170,7 @@ void et_model_free(et_inspector *insp)
     free(ii->run_pool);
     ii->event_pool = NULL;
     ii->run_pool = NULL;
-    if (ii->samples_mapped)
-        munmap(ii->samples, ii->samples_size);
-    else
-        free(ii->samples);
+    et_big_free(ii->samples, ii->samples_size, ii->samples_mapped);
     free(insp->run_ticks);
     if (ii->samples_pending) {
         free_builder(ii->samples_pending);

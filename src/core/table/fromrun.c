@@ -1,5 +1,4 @@
 /* fromrun.c - the raw-event columns from an inspector's runs; see fromrun.h. */
-#define _DEFAULT_SOURCE /* madvise, MAP_ANONYMOUS */
 #include "table/fromrun.h"
 
 #include <math.h>
@@ -8,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sys/mman.h>
-
+#include "base/bigalloc.h"
 #include "base/parallel.h"
 #include "base/strbuf.h"
 #include "base/timescale.h"
@@ -88,55 +86,51 @@ void et_rawtable_free(et_rawtable *t)
     memset(t, 0, sizeof *t);
 }
 
-/* A column's cells from 4 MiB on (half a million rows of 8 bytes): a
- * mapping of its own with huge pages, as the model's large arrays
- * (model/builder.c): the columns of a large dump are tens of MB of new
- * memory, whose 4 KiB page faults cost more than filling them.  A column
- * that no cell is written to (delegate ids absent) never touches its
- * pages.  Smaller columns are et_col_new's. */
-#define BIG_COLUMN ((size_t)4 << 20)
-
-typedef struct mapping {
+/* A column's cells from 4 MiB on (half a million rows of 8 bytes): an
+ * allocation of its own on huge pages (base/bigalloc.h), as the model's
+ * large arrays: the columns of a large dump are tens of MB of new memory,
+ * whose 4 KiB page faults cost more than filling them.  A column that no
+ * cell is written to (delegate ids absent) never touches its pages.
+ * Smaller columns are et_col_new's. */
+typedef struct big_cells {
     void *p;
     size_t bytes;
-} mapping;
+    bool mapped;
+} big_cells;
 
-static void mapping_release(void *ctx)
+static void big_cells_release(void *ctx)
 {
-    mapping *m = ctx;
-    munmap(m->p, m->bytes);
+    big_cells *m = ctx;
+    et_big_free(m->p, m->bytes, m->mapped);
     free(m);
 }
 
 /* A zeroed column of n cells of `kind` whose cells the caller writes
- * through *data (a mapping the column's owner unmaps with the last
- * reference, or et_col_new's storage); NULL on exhausted memory. */
+ * through *data (et_big_alloc's, freed with the column's last reference,
+ * or et_col_new's storage); NULL on exhausted memory. */
 static et_column *column_new(et_col_kind kind, size_t n, et_strpool *pool, void **data)
 {
     size_t cs = et_col_cell_size(kind);
     et_column *c = NULL;
-#if defined(MADV_HUGEPAGE)
-    if (n >= BIG_COLUMN / cs && n <= SIZE_MAX / cs) {
-        mapping *m = malloc(sizeof *m);
-        void *p = mmap(NULL, n * cs, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (n >= ET_BIG_ALLOC_MIN / cs && n <= SIZE_MAX / cs) {
+        big_cells *m = malloc(sizeof *m);
+        bool mapped = false;
+        void *p = m ? et_big_alloc(n * cs, &mapped) : NULL;
         et_col_owner *o = NULL;
-        if (m && p != MAP_FAILED) {
-            madvise(p, n * cs, MADV_HUGEPAGE);
-            *m = (mapping){p, n * cs};
-            if ((o = et_col_owner_new(mapping_release, m)))
+        if (p) {
+            *m = (big_cells){p, n * cs, mapped};
+            if ((o = et_col_owner_new(big_cells_release, m)))
                 c = et_col_borrow(kind, n, p, cs, NULL, pool, ET_LIST_F64, o);
         }
         if (!o) {
-            if (p != MAP_FAILED)
-                munmap(p, n * cs);
+            et_big_free(p, n * cs, mapped);
             free(m);
             return NULL;
         }
-        et_col_owner_release(o); /* the column's reference (or, without one, unmapped) */
+        et_col_owner_release(o); /* the column's reference (or, without one, freed) */
         *data = p;
         return c;
     }
-#endif
     if ((c = et_col_new(kind, n, false, pool)))
         *data = et_col_mut_data(c);
     return c;
