@@ -34,8 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lua_cov.h"
-#include "host/host.h"
+#include "lua_driver.h"
 
 /* The libFuzzer entry points (declared for -Wmissing-prototypes). */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -69,13 +68,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    const char *s = getenv("ET_SRC");
-    char cwd[2048];
-    if (!(s && *s) && !(s = getcwd(cwd, sizeof cwd))) {
-        perror("fuzz_api: getcwd");
-        exit(1);
-    }
-    snprintf(src, sizeof src, "%s", s);
+    et_fuzz_src("fuzz_api", src, sizeof src);
     const char *f = getenv("ET_FIXTURES"), *b = getenv("ET_BUILD");
     if (f && *f)
         snprintf(fixtures, sizeof fixtures, "%s", f);
@@ -99,26 +92,14 @@ static const char driver[] =
     "local D = require 'api_driver'\n"
     "D.run(D.bytes(data), {dir = dir, fixtures = fixtures, src = src, steps = 200})\n";
 
-static int panic(lua_State *L)
-{
-    fprintf(stderr, "fuzz_api: Lua panic: %s\n", lua_tostring(L, -1));
-    abort();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     empty_workdir();
     /* the program's state: the standard library as the host offers it,
      * `etinspect` in package.preload */
-    lua_State *L = et_host_lua();
+    lua_State *L = et_fuzz_driver_state(driver, sizeof driver - 1);
     if (!L)
         return 0;
-    lua_atpanic(L, panic);
-    et_fuzz_lua_coverage(L);
-    if (luaL_loadbuffer(L, driver, sizeof driver - 1, "=fuzz_api") != LUA_OK) {
-        fprintf(stderr, "fuzz_api: %s\n", lua_tostring(L, -1));
-        abort();
-    }
     lua_pushlstring(L, (const char *)data, size);
     lua_pushstring(L, workdir);
     lua_pushstring(L, fixtures);

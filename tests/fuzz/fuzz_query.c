@@ -30,8 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lua_cov.h"
-#include "host/host.h"
+#include "lua_driver.h"
 
 /* The libFuzzer entry points (declared for -Wmissing-prototypes). */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -43,13 +42,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
-    const char *s = getenv("ET_SRC");
-    char cwd[2048];
-    if (!(s && *s) && !(s = getcwd(cwd, sizeof cwd))) {
-        perror("fuzz_query: getcwd");
-        exit(1);
-    }
-    snprintf(src, sizeof src, "%s", s);
+    et_fuzz_src("fuzz_query", src, sizeof src);
     return 0;
 }
 
@@ -61,25 +54,13 @@ static const char driver[] =
     "local why = D.run(data)\n"
     "if why then return 'CONTRACT ' .. why end\n";
 
-static int panic(lua_State *L)
-{
-    fprintf(stderr, "fuzz_query: Lua panic: %s\n", lua_tostring(L, -1));
-    abort();
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 65536) /* an expression's cost grows with its length: keep runs short */
         return 0;
-    lua_State *L = et_host_lua();
+    lua_State *L = et_fuzz_driver_state(driver, sizeof driver - 1);
     if (!L)
         return 0;
-    lua_atpanic(L, panic);
-    et_fuzz_lua_coverage(L);
-    if (luaL_loadbuffer(L, driver, sizeof driver - 1, "=fuzz_query") != LUA_OK) {
-        fprintf(stderr, "fuzz_query: %s\n", lua_tostring(L, -1));
-        abort();
-    }
     lua_pushlstring(L, (const char *)data, size);
     lua_pushstring(L, src);
     if (lua_pcall(L, 2, 1, 0) != LUA_OK) {
