@@ -15,10 +15,8 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The length of the UTF-8 sequence at s[0..n) and its code point, or 0
- * when none starts there: a lead byte C2-F4 and its continuation bytes,
- * as frame.c counts code points (so that widths agree). */
-static size_t utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
+/* See shown.h: the one UTF-8 decoding of display widths. */
+size_t et_utf8_next(const unsigned char *s, size_t n, uint32_t *cp)
 {
     uint32_t c = s[0];
     size_t len;
@@ -52,7 +50,7 @@ static size_t step(const unsigned char *s, size_t n, char esc[5], size_t *used)
 {
     static const char hex[] = "0123456789abcdef";
     uint32_t cp = 0;
-    size_t len = utf8_seq(s, n, &cp);
+    size_t len = et_utf8_next(s, n, &cp);
     *used = len ? len : 1; /* a byte of an invalid sequence alone: shown as U+FFFD */
     /* a control only in its shortest form: one byte for C0 and DEL, two for
      * C1 (a terminal shows an overlong encoding as U+FFFD) */

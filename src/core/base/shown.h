@@ -24,9 +24,18 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "base/strbuf.h"
+
+/* The length of the UTF-8 sequence at s[0..n) (n > 0) and its code point
+ * in *cp, or 0 when none starts there: a lead byte C2-F4 and as many
+ * continuation bytes as it announces (overlong 3- and 4-byte forms and
+ * surrogates are not told apart).  The one decoding of display widths:
+ * this escaping and frame.c's Python string semantics count code points
+ * with it, so that their widths agree. */
+size_t et_utf8_next(const unsigned char *s, size_t n, uint32_t *cp);
 
 /* Whether s[0..n) holds anything that is escaped. */
 bool et_shown_needed(const char *s, size_t n);

@@ -414,36 +414,16 @@ int et_frame_write_tsv_index(const et_frame *f, FILE *out, bool index)
 
 /* ------------------------------------------------ Python string semantics */
 
-/* Decode one UTF-8 sequence from s[0..n), n > 0; returns its length.  An
- * invalid byte decodes alone, as a code point no predicate matches. */
+/* Decode one UTF-8 sequence from s[0..n), n > 0 (et_utf8_next); returns
+ * its length.  An invalid byte decodes alone, as a code point no
+ * predicate matches. */
 static size_t u8_next(const unsigned char *s, size_t n, uint32_t *cp)
 {
-    size_t len, i;
-    uint32_t c = s[0];
-
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xc2 && c <= 0xdf)
-        len = 2, c &= 0x1f;
-    else if (c >= 0xe0 && c <= 0xef)
-        len = 3, c &= 0x0f;
-    else if (c >= 0xf0 && c <= 0xf4)
-        len = 4, c &= 0x07;
-    else
-        len = 0;
-    for (i = 1; len && i < len; i++) {
-        if (i >= n || (s[i] & 0xc0) != 0x80)
-            len = 0;
-        else
-            c = (c << 6) | (s[i] & 0x3f);
-    }
+    size_t len = et_utf8_next(s, n, cp);
     if (!len) {
         *cp = UINT32_MAX;
         return 1;
     }
-    *cp = c;
     return len;
 }
 
