@@ -353,6 +353,13 @@ void et_lua_register_rawframe(lua_State *L);
 struct et_column;
 void et_lua_open_table(lua_State *L);
 void et_lua_push_table(lua_State *L, struct et_column *const *cols, size_t ncols, size_t nrows);
+/* Push cell i (0-based) of column c as a Lua value: nil for an absent
+ * cell, NaN (as Lua's 0/0 makes it) for a NaN cell of any kind, a number,
+ * integer, boolean or string, a new table for a list cell.  Returns true
+ * when it pushed; false, pushing nothing, for a present cell of an
+ * ET_COL_OBJ column, whose value is in the store of the Table or Series
+ * holding it.  Raises only Lua's memory error. */
+bool et_lua_push_col_value(lua_State *L, const struct et_column *c, size_t i);
 
 /* etinspect.Inspector{...} (l_inspector.c): open an ETDump (or a legacy
  * dump) with its options table at argument 1; see docs/lua-api.md. */

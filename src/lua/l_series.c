@@ -172,57 +172,18 @@ static void push_new(lua_State *L, et_column *c, int name_idx, int store_idx)
     }
 }
 
-/* Push cell i (0-based) of the Series at idx. */
+/* Push cell i (0-based) of the Series at idx (et_lua_push_col_value; an
+ * object cell from the Series' store, user value 2). */
 static void push_cell(lua_State *L, int idx, const et_column *c, size_t i)
 {
-    if (c->valid && c->valid[i] != ET_VALID) {
-        if (c->valid[i] == ET_NAN)
-            lua_pushnumber(L, (lua_Number)NAN);
-        else
-            lua_pushnil(L);
+    if (et_lua_push_col_value(L, c, i))
         return;
-    }
-    switch (c->kind) {
-    case ET_COL_F64: lua_pushnumber(L, et_col_f64(c, i)); break;
-    case ET_COL_I64: lua_pushinteger(L, et_col_i64(c, i)); break;
-    case ET_COL_BOOL: lua_pushboolean(L, et_col_bool(c, i)); break;
-    case ET_COL_STR: {
-        size_t len;
-        const char *p = et_strpool_get(c->pool, et_col_str(c, i), &len);
-        lua_pushlstring(L, p, len);
-        break;
-    }
-    case ET_COL_LIST: {
-        et_list_span sp = et_col_list(c, i);
-        if (sp.len > (uint64_t)INT32_MAX)
-            luaL_error(L, "list cell of %I elements is too long", (lua_Integer)sp.len);
-        lua_createtable(L, (int)sp.len, 0);
-        for (uint64_t k = 0; k < sp.len; k++) {
-            switch (c->elem) {
-            case ET_LIST_F64: lua_pushnumber(L, ((const double *)sp.ptr)[k]); break;
-            case ET_LIST_I64: lua_pushinteger(L, ((const int64_t *)sp.ptr)[k]); break;
-            case ET_LIST_U64: lua_pushinteger(L, (lua_Integer)((const uint64_t *)sp.ptr)[k]); break;
-            case ET_LIST_I32: lua_pushinteger(L, ((const int32_t *)sp.ptr)[k]); break;
-            case ET_LIST_STR: {
-                size_t len;
-                const char *p = et_strpool_get(c->pool, ((const uint32_t *)sp.ptr)[k], &len);
-                lua_pushlstring(L, p, len);
-                break;
-            }
-            }
-            lua_rawseti(L, -2, (lua_Integer)k + 1);
-        }
-        break;
-    }
-    case ET_COL_OBJ:
-        if (lua_getiuservalue(L, idx, 2) == LUA_TTABLE) {
-            lua_geti(L, -1, et_col_i64(c, i));
-            lua_replace(L, -2);
-        } else {
-            lua_pop(L, 1);
-            lua_pushnil(L);
-        }
-        break;
+    if (lua_getiuservalue(L, idx, 2) == LUA_TTABLE) {
+        lua_geti(L, -1, et_col_i64(c, i));
+        lua_replace(L, -2);
+    } else {
+        lua_pop(L, 1);
+        lua_pushnil(L);
     }
 }
 

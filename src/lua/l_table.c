@@ -165,14 +165,15 @@ static void push_elem(lua_State *L, const et_column *c, const void *p, uint64_t 
     }
 }
 
-static void push_cell(lua_State *L, const et_column *c, size_t i)
+/* See binding.h: a cell as a Lua value, but for the stores' object cells. */
+bool et_lua_push_col_value(lua_State *L, const et_column *c, size_t i)
 {
     if (c->valid && c->valid[i] != ET_VALID) {
         if (c->valid[i] == ET_NAN)
             lua_pushnumber(L, lua_nan());
         else
             lua_pushnil(L);
-        return;
+        return true;
     }
     switch (c->kind) {
     case ET_COL_F64: lua_pushnumber(L, et_col_f64(c, i)); break;
@@ -193,18 +194,23 @@ static void push_cell(lua_State *L, const et_column *c, size_t i)
         }
         break;
     }
-    case ET_COL_OBJ: {
-        objstore *s = c->owner ? c->owner->ctx : NULL;
-        if (!s) {
-            lua_pushnil(L);
-            break;
-        }
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->ref);
-        lua_rawgeti(L, -1, (lua_Integer)et_col_i64(c, i));
-        lua_remove(L, -2);
-        break;
+    case ET_COL_OBJ: return false;
     }
+    return true;
+}
+
+static void push_cell(lua_State *L, const et_column *c, size_t i)
+{
+    if (et_lua_push_col_value(L, c, i))
+        return;
+    objstore *s = c->owner ? c->owner->ctx : NULL; /* an object cell: the Table's store */
+    if (!s) {
+        lua_pushnil(L);
+        return;
     }
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->ref);
+    lua_rawgeti(L, -1, (lua_Integer)et_col_i64(c, i));
+    lua_remove(L, -2);
 }
 
 /* ---------------------------------------------------------------- from Lua */
