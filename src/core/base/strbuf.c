@@ -127,6 +127,18 @@ void et_sb_reset(et_strbuf *sb)
         sb->p[0] = '\0';
 }
 
+int et_sb_drain(et_strbuf *sb, FILE *out, bool force)
+{
+    if (sb->failed)
+        return -1;
+    if (force || sb->n > (1u << 20)) {
+        if (sb->n && fwrite(sb->p, 1, sb->n, out) != sb->n)
+            return -1;
+        et_sb_reset(sb);
+    }
+    return 0;
+}
+
 void et_sb_free(et_strbuf *sb)
 {
     free(sb->p);

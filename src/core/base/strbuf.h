@@ -12,6 +12,7 @@
 #include <string.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct et_strbuf {
     char *p;      /* NUL-terminated when not NULL */
@@ -73,6 +74,12 @@ static inline void et_sb_setlen(et_strbuf *sb, const char *end)
 }
 /* Empty the buffer, keeping its storage. */
 void et_sb_reset(et_strbuf *sb);
+
+/* For a document built piece by piece: write the buffer to `out` and
+ * empty it when it holds over 1 MiB, or whatever it holds when `force`.
+ * Returns 0, or -1 when the buffer failed (a failed allocation) or the
+ * write did (errno as fwrite left it). */
+int et_sb_drain(et_strbuf *sb, FILE *out, bool force);
 void et_sb_free(et_strbuf *sb);
 
 /* a[0, n) == b[0, n), 8 bytes at a time inline: names are short, and a

@@ -43,19 +43,6 @@ static void j_indent(et_strbuf *sb, int depth)
         et_sb_add(sb, "  ", 2);
 }
 
-/* Flush the buffer to `out` when it has grown large. */
-static int j_flush(et_strbuf *sb, FILE *out, bool force)
-{
-    if (sb->failed)
-        return -1;
-    if (force || sb->n > (1u << 20)) {
-        if (sb->n && fwrite(sb->p, 1, sb->n, out) != sb->n)
-            return -1;
-        et_sb_reset(sb);
-    }
-    return 0;
-}
-
 static void j_tensor(et_strbuf *sb, const et_etdump *d, const et_raw_value *v)
 {
     et_sb_adds(sb, "{\"kind\": \"tensor\", \"scalar_type\": ");
@@ -181,7 +168,7 @@ static int j_finish(et_strbuf *sb, size_t n, FILE *out)
     if (n)
         j_indent(sb, 1);
     et_sb_adds(sb, "]\n}\n");
-    int rc = j_flush(sb, out, true);
+    int rc = et_sb_drain(sb, out, true);
     et_sb_free(sb);
     return rc;
 }
@@ -547,7 +534,7 @@ int et_report_write_json(const et_inspector *insp, FILE *out)
                 et_sb_addc(&sb, ',');
             j_indent(&sb, 4);
             j_event(&sb, insp, blk, &blk->events[e], e, d);
-            if (j_flush(&sb, out, false) != 0)
+            if (et_sb_drain(&sb, out, false) != 0)
                 goto fail;
         }
         if (blk->n_events)
@@ -618,7 +605,7 @@ int et_report_write_legacy_json(const et_inspector *insp, FILE *out)
             et_sb_adds(&sb, ", \"start_time\": "), j_u64s(&sb, ev->start_ticks, n);
             et_sb_adds(&sb, ", \"end_time\": "), j_u64s(&sb, ev->end_ticks, n);
             et_sb_addc(&sb, '}');
-            if (j_flush(&sb, out, false) != 0)
+            if (et_sb_drain(&sb, out, false) != 0)
                 goto fail;
         }
         if (lb->n_events)

@@ -28,20 +28,6 @@ static void j_strz(et_strbuf *sb, const char *s) { et_sb_add_json_str(sb, s, str
 /* A finite number as Python's repr (callers leave out NaN and infinities). */
 static void j_num(et_strbuf *sb, double v) { et_sb_add_repr(sb, v); }
 
-/* Write the buffer to `out` when large (or `force`); 0 or -1 (failed
- * allocation or write). */
-static int j_flush(et_strbuf *sb, FILE *out, bool force)
-{
-    if (sb->failed)
-        return -1;
-    if (force || sb->n > (1u << 20)) {
-        if (sb->n && fwrite(sb->p, 1, sb->n, out) != sb->n)
-            return -1;
-        et_sb_reset(sb);
-    }
-    return 0;
-}
-
 /* ------------------------------------------------------------------ */
 /* node ids and the data linked to nodes */
 
@@ -318,7 +304,7 @@ static int write_graph(et_strbuf *sb, FILE *out, const char *id, const mx_data *
             et_sb_adds(sb, "\"}");
         }
         et_sb_adds(sb, "]}");
-        if (rc == 0 && j_flush(sb, out, false) != 0)
+        if (rc == 0 && et_sb_drain(sb, out, false) != 0)
             rc = sb->failed ? et_fail(err, ET_ERR_NOMEM, "out of memory")
                             : et_fail(err, ET_ERR_IO, "write failed");
     }
@@ -547,12 +533,12 @@ static int write_file(const char *dir, int f, const char *const *ids, const mx_d
             j_strz(&sb, ids[i]);
             et_sb_addc(&sb, ':');
             write_node_data(&sb, f, &data[i], b, unit);
-            if (j_flush(&sb, of.fp, false) != 0)
+            if (et_sb_drain(&sb, of.fp, false) != 0)
                 break;
         }
         et_sb_adds(&sb, "\n}\n");
     }
-    if (rc == 0 && j_flush(&sb, of.fp, true) != 0)
+    if (rc == 0 && et_sb_drain(&sb, of.fp, true) != 0)
         rc = sb.failed ? et_fail(err, ET_ERR_NOMEM, "out of memory") : -2;
     et_sb_free(&sb);
     if (rc == -2 || (rc == 0 && ferror(of.fp)))
