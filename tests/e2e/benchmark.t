@@ -85,6 +85,22 @@ for rec, ev in zip(recs, ["Method::execute", "native_call_convolution.out", "nat
 EOF
 ok "pytorch-v3: ExecuTorch's record shape, metric names, the TSV's avg" python3 "$T/v3.py" "$T/out" "$T/a.tsv"
 
+# upstream's names: blocks Execute::<method>, events Method::execute::<method>
+run benchmark "$F/upstream_names.etdp" --format pytorch-v3
+ok "upstream names: a method per block, its metric the inference latency; names unique" python3 -c '
+import json, sys
+recs = json.load(open(sys.argv[1]))
+key = [(r["metric"]["name"], r["metric"]["extra_info"]["method"]) for r in recs]
+assert key[:2] == [("p50_inference_latency(ms)", "forward"), ("p50_inference_latency(ms)", "decode")], key
+assert len(set(key)) == len(key) == 10, key
+assert key[3] == ("0 (instruction 1, delegate 0) p50_latency(ms)", "forward"), key' "$T/out"
+run benchmark "$F/upstream_names.etdp" --format github
+ok "upstream names: github names unique, with the block" python3 -c '
+import json, sys
+names = [e["name"] for e in json.load(open(sys.argv[1]))]
+assert len(set(names)) == len(names) == 10, names
+assert names[0] == "upstream_names/Execute::forward/Method::execute::forward", names' "$T/out"
+
 # ---- the output writer
 run benchmark "$A" --format pytorch-v3 -o "$T/records.json"
 ok "-o: exit 0, nothing on standard output" sh -c '[ "$(cat "$1")" -eq 0 ] && [ ! -s "$2" ]' _ "$T/status" "$T/out"

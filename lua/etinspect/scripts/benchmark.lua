@@ -110,6 +110,15 @@ local function obj(keys, t)
   return setmetatable(t, { __order = keys })
 end
 
+--- The method an event ran in, for a v3 record's metric.extra_info.method:
+-- "forward" for upstream's Method::execute::forward or a block
+-- Execute::forward, else the block's name ("Execute").
+-- @tparam table e an entry of the pool
+-- @treturn string
+function S.method_of(e)
+  return e.event:match("^Method::execute::(.+)$") or e.block:match("^Execute::(.+)$") or e.block
+end
+
 --- The entries and records of a pool: the method events first, then the
 -- operator events, each in block then event order.
 -- @tparam {table,...} pool etinspect.diff's pool of the dumps
@@ -152,7 +161,7 @@ end
 -- write them: one per event, {benchmark = {name = "ExecuTorch", mode =
 -- "inference", extra_info}, model = {name, type = "OSS model", backend},
 -- metric = {name, benchmark_values = {value}, target_value = 0,
--- extra_info = {method = BLOCK}}, runners = {{name = DEVICE, type,
+-- extra_info = {method = S.method_of(e)}}, runners = {{name = DEVICE, type,
 -- avail_mem_in_gb, total_mem_in_gb}}}; a method's metric is
 -- "p50_inference_latency(ms)" (ExecuTorch's "avg_inference_latency(ms)"
 -- with --metric avg), an operator's "LABEL p50_latency(ms)".
@@ -180,7 +189,7 @@ function S.pytorch_v3(events, o)
       model = obj({ "name", "type", "backend" }, { name = o.model, type = "OSS model", backend = o.backend }),
       metric = obj({ "name", "benchmark_values", "target_value", "extra_info" }, {
         name = metric, benchmark_values = { v }, target_value = 0,
-        extra_info = obj({ "method" }, { method = e.block }) }),
+        extra_info = obj({ "method" }, { method = S.method_of(e) }) }),
       runners = { obj({ "name", "type", "avail_mem_in_gb", "total_mem_in_gb" }, {
         name = o.device, type = "", avail_mem_in_gb = "", total_mem_in_gb = "" }) },
     })
