@@ -569,12 +569,12 @@ end
 -- then one line per regressed event with its ratio and interval.
 -- @tparam table gate the second value of D.diff
 -- @treturn string text ending in a newline, e.g.
---   "diff: regression: 1 event significantly more than 5% slower ...\n
---     Execute  native_call_convolution.out  (instruction 0)  ratio 1.34071  [1.31492, 1.35911]  q 0.0076123\n"
--- @raise "diff_gate_summary: not a gate" for another value
+--   "diff: regression: 1 event significantly (q < 0.05) more than 5% slower ...\n
+--     Execute  native_call_convolution.out  (instruction 0)  ratio 1.34072  [1.31492, 1.35912]  q 0.0076123\n"
+-- @raise "gate_summary: not a gate" for another value
 function D.gate_summary(gate)
   if type(gate) ~= "table" or type(gate.regressions) ~= "table" then
-    error("diff_gate_summary: not a gate", 2)
+    error("gate_summary: not a gate", 2)
   end
   local pct = core.repr(gate.fail_above + 0.0):gsub("%.0$", "")
   local q = core.repr(gate.alpha + 0.0)

@@ -156,6 +156,7 @@ ok "--tsv_path over a dump of a set: the dump is intact" cmp -s "$T/test/run2.et
   print(pcall(E.diff, a, {b, 'x'}))
   print(pcall(E.diff, a, E.Inspector{etdump_path = '$B', target_time_scale = 'us'}))
   print(pcall(E.diff, {a, E.Inspector{etdump_path = '$B', target_time_scale = 'us'}}, b))
+  print(pcall(D.gate_summary, {}))
   io.write(D.gate_summary(select(2, E.diff(b, a, {fail_above = 30}))))
 " >"$T/lua" 2>&1
 cat >"$T/lua.want" <<EOF
@@ -170,6 +171,7 @@ false	diff: argument 1 (A) is not an Inspector (an empty sequence)
 false	diff: argument 2 (B)[2] is not an Inspector
 false	diff: the Inspectors have different target time scales (A: ms, B: us)
 false	diff: the Inspectors of A have different target time scales (1: ms, 2: us)
+false	gate_summary: not a gate
 diff: regression: 1 event significantly (q < 0.05) more than 30% slower (ratio interval above 1.3):
   Execute  native_call_convolution.out  (instruction 0)  ratio 1.34072  [1.31492, 1.35912]  q 0.0076123
 EOF
