@@ -60,10 +60,13 @@ _etinspect_positionals()
         on && /^[ \t]*$/ { on = 0 }
         on { text = text " " $0 }
         END {
+            # an optional positional ("[A]", "[DUMPS]") is still one
+            while (match(text, /\[[A-Za-z][A-Za-z0-9_.]*\]/))
+                text = substr(text, 1, RSTART - 1) substr(text, RSTART + 1, RLENGTH - 2) substr(text, RSTART + RLENGTH)
             while (gsub(/\[[^][]*\]/, " ", text)) {}
             n = split(text, w, /[ \t]+/)
             for (i = 1; i <= n; i++) {
-                if (w[i] == "" || w[i] ~ /etinspect$/) continue
+                if (w[i] == "" || w[i] == "..." || w[i] ~ /etinspect$/) continue
                 if (w[i] == name && !named) { named = 1; continue }
                 if (w[i] ~ /^-/) { if (i < n && w[i + 1] ~ /^([A-Z][A-Z0-9_.:-]*|<[^>]*>|\{[^}]*\})$/) i++; continue }
                 print w[i]
@@ -78,7 +81,7 @@ _etinspect_positionals()
 _etinspect_file_kind()
 {
     case $1 in
-        --etdump_path | ETDUMP* | etdump* | A | B | A.etdp | B.etdp | '<a>' | '<b>') echo etdp ;;
+        --etdump_path | ETDUMP* | etdump* | A | B | A.etdp | B.etdp | '<a>' | '<b>' | DUMPS | --base | --test) echo etdp ;;
         --etrecord_path | --etrecord | ETRECORD* | etrecord* | '<etrecord>') echo 'etrecord|bin|zip' ;;
         --bundled_program_path) echo bpte ;;
         --debug_buffer_path | --profile_results_path) echo bin ;;

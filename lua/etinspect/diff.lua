@@ -431,7 +431,8 @@ end
 -- identifier, occurrence of that combination so far).
 -- @tparam Inspector insp
 -- @treturn {table,...} entries {key, block, event, instruction_id, ddi,
---   occurrence, runs, p50, avg, raw} (times in the target time scale)
+--   occurrence, delegated, runs, p50, avg, raw, perf_data} (times in the
+--   target time scale)
 local function collect(insp)
   local list, seen = {}, {}
   for _, blk in ipairs(insp.event_blocks) do
@@ -446,7 +447,8 @@ local function collect(insp)
         list[#list + 1] = {
           key = base .. "\0" .. k, block = bname, event = ev.name,
           instruction_id = ev.instruction_id, ddi = ddi, occurrence = k,
-          runs = #pd, p50 = pd.p50, avg = pd.avg, raw = pd.raw,
+          delegated = ev.is_delegated_op, runs = #pd, p50 = pd.p50, avg = pd.avg, raw = pd.raw,
+          perf_data = pd,
         }
       end
     end
@@ -454,8 +456,150 @@ local function collect(insp)
   return list
 end
 
+--- The Inspectors of one side of a diff: an Inspector, a sequence of
+-- Inspectors, or a Dumps (etinspect.open_many).
+-- @param v the argument
+-- @tparam string label "diff: argument 1 (A)", for the messages
+-- @treturn {Inspector,...} at least one
+-- @raise "diff: argument 1 (A) is not an Inspector" (nor a sequence of
+--   them, nor a Dumps), "diff: argument 1 (A) is not an Inspector (an
+--   empty sequence)", "diff: argument 1 (A)[2] is not an Inspector"
+local function side_of(v, label)
+  if is_inspector(v) then return { v } end
+  local mt = getmetatable(v)
+  local list
+  if type(v) == "table" and type(mt) == "table" and mt.__name == "Dumps" then
+    list = v.inspectors
+  elseif type(v) == "table" and mt == nil then
+    list = v
+  else
+    error(label .. " is not an Inspector", 3)
+  end
+  if #list == 0 then error(label .. " is not an Inspector (an empty sequence)", 3) end
+  local out = {}
+  for i = 1, #list do
+    if not is_inspector(list[i]) then
+      error(string.format("%s[%d] is not an Inspector", label, i), 3)
+    end
+    out[i] = list[i]
+  end
+  return out
+end
+
+--- The events of one side, pooled over its Inspectors: `collect` of
+-- each, the entries of the same match key (block, name, instruction id,
+-- delegate identifier, occurrence in its dump) merged into one whose raw
+-- samples are those of every dump in order, with the p50 (NumPy's linear
+-- percentile) and the mean (pairwise sum) of the pooled samples.  One
+-- Inspector: its entries as they are (its own p50 and avg).  Keys in the
+-- order they are first seen (the first dump's events, then what the
+-- next dumps add).  Also D.pool.
+-- @tparam {Inspector,...} list at least one
+-- @treturn {table,...} entries {key, block, event, instruction_id, ddi
+--   (the delegate debug identifier or nil), occurrence, delegated, runs,
+--   p50, avg, raw (the pooled samples, in dump then run order), perf_data
+--   (the PerfData when there is one Inspector, else nil)}
+local function collect_side(list)
+  if #list == 1 then return collect(list[1]) end
+  local out, by_key = {}, {}
+  for _, insp in ipairs(list) do
+    for _, e in ipairs(collect(insp)) do
+      local p = by_key[e.key]
+      if not p then
+        p = { key = e.key, block = e.block, event = e.event, instruction_id = e.instruction_id,
+              ddi = e.ddi, occurrence = e.occurrence, delegated = e.delegated, raw = {} }
+        by_key[e.key] = p
+        out[#out + 1] = p
+      end
+      local raw = p.raw
+      for i = 1, #e.raw do raw[#raw + 1] = e.raw[i] end
+    end
+  end
+  for _, p in ipairs(out) do
+    p.runs = #p.raw
+    p.p50 = core.agg(p.raw, "quantile", 0.5)
+    p.avg = core.agg(p.raw, "mean")
+  end
+  return out
+end
+
+--- The events of a set of dumps with their samples pooled, as each side
+-- of a diff pools them (the benchmark script's numbers).
+-- @tparam Inspector|{Inspector,...}|Dumps dumps
+-- @treturn {table,...} one entry per event with perf data: {key, block,
+--   event, instruction_id, ddi, occurrence, delegated, runs, p50, avg,
+--   raw, perf_data} (see collect_side)
+-- @raise "pool: argument 1 is not an Inspector" (nor a sequence of them,
+--   nor a Dumps); "pool: the Inspectors have different target time scales"
+function D.pool(dumps)
+  local list = side_of(dumps, "pool: argument 1")
+  for i = 2, #list do
+    if list[i].target_time_scale ~= list[1].target_time_scale then
+      error("pool: the Inspectors have different target time scales", 2)
+    end
+  end
+  return collect_side(list)
+end
+
+--- The regression gate of a diff's rows: the matched events significantly
+-- slower (q_value < alpha) whose ratio interval lies entirely above
+-- 1 + fail_above / 100.
+-- @tparam {table,...} rows diff's rows, in their order
+-- @tparam number fail_above the threshold in percent (>= 0)
+-- @tparam number alpha
+-- @treturn table the gate (see D.diff)
+local function gate_of(rows, fail_above, alpha)
+  local limit = 1 + fail_above / 100
+  local events = {}
+  for _, r in ipairs(rows) do
+    if r.status == "matched" and r.significant and r.ratio_low > limit then
+      events[#events + 1] = {
+        block = r.block, event = r.event, instruction_id = r.instruction_id,
+        delegate_debug_identifier = r.delegate_debug_identifier, occurrence = r.occurrence,
+        p50_a = r.p50_a, p50_b = r.p50_b, ratio = r.ratio, ratio_low = r.ratio_low,
+        ratio_high = r.ratio_high, q_value = r.q_value,
+      }
+    end
+  end
+  return { verdict = #events > 0 and "regression" or "pass", fail_above = fail_above,
+           limit = limit, alpha = alpha, regressions = events }
+end
+
+--- The lines that end a gated diff on the command line: the verdict,
+-- then one line per regressed event with its ratio and interval.
+-- @tparam table gate the second value of D.diff
+-- @treturn string text ending in a newline, e.g.
+--   "diff: regression: 1 event significantly (q < 0.05) more than 5% slower ...\n
+--     Execute  native_call_convolution.out  (instruction 0)  ratio 1.34072  [1.31492, 1.35912]  q 0.0076123\n"
+-- @raise "gate_summary: not a gate" for another value
+function D.gate_summary(gate)
+  if type(gate) ~= "table" or type(gate.regressions) ~= "table" then
+    error("gate_summary: not a gate", 2)
+  end
+  local pct = core.repr(gate.fail_above + 0.0):gsub("%.0$", "")
+  local q = core.repr(gate.alpha + 0.0)
+  local n = #gate.regressions
+  if n == 0 then
+    return string.format("diff: pass: no matched event is significantly (q < %s) more than %s%% slower\n",
+                         q, pct)
+  end
+  local lines = { string.format("diff: regression: %d event%s significantly (q < %s) more than %s%% " ..
+    "slower (ratio interval above %s):", n, n == 1 and "" or "s", q, pct, core.repr(gate.limit + 0.0)) }
+  local g = string.format("%%.%dg", 6)
+  for _, e in ipairs(gate.regressions) do
+    local key = string.format("instruction %s", tostring(e.instruction_id))
+    if e.delegate_debug_identifier ~= nil then
+      key = key .. ", delegate " .. tostring(e.delegate_debug_identifier)
+    end
+    if e.occurrence > 1 then key = key .. ", occurrence " .. e.occurrence end
+    lines[#lines + 1] = string.format("  %s  %s  (%s)  ratio %s  [%s, %s]  q %s", e.block, e.event, key,
+      g:format(e.ratio), g:format(e.ratio_low), g:format(e.ratio_high), g:format(e.q_value))
+  end
+  return table.concat(lines, "\n") .. "\n"
+end
+
 local OPTION_TYPES = { alpha = "number", min_runs = "integer", include_units = "boolean",
-                       confidence = "number" }
+                       confidence = "number", fail_above = "number" }
 
 --- Compare two dumps, event by event.
 --
@@ -497,21 +641,42 @@ local OPTION_TYPES = { alpha = "number", min_runs = "integer", include_units = "
 -- in B.  When fewer than half the events of A or of B match, a warning
 -- (through etinspect.on_warning) says the dumps may be of different
 -- models.
--- @tparam Inspector a the baseline ("A")
--- @tparam Inspector b the dump compared to it ("B")
+--
+-- Sets against sets: each side may be several dumps (a sequence of
+-- Inspectors, or the Dumps of etinspect.open_many).  Each event's samples
+-- are then pooled over the dumps of its side (its key, occurrence
+-- included, as in one dump), runs_a and runs_b count the pooled samples,
+-- p50 and avg are those of the pooled samples (NumPy's linear percentile
+-- and mean, as for one dump); one Inspector gives its own p50 and avg.
+--
+-- The gate: with `fail_above` (a percentage >= 0), a second value says
+-- whether the change is a regression: a matched event is one when it is
+-- significant (q_value < alpha) and its whole ratio interval is above
+-- 1 + fail_above / 100 (ratio_low > that limit).  It is a table
+--   {verdict = "regression" | "pass", fail_above = PCT, limit = 1 + PCT/100,
+--    alpha = alpha, regressions = {event, ...}}
+-- each event {block, event, instruction_id, delegate_debug_identifier,
+-- occurrence, p50_a, p50_b, ratio, ratio_low, ratio_high, q_value}, in
+-- the rows' order.  Without fail_above the second value is nil.
+-- @tparam Inspector|{Inspector,...}|Dumps a the baseline ("A")
+-- @tparam Inspector|{Inspector,...}|Dumps b the dumps compared to it ("B")
 -- @tparam[opt] table opts `alpha` (false discovery rate for
 --   `significant`, default 0.05, 0 < alpha < 1), `min_runs` (fewest
 --   samples on each side for a test, default 5, an integer >= 1),
 --   `confidence` (of the ratio interval, default 0.95, in (0, 1)),
---   `include_units` (default false); checked by the options contract
+--   `include_units` (default false), `fail_above` (the gate's threshold
+--   in percent, >= 0; default none); checked by the options contract
 -- @treturn Frame
--- @raise "diff: argument 1 (A) is not an Inspector" (or 2, B);
---   "diff: the Inspectors have different target time scales (A: ms, B: us)";
---   "etinspect.diff: unknown option 'x' (accepted: ...)", a wrong type;
---   an alpha, confidence or min_runs out of range
+-- @treturn table|nil the gate (with fail_above)
+-- @raise "diff: argument 1 (A) is not an Inspector" (or 2, B; also for
+--   an empty sequence, with "(an empty sequence)"), "diff: argument 1
+--   (A)[2] is not an Inspector";
+--   "diff: the Inspectors have different target time scales (A: ms, B: us)"
+--   (or within one side); "etinspect.diff: unknown option 'x' (accepted:
+--   ...)", a wrong type; an alpha, confidence, min_runs or fail_above out
+--   of range
 function D.diff(a, b, opts)
-  if not is_inspector(a) then error("diff: argument 1 (A) is not an Inspector", 2) end
-  if not is_inspector(b) then error("diff: argument 2 (B) is not an Inspector", 2) end
+  local sa, sb = side_of(a, "diff: argument 1 (A)"), side_of(b, "diff: argument 2 (B)")
   core.check_options("etinspect.diff", opts, OPTION_TYPES, 3)
   opts = opts or {}
   local alpha = opts.alpha == nil and 0.05 or opts.alpha
@@ -526,13 +691,25 @@ function D.diff(a, b, opts)
   if min_runs < 1 then
     error("diff: min_runs must be an integer >= 1, got " .. tostring(opts.min_runs), 2)
   end
-  local unit_a, unit_b = a.target_time_scale, b.target_time_scale
+  local fail_above = opts.fail_above
+  if fail_above ~= nil and not (fail_above >= 0 and fail_above < math.huge) then
+    error("diff: fail_above must be a percentage >= 0, got " .. tostring(fail_above), 2)
+  end
+  for s, list in ipairs({ sa, sb }) do
+    for i = 2, #list do
+      if list[i].target_time_scale ~= list[1].target_time_scale then
+        error(string.format("diff: the Inspectors of %s have different target time scales (1: %s, %d: %s)",
+          s == 1 and "A" or "B", list[1].target_time_scale, i, list[i].target_time_scale), 2)
+      end
+    end
+  end
+  local unit_a, unit_b = sa[1].target_time_scale, sb[1].target_time_scale
   if unit_a ~= unit_b then
     error(string.format("diff: the Inspectors have different target time scales (A: %s, B: %s)",
       unit_a, unit_b), 2)
   end
 
-  local la, lb = collect(a), collect(b)
+  local la, lb = collect_side(sa), collect_side(sb)
   local by_key = {}
   for _, e in ipairs(lb) do by_key[e.key] = e end
   local rows, matched, n_matched = {}, {}, 0
@@ -610,6 +787,7 @@ function D.diff(a, b, opts)
   end)
   local sorted = {}
   for i, k in ipairs(order) do sorted[i] = rows[k] end
+  local gate = fail_above ~= nil and gate_of(sorted, fail_above, alpha) or nil
 
   local names = { p50_a = "p50_a", p50_b = "p50_b", delta = "delta", avg_a = "avg_a",
                   avg_b = "avg_b", avg_delta = "avg_delta" }
@@ -622,7 +800,7 @@ function D.diff(a, b, opts)
   return Frame.new({ "block", "event", "instruction_id", "delegate_debug_identifier",
     "occurrence", "status", "runs_a", "runs_b", names.p50_a, names.p50_b, names.delta,
     "ratio", "ratio_low", "ratio_high", names.avg_a, names.avg_b, names.avg_delta, "p_value",
-    "q_value", "significant" }, sorted)
+    "q_value", "significant" }, sorted), gate
 end
 
 --- The columns the command line shows in its box, plain and markdown

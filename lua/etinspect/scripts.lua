@@ -33,7 +33,7 @@
 local M = {}
 
 --- The bundled scripts, by name (module etinspect.scripts.NAME).
-M.names = { "top_ops", "framework_tax", "delegation", "modules", "diff", "etrecord" }
+M.names = { "top_ops", "framework_tax", "delegation", "modules", "diff", "benchmark", "etrecord" }
 
 local function raise(field, msg, usage_text)
   error(setmetatable({ [field] = msg, usage_text = usage_text },
@@ -291,6 +291,8 @@ end
 -- @tparam string target the script (bundled name, path or "-")
 -- @tparam string how what M.resolve said target is
 -- @param ... the script's arguments (strings)
+-- @return in mode "run", what a declared script's `run` returns (the host
+--   takes an integer in 0..125 as the exit status: diff's gate returns 3)
 function M.main(mode, target, how, ...)
   if mode == "list" then
     for _, n in ipairs(M.names) do

@@ -24,7 +24,8 @@
 enum {
     ET_EXIT_OK = 0,    /* success */
     ET_EXIT_INPUT = 1, /* unreadable or malformed input, a Lua error, out of memory */
-    ET_EXIT_USAGE = 2  /* bad options or arguments, unsupported features */
+    ET_EXIT_USAGE = 2, /* bad options or arguments, unsupported features */
+    ET_EXIT_REGRESSION = 3 /* `etinspect diff --fail_above`: a regression (docs/ci.md) */
 };
 
 /* The run's Lua state: made at the first call (the standard libraries,

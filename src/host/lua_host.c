@@ -24,7 +24,9 @@
  * A script declaring its arguments ({description=, args=, run=}) gets them
  * parsed (etinspect.scripts).  A usage error of a script prints its message
  * (exit 2), an input error its message (exit 1), any other error its
- * traceback (exit 1).
+ * traceback (exit 1).  A declared script's `run` may return its exit
+ * status, an integer in 0..125 (diff's regression gate returns 3); any
+ * other value is 0.
  */
 #include "lua_host.h"
 
@@ -294,5 +296,13 @@ int et_lua_host_require(const char *module)
 
 int et_lua_host_run_script(int argc, char **argv, int script, const char *how)
 {
-    return scripts_main(et_host_lua(), "run", argv[script], how, argc, argv, script + 1);
+    lua_State *L = et_host_lua();
+    scripts_call c = {"main", {"run", argv[script], how}, 3, NULL, argc, argv, script + 1};
+    int status = report(L, pcall_scripts(L, &c, 1));
+    if (status != 0)
+        return status;
+    /* a declared script's run may return its exit status (diff's gate: 3) */
+    lua_Integer rc = lua_isinteger(L, -1) ? lua_tointeger(L, -1) : 0;
+    lua_pop(L, 1);
+    return rc >= 0 && rc <= 125 ? (int)rc : 0;
 }

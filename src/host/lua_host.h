@@ -58,7 +58,10 @@ int et_lua_host_set_arg(int argc, char **argv, int script);
 
 /* Run the script argv[script] (`how` from et_lua_host_resolve: "stdin",
  * "bundled" or "script") with the arguments after it, parsed as the
- * script declares them (etinspect.scripts.main). */
+ * script declares them (etinspect.scripts.main).  Returns the exit
+ * status: 1 or 2 with the error reported, else what a declared script's
+ * `run` returned when it is an integer in 0..125 (3: diff's gate found a
+ * regression), else 0. */
 int et_lua_host_run_script(int argc, char **argv, int script, const char *how);
 
 #endif

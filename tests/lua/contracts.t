@@ -245,7 +245,7 @@ local DOC = {
   {"etinspect.open_many", bad = function() return etinspect.open_many(42) end,
    opts = function(o) return etinspect.open_many({fx .. "/sample.etdp"}, o) end, want = "etinspect.open_many: bad argument #1 (a path or a sequence of paths expected, got number)", where = "etinspect.open_many", accepted = "bundled_program_path, bundled_test_case, debug_buffer_paths, delegate_metadata_parser, delegate_time_scale_converter, enable_module_hierarchy, etrecord, etrecord_json_budget, etrecord_method, reference_graph_name, source_time_scale, target_time_scale"},
   {"etinspect.diff", bad = function() return etinspect.diff(insp, "b.etdp") end,
-   opts = function(o) return etinspect.diff(insp, insp, o) end, want = "diff: argument 2 (B) is not an Inspector", where = "etinspect.diff", accepted = "alpha, confidence, include_units, min_runs"},
+   opts = function(o) return etinspect.diff(insp, insp, o) end, want = "diff: argument 2 (B) is not an Inspector", where = "etinspect.diff", accepted = "alpha, confidence, fail_above, include_units, min_runs"},
   {"etinspect.Tensor.new", bad = function() return etinspect.Tensor.new("float32") end,
    opts = function(o) return etinspect.Tensor.new(o) end, want = "Tensor.new: bad argument #1 (options table expected, got string)", where = "Tensor.new", accepted = "bytes, dtype, offset, shape, strides, values"},
   {"etinspect.Tensor.is_tensor", bad = function() return etinspect.Tensor.is_tensor() end, want = "<no error>"},

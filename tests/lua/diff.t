@@ -272,7 +272,7 @@ t.raises(function() etinspect.diff(sample, open(fixtures .. "sample.etdp", { tar
 t.raises(function() etinspect.diff(sample, {}) end, "argument 2 %(B%) is not an Inspector", "diff: B not an Inspector")
 t.raises(function() etinspect.diff("x", sample) end, "argument 1 %(A%) is not an Inspector", "diff: A not an Inspector")
 t.raises(function() etinspect.diff(sample, sample, { alpah = 1 }) end,
-  "etinspect.diff: unknown option 'alpah' %(accepted: alpha, confidence, include_units, min_runs%)",
+  "etinspect.diff: unknown option 'alpah' %(accepted: alpha, confidence, fail_above, include_units, min_runs%)",
   "diff: an unknown option, through the options contract")
 t.raises(function() etinspect.diff(sample, sample, { alpha = "0.05" }) end,
   "etinspect.diff: option 'alpha' must be a number, got string", "diff: a wrong type")
