@@ -101,11 +101,11 @@ t.ok(st == 2 and out:find("unknown option '--tpo'", 1, true) and out:find("Did y
 out, st = run(bin .. " top_ops /nonexistent.etdp")
 t.ok(st == 1 and out:find("No such file or directory"), "an unreadable input: exit 1")
 out, st = run(bin .. " no_such_script")
-t.is(out, "etinspect: 'no_such_script' is neither a bundled script nor a file (etinspect --list-scripts)\n",
+t.is(out, "etinspect: 'no_such_script' is neither a bundled or user script nor a file (etinspect --list-scripts)\n",
   "an unknown script name: no traceback")
 t.is(st, 2, "an unknown script name: exit 2")
 out, st = run(bin .. " top_op " .. sample)
-t.ok(st == 2 and out:find("'top_op' is neither a bundled script nor a file. Did you mean top_ops?", 1, true),
+t.ok(st == 2 and out:find("'top_op' is neither a bundled or user script nor a file. Did you mean top_ops?", 1, true),
   "a near miss: did you mean top_ops?")
 out, st = run(bin .. " framework " .. sample)
 t.ok(st == 2 and out:find("Did you mean framework_tax?", 1, true), "a prefix: did you mean framework_tax?")

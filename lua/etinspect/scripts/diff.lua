@@ -45,21 +45,21 @@ end
 --   file or its directory; input errors (exit 1) for unreadable dumps
 function S.run(o)
   if not (o.alpha > 0 and o.alpha < 1) then
-    common.usage_error("diff: --alpha must be between 0 and 1, got " .. tostring(o.alpha))
+    common.usage_error("--alpha must be between 0 and 1, got " .. tostring(o.alpha))
   end
   if not (o.confidence > 0 and o.confidence < 1) then
-    common.usage_error("diff: --confidence must be between 0 and 1, got " .. tostring(o.confidence))
+    common.usage_error("--confidence must be between 0 and 1, got " .. tostring(o.confidence))
   end
   local mx = o.model_explorer_path
   if mx and not o.etrecord then
-    common.usage_error("diff: --model_explorer_path needs --etrecord (the graph is the ETRecord's)")
+    common.usage_error("--model_explorer_path needs --etrecord (the graph is the ETRecord's)")
   end
   if mx and o.tsv_path then
     local d = mx:gsub("/+$", "")
     for _, name in ipairs({ "", "/graph.json", "/node_data_latency.json", "/node_data_share.json",
                             "/node_data_delegated.json", "/node_data_ratio.json" }) do
       if o.tsv_path == d .. name or o.tsv_path == mx .. name then
-        common.usage_error("diff: --tsv_path and --model_explorer_path: '" .. o.tsv_path ..
+        common.usage_error("--tsv_path and --model_explorer_path: '" .. o.tsv_path ..
                            "' is the Model Explorer directory or one of its files")
       end
     end
