@@ -239,6 +239,120 @@ function M.resolve(target, input_kind)
     target, near and ". Did you mean " .. near .. "?" or ""))
 end
 
+-- ---- plugins: delegate metadata parsers and time-scale converters ----
+
+--- The directory of plugin files loaded when a hook is named
+-- ($XDG_CONFIG_HOME/etinspect/plugins, XDG_CONFIG_HOME defaulting to
+-- ~/.config as for user scripts), or nil without a home.
+-- @treturn string|nil
+function M.plugin_dir()
+  local config = os.getenv("XDG_CONFIG_HOME")
+  if not config or config:sub(1, 1) ~= "/" then
+    local home = os.getenv("HOME")
+    config = home and home ~= "" and home .. "/.config" or nil
+  end
+  return config and config .. "/etinspect/plugins" or nil
+end
+
+local loaded_plugins = {}
+
+-- Run the plugin file `path` once (text only); its errors are input
+-- errors naming it.
+local function run_plugin(path)
+  if loaded_plugins[path] then return end
+  loaded_plugins[path] = true
+  local chunk, err = loadfile(path, "t")
+  if not chunk then M.input_error("plugin " .. tostring(err)) end
+  local ok, perr = pcall(chunk)
+  if not ok then M.input_error("plugin " .. path .. ": " .. tostring(perr)) end
+end
+
+--- Load the plugins: each file of `files` (--plugin FILE, in order), then
+-- every *.lua of M.plugin_dir() by name.  Each runs once per run, with the
+-- global `etinspect`; a plugin registers hooks by name:
+-- `etinspect.parsers.npu = function(raw_list, event) ... end`,
+-- `etinspect.converters.npu = function(event_name, ticks) ... end`.
+-- @tparam[opt] {string,...} files
+-- @raise input error (exit 1) naming a plugin that cannot be read or fails
+function M.load_plugins(files)
+  for _, f in ipairs(files or {}) do run_plugin(f) end
+  local dir = M.plugin_dir()
+  if dir then
+    local ok, paths = pcall(require("etinspect")._core.expand_dumps, { dir .. "/*.lua" })
+    for _, p in ipairs(ok and paths or {}) do run_plugin(p) end
+  end
+end
+
+-- The function a hook SPEC names: a file ending in .lua whose chunk
+-- returns it, or a name of `registry` (after the plugins).
+local function hook(spec, registry, what, option)
+  if spec:find("%.lua$") then
+    local chunk, err = loadfile(spec, "t")
+    if not chunk then M.input_error(option .. " " .. tostring(err)) end
+    local ok, fn = pcall(chunk)
+    if not ok then M.input_error(option .. " " .. spec .. ": " .. tostring(fn)) end
+    local mt = getmetatable(fn)
+    if type(fn) ~= "function" and not (type(mt) == "table" and mt.__call) then
+      M.usage_error(string.format("%s %s: the file returns a %s, expected the %s (a function)",
+        option, spec, type(fn), what))
+    end
+    return fn
+  end
+  local fn = rawget(registry, spec)
+  if type(fn) ~= "function" then
+    local names = {}
+    for k, v in pairs(registry) do
+      if type(v) == "function" and type(k) == "string" then names[#names + 1] = k end
+    end
+    table.sort(names)
+    M.usage_error(string.format("%s: unknown %s '%s' (known: %s; a plugin adds one, or give a " ..
+      "FILE.lua that returns it)", option, what, spec, table.concat(names, ", ")))
+  end
+  return fn
+end
+
+-- The converters' factories of etinspect.converters as loaded: named on
+-- the command line, the ones that need only the target unit are made for
+-- it; the others say how to make one.
+local converters = require("etinspect").converters
+local FACTORIES = { coreml = converters and converters.coreml, qnn = converters and converters.qnn,
+                    scale = converters and converters.scale, cycles = converters and converters.cycles }
+
+--- The delegate time-scale converter SPEC names (--delegate_time_scale_converter):
+-- FILE.lua returning a function(event_name, ticks) -> time in the target
+-- unit; or a name of etinspect.converters: one a plugin registered, or the
+-- built-in `coreml` and `qnn` made for `target` (`scale` and `cycles` need
+-- their arguments: a plugin makes them, `etinspect.converters.npu =
+-- etinspect.converters.cycles(1e9, "ms")`).
+-- @tparam string spec
+-- @tparam string target the target time scale
+-- @treturn function
+-- @raise usage error (exit 2) for an unknown name; input error (exit 1)
+--   for a file that cannot be read or fails
+function M.converter(spec, target)
+  local option = "--delegate_time_scale_converter"
+  local reg = require("etinspect").converters
+  local f = rawget(reg, spec)
+  if f ~= nil and f == FACTORIES[spec] then
+    if spec == "coreml" then return f(target) end
+    if spec == "qnn" then return f({ target = target }) end
+    M.usage_error(string.format("%s %s: converters.%s makes a converter from its arguments; " ..
+      "make one in a plugin (etinspect.converters.npu = etinspect.converters.%s(...)) and name it",
+      option, spec, spec, spec))
+  end
+  return hook(spec, reg, "delegate time-scale converter", option)
+end
+
+--- The delegate metadata parser SPEC names (--delegate_metadata_parser):
+-- FILE.lua returning a function(raw_list, event) -> table, or a name of
+-- etinspect.parsers (built in, or registered by a plugin).
+-- @tparam string spec
+-- @treturn function
+function M.parser(spec)
+  return hook(spec, require("etinspect").parsers, "delegate metadata parser",
+              "--delegate_metadata_parser")
+end
+
 local SPEC_KEYS = { help = "string", type = "string", default = "string|number|boolean",
                     choices = "table", args = "string|number", metavar = "string", required = "boolean",
                     aliases = "string" }

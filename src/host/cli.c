@@ -61,7 +61,9 @@ enum {
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
     OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_TRACE_FORMAT, OPT_SQLITE,
     OPT_SQLITE_DUMP, OPT_SQLITE_REPLACE, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE,
-    OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_MODEL_EXPLORER, OPT_COUNT
+    OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_MODEL_EXPLORER,
+    OPT_CONVERTER, OPT_PLUGIN,
+    OPT_COUNT
 };
 
 /* The modes of the command line, as bits of the mask of the modes that
@@ -119,6 +121,10 @@ static const struct {
                            "a legacy dump has no tensors"},
     [OPT_MODEL_EXPLORER] = {"model_explorer_path", "DIR", M_ETDUMP, OPT_ETRECORD, NULL,
                             "the graph is the ETRecord's"},
+    [OPT_CONVERTER] = {"delegate_time_scale_converter", "CONV", M_ETDUMP | M_MANY, 0,
+                       "a legacy dump has no delegated events"},
+    [OPT_PLUGIN] = {"plugin", "FILE", M_ETDUMP | M_MANY, OPT_CONVERTER, NULL,
+                    "a plugin registers the converters it names"},
 };
 
 static const char usage_line[] =
@@ -224,6 +230,13 @@ static void print_help(FILE *out)
           "                        write the ETRecord's graphs and the times of their\n"
           "                        nodes as Model Explorer files into DIR (graph.json,\n"
           "                        node_data_*.json; needs --etrecord_path)\n"
+          "  --delegate_time_scale_converter CONV\n"
+          "                        convert the ticks of delegated events (a delegate on\n"
+          "                        its own clock): NAME, of etinspect.converters or\n"
+          "                        registered by a plugin, or FILE.lua returning\n"
+          "                        function(event_name, ticks) -> time in the target unit\n"
+          "  --plugin FILE         a Lua file run first, to register converters by name\n"
+          "                        (besides $XDG_CONFIG_HOME/etinspect/plugins/*.lua)\n"
           "  --max_broadcast_elements N\n"
           "                        the broadcast budget: the most elements a tensor\n"
           "                        that repeats its bytes (zero strides), or a\n"
@@ -862,6 +875,141 @@ static int inspector_options(const char *const *val, et_inspector_options *o)
     return 0;
 }
 
+/* ---- --delegate_time_scale_converter: a Lua function on the model ---- */
+
+/* The converter the command line hands the core (et_time_converter): the
+ * Lua function etinspect.scripts.converter found, anchored in the run's
+ * Lua state, called on this thread while the model is built. */
+typedef struct cli_conv {
+    lua_State *L;
+    int ref;          /* the function, in the registry */
+    const char *spec; /* as typed, for the warning */
+    bool warned;      /* one warning per run */
+    /* the call in progress */
+    const char *name;
+    size_t name_len;
+    uint64_t ticks;
+    double out;
+    bool ok;
+} cli_conv;
+
+/* Protected: the converter on the call of the cli_conv at 1. */
+static int convert_p(lua_State *L)
+{
+    cli_conv *c = lua_touserdata(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, c->ref);
+    lua_pushlstring(L, c->name, c->name_len);
+    lua_pushinteger(L, (lua_Integer)c->ticks);
+    lua_call(L, 2, 1);
+    if (lua_type(L, -1) != LUA_TNUMBER)
+        return luaL_error(L, "returned a %s, expected a number", luaL_typename(L, -1));
+    c->out = lua_tonumber(L, -1);
+    c->ok = true;
+    return 0;
+}
+
+/* et_time_converter over a cli_conv: a failure (an error, a value that is
+ * not a number) warns once and falls back to the default conversion, as
+ * the Inspector's converter does. */
+static int cli_convert(void *ud, const char *name, size_t name_len, uint64_t ticks, double *out)
+{
+    cli_conv *c = ud;
+    lua_State *L = c->L;
+    int top = lua_gettop(L);
+    c->name = name, c->name_len = name_len, c->ticks = ticks, c->ok = false;
+    lua_pushcfunction(L, convert_p);
+    lua_pushlightuserdata(L, c);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK && !c->warned) {
+        const char *m = lua_tostring(L, -1);
+        c->warned = true;
+        fputs("etinspect: warning: --delegate_time_scale_converter ", stderr);
+        et_fput_shown(stderr, c->spec, strlen(c->spec));
+        fputs(" failed on delegated event '", stderr);
+        et_fput_shown(stderr, name, name_len);
+        fputs("': ", stderr);
+        et_fput_shown(stderr, m ? m : "?", strlen(m ? m : "?"));
+        fputs("; the default conversion is used\n", stderr);
+    }
+    lua_settop(L, top);
+    if (!c->ok)
+        return -1;
+    *out = c->out;
+    return 0;
+}
+
+/* Protected: etinspect.scripts.load_plugins{plugin}, then
+ * etinspect.scripts.converter(spec, target); 1 spec, 2 target, 3 the
+ * plugin or nil.  Returns the function. */
+static int find_converter_p(lua_State *L)
+{
+    lua_getglobal(L, "require"); /* the global a plugin registers in */
+    lua_pushliteral(L, "etinspect");
+    lua_call(L, 1, 1);
+    lua_setglobal(L, "etinspect");
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "etinspect.scripts");
+    lua_call(L, 1, 1);
+    lua_getfield(L, -1, "load_plugins");
+    lua_createtable(L, 1, 0);
+    if (!lua_isnil(L, 3)) {
+        lua_pushvalue(L, 3);
+        lua_rawseti(L, -2, 1);
+    }
+    lua_call(L, 1, 0);
+    lua_getfield(L, -1, "converter");
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+/* Set o->converter from --delegate_time_scale_converter (and --plugin):
+ * the function etinspect.scripts.converter names, in the run's Lua state.
+ * Returns 0, or the exit status after printing: 2 for an unknown name,
+ * 1 for a plugin or file that cannot be read or fails. */
+static int setup_converter(const char *const *val, et_inspector_options *o, cli_conv *c)
+{
+    lua_State *L = et_host_lua();
+    if (!L) {
+        fprintf(stderr, "etinspect: error: out of memory\n");
+        return 1;
+    }
+    int top = lua_gettop(L);
+    lua_pushcfunction(L, find_converter_p);
+    lua_pushstring(L, val[OPT_CONVERTER]);
+    lua_pushstring(L, et_time_scale_name(o->target_time_scale));
+    if (val[OPT_PLUGIN])
+        lua_pushstring(L, val[OPT_PLUGIN]);
+    else
+        lua_pushnil(L);
+    int rc = lua_pcall(L, 3, 1, 0);
+    if (rc != LUA_OK) {
+        /* etinspect.scripts' usage and input errors, or any other */
+        int status = 1;
+        const char *m = NULL;
+        if (lua_type(L, -1) == LUA_TTABLE) {
+            if (lua_getfield(L, -1, "usage") == LUA_TSTRING)
+                status = 2, m = lua_tostring(L, -1);
+            else if (lua_getfield(L, -2, "input") == LUA_TSTRING)
+                m = lua_tostring(L, -1);
+        } else {
+            m = lua_tostring(L, -1);
+        }
+        fputs("etinspect: error: ", stderr);
+        et_fput_shown(stderr, m ? m : "out of memory", strlen(m ? m : "out of memory"));
+        fputc('\n', stderr);
+        lua_settop(L, top);
+        return status;
+    }
+    c->L = L;
+    c->ref = luaL_ref(L, LUA_REGISTRYINDEX); /* kept until the state closes */
+    c->spec = val[OPT_CONVERTER];
+    lua_settop(L, top);
+    o->converter = cli_convert;
+    o->converter_ud = c;
+    return 0;
+}
+
 /* ---- several dumps as one dataset (docs/fleet.md) ---- */
 
 /* The values of the options that may be repeated (--etdump_path,
@@ -1332,6 +1480,9 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
     et_inspector_options o;
     int orc = inspector_options(val, &o);
     if (orc != 0)
+        return orc;
+    cli_conv conv = {0};
+    if (val[OPT_CONVERTER] && (orc = setup_converter(val, &o, &conv)) != 0)
         return orc;
     if (m->n_dumps > 0) {
         orc = expand_inputs(m, val);

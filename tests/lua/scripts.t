@@ -66,7 +66,8 @@ Usage: etinspect framework_tax
        [--format {box,plain,markdown,tsv,csv,json}]
        [--source_time_scale {ns,us,ms,s,cycles}]
        [--target_time_scale {ns,us,ms,s,cycles}] [--etrecord ETRECORD]
-       [-h] etdump
+       [--delegate_time_scale_converter CONV]
+       [--delegate_metadata_parser PARSER] [--plugin FILE] [-h] etdump
 
 Framework tax per run: Method::execute minus kernel and delegate time
 
@@ -81,6 +82,11 @@ Options:
    --target_time_scale {ns,us,ms,s,cycles}
                          unit of the durations shown (default: ms)
    --etrecord ETRECORD   link the events to this ETRecord (op types, modules)
+   --delegate_time_scale_converter CONV
+                         delegate clock: NAME (converters, plugins) or FILE.lua
+   --delegate_metadata_parser PARSER
+                         delegate metadata: NAME (parsers, plugins) or FILE.lua
+   --plugin FILE         a Lua file run first (registers parsers, converters)
    -h, --help            Show this help message and exit.
 ]], "--help SCRIPT shows exactly the script's declared arguments")
 local out2 = run(bin .. " framework_tax --help")
