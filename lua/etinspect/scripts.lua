@@ -329,7 +329,7 @@ local FACTORIES = { coreml = converters and converters.coreml, qnn = converters 
 -- @treturn function
 -- @raise usage error (exit 2) for an unknown name; input error (exit 1)
 --   for a file that cannot be read or fails
-function M.converter(spec, target)
+function M.find_converter(spec, target)
   local option = "--delegate_time_scale_converter"
   local reg = require("etinspect").converters
   local f = rawget(reg, spec)
@@ -348,7 +348,7 @@ end
 -- etinspect.parsers (built in, or registered by a plugin).
 -- @tparam string spec
 -- @treturn function
-function M.parser(spec)
+function M.find_parser(spec)
   return hook(spec, require("etinspect").parsers, "delegate metadata parser",
               "--delegate_metadata_parser")
 end

@@ -878,7 +878,7 @@ static int inspector_options(const char *const *val, et_inspector_options *o)
 /* ---- --delegate_time_scale_converter: a Lua function on the model ---- */
 
 /* The converter the command line hands the core (et_time_converter): the
- * Lua function etinspect.scripts.converter found, anchored in the run's
+ * Lua function etinspect.scripts.find_converter found, anchored in the run's
  * Lua state, called on this thread while the model is built. */
 typedef struct cli_conv {
     lua_State *L;
@@ -938,7 +938,7 @@ static int cli_convert(void *ud, const char *name, size_t name_len, uint64_t tic
 }
 
 /* Protected: etinspect.scripts.load_plugins{plugin}, then
- * etinspect.scripts.converter(spec, target); 1 spec, 2 target, 3 the
+ * etinspect.scripts.find_converter(spec, target); 1 spec, 2 target, 3 the
  * plugin or nil.  Returns the function. */
 static int find_converter_p(lua_State *L)
 {
@@ -956,7 +956,7 @@ static int find_converter_p(lua_State *L)
         lua_rawseti(L, -2, 1);
     }
     lua_call(L, 1, 0);
-    lua_getfield(L, -1, "converter");
+    lua_getfield(L, -1, "find_converter");
     lua_pushvalue(L, 1);
     lua_pushvalue(L, 2);
     lua_call(L, 2, 1);
@@ -964,7 +964,7 @@ static int find_converter_p(lua_State *L)
 }
 
 /* Set o->converter from --delegate_time_scale_converter (and --plugin):
- * the function etinspect.scripts.converter names, in the run's Lua state.
+ * the function etinspect.scripts.find_converter names, in the run's Lua state.
  * Returns 0, or the exit status after printing: 2 for an unknown name,
  * 1 for a plugin or file that cannot be read or fails. */
 static int setup_converter(const char *const *val, et_inspector_options *o, cli_conv *c)

@@ -55,15 +55,15 @@ function M.open(opts, path)
   end
   scripts.check_kind(path or opts.etdump, "etdump", path and "'" .. path .. "'" or "etdump")
   scripts.check_kind(opts.etrecord, "etrecord", "--etrecord")
-  -- the hooks, as the main command takes them (scripts.converter, .parser)
+  -- the hooks, as the main command takes them (scripts.find_converter, find_parser)
   local conv, parser
   if opts.plugin or opts.delegate_time_scale_converter or opts.delegate_metadata_parser then
     scripts.load_plugins({ opts.plugin })
   end
   if opts.delegate_time_scale_converter then
-    conv = scripts.converter(opts.delegate_time_scale_converter, tgt or "ms")
+    conv = scripts.find_converter(opts.delegate_time_scale_converter, tgt or "ms")
   end
-  if opts.delegate_metadata_parser then parser = scripts.parser(opts.delegate_metadata_parser) end
+  if opts.delegate_metadata_parser then parser = scripts.find_parser(opts.delegate_metadata_parser) end
   local ok, insp = pcall(etinspect.Inspector, {
     etdump_path = path or opts.etdump,
     source_time_scale = opts.source_time_scale,
