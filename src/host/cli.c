@@ -1230,6 +1230,8 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
         et_inspector *insp = open_inspector(o, &rc);
         if (!insp)
             break;
+        if (nb)
+            warn_unused_buffer(insp, m->buffer_paths.v[i]);
         if (!flag[OPT_QUIET] || val[OPT_TSV]) {
             et_frame *f = et_report_frame(insp, true, true, &err);
             if (!f || append_frame(&all, f, names[i]) != 0) {

@@ -67,6 +67,17 @@ printf 'buffer' >"$T/buf.bin"
 check "a debug buffer the dump never uses warns" 0 \
     "warning: --debug_buffer_path $T/buf.bin: the dump logged no debug events" \
     -- --etdump_path "$S" --debug_buffer_path "$T/buf.bin" -q
+if [ -f "$ET_BUILD/fixtures/tensors.etdp" ] && [ -f "$ET_SRC/tests/fixtures/tensors.bin" ]; then
+    "$ETINSPECT" "$S" "$ET_BUILD/fixtures/tensors.etdp" --debug_buffer_path "$T/buf.bin" \
+        --debug_buffer_path "$ET_SRC/tests/fixtures/tensors.bin" -q 2>"$T/err"
+    st=$?
+    [ $st -eq 0 ] && [ "$(grep -c "debug_buffer_path" "$T/err")" = 1 ] &&
+        grep -q "warning: --debug_buffer_path $T/buf.bin: the dump logged no debug events" "$T/err" &&
+        pass "several dumps: the buffer of the dump without debug events warns, the other not" ||
+        fail "several dumps: the buffer of the dump without debug events warns" "exit $st" "$(cat "$T/err")"
+else
+    skip "tensors fixtures absent"
+fi
 if [ -f "$CORPUS/etdump/debug.etdp" ] && [ -f "$CORPUS/etdump/debug.bin" ]; then
     "$ETINSPECT" --etdump_path "$CORPUS/etdump/debug.etdp" \
         --debug_buffer_path "$CORPUS/etdump/debug.bin" -q 2>"$T/err"
