@@ -545,9 +545,14 @@ function M.main(mode, target, how, ...)
     for _, n in ipairs(M.names) do
       io.write(string.format("%-16s %s\n", n, require("etinspect.scripts." .. n).description))
     end
-    -- then the user scripts, one a line in the same layout, each with its
-    -- path (bash completion takes the first word of every line)
-    for _, e in ipairs(M.user_scripts()) do
+    -- then, after a blank line and a heading, the user scripts with their
+    -- paths (bash completion takes the names before the blank line only:
+    -- it asks a script for its --help, which runs a file)
+    local users = M.user_scripts()
+    if #users > 0 then
+      io.write("\nuser scripts (ETINSPECT_PATH, then $XDG_CONFIG_HOME/etinspect/scripts):\n")
+    end
+    for _, e in ipairs(users) do
       local note = e.hidden_by == "bundled" and
                      "  [not run by this name: the bundled script comes first; run it as etinspect " .. e.path .. "]"
                    or e.hidden_by and "  [not run by this name: " .. e.hidden_by .. " comes first]" or ""

@@ -87,8 +87,7 @@ grep -q "bad name" "$T/out" && fail "--list-scripts: a file whose name is no scr
     pass "--list-scripts: a file whose name is no script name is left out"
 "$ETINSPECT" --list-scripts </dev/null >"$T/plain" 2>&1
 HOME="$T/nohome" XDG_CONFIG_HOME= ETINSPECT_PATH= "$ETINSPECT" --list-scripts </dev/null >"$T/plain" 2>&1
-[ "$(wc -l <"$T/plain")" = 6 ] && pass "no user scripts: the bundled ones alone" ||
-    fail "no user scripts: the bundled ones alone" "$(cat "$T/plain")"
+grep -q "user scripts" "$T/plain" && fail "no user scripts: no user section" || pass "no user scripts: no user section"
 
 # --help NAME, suggestions
 E --help slow
