@@ -246,7 +246,7 @@ $(SAMPLE_ETRECORD): $(wildcard $(SREC)/*.json) $(B)/tools/mkzip
 
 fixtures: $(FIXTURE_BIN) $(SAMPLE_ETRECORD)
 
-demo: $(B)/etinspect $(B)/fixtures/sample.etdp $(SAMPLE_ETRECORD)
+demo: $(B)/etinspect $(B)/etinspect.so $(B)/fixtures/sample.etdp $(SAMPLE_ETRECORD)
 	$(B)/etinspect --etdump_path $(B)/fixtures/sample.etdp --etrecord_path $(SAMPLE_ETRECORD) \
 	    --tsv_path $(B)/sample.tsv --json $(B)/sample.json
 	@echo "wrote $(B)/sample.tsv and $(B)/sample.json"

@@ -179,7 +179,8 @@ _etinspect()
     local cmd=${words[0]} scripts extra_flags
     [[ $cmd == "~"* ]] && cmd=${cmd/#\~/$HOME}
 
-    scripts=$(_etinspect_ask "$cmd" --list-scripts | awk '{ print $1 }')
+    # the bundled scripts: the lines before the user scripts' section
+    scripts=$(_etinspect_ask "$cmd" --list-scripts | awk 'NF == 0 { exit } { print $1 }')
 
     if ((cword == 1)); then
         if [[ $cur == -* || $split == true ]]; then

@@ -10,6 +10,7 @@ M.converters = require("etinspect.converters")
 M.pyrepr = require("etinspect.pyrepr")
 M.diff = require("etinspect.diff").diff
 M.open_many = require("etinspect.many").open_many
+M.scripts = require("etinspect.scripts") -- usage_error, input_error, parse (docs/lua-api.md)
 require("etinspect.report").install()
 require("etinspect.html").install()
 require("etinspect.numeric").install()

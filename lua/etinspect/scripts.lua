@@ -15,13 +15,14 @@
 --   }
 --
 -- Each entry of `args` is {NAME [, HELP], help=, type=, default=, choices=,
--- args=, metavar=, required=}: NAME starting with "-" is an option ("-t --top"
+-- args=, metavar=, required=, aliases=}: NAME starting with "-" is an option ("-t --top"
 -- gives aliases), else a positional argument; type is "string" (default),
 -- "integer", "number" or "boolean" (an option without value: true when given,
 -- else false); default is used when the argument is absent (a positional with
 -- a default may be left out); choices lists the accepted strings; args is
 -- argparse's count ("?", "*", "+", "2", ...; a list then); required = true
--- makes an option mandatory.  `run` receives the parsed values under the
+-- makes an option mandatory; aliases = "--other --names" are accepted
+-- spellings of an option that --help does not show.  `run` receives the parsed values under the
 -- name without dashes ("--tsv_path" -> args.tsv_path).  A script that
 -- declares no `args` receives its arguments unparsed, as a sequence.
 --
@@ -40,15 +41,51 @@ local function raise(field, msg, usage_text)
                      { __tostring = function(e) return e[field] end }), 0)
 end
 
+--- The name of the script running now (a bundled or user script's name,
+-- or the path of a file), or nil outside one: usage errors carry it.
+M.current = nil
+
 --- Raise a usage error: the host prints `usage_text` when given, then
--- "etinspect: " .. msg (no traceback), and exits 2.
+-- "etinspect: " .. msg (no traceback), and exits 2.  Inside a script, as
+-- argparse's errors do, the message starts with the script's name and
+-- ends with where its arguments are explained: "top_ops: MSG (etinspect
+-- --help top_ops)" (neither is added twice).
 -- @tparam string msg
 -- @tparam[opt] string usage_text the usage lines
-function M.usage_error(msg, usage_text) raise("usage", msg, usage_text) end
+function M.usage_error(msg, usage_text)
+  msg = tostring(msg)
+  local name = M.current
+  if name then
+    if msg:sub(1, #name + 2) ~= name .. ": " then msg = name .. ": " .. msg end
+    if not msg:find("(etinspect --help ", 1, true) then
+      msg = msg .. " (etinspect --help " .. name .. ")"
+    end
+  end
+  raise("usage", msg, usage_text)
+end
 
 --- Raise an input error: the host prints `msg` (no traceback) and exits 1.
 -- @tparam string msg
 function M.input_error(msg) raise("input", msg) end
+
+--- The host's sniffer (set by M.resolve): path [, expected kind] -> kind
+-- [, why]; nil outside the etinspect program (etinspect.so in lua5.4).
+M.input_kind = nil
+
+--- Refuse a file of another kind than `expected` where `option` goes (an
+-- ETRecord given as the ETDump), as the command line does: a usage error
+-- saying what the file is and which option takes it.  Nothing when the
+-- host's sniffer is absent or the file is not one it knows.
+-- @tparam string path
+-- @tparam string expected a kind's name ("etdump", "etrecord", ...)
+-- @tparam string what the argument's name, for the message ("etdump")
+function M.check_kind(path, expected, what)
+  if type(path) ~= "string" or not M.input_kind then return end
+  local kind, why = M.input_kind(path, expected)
+  if why and kind ~= "missing" then
+    M.usage_error("argument " .. what .. ": " .. why)
+  end
+end
 
 --- Is `name` a bundled script?
 function M.is_bundled(name)
@@ -56,6 +93,83 @@ function M.is_bundled(name)
     if n == name then return true end
   end
   return false
+end
+
+--- The directories of user scripts, searched in this order: each
+-- directory of the environment variable ETINSPECT_PATH (separated by ':',
+-- as PATH), then $XDG_CONFIG_HOME/etinspect/scripts ($XDG_CONFIG_HOME
+-- unset, empty or relative: ~/.config, as the XDG base directory
+-- specification says).  A user script is NAME.lua in one of them.
+-- @treturn {string,...}
+function M.user_dirs()
+  local dirs = {}
+  for d in (os.getenv("ETINSPECT_PATH") or ""):gmatch("[^:]+") do dirs[#dirs + 1] = d end
+  local config = os.getenv("XDG_CONFIG_HOME")
+  if not config or config:sub(1, 1) ~= "/" then
+    local home = os.getenv("HOME")
+    config = home and home ~= "" and home .. "/.config" or nil
+  end
+  if config then dirs[#dirs + 1] = config .. "/etinspect/scripts" end
+  return dirs
+end
+
+--- Is `name` a name a user script may have (letters, digits, '_' and
+-- '-'; not starting with '-')?
+local function script_name(name)
+  return type(name) == "string" and name:find("^[%w_][%w_%-]*$") ~= nil
+end
+
+--- Every user script, in the order of M.user_dirs then by name: a
+-- sequence of {name =, path =, hidden_by = PATH of the earlier user
+-- script of that name, or "bundled"}.
+-- @treturn {table,...}
+function M.user_scripts()
+  local out, seen = {}, {}
+  local expand = require("etinspect")._core.expand_dumps
+  for _, dir in ipairs(M.user_dirs()) do
+    local ok, paths = pcall(expand, { dir .. "/*.lua" })
+    for _, path in ipairs(ok and paths or {}) do
+      local name = path:match("([^/]+)%.lua$")
+      if script_name(name) then
+        local e = { name = name, path = path }
+        if M.is_bundled(name) then e.hidden_by = "bundled" else e.hidden_by = seen[name] end
+        seen[name] = seen[name] or path
+        out[#out + 1] = e
+      end
+    end
+  end
+  return out
+end
+
+--- The path of the user script `name` (the first of M.user_dirs holding
+-- NAME.lua), or nil.
+-- @tparam string name
+-- @treturn string|nil
+function M.find_user(name)
+  if not script_name(name) then return nil end
+  for _, dir in ipairs(M.user_dirs()) do
+    local path = dir .. "/" .. name .. ".lua"
+    local f = io.open(path, "r")
+    if f then
+      local ok = f:read(0)
+      f:close()
+      if ok then return path end
+    end
+  end
+  return nil
+end
+
+-- A user script's one-line description, read from its text without
+-- running it: the string of its `description = "..."`, else its first
+-- comment line, else "".
+local function describe_file(path)
+  local f = io.open(path, "r")
+  if not f then return "" end
+  local text = f:read(65536) or ""
+  f:close()
+  local d = text:match('description%s*=%s*"([^"\n]*)"') or text:match("description%s*=%s*'([^'\n]*)'")
+            or text:match("^%-%-+%s*([^\n]*)")
+  return d or ""
 end
 
 -- Levenshtein distance, for "did you mean".
@@ -79,7 +193,10 @@ end
 -- @treturn string|nil
 function M.suggest(name)
   local best, best_d
-  for _, n in ipairs(M.names) do
+  local names = {}
+  for _, n in ipairs(M.names) do names[#names + 1] = n end
+  for _, e in ipairs(M.user_scripts()) do names[#names + 1] = e.name end
+  for _, n in ipairs(names) do
     local d = distance(name, n)
     if #name >= 2 and n:sub(1, #name) == name then d = 0 end
     if d <= math.max(1, #n // 3) and (not best_d or d < best_d) then best, best_d = n, d end
@@ -92,15 +209,18 @@ end
 -- @tparam function input_kind the host's sniffer: path -> kind [, message]
 --   (kind "etdump", "profile_results", "etrecord", "bundled_program",
 --   "text", "unknown", "missing" or "directory")
--- @treturn string "stdin", "bundled", "data" (inputs for the command line,
+-- @treturn string "stdin", "bundled", "user" (a user script: M.find_user),
+--   "data" (inputs for the command line,
 --   directories of ETDumps too, and any other file whose name does not end
 --   in .lua: a text one among them is the command line's input error)
 --   or "script" (a Lua file: its name ends in .lua)
 -- @raise usage error (exit 2) for a name that is neither; input error
 --   (exit 1) for a missing or unreadable file
 function M.resolve(target, input_kind)
+  M.input_kind = input_kind
   if target == "-" then return "stdin" end
   if M.is_bundled(target) then return "bundled" end
+  if M.find_user(target) then return "user" end
   local kind, why = input_kind(target)
   if kind == "etdump" or kind == "profile_results" or kind == "etrecord" or
      kind == "bundled_program" or kind == "unknown" or kind == "directory" then
@@ -115,12 +235,127 @@ function M.resolve(target, input_kind)
   if kind == "text" then return "data" end
   if kind == "missing" and target:find("/", 1, true) then M.input_error(target .. ": " .. tostring(why)) end
   local near = M.suggest(target)
-  M.usage_error(string.format("'%s' is neither a bundled script nor a file%s (etinspect --list-scripts)",
+  M.usage_error(string.format("'%s' is neither a bundled or user script nor a file%s (etinspect --list-scripts)",
     target, near and ". Did you mean " .. near .. "?" or ""))
 end
 
+-- ---- plugins: delegate metadata parsers and time-scale converters ----
+
+--- The directory of plugin files loaded when a hook is named
+-- ($XDG_CONFIG_HOME/etinspect/plugins, XDG_CONFIG_HOME defaulting to
+-- ~/.config as for user scripts), or nil without a home.
+-- @treturn string|nil
+function M.plugin_dir()
+  local config = os.getenv("XDG_CONFIG_HOME")
+  if not config or config:sub(1, 1) ~= "/" then
+    local home = os.getenv("HOME")
+    config = home and home ~= "" and home .. "/.config" or nil
+  end
+  return config and config .. "/etinspect/plugins" or nil
+end
+
+local loaded_plugins = {}
+
+-- Run the plugin file `path` once (text only); its errors are input
+-- errors naming it.
+local function run_plugin(path)
+  if loaded_plugins[path] then return end
+  loaded_plugins[path] = true
+  local chunk, err = loadfile(path, "t")
+  if not chunk then M.input_error("plugin " .. tostring(err)) end
+  local ok, perr = pcall(chunk)
+  if not ok then M.input_error("plugin " .. path .. ": " .. tostring(perr)) end
+end
+
+--- Load the plugins: each file of `files` (--plugin FILE, in order), then
+-- every *.lua of M.plugin_dir() by name.  Each runs once per run, with the
+-- global `etinspect`; a plugin registers hooks by name:
+-- `etinspect.parsers.npu = function(raw_list, event) ... end`,
+-- `etinspect.converters.npu = function(event_name, ticks) ... end`.
+-- @tparam[opt] {string,...} files
+-- @raise input error (exit 1) naming a plugin that cannot be read or fails
+function M.load_plugins(files)
+  for _, f in ipairs(files or {}) do run_plugin(f) end
+  local dir = M.plugin_dir()
+  if dir then
+    local ok, paths = pcall(require("etinspect")._core.expand_dumps, { dir .. "/*.lua" })
+    for _, p in ipairs(ok and paths or {}) do run_plugin(p) end
+  end
+end
+
+-- The function a hook SPEC names: a file ending in .lua whose chunk
+-- returns it, or a name of `registry` (after the plugins).
+local function hook(spec, registry, what, option)
+  if spec:find("%.lua$") then
+    local chunk, err = loadfile(spec, "t")
+    if not chunk then M.input_error(option .. " " .. tostring(err)) end
+    local ok, fn = pcall(chunk)
+    if not ok then M.input_error(option .. " " .. spec .. ": " .. tostring(fn)) end
+    local mt = getmetatable(fn)
+    if type(fn) ~= "function" and not (type(mt) == "table" and mt.__call) then
+      M.usage_error(string.format("%s %s: the file returns a %s, expected the %s (a function)",
+        option, spec, type(fn), what))
+    end
+    return fn
+  end
+  local fn = rawget(registry, spec)
+  if type(fn) ~= "function" then
+    local names = {}
+    for k, v in pairs(registry) do
+      if type(v) == "function" and type(k) == "string" then names[#names + 1] = k end
+    end
+    table.sort(names)
+    M.usage_error(string.format("%s: unknown %s '%s' (known: %s; a plugin adds one, or give a " ..
+      "FILE.lua that returns it)", option, what, spec, table.concat(names, ", ")))
+  end
+  return fn
+end
+
+-- The converters' factories of etinspect.converters as loaded: named on
+-- the command line, the ones that need only the target unit are made for
+-- it; the others say how to make one.
+local converters = require("etinspect").converters
+local FACTORIES = { coreml = converters and converters.coreml, qnn = converters and converters.qnn,
+                    scale = converters and converters.scale, cycles = converters and converters.cycles }
+
+--- The delegate time-scale converter SPEC names (--delegate_time_scale_converter):
+-- FILE.lua returning a function(event_name, ticks) -> time in the target
+-- unit; or a name of etinspect.converters: one a plugin registered, or the
+-- built-in `coreml` and `qnn` made for `target` (`scale` and `cycles` need
+-- their arguments: a plugin makes them, `etinspect.converters.npu =
+-- etinspect.converters.cycles(1e9, "ms")`).
+-- @tparam string spec
+-- @tparam string target the target time scale
+-- @treturn function
+-- @raise usage error (exit 2) for an unknown name; input error (exit 1)
+--   for a file that cannot be read or fails
+function M.find_converter(spec, target)
+  local option = "--delegate_time_scale_converter"
+  local reg = require("etinspect").converters
+  local f = rawget(reg, spec)
+  if f ~= nil and f == FACTORIES[spec] then
+    if spec == "coreml" then return f(target) end
+    if spec == "qnn" then return f({ target = target }) end
+    M.usage_error(string.format("%s %s: converters.%s makes a converter from its arguments; " ..
+      "make one in a plugin (etinspect.converters.npu = etinspect.converters.%s(...)) and name it",
+      option, spec, spec, spec))
+  end
+  return hook(spec, reg, "delegate time-scale converter", option)
+end
+
+--- The delegate metadata parser SPEC names (--delegate_metadata_parser):
+-- FILE.lua returning a function(raw_list, event) -> table, or a name of
+-- etinspect.parsers (built in, or registered by a plugin).
+-- @tparam string spec
+-- @treturn function
+function M.find_parser(spec)
+  return hook(spec, require("etinspect").parsers, "delegate metadata parser",
+              "--delegate_metadata_parser")
+end
+
 local SPEC_KEYS = { help = "string", type = "string", default = "string|number|boolean",
-                    choices = "table", args = "string|number", metavar = "string", required = "boolean" }
+                    choices = "table", args = "string|number", metavar = "string", required = "boolean",
+                    aliases = "string" }
 local TYPES = { string = true, integer = true, number = true, boolean = true }
 
 local function converter(name, ty)
@@ -182,6 +417,12 @@ local function add_argument(parser, e, i, prog, flags, lists)
   else
     if ty == "boolean" then error(where .. ": a positional argument cannot be a boolean flag", 0) end
     el = parser:argument(name, help) -- with a default, it may be left out
+  end
+  if e.aliases then -- other spellings, accepted but not shown in --help
+    if name:sub(1, 1) ~= "-" or not e.aliases:find("^%-[%-%w_ ]*$") then
+      error(where .. ": aliases are other names of an option (\"--etrecord_path\"), got " .. e.aliases, 0)
+    end
+    el:hidden_name(e.aliases)
   end
   if e.default ~= nil and ty ~= "boolean" then el:default(tostring(e.default)) end
   if e.choices then
@@ -262,6 +503,7 @@ function M.parse(S, argv, prog)
   local ok, args = p:pparse(argv)
   if not ok then
     local name = prog:gsub("^etinspect ", "")
+    M.current = M.current or name
     M.usage_error(string.format("%s: %s (etinspect --help %s)", name, args, name))
   end
   args.help = nil
@@ -273,11 +515,18 @@ end
 -- Load what `target` names: a bundled script, a file or standard input
 -- ("-").  Returns the declaration (or nil for a plain script), the chunk
 -- of a file and the program name.
-local function load(target, how)
+local function load(target, how, source)
   if how == "bundled" then
     return require("etinspect.scripts." .. target), nil, "etinspect " .. target
   end
-  local chunk, err = loadfile(how ~= "stdin" and target or nil)
+  local chunk, err
+  if source then -- standard input, read by the host
+    chunk, err = _G.load(source, "=stdin", "t")
+  elseif how == "user" then
+    chunk, err = loadfile(M.find_user(target), "t")
+  else
+    chunk, err = loadfile(how ~= "stdin" and target or nil)
+  end
   if not chunk then M.input_error(err) end
   return nil, chunk, "etinspect " .. target
 end
@@ -298,11 +547,35 @@ function M.main(mode, target, how, ...)
     for _, n in ipairs(M.names) do
       io.write(string.format("%-16s %s\n", n, require("etinspect.scripts." .. n).description))
     end
+    -- then, after a blank line and a heading, the user scripts with their
+    -- paths (bash completion takes the names before the blank line only:
+    -- it asks a script for its --help, which runs a file)
+    local users = M.user_scripts()
+    if #users > 0 then
+      io.write("\nuser scripts (ETINSPECT_PATH, then $XDG_CONFIG_HOME/etinspect/scripts):\n")
+    end
+    for _, e in ipairs(users) do
+      local note = e.hidden_by == "bundled" and
+                     "  [not run by this name: the bundled script comes first; run it as etinspect " .. e.path .. "]"
+                   or e.hidden_by and "  [not run by this name: " .. e.hidden_by .. " comes first]" or ""
+      io.write(string.format("%-16s %s (%s)%s\n", e.name, describe_file(e.path), e.path, note))
+    end
     return
   end
-  local argv = table.pack(...)
+  local source
+  if mode == "run" and how == "stdin" then source = ... end
+  local argv = table.pack(select(source and 2 or 1, ...))
   argv.n = nil
-  local S, chunk, prog = load(target, how)
+  if how == "bundled" and mode == "run" then
+    local shadowed = M.find_user(target)
+    if shadowed then
+      io.stderr:write("etinspect: warning: the bundled script ", target, " runs, not ", shadowed,
+                      " (a user script does not replace a bundled one; run it as etinspect ",
+                      shadowed, ")\n")
+    end
+  end
+  M.current = how ~= "stdin" and target or nil
+  local S, chunk, prog = load(target, how, source)
   if mode == "help" then
     -- a file is run (without arguments) for its declaration
     if chunk then
@@ -318,7 +591,7 @@ function M.main(mode, target, how, ...)
     return
   end
   if chunk then
-    S = chunk(...)
+    S = chunk(table.unpack(argv))
     if not declared(S) then return end
   end
   local args = M.parse(S, argv, prog)

@@ -61,7 +61,9 @@ enum {
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
     OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_TRACE_FORMAT, OPT_SQLITE,
     OPT_SQLITE_DUMP, OPT_SQLITE_REPLACE, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE,
-    OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_MODEL_EXPLORER, OPT_COUNT
+    OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_MODEL_EXPLORER,
+    OPT_CONVERTER, OPT_PLUGIN,
+    OPT_COUNT
 };
 
 /* The modes of the command line, as bits of the mask of the modes that
@@ -119,6 +121,10 @@ static const struct {
                            "a legacy dump has no tensors"},
     [OPT_MODEL_EXPLORER] = {"model_explorer_path", "DIR", M_ETDUMP, OPT_ETRECORD, NULL,
                             "the graph is the ETRecord's"},
+    [OPT_CONVERTER] = {"delegate_time_scale_converter", "CONV", M_ETDUMP | M_MANY, 0,
+                       "a legacy dump has no delegated events"},
+    [OPT_PLUGIN] = {"plugin", "FILE", M_ETDUMP | M_MANY, OPT_CONVERTER, NULL,
+                    "a plugin registers the converters it names"},
 };
 
 static const char usage_line[] =
@@ -224,6 +230,13 @@ static void print_help(FILE *out)
           "                        write the ETRecord's graphs and the times of their\n"
           "                        nodes as Model Explorer files into DIR (graph.json,\n"
           "                        node_data_*.json; needs --etrecord_path)\n"
+          "  --delegate_time_scale_converter CONV\n"
+          "                        convert the ticks of delegated events (a delegate on\n"
+          "                        its own clock): NAME, of etinspect.converters or\n"
+          "                        registered by a plugin, or FILE.lua returning\n"
+          "                        function(event_name, ticks) -> time in the target unit\n"
+          "  --plugin FILE         a Lua file run first, to register converters by name\n"
+          "                        (besides $XDG_CONFIG_HOME/etinspect/plugins/*.lua)\n"
           "  --max_broadcast_elements N\n"
           "                        the broadcast budget: the most elements a tensor\n"
           "                        that repeats its bytes (zero strides), or a\n"
@@ -240,10 +253,12 @@ static void print_help(FILE *out)
           "\n"
           "Lua (the etinspect module is the global 'etinspect'):\n"
           "  SCRIPT.lua [ARGS...]  run a Lua script (or any existing file named with a\n"
-          "                        '/'); '-' reads the script from standard input\n"
+          "                        '/'); '-' reads standard input: a script when it\n"
+          "                        is text, else a dump (as --etdump_path -)\n"
           "  NAME [ARGS...]        run a bundled report script by name (before any\n"
-          "                        file of that name)\n"
-          "  --list-scripts        list the bundled report scripts\n"
+          "                        file of that name), else a user script NAME.lua of\n"
+          "                        $ETINSPECT_PATH or $XDG_CONFIG_HOME/etinspect/scripts\n"
+          "  --list-scripts        list the bundled and the user report scripts\n"
           "  --help NAME           a report script's arguments (NAME or SCRIPT.lua)\n"
           "  -e CODE               run CODE (may be repeated)\n"
           "  -l MODULE             require MODULE into the global MODULE\n"
@@ -363,17 +378,51 @@ static int check_outputs(const char *const *val, const char *const *inputs)
     return 0;
 }
 
-/* Match "--name" or an unambiguous prefix of it; -1 unknown, -2 ambiguous. */
-static int match_option(const char *name, size_t len)
+/* The options of the reference's inspector_cli (spec §1.8): a prefix that
+ * names one of them alone means it, as it does there, whatever options
+ * etinspect adds ("--etrecord" is --etrecord_path, as in the reference,
+ * though --etrecord_method and --etrecord_json_budget start with it too). */
+static const int reference_options[] = {OPT_ETDUMP, OPT_ETRECORD, OPT_DEBUG_BUFFER, OPT_SOURCE,
+                                        OPT_TARGET, OPT_TSV, OPT_COMPARE};
+
+static bool is_reference_option(int opt)
 {
-    int found = -1;
+    for (size_t i = 0; i < sizeof reference_options / sizeof *reference_options; i++)
+        if (reference_options[i] == opt)
+            return true;
+    return false;
+}
+
+/* Match "--name" or a prefix of it: the option it names alone, or the one
+ * reference option among those it starts (reference_options); -1 unknown,
+ * -2 ambiguous (then `candidates`, of `size` bytes, lists them as
+ * argparse does: "--etrecord_method, --etrecord_json_budget"). */
+static int match_option(const char *name, size_t len, char *candidates, size_t size)
+{
+    int found = -1, n = 0, n_ref = 0, ref = -1;
     for (int i = 0; i < OPT_COUNT; i++) {
         if (strlen(options[i].name) == len && strncmp(options[i].name, name, len) == 0)
             return i;
-        if (strncmp(options[i].name, name, len) == 0)
-            found = found == -1 ? i : -2;
+        if (strncmp(options[i].name, name, len) == 0) {
+            found = i;
+            n++;
+            if (is_reference_option(i))
+                ref = i, n_ref++;
+        }
     }
-    return found;
+    if (n <= 1)
+        return found;
+    if (n_ref == 1)
+        return ref;
+    size_t used = 0;
+    candidates[0] = 0;
+    for (int i = 0; i < OPT_COUNT && used < size; i++)
+        if (strncmp(options[i].name, name, len) == 0) {
+            int k = snprintf(candidates + used, size - used, "%s--%s", used ? ", " : "",
+                             options[i].name);
+            used += k > 0 ? (size_t)k : 0;
+        }
+    return -2;
 }
 
 /* Refuse what mode `mode` (one M_* bit) does not take, and options without
@@ -414,6 +463,35 @@ static int check_options(unsigned mode, const char *const *val, const bool *flag
     return 0;
 }
 
+/* A file given to an option that takes another kind of file (an ETRecord
+ * as --etdump_path): a usage error saying what it is and which option
+ * takes it (inputs.h, et_input_misplaced), before the reader's complaint
+ * about its bytes.  `paths` are the option's `n` values.  Returns 0 or 2. */
+static int check_kind(int opt, et_input_kind expected, const char *const *paths, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char msg[1024];
+        if (!paths[i] || strcmp(paths[i], "-") == 0)
+            continue;
+        if (et_input_misplaced(paths[i], et_input_kind_of(paths[i]), expected, msg, sizeof msg)) {
+            fprintf(stderr, "etinspect: error: argument --%s: %s\n", options[opt].name, msg);
+            return 2;
+        }
+    }
+    return 0;
+}
+
+/* check_kind for every input option given in `val` but the dumps. */
+static int check_kinds(const char *const *val)
+{
+    int rc = check_kind(OPT_PROFILE, ET_INPUT_LEGACY, &val[OPT_PROFILE], 1);
+    if (rc == 0)
+        rc = check_kind(OPT_ETRECORD, ET_INPUT_ETRECORD, &val[OPT_ETRECORD], 1);
+    if (rc == 0)
+        rc = check_kind(OPT_BUNDLED, ET_INPUT_BUNDLED, &val[OPT_BUNDLED], 1);
+    return rc;
+}
+
 static void print_warnings(const et_inspector *insp)
 {
     for (size_t i = 0; i < insp->warnings.n; i++) {
@@ -434,7 +512,12 @@ static et_inspector *open_inspector(const et_inspector_options *o, int *rc)
     et_error err;
     et_inspector *insp = et_inspector_open(o, &err);
     if (!insp) {
-        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        static const char data_label[] = "<etdump_data>"; /* the core's, for bytes */
+        size_t n = sizeof data_label - 1;
+        if (o->etdump_data && strncmp(err.msg, data_label, n) == 0) /* standard input */
+            fprintf(stderr, "etinspect: error: " ET_STDIN_LABEL "%s\n", err.msg + n);
+        else
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
         *rc = exit_code(&err);
         return NULL;
     }
@@ -510,6 +593,8 @@ static int write_legacy_json(const et_inspector *insp, const et_frame *f, FILE *
 static int legacy_main(const char *const *val, const bool *flag)
 {
     int crc = check_options(M_LEGACY, val, flag);
+    if (crc == 0)
+        crc = check_kinds(val);
     if (crc != 0)
         return crc;
     et_error err;
@@ -545,6 +630,21 @@ static int legacy_main(const char *const *val, const bool *flag)
     return rc;
 }
 
+/* --debug_buffer_path beside a dump that logged no debug events: the
+ * buffer is never read, which a warning says (nothing typed is silently
+ * ignored). */
+static void warn_unused_buffer(const et_inspector *insp, const char *path)
+{
+    for (size_t b = 0; b < insp->n_blocks; b++)
+        for (size_t e = 0; e < insp->blocks[b].n_events; e++)
+            if (insp->blocks[b].events[e].has_debug_data)
+                return;
+    fputs("etinspect: warning: --debug_buffer_path ", stderr);
+    et_fput_shown(stderr, path, strlen(path));
+    fputs(": the dump logged no debug events (intermediate or program outputs), so the "
+          "debug buffer is not read\n", stderr);
+}
+
 /* --memory: the memory table (memsummary.h) after the main table. */
 static int print_memory(const et_inspector *insp)
 {
@@ -555,7 +655,11 @@ static int print_memory(const et_inspector *insp)
         return 1;
     }
     int rc = 0;
-    if (et_frame_write_grid(m, stdout) != 0 || fflush(stdout) != 0) {
+    if (et_frame_nrows(m) == 0) /* nothing typed is silently ignored */
+        fputs("etinspect: warning: --memory: the dump holds no allocation events (the "
+              "runtime logs them only when a memory allocator is tracked: "
+              "ETDumpGen::track_allocator and track_allocation)\n", stderr);
+    else if (et_frame_write_grid(m, stdout) != 0 || fflush(stdout) != 0) {
         rc = et_stdout_guard_report();
     }
     et_frame_free(m);
@@ -595,6 +699,8 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
     }
     et_error err;
     et_outfile of;
+    size_t n_slices = 0;
+    to.n_slices = &n_slices;
     if (et_outfile_open(&of, val[OPT_TRACE], inputs, &err) != 0) {
         fprintf(stderr, "etinspect: error: %s\n", err.msg);
         return exit_code(&err);
@@ -610,6 +716,12 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
     if (et_outfile_commit(&of, &err) != 0) {
         fprintf(stderr, "etinspect: error: %s\n", err.msg);
         return 1;
+    }
+    if (val[OPT_TRACE_WINDOW] && n_slices == 0) {
+        fputs("etinspect: warning: --trace_window ", stderr);
+        et_fput_shown(stderr, val[OPT_TRACE_WINDOW], strlen(val[OPT_TRACE_WINDOW]));
+        fputs(": no slice overlaps the window, so the trace holds none (START_US and "
+              "END_US are microseconds on the trace's time axis, as the trace shows them)\n", stderr);
     }
     return 0;
 }
@@ -700,6 +812,29 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
     return rc == LUA_OK ? 0 : 1;
 }
 
+/* `--etdump_path -` / `etinspect -`: the dump is standard input, read
+ * whole into memory within an ETDump file's budget (host.h), into
+ * o->etdump_data.  Returns 0, or the exit status after printing. */
+static int read_stdin_dump(et_inspector_options *o)
+{
+    et_input_kind k = et_host_stdin_kind();
+    char msg[1024];
+    if (et_input_misplaced(ET_STDIN_LABEL, k, ET_INPUT_ETDUMP, msg, sizeof msg)) {
+        fprintf(stderr, "etinspect: error: argument --etdump_path: %s\n", msg);
+        return 2;
+    }
+    const unsigned char *data;
+    size_t size;
+    if (et_host_stdin_all(&data, &size, msg, sizeof msg) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", msg);
+        return 1;
+    }
+    o->etdump_path = NULL;
+    o->etdump_data = data;
+    o->etdump_size = size;
+    return 0;
+}
+
 /* The inspector options of the command line, the inputs' paths aside.
  * Returns 0, or the exit status after printing the error. */
 static int inspector_options(const char *const *val, et_inspector_options *o)
@@ -710,6 +845,10 @@ static int inspector_options(const char *const *val, et_inspector_options *o)
         return usage_error("argument --source_time_scale: %s", err.msg);
     if (val[OPT_TARGET] && et_time_scale_parse(val[OPT_TARGET], &o->target_time_scale, &err) != 0)
         return usage_error("argument --target_time_scale: %s", err.msg);
+    if (val[OPT_CYCLES_HZ] && o->source_time_scale != ET_TS_CYCLES)
+        return usage_error("argument --cycles_hz: only with --source_time_scale cycles (the "
+                           "timestamps are then clock cycles; in %s they are times already)",
+                           et_time_scale_name(o->source_time_scale));
     if (val[OPT_TRACE] && o->source_time_scale == ET_TS_CYCLES && !val[OPT_CYCLES_HZ]) {
         /* before the table is printed; the message trace.c gives */
         fprintf(stderr, "etinspect: error: the source time scale is cycles: give the clock "
@@ -738,6 +877,141 @@ static int inspector_options(const char *const *val, et_inspector_options *o)
     return 0;
 }
 
+/* ---- --delegate_time_scale_converter: a Lua function on the model ---- */
+
+/* The converter the command line hands the core (et_time_converter): the
+ * Lua function etinspect.scripts.find_converter found, anchored in the run's
+ * Lua state, called on this thread while the model is built. */
+typedef struct cli_conv {
+    lua_State *L;
+    int ref;          /* the function, in the registry */
+    const char *spec; /* as typed, for the warning */
+    bool warned;      /* one warning per run */
+    /* the call in progress */
+    const char *name;
+    size_t name_len;
+    uint64_t ticks;
+    double out;
+    bool ok;
+} cli_conv;
+
+/* Protected: the converter on the call of the cli_conv at 1. */
+static int convert_p(lua_State *L)
+{
+    cli_conv *c = lua_touserdata(L, 1);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, c->ref);
+    lua_pushlstring(L, c->name, c->name_len);
+    lua_pushinteger(L, (lua_Integer)c->ticks);
+    lua_call(L, 2, 1);
+    if (lua_type(L, -1) != LUA_TNUMBER)
+        return luaL_error(L, "returned a %s, expected a number", luaL_typename(L, -1));
+    c->out = lua_tonumber(L, -1);
+    c->ok = true;
+    return 0;
+}
+
+/* et_time_converter over a cli_conv: a failure (an error, a value that is
+ * not a number) warns once and falls back to the default conversion, as
+ * the Inspector's converter does. */
+static int cli_convert(void *ud, const char *name, size_t name_len, uint64_t ticks, double *out)
+{
+    cli_conv *c = ud;
+    lua_State *L = c->L;
+    int top = lua_gettop(L);
+    c->name = name, c->name_len = name_len, c->ticks = ticks, c->ok = false;
+    lua_pushcfunction(L, convert_p);
+    lua_pushlightuserdata(L, c);
+    if (lua_pcall(L, 1, 0, 0) != LUA_OK && !c->warned) {
+        const char *m = lua_tostring(L, -1);
+        c->warned = true;
+        fputs("etinspect: warning: --delegate_time_scale_converter ", stderr);
+        et_fput_shown(stderr, c->spec, strlen(c->spec));
+        fputs(" failed on delegated event '", stderr);
+        et_fput_shown(stderr, name, name_len);
+        fputs("': ", stderr);
+        et_fput_shown(stderr, m ? m : "?", strlen(m ? m : "?"));
+        fputs("; the default conversion is used\n", stderr);
+    }
+    lua_settop(L, top);
+    if (!c->ok)
+        return -1;
+    *out = c->out;
+    return 0;
+}
+
+/* Protected: etinspect.scripts.load_plugins{plugin}, then
+ * etinspect.scripts.find_converter(spec, target); 1 spec, 2 target, 3 the
+ * plugin or nil.  Returns the function. */
+static int find_converter_p(lua_State *L)
+{
+    lua_getglobal(L, "require"); /* the global a plugin registers in */
+    lua_pushliteral(L, "etinspect");
+    lua_call(L, 1, 1);
+    lua_setglobal(L, "etinspect");
+    lua_getglobal(L, "require");
+    lua_pushliteral(L, "etinspect.scripts");
+    lua_call(L, 1, 1);
+    lua_getfield(L, -1, "load_plugins");
+    lua_createtable(L, 1, 0);
+    if (!lua_isnil(L, 3)) {
+        lua_pushvalue(L, 3);
+        lua_rawseti(L, -2, 1);
+    }
+    lua_call(L, 1, 0);
+    lua_getfield(L, -1, "find_converter");
+    lua_pushvalue(L, 1);
+    lua_pushvalue(L, 2);
+    lua_call(L, 2, 1);
+    return 1;
+}
+
+/* Set o->converter from --delegate_time_scale_converter (and --plugin):
+ * the function etinspect.scripts.find_converter names, in the run's Lua state.
+ * Returns 0, or the exit status after printing: 2 for an unknown name,
+ * 1 for a plugin or file that cannot be read or fails. */
+static int setup_converter(const char *const *val, et_inspector_options *o, cli_conv *c)
+{
+    lua_State *L = et_host_lua();
+    if (!L) {
+        fprintf(stderr, "etinspect: error: out of memory\n");
+        return 1;
+    }
+    int top = lua_gettop(L);
+    lua_pushcfunction(L, find_converter_p);
+    lua_pushstring(L, val[OPT_CONVERTER]);
+    lua_pushstring(L, et_time_scale_name(o->target_time_scale));
+    if (val[OPT_PLUGIN])
+        lua_pushstring(L, val[OPT_PLUGIN]);
+    else
+        lua_pushnil(L);
+    int rc = lua_pcall(L, 3, 1, 0);
+    if (rc != LUA_OK) {
+        /* etinspect.scripts' usage and input errors, or any other */
+        int status = 1;
+        const char *m = NULL;
+        if (lua_type(L, -1) == LUA_TTABLE) {
+            if (lua_getfield(L, -1, "usage") == LUA_TSTRING)
+                status = 2, m = lua_tostring(L, -1);
+            else if (lua_getfield(L, -2, "input") == LUA_TSTRING)
+                m = lua_tostring(L, -1);
+        } else {
+            m = lua_tostring(L, -1);
+        }
+        fputs("etinspect: error: ", stderr);
+        et_fput_shown(stderr, m ? m : "out of memory", strlen(m ? m : "out of memory"));
+        fputc('\n', stderr);
+        lua_settop(L, top);
+        return status;
+    }
+    c->L = L;
+    c->ref = luaL_ref(L, LUA_REGISTRYINDEX); /* kept until the state closes */
+    c->spec = val[OPT_CONVERTER];
+    lua_settop(L, top);
+    o->converter = cli_convert;
+    o->converter_ud = c;
+    return 0;
+}
+
 /* ---- several dumps as one dataset (docs/fleet.md) ---- */
 
 /* The values of the options that may be repeated (--etdump_path,
@@ -760,6 +1034,17 @@ static int expand_inputs(cli_multi *m, const char *const *val)
 {
     et_error err;
     for (int i = 0; i < m->n_dumps; i++) {
+        if (strcmp(m->dumps[i], "-") == 0) { /* standard input: one dump, alone */
+            if (m->n_dumps > 1)
+                return usage_error("argument --etdump_path: '%s' (standard input) is one dump "
+                                   "alone; save it to a file to read it with other dumps",
+                                   "-");
+            if (et_pathlist_add(&m->dump_paths, "-", &err) != 0) {
+                fprintf(stderr, "etinspect: error: %s\n", err.msg);
+                return 1;
+            }
+            continue;
+        }
         if (et_dumpset_expand(m->dumps[i], &m->dump_paths, &err) != 0) {
             fprintf(stderr, "etinspect: error: %s\n", err.msg);
             return exit_code(&err);
@@ -870,6 +1155,11 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
                      et_inspector_options *o)
 {
     int crc = check_options(M_MANY, val, flag);
+    if (crc == 0)
+        crc = check_kinds(val);
+    if (crc == 0)
+        crc = check_kind(OPT_ETDUMP, ET_INPUT_ETDUMP, (const char *const *)m->dump_paths.v,
+                         m->dump_paths.n);
     if (crc != 0)
         return crc;
     size_t n = m->dump_paths.n, nb = m->buffer_paths.n;
@@ -942,6 +1232,8 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
         et_inspector *insp = open_inspector(o, &rc);
         if (!insp)
             break;
+        if (nb)
+            warn_unused_buffer(insp, m->buffer_paths.v[i]);
         if (!flag[OPT_QUIET] || val[OPT_TSV]) {
             et_frame *f = et_report_frame(insp, true, true, &err);
             if (!f || append_frame(&all, f, names[i]) != 0) {
@@ -1015,6 +1307,19 @@ out:
  * printing the error. */
 static int assign_files(cli_multi *m, const char **val)
 {
+    /* "-": a dump read from standard input (the ETDump of `adb exec-out
+     * cat ... | etinspect -`), beside the --etdump_path values */
+    int kept = 0;
+    for (int i = 0; i < m->n_files; i++) {
+        if (strcmp(m->files[i], "-") != 0) {
+            m->files[kept++] = m->files[i];
+            continue;
+        }
+        m->dumps[m->n_dumps++] = "-";
+        if (!val[OPT_ETDUMP])
+            val[OPT_ETDUMP] = "-";
+    }
+    m->n_files = kept;
     /* m->dumps and m->buffers have room for every argument */
     et_inputs in = {.etdump = val[OPT_ETDUMP],
                     .profile_results = val[OPT_PROFILE],
@@ -1045,6 +1350,8 @@ static int assign_files(cli_multi *m, const char **val)
 static int etrecord_summary(const char *const *val, const bool *flag, et_cli_next *next)
 {
     int crc = check_options(M_RECORD, val, flag);
+    if (crc == 0)
+        crc = check_kinds(val);
     et_inspector_options o; /* --etrecord_json_budget checked as for a dump */
     if (crc == 0)
         crc = inspector_options(val, &o);
@@ -1097,14 +1404,18 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
         } else if (a[0] == '-' && a[1] == '-' && a[2]) {
             const char *eq = strchr(a + 2, '=');
             size_t len = eq ? (size_t)(eq - (a + 2)) : strlen(a + 2);
-            opt = match_option(a + 2, len);
-            if (opt == -2)
-                return usage_error("ambiguous option: %s", a);
+            char cands[512];
+            opt = match_option(a + 2, len, cands, sizeof cands);
+            if (opt == -2) {
+                fprintf(stderr, "%setinspect: error: ambiguous option: %.*s could match %s\n",
+                        usage_line, (int)(len + 2), a, cands);
+                return 2;
+            }
             if (opt < 0)
                 return usage_error("unrecognized arguments: %s", a);
             if (eq)
                 value = eq + 1;
-        } else if (a[0] != '-' && a[0]) {
+        } else if ((a[0] != '-' && a[0]) || strcmp(a, "-") == 0) { /* "-": standard input */
             m->files[m->n_files++] = a;
             continue;
         } else {
@@ -1174,6 +1485,9 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
     int orc = inspector_options(val, &o);
     if (orc != 0)
         return orc;
+    cli_conv conv = {0};
+    if (val[OPT_CONVERTER] && (orc = setup_converter(val, &o, &conv)) != 0)
+        return orc;
     if (m->n_dumps > 0) {
         orc = expand_inputs(m, val);
         if (orc != 0)
@@ -1191,8 +1505,14 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
     o.debug_buffer_path = val[OPT_DEBUG_BUFFER];
     o.bundled_program_path = val[OPT_BUNDLED];
     o.etrecord_path = val[OPT_ETRECORD];
-    const char *inputs[5] = {val[OPT_ETDUMP], NULL, NULL, NULL, NULL};
-    size_t n_inputs = 1;
+    bool from_stdin = strcmp(val[OPT_ETDUMP], "-") == 0;
+    int krc = check_kind(OPT_ETDUMP, ET_INPUT_ETDUMP, &val[OPT_ETDUMP], 1);
+    if (krc == 0)
+        krc = check_kinds(val);
+    if (krc != 0)
+        return krc;
+    const char *inputs[5] = {from_stdin ? NULL : val[OPT_ETDUMP], NULL, NULL, NULL, NULL};
+    size_t n_inputs = from_stdin ? 0 : 1;
     if (val[OPT_BUNDLED])
         inputs[n_inputs++] = val[OPT_BUNDLED];
     if (val[OPT_DEBUG_BUFFER])
@@ -1200,12 +1520,16 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
     if (val[OPT_ETRECORD])
         inputs[n_inputs++] = val[OPT_ETRECORD];
     int rc = check_outputs(val, inputs);
+    if (rc == 0 && from_stdin)
+        rc = read_stdin_dump(&o);
     if (rc != 0)
         return rc;
     int open_rc;
     et_inspector *insp = open_inspector(&o, &open_rc);
     if (!insp)
         return open_rc;
+    if (val[OPT_DEBUG_BUFFER])
+        warn_unused_buffer(insp, val[OPT_DEBUG_BUFFER]);
     et_frame *f = NULL;
     if (!flag[OPT_QUIET] || val[OPT_TSV]) {
         f = et_report_frame(insp, true, true, &err);

@@ -6,6 +6,7 @@
 #include "host.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <lauxlib.h>
 #include <lua.h>
 #include <lualib.h>
@@ -74,8 +75,93 @@ lua_State *et_host_lua(void)
     return L;
 }
 
+/* Standard input, read once (et_host_stdin_kind, et_host_stdin_all). */
+static struct {
+    unsigned char *data;
+    size_t n, cap;
+    int peeked, complete;
+} g_stdin;
+
+/* Read from standard input until `want` bytes are held or it ends.
+ * Returns 0, or -1 (errno set) on a read error. */
+static int stdin_fill(size_t want)
+{
+    while (!g_stdin.complete && g_stdin.n < want) {
+        if (g_stdin.cap < want + 1) {
+            size_t cap = g_stdin.cap ? g_stdin.cap : 65536;
+            while (cap < want + 1)
+                cap *= 2;
+            unsigned char *p = realloc(g_stdin.data, cap);
+            if (!p) {
+                errno = ENOMEM;
+                return -1;
+            }
+            g_stdin.data = p;
+            g_stdin.cap = cap;
+        }
+        ssize_t k = read(STDIN_FILENO, g_stdin.data + g_stdin.n, g_stdin.cap - 1 - g_stdin.n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k < 0)
+            return -1;
+        if (k == 0)
+            g_stdin.complete = 1;
+        g_stdin.n += (size_t)k;
+    }
+    return 0;
+}
+
+et_input_kind et_host_stdin_kind(void)
+{
+    if (!g_stdin.peeked) {
+        g_stdin.peeked = 1;
+        if (stdin_fill(64) != 0)
+            return ET_INPUT_MISSING;
+    }
+    if (g_stdin.n == 0)
+        return ET_INPUT_TEXT; /* an empty script */
+    return et_input_kind_of_bytes(g_stdin.data, g_stdin.n < 64 ? g_stdin.n : 64);
+}
+
+/* The budget of standard input: an ETDump file's (a FlatBuffer's limit). */
+#define STDIN_MAX ((size_t)INT32_MAX)
+
+int et_host_stdin_all(const unsigned char **data, size_t *size, char *msg, size_t msg_size)
+{
+    g_stdin.peeked = 1;
+    while (!g_stdin.complete) {
+        size_t want = g_stdin.n < 65536 ? 65536 : g_stdin.n * 2;
+        if (want > STDIN_MAX + 1)
+            want = STDIN_MAX + 1;
+        errno = 0;
+        if (stdin_fill(want) != 0) {
+            snprintf(msg, msg_size, ET_STDIN_LABEL ": %s", strerror(errno));
+            return -1;
+        }
+        if (g_stdin.n > STDIN_MAX) {
+            snprintf(msg, msg_size, ET_STDIN_LABEL ": more than %zu bytes, larger than a "
+                                    "FlatBuffer can be (2 GiB)", STDIN_MAX);
+            return -1;
+        }
+    }
+    if (!g_stdin.data) { /* an empty stream: an empty buffer */
+        g_stdin.data = malloc(1);
+        if (!g_stdin.data) {
+            snprintf(msg, msg_size, "out of memory");
+            return -1;
+        }
+        g_stdin.cap = 1;
+    }
+    g_stdin.data[g_stdin.n] = 0;
+    *data = g_stdin.data;
+    *size = g_stdin.n;
+    return 0;
+}
+
 void et_host_close(void)
 {
+    free(g_stdin.data);
+    memset(&g_stdin, 0, sizeof g_stdin);
     if (g_lua) {
         lua_State *L = g_lua;
         g_lua = NULL;
@@ -125,6 +211,16 @@ int et_host_input_kind(lua_State *L)
     errno = 0;
     et_input_kind k = et_input_kind_of(path);
     lua_pushstring(L, et_input_kind_name(k));
+    const char *expected = luaL_optstring(L, 2, NULL);
+    if (expected && k != ET_INPUT_MISSING) {
+        char msg[1024];
+        for (int e = 0; e <= ET_INPUT_DIRECTORY; e++)
+            if (strcmp(et_input_kind_name((et_input_kind)e), expected) == 0 &&
+                et_input_misplaced(path, k, (et_input_kind)e, msg, sizeof msg)) {
+                lua_pushstring(L, msg);
+                return 2;
+            }
+    }
     if (k != ET_INPUT_MISSING)
         return 1;
     lua_pushstring(L, strerror(errno ? errno : ENOENT));

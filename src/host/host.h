@@ -19,6 +19,9 @@
 #define ET_HOST_H
 
 #include <lua.h>
+#include <stddef.h>
+
+#include "inputs.h"
 
 /* The exit statuses of the program (etinspect(1), "EXIT STATUS"). */
 enum {
@@ -47,9 +50,11 @@ void et_host_close(void);
  * Arguments and results as lua_pcall's; returns its status. */
 int et_host_pcall(lua_State *L, int nargs, int nres);
 
-/* Lua: input_kind(path) -> kind [, why]: what the file is by its content
- * (inputs.h): "etdump", "profile_results", "etrecord", "bundled_program",
- * "text", "unknown", "directory", or "missing" and the system's reason.
+/* Lua: input_kind(path [, expected]) -> kind [, why]: what the file is by
+ * its content (inputs.h): "etdump", "profile_results", "etrecord",
+ * "bundled_program", "text", "unknown", "directory", or "missing" and the
+ * system's reason; with `expected` (a kind's name), a file of another kind
+ * the command line takes gives et_input_misplaced's message as `why`.
  * Handed to etinspect.scripts.resolve and the REPL's Lua half. */
 int et_host_input_kind(lua_State *L);
 
@@ -60,6 +65,21 @@ int et_host_input_kind(lua_State *L);
  * role, and for a table of more than 64 files or a non-string.  Handed to
  * the REPL's Lua half (.open). */
 int et_host_assign_inputs(lua_State *L);
+
+/* Standard input as an input (`etinspect -`, `--etdump_path -`): read
+ * once, kept until et_host_close.  et_host_stdin_kind reads its first
+ * bytes (up to 64, blocking until they come or the stream ends) and says
+ * what they are (inputs.h; ET_INPUT_TEXT also for an empty stream, a
+ * script that does nothing).  et_host_stdin_all reads the rest, within
+ * the budget of an ETDump file (2 GiB, a FlatBuffer's limit: the stream is
+ * refused past it, before more is read): *data (NUL-terminated, not
+ * counted) and *size, or -1 with `msg` set ("standard input: ...").
+ * Returns 0. */
+et_input_kind et_host_stdin_kind(void);
+int et_host_stdin_all(const unsigned char **data, size_t *size, char *msg, size_t msg_size);
+
+/* The label of standard input in messages. */
+#define ET_STDIN_LABEL "standard input"
 
 /* The size of the terminal on standard output: 1 with *rows and *cols
  * set (characters), or 0 when standard output is not a terminal (or says

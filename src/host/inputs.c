@@ -46,6 +46,40 @@ static int is_legacy(const unsigned char *h, size_t n)
     return 0;
 }
 
+/* What each kind of input is and the option that takes it: the words of
+ * et_input_misplaced's message.  A new kind of input is one line here. */
+static const struct {
+    et_input_kind kind;
+    const char *what;   /* "an ETRecord (a ZIP archive)" */
+    const char *option; /* the command line's option for it */
+} kinds[] = {
+    {ET_INPUT_ETDUMP, "an ETDump", "--etdump_path"},
+    {ET_INPUT_LEGACY, "a legacy profiler dump", "--profile_results_path"},
+    {ET_INPUT_ETRECORD, "an ETRecord (a ZIP archive)", "--etrecord_path"},
+    {ET_INPUT_BUNDLED, "a BundledProgram", "--bundled_program_path"},
+};
+
+static int kind_row(et_input_kind k)
+{
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (kinds[i].kind == k)
+            return (int)i;
+    return -1;
+}
+
+int et_input_misplaced(const char *label, et_input_kind found, et_input_kind expected, char *msg,
+                       size_t size)
+{
+    int f = kind_row(found), e = kind_row(expected);
+    if (f < 0 || e < 0 || found == expected)
+        return 0;
+    snprintf(msg, size, "%s is %s, not %s: give it with %s (or name it without an option: "
+                        "etinspect FILE...)",
+             label, kinds[f].what, kinds[e].what,
+             kinds[f].option);
+    return 1;
+}
+
 et_input_kind et_input_kind_of(const char *path)
 {
     /* opened without blocking, then checked: a FIFO never makes it wait */
@@ -71,6 +105,11 @@ et_input_kind et_input_kind_of(const char *path)
         n += (size_t)k;
     }
     close(fd);
+    return et_input_kind_of_bytes(h, n);
+}
+
+et_input_kind et_input_kind_of_bytes(const unsigned char *h, size_t n)
+{
     if ((n >= 12 && memcmp(h + 8, "ED00", 4) == 0) || (n >= 8 && memcmp(h + 4, "ED00", 4) == 0))
         return ET_INPUT_ETDUMP;
     if (n >= 8 && memcmp(h + 4, "BP08", 4) == 0)

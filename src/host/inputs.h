@@ -31,6 +31,20 @@ typedef enum {
 /* The kind of the file at `path`. ET_INPUT_MISSING leaves errno set. */
 et_input_kind et_input_kind_of(const char *path);
 
+/* The kind of an input whose first `n` bytes (up to 64 are looked at)
+ * are `h`: et_input_kind_of without the file (standard input). */
+et_input_kind et_input_kind_of_bytes(const unsigned char *h, size_t n);
+
+/* An input of kind `found` given where one of kind `expected` goes (an
+ * ETRecord as --etdump_path): when both are kinds the command line takes
+ * (ETDump, legacy dump, ETRecord, BundledProgram) and differ, fills `msg`
+ * with "LABEL is an ETRecord (a ZIP archive), not an ETDump: give it with
+ * --etrecord_path (or name it without an option: etinspect FILE...)" and
+ * returns 1; else returns 0.  The kinds' words and options are one table
+ * in inputs.c. */
+int et_input_misplaced(const char *label, et_input_kind found, et_input_kind expected, char *msg,
+                       size_t size);
+
 /* The kind's name as the Lua side and messages use it: "etdump",
  * "profile_results", "etrecord", "bundled_program", "text", "unknown",
  * "missing", "directory". */

@@ -146,6 +146,8 @@ typedef struct {
     const char *strs[3];
     int nstrs;
     lua_CFunction cfn; /* pushed after strs when not NULL */
+    const char *src;   /* pushed after them as a string when not NULL */
+    size_t src_len;
     int argc;
     char **argv;
     int first;
@@ -170,6 +172,10 @@ static int call_scripts(lua_State *L)
         lua_pushcfunction(L, c->cfn);
         n++;
     }
+    if (c->src) {
+        lua_pushlstring(L, c->src, c->src_len);
+        n++;
+    }
     for (int i = c->first; i < c->argc; i++, n++) {
         luaL_checkstack(L, 1, "too many arguments");
         lua_pushstring(L, c->argv[i]);
@@ -190,7 +196,17 @@ static int pcall_scripts(lua_State *L, const scripts_call *c, int nres)
 static int scripts_main(lua_State *L, const char *mode, const char *target, const char *how,
                         int argc, char **argv, int first)
 {
-    scripts_call c = {"main", {mode, target, how}, 3, NULL, argc, argv, first};
+    scripts_call c = {"main", {mode, target, how}, 3, NULL, NULL, 0, argc, argv, first};
+    if (strcmp(mode, "run") == 0 && strcmp(how, "stdin") == 0) {
+        /* the script's text, read (and told apart from a dump) by the host */
+        const unsigned char *data;
+        char msg[512];
+        if (et_host_stdin_all(&data, &c.src_len, msg, sizeof msg) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", msg);
+            return ET_EXIT_INPUT;
+        }
+        c.src = (const char *)data;
+    }
     return report(L, pcall_scripts(L, &c, 0));
 }
 
@@ -235,7 +251,7 @@ int et_lua_host_resolve(const char *target, const char **how)
 {
     lua_State *L = et_host_lua();
     *how = NULL;
-    scripts_call c = {"resolve", {target}, 1, et_host_input_kind, 0, NULL, 0};
+    scripts_call c = {"resolve", {target}, 1, et_host_input_kind, NULL, 0, 0, NULL, 0};
     lua_pushcfunction(L, anchor_how);
     lua_pushlightuserdata(L, &c);
     int status = report(L, et_host_pcall(L, 1, 1));

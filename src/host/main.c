@@ -4,7 +4,8 @@
  *   etinspect --etdump_path F [...]        the command line (cli.c)
  *   etinspect FILE... [...]                the same, inputs told apart by content
  *   etinspect SCRIPT.lua [ARGS...]         run a Lua script (lua_host.c)
- *   etinspect - [ARGS...]                  run a Lua script read from stdin
+ *   etinspect - [ARGS...]                  standard input: an ETDump (the command
+ *                                          line), or a Lua script (text)
  *   etinspect -e CODE | -l MODULE | -i     Lua host options
  *   etinspect NAME [ARGS...]               a bundled report script
  *   etinspect --list-scripts, --help NAME  the bundled scripts' help
@@ -145,6 +146,11 @@ static int run(const plan *p, int argc, char **argv)
          * command line's, with the Lua state as it is */
         status = et_lua_host_resolve(argv[1], &how);
         if (status == 0 && is_data(how))
+            return command_line(argc, argv);
+        /* "-": standard input, told apart by its content: a Lua script
+         * when it is text (or empty), else a dump for the command line */
+        if (status == 0 && how && strcmp(how, "stdin") == 0 &&
+            et_host_stdin_kind() != ET_INPUT_TEXT)
             return command_line(argc, argv);
     }
     if (status == 0)

@@ -53,6 +53,8 @@ cat >"$T/table" <<TABLE
 --html_path               $T/report.html   ok     no     no     no
 --model_explorer_path     $T/mx            needs  needs  no     no
 --max_broadcast_elements  100              ok     ok     no     no
+--delegate_time_scale_converter coreml    ok     ok     no     no
+--plugin                  $T/plugin.lua    needs  needs  no     no
 --profile_results_path    $L               other  other  -      other
 --time_scale              us               needs  needs  ok     no
 --list-scripts            -                unrec  unrec  unrec  unrec

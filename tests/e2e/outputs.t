@@ -186,7 +186,7 @@ if [ -w /dev/full ]; then
     full_case "--help top_ops" --help top_ops
     full_case "the table" "$S"
     full_case "the tables of several dumps" d1.etdp d2.etdp
-    full_case "the memory table" "$S" -q --memory
+    full_case "the memory table" "$ET_BUILD/fixtures/memory_round.etdp" -q --memory
     full_case "the legacy tables" --profile_results_path "$ET_SRC/tests/legacy/main.bin"
     full_case "a bundled script" top_ops "$S"
     full_case "the ETRecord summary" "$REC"

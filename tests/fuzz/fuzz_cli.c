@@ -17,7 +17,8 @@
  * "/dev/null" and "/dev/full"); arguments starting with "--ma" (raising
  * the broadcast budget, --max_broadcast_elements, is a user's request to
  * do more work, not a finding) are dropped.  Fixtures are restored and
- * every other file removed after each run.  Standard output and error are
+ * every other file removed after each run.  Standard input is /dev/null
+ * (an argument "-" reads a dump from it).  Standard output and error are
  * closed by libFuzzer (fuzz_cli.options: close_fd_mask=3).  Each run has
  * its own Lua state, made when the run needs one and closed after it
  * (et_host_close, host.h).  The Lua lines the run reaches count as
@@ -266,6 +267,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!ready) {
         if (init() != 0)
             abort();
+        /* "-" reads a dump from standard input: an empty one, never the
+         * terminal libFuzzer may have been started from */
+        int null_fd = open("/dev/null", O_RDONLY);
+        if (null_fd < 0 || dup2(null_fd, STDIN_FILENO) < 0)
+            abort();
+        close(null_fd);
         ready = 1;
     }
     /* in the scratch directory for the run only: libFuzzer's own paths

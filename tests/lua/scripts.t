@@ -66,7 +66,8 @@ Usage: etinspect framework_tax
        [--format {box,plain,markdown,tsv,csv,json}]
        [--source_time_scale {ns,us,ms,s,cycles}]
        [--target_time_scale {ns,us,ms,s,cycles}] [--etrecord ETRECORD]
-       [-h] etdump
+       [--delegate_time_scale_converter CONV]
+       [--delegate_metadata_parser PARSER] [--plugin FILE] [-h] etdump
 
 Framework tax per run: Method::execute minus kernel and delegate time
 
@@ -81,6 +82,11 @@ Options:
    --target_time_scale {ns,us,ms,s,cycles}
                          unit of the durations shown (default: ms)
    --etrecord ETRECORD   link the events to this ETRecord (op types, modules)
+   --delegate_time_scale_converter CONV
+                         delegate clock: NAME (converters, plugins) or FILE.lua
+   --delegate_metadata_parser PARSER
+                         delegate metadata: NAME (parsers, plugins) or FILE.lua
+   --plugin FILE         a Lua file run first (registers parsers, converters)
    -h, --help            Show this help message and exit.
 ]], "--help SCRIPT shows exactly the script's declared arguments")
 local out2 = run(bin .. " framework_tax --help")
@@ -101,11 +107,11 @@ t.ok(st == 2 and out:find("unknown option '--tpo'", 1, true) and out:find("Did y
 out, st = run(bin .. " top_ops /nonexistent.etdp")
 t.ok(st == 1 and out:find("No such file or directory"), "an unreadable input: exit 1")
 out, st = run(bin .. " no_such_script")
-t.is(out, "etinspect: 'no_such_script' is neither a bundled script nor a file (etinspect --list-scripts)\n",
+t.is(out, "etinspect: 'no_such_script' is neither a bundled or user script nor a file (etinspect --list-scripts)\n",
   "an unknown script name: no traceback")
 t.is(st, 2, "an unknown script name: exit 2")
 out, st = run(bin .. " top_op " .. sample)
-t.ok(st == 2 and out:find("'top_op' is neither a bundled script nor a file. Did you mean top_ops?", 1, true),
+t.ok(st == 2 and out:find("'top_op' is neither a bundled or user script nor a file. Did you mean top_ops?", 1, true),
   "a near miss: did you mean top_ops?")
 out, st = run(bin .. " framework " .. sample)
 t.ok(st == 2 and out:find("Did you mean framework_tax?", 1, true), "a prefix: did you mean framework_tax?")

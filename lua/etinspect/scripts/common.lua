@@ -13,12 +13,20 @@ M.FORMATS = { "box", "plain", "markdown", "tsv", "csv", "json" }
 local SCALES = { "ns", "us", "ms", "s", "cycles" }
 
 --- The arguments every script over one dump takes after its own:
--- --format, --source_time_scale, --target_time_scale, --etrecord.
+-- --format, --source_time_scale, --target_time_scale, --etrecord (also
+-- spelt --etrecord_path, the main command's name for it; args.etrecord),
+-- --delegate_time_scale_converter, --delegate_metadata_parser, --plugin.
 M.ARGS = {
   { "--format", choices = M.FORMATS, default = "box", help = "output format" },
   { "--source_time_scale", choices = SCALES, default = "ns", help = "unit of the raw timestamps" },
   { "--target_time_scale", choices = SCALES, default = "ms", help = "unit of the durations shown" },
-  { "--etrecord", metavar = "ETRECORD", help = "link the events to this ETRecord (op types, modules)" },
+  { "--etrecord", metavar = "ETRECORD", aliases = "--etrecord_path",
+    help = "link the events to this ETRecord (op types, modules)" },
+  { "--delegate_time_scale_converter", metavar = "CONV",
+    help = "delegate clock: NAME (converters, plugins) or FILE.lua" },
+  { "--delegate_metadata_parser", metavar = "PARSER",
+    help = "delegate metadata: NAME (parsers, plugins) or FILE.lua" },
+  { "--plugin", metavar = "FILE", help = "a Lua file run first (registers parsers, converters)" },
 }
 
 --- A script's own argument declarations followed by M.ARGS.
@@ -38,11 +46,31 @@ end
 -- @tparam[opt] string path the dump (default opts.etdump)
 -- @treturn Inspector
 function M.open(opts, path)
+  -- the mistakes the main command calls usage errors (exit 2) are usage
+  -- errors here too, in the same words: a time scale in cycles on one
+  -- side only (the core's message), a file of another kind
+  local src, tgt = opts.source_time_scale, opts.target_time_scale
+  if (src == "cycles") ~= (tgt == "cycles") and src and tgt then
+    M.usage_error("For TimeScale in cycles both the source and target time scale have to be in cycles.")
+  end
+  scripts.check_kind(path or opts.etdump, "etdump", path and "'" .. path .. "'" or "etdump")
+  scripts.check_kind(opts.etrecord, "etrecord", "--etrecord")
+  -- the hooks, as the main command takes them (scripts.find_converter, find_parser)
+  local conv, parser
+  if opts.plugin or opts.delegate_time_scale_converter or opts.delegate_metadata_parser then
+    scripts.load_plugins({ opts.plugin })
+  end
+  if opts.delegate_time_scale_converter then
+    conv = scripts.find_converter(opts.delegate_time_scale_converter, tgt or "ms")
+  end
+  if opts.delegate_metadata_parser then parser = scripts.find_parser(opts.delegate_metadata_parser) end
   local ok, insp = pcall(etinspect.Inspector, {
     etdump_path = path or opts.etdump,
     source_time_scale = opts.source_time_scale,
     target_time_scale = opts.target_time_scale,
     etrecord = opts.etrecord,
+    delegate_time_scale_converter = conv,
+    delegate_metadata_parser = parser,
   })
   if not ok then M.input_error(tostring(insp)) end
   return insp

@@ -108,10 +108,10 @@ end
 --   (exit 1) for unreadable dumps or patterns matching nothing
 function S.run(o)
   if not (o.alpha > 0 and o.alpha < 1) then
-    common.usage_error("diff: --alpha must be between 0 and 1, got " .. tostring(o.alpha))
+    common.usage_error("--alpha must be between 0 and 1, got " .. tostring(o.alpha))
   end
   if not (o.confidence > 0 and o.confidence < 1) then
-    common.usage_error("diff: --confidence must be between 0 and 1, got " .. tostring(o.confidence))
+    common.usage_error("--confidence must be between 0 and 1, got " .. tostring(o.confidence))
   end
   if o.fail_above ~= nil and not (o.fail_above >= 0 and o.fail_above < math.huge) then
     common.usage_error("diff: --fail_above must be a percentage >= 0, got " .. tostring(o.fail_above))
@@ -119,14 +119,14 @@ function S.run(o)
   local args_a, args_b = side_args(o, "A", "base"), side_args(o, "B", "test")
   local mx = o.model_explorer_path
   if mx and not o.etrecord then
-    common.usage_error("diff: --model_explorer_path needs --etrecord (the graph is the ETRecord's)")
+    common.usage_error("--model_explorer_path needs --etrecord (the graph is the ETRecord's)")
   end
   if mx and o.tsv_path then
     local d = mx:gsub("/+$", "")
     for _, name in ipairs({ "", "/graph.json", "/node_data_latency.json", "/node_data_share.json",
                             "/node_data_delegated.json", "/node_data_ratio.json" }) do
       if o.tsv_path == d .. name or o.tsv_path == mx .. name then
-        common.usage_error("diff: --tsv_path and --model_explorer_path: '" .. o.tsv_path ..
+        common.usage_error("--tsv_path and --model_explorer_path: '" .. o.tsv_path ..
                            "' is the Model Explorer directory or one of its files")
       end
     end

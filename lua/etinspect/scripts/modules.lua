@@ -78,7 +78,7 @@ end
 --- Print the table of the dump `o.etdump` linked to `o.etrecord`.
 function S.run(o)
   if not o.etrecord then
-    common.usage_error("modules: --etrecord ETRECORD is required (module names come from it)")
+    common.usage_error("--etrecord ETRECORD is required (module names come from it)")
   end
   local insp <close> = common.open(o)
   local f = S.table(insp)

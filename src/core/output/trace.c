@@ -114,6 +114,7 @@ typedef struct tw {
     unsigned char *sel;
     bool window;
     int64_t win_s, win_e;
+    size_t n_kept;              /* slices written (et_trace_options.n_slices) */
     /* current block */
     size_t ev_cap;
     ev_info *ev;
@@ -1182,6 +1183,7 @@ static bool in_window(const tw *w, int64_t ts, int64_t dur)
 
 static int emit_slice(tw *w, size_t bi, size_t r, uint32_t rd, const slice *s)
 {
+    w->n_kept++;
     const et_block *blk = &w->insp->blocks[bi];
     const ev_info *ei = &w->ev[s->ev];
     name_thread(w, s->track, s->level);
@@ -1427,6 +1429,7 @@ static int pf_run(tw *w, size_t bi, size_t r, uint32_t rd, size_t n)
     for (size_t i = 0; i < n; i++) {
         const slice *s = &w->sl[i];
         w->slot[s->ev] = s->level != DROPPED && in_window(w, s->ts, s->dur) ? (int32_t)i : -1;
+        w->n_kept += w->slot[s->ev] >= 0;
         w->fc[i] = -1;
         w->fid[i] = 0;
     }
@@ -1789,6 +1792,8 @@ int et_trace_write(const et_inspector *insp, const et_trace_options *o, FILE *ou
     }
     writer_start(&w);
     int rc = write_all(&w);
+    if (rc == 0 && o->n_slices)
+        *o->n_slices = w.n_kept;
     tw_free(&w);
     return rc;
 }

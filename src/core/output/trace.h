@@ -103,6 +103,9 @@ typedef struct et_trace_options {
     double window_end_us;
     et_trace_metadata_fn metadata; /* optional */
     void *metadata_ud;
+    size_t *n_slices;           /* optional: receives the number of slices
+                                   written (those in the window), so that a
+                                   window that selects nothing can say so */
 } et_trace_options;
 
 /* Defaults: all runs, no window, one process per block, no cycles_hz. */
