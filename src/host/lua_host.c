@@ -197,16 +197,6 @@ static int scripts_main(lua_State *L, const char *mode, const char *target, cons
                         int argc, char **argv, int first)
 {
     scripts_call c = {"main", {mode, target, how}, 3, NULL, NULL, 0, argc, argv, first};
-    if (strcmp(mode, "run") == 0 && strcmp(how, "stdin") == 0) {
-        /* the script's text, read (and told apart from a dump) by the host */
-        const unsigned char *data;
-        char msg[512];
-        if (et_host_stdin_all(&data, &c.src_len, msg, sizeof msg) != 0) {
-            fprintf(stderr, "etinspect: error: %s\n", msg);
-            return ET_EXIT_INPUT;
-        }
-        c.src = (const char *)data;
-    }
     return report(L, pcall_scripts(L, &c, 0));
 }
 
@@ -313,7 +303,17 @@ int et_lua_host_require(const char *module)
 int et_lua_host_run_script(int argc, char **argv, int script, const char *how)
 {
     lua_State *L = et_host_lua();
-    scripts_call c = {"main", {"run", argv[script], how}, 3, NULL, argc, argv, script + 1};
+    scripts_call c = {"main", {"run", argv[script], how}, 3, NULL, NULL, 0, argc, argv, script + 1};
+    if (how && strcmp(how, "stdin") == 0) {
+        /* the script's text, read (and told apart from a dump) by the host */
+        const unsigned char *data;
+        char msg[512];
+        if (et_host_stdin_all(&data, &c.src_len, msg, sizeof msg) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", msg);
+            return ET_EXIT_INPUT;
+        }
+        c.src = (const char *)data;
+    }
     int status = report(L, pcall_scripts(L, &c, 1));
     if (status != 0)
         return status;
