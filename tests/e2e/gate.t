@@ -57,7 +57,7 @@ ok "a speed-up never fails the gate, even at 0%" status_is 0
 
 run diff "$B" "$A" --fail_above=-1
 ok "--fail_above -1: exit 2" status_is 2
-ok "--fail_above -1: named" err_is "etinspect: diff: --fail_above must be a percentage >= 0, got -1"
+ok "--fail_above -1: named" err_is "etinspect: diff: --fail_above must be a percentage >= 0, got -1 (etinspect --help diff)"
 run diff "$B" "$A" --fail_above five
 ok "--fail_above five: exit 2" status_is 2
 run diff "$B" "$T/missing.etdp" --fail_above 5
@@ -110,7 +110,7 @@ ok "--base without a test side: missing B" err_is "etinspect: diff: missing argu
 run diff --base "$T/base" --test "$T/test" --etrecord "$F/sample.etrecord" --model_explorer_path "$T/mx"
 ok "--model_explorer_path with several dumps on a side: exit 2" status_is 2
 ok "--model_explorer_path with several dumps: named" \
-    err_is "etinspect: diff: --model_explorer_path needs one dump on each side"
+    err_is "etinspect: diff: --model_explorer_path needs one dump on each side (etinspect --help diff)"
 run diff "$T/base" "$T/test" --tsv_path "$T/test/run2.etdp"
 ok "--tsv_path over a dump of a set: refused (exit 1)" status_is 1
 ok "--tsv_path over a dump of a set: the dump is intact" cmp -s "$T/test/run2.etdp" "$A"
