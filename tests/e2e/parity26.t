@@ -66,6 +66,31 @@ else
         "$(diff "$T/mixed.want" "$T/mixed.out")"
 fi
 
+# more than 4,300 digits: not an int (Python's int() limit); 4,301 zeros
+# are the float 0, 4,301 ones (float() gives inf) text
+"$ETINSPECT" -e "
+local F = etinspect.Frame
+io.write(F.new({'n'}, {{n = string.rep('0', 4301)}}):render('box'))
+local int = F.new({'n'}, {{n = string.rep('0', 4300)}}):render('box')
+print(int:find('│ ' .. string.rep('0', 4300) .. ' │', 1, true) ~= nil)
+local text = F.new({'n'}, {{n = string.rep('1', 4301)}}):render('box')
+print(text:find('│ n' .. string.rep(' ', 4301) .. '│', 1, true) ~= nil)" >"$T/long.out" 2>&1
+cat >"$T/long.want" <<'TXT'
+╒════╤═════╕
+│    │   n │
+╞════╪═════╡
+│  0 │   0 │
+╘════╧═════╛
+true
+true
+TXT
+if cmp -s "$T/long.out" "$T/long.want"; then
+    pass "4,301 digits: a float when finite (0), else text; 4,300: an int kept as written"
+else
+    fail "4,301 digits: a float when finite (0), else text; 4,300: an int kept as written" \
+        "$(diff "$T/long.want" "$T/long.out" | head -c 600)"
+fi
+
 # --- a delegated event ending before it starts, 64-bit times
 "$ETINSPECT" --etdump_path "$F/bad_time_delegated.etdp" --quiet --tsv_path "$T/bt.tsv" \
     >"$T/bt.out" 2>&1

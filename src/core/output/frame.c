@@ -20,7 +20,8 @@
  *     whitespace around the number, and any Unicode decimal digit (category
  *     Nd, "١", "１２") read as its ASCII digit, so such a name is an int and
  *     right-aligned, as tabulate 0.9 does; int() refuses more than 4,300
- *     digits (Python's default limit), which then count as a float.  ANSI
+ *     digits (Python's default limit): such a text is a float when float()
+ *     reads it as a finite number ("000...0"), else text.  ANSI
  *     colour codes (which tabulate ignores when measuring) are not special.
  *   - A "True"/"False" text cell in a float column makes tabulate raise
  *     ValueError; here it is printed as it is.
