@@ -115,7 +115,11 @@ local function entries(v, max_rows)
   local view = is_view(v)
   local mt = not view and getmetatable(v)
   local ordered = type(mt) == "table" and rawget(mt, "__pairs") ~= nil
-  local n = view and #v or rawlen(v)
+  -- a sequence of values or a JSON array holding nils (Null entries): its
+  -- C __len counts them, trailing ones included
+  local clen = type(mt) == "table" and rawget(mt, "__len")
+  local n = (view or (type(clen) == "function" and debug.getinfo(clen, "S").what == "C")) and #v
+    or rawlen(v)
   local out, cut_seq = {}, nil
   local function window(count, get)
     if max_rows and count > max_rows then

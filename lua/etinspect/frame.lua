@@ -1586,11 +1586,17 @@ local function shown_cell(v, maxw)
   return v
 end
 
-local function display_text(v)
+-- A cell's text; `pandas` (the "plain" style, pandas' own layout) shows a
+-- float as pandas does - a whole number keeps its ".0", NaN is "NaN" -
+-- where "markdown" (pandas' to_markdown: tabulate) keeps format "g".
+local function display_text(v, pandas)
   if v == nil then return "" end
   if type(v) == "number" then
     if math.type(v) == "integer" then return string.format("%d", v) end
-    return core.g(v)
+    if pandas and v ~= v then return "NaN" end
+    local g = core.g(v)
+    if pandas and not g:find("[.eninf]") then g = g .. ".0" end
+    return g
   end
   if type(v) == "boolean" then return v and "True" or "False" end
   return core.shown(pyrepr.str(v)) -- control characters escaped (base/shown.h)
@@ -1628,7 +1634,7 @@ local function render_simple(view, style)
       if r == ELLIPSIS or c == ELLIPSIS then
         s = "..."
       else
-        s = display_text(shown_cell(r[c], view.maxw))
+        s = display_text(shown_cell(r[c], view.maxw), style == "plain")
       end
       cells[i][j] = s
       local w = utf8.len(s) or #s

@@ -173,15 +173,14 @@ end
 
 -- the model ----------------------------------------------------------------
 
---- The timeline track of an event: "delegate" for a delegated event,
--- "operators" for a kernel (a node type of the top_ops script), else
--- "framework" (OPERATOR_CALL, DELEGATE_CALL, Method::*, ...).
+--- The timeline track of an event, as the trace gives it (one rule in C,
+-- src/core/output/timeline.h): "delegate" for a delegated event,
+-- "framework" for Method::* and Program::* events, else "operators"
+-- (OPERATOR_CALL around its kernel, DELEGATE_CALL, native_call_*, ...).
 -- @tparam Event ev
 -- @treturn string
 function M.track(ev)
-  if ev.is_delegated_op then return "delegate" end
-  if top_ops.node_type(ev) then return "operators" end
-  return "framework"
+  return core.html_track(ev)
 end
 
 --- Resolve the run the timeline shows.
@@ -231,8 +230,10 @@ end
 -- non-delegated events (among all when it has none) - converted with the
 -- source time scale (cycles stay ticks); a 32-bit clock that wrapped inside
 -- the run is unwrapped; a delegated event logged with start tick 0 (a
--- backend that logs durations only) has no place.  Durations are
--- perf_data.raw[index] (target unit).  (src/core/output/htmldata.h)
+-- backend that logs durations only) or outside its DELEGATE_CALL gets a
+-- synthetic start inside it, as in the trace (src/core/output/timeline.h).
+-- Durations are perf_data.raw[index] (target unit).
+-- (src/core/output/htmldata.h)
 -- @tparam Inspector insp
 -- @tparam[opt] table run {block = name or index, index = K} (see opts.run)
 -- @treturn table {block = EventBlock, block_index =, index =, unit =,

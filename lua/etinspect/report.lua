@@ -129,9 +129,12 @@ end
 -- (op_types' lists, stack_traces, module_hierarchy, debug_data, the parsed
 -- metadata's tables, a column of mixed kinds) are the events' own values
 -- (o.nan_stats: a missing statistic is NaN, not nil).
+-- With `block_index` (Inspector and EventBlock to_dataframe), a column
+-- block_index follows event_block_name.
 -- @param target Inspector, EventBlock or Event
 -- @tparam table o options of _core.report_rows
-local function frame_of(target, o)
+-- @tparam[opt] boolean block_index
+local function frame_of(target, o, block_index)
   local event_at = event_resolver(target)
   local rich = {}
   if o.metadata then o.parsed = parsed_metadata(event_at, rich) end
@@ -203,6 +206,22 @@ local function frame_of(target, o)
     end
     T = core.tab_compose(pick, #blocks)
   end
+  -- block_index (1-based, as insp.event_blocks[i]) after event_block_name:
+  -- two blocks of one name (two "Execute" of a method with branches) stay
+  -- apart under group_by and filter; the TSV and the printed table keep
+  -- the reference's columns (they are rendered in C from the rows)
+  if block_index and pos.event_block_name then
+    local BT = core.tab_from_columns({ blocks }, #blocks)
+    local pick, named = {}, {}
+    for j = 1, #cols do
+      pick[#pick + 1] = T; pick[#pick + 1] = j; named[#named + 1] = cols[j]
+      if j == pos.event_block_name then
+        pick[#pick + 1] = BT; pick[#pick + 1] = 1; named[#named + 1] = "block_index"
+      end
+    end
+    T = core.tab_compose(pick, #blocks)
+    cols = named
+  end
   return Frame.wrap(cols, T)
 end
 
@@ -215,7 +234,8 @@ local INSP_OPTS = { include_units = "boolean", include_delegate_debug_data = "bo
 
 --- Inspector.to_dataframe (spec §6.2): every block's rows, concatenated;
 -- the metadata columns are the union over the blocks (NaN where a block
--- or an event has none).
+-- or an event has none); block_index (1-based) after event_block_name, so
+-- that two blocks of one name stay apart.
 -- @tparam[opt] {include_units=true, include_delegate_debug_data=false} opts
 -- @treturn Frame
 -- @raise unknown options and wrong types (named), the metadata's errors
@@ -223,18 +243,18 @@ function M.inspector_to_dataframe(insp, opts)
   core.check_options("Inspector:to_dataframe", opts, INSP_OPTS, 1)
   opts = opts or {}
   return frame_of(insp, { units = units_of(insp, opts.include_units ~= false), nan_stats = true,
-                          metadata = opts.include_delegate_debug_data, op = "Inspector:to_dataframe" })
+                          metadata = opts.include_delegate_debug_data, op = "Inspector:to_dataframe" }, true)
 end
 
---- EventBlock.to_dataframe (spec §6.2): event_block_name first, then the
--- event columns; units off by default (as the reference's).
+--- EventBlock.to_dataframe (spec §6.2): event_block_name and block_index
+-- first, then the event columns; units off by default (as the reference's).
 -- @tparam[opt] {include_units=false, include_delegate_debug_data=false} opts
 -- @treturn Frame
 function M.block_to_dataframe(blk, opts)
   core.check_options("EventBlock:to_dataframe", opts, INSP_OPTS, 1)
   opts = opts or {}
   return frame_of(blk, { units = units_of(blk, opts.include_units), nan_stats = true,
-                         metadata = opts.include_delegate_debug_data, op = "EventBlock:to_dataframe" })
+                         metadata = opts.include_delegate_debug_data, op = "EventBlock:to_dataframe" }, true)
 end
 
 local function check_units(where, units)

@@ -154,7 +154,8 @@ static int blk_tostring(lua_State *L)
     const et_block *b = &c->box->insp->blocks[c->block];
     lua_pushliteral(L, "EventBlock '");
     et_lua_push_shown(L, b->name.p ? b->name.p : "", b->name.n); /* a display form: escaped */
-    lua_pushfstring(L, "' (%d runs, %d events)", (int)b->n_runs, (int)b->n_events);
+    lua_pushfstring(L, "' (%d run%s, %d event%s)", (int)b->n_runs, b->n_runs == 1 ? "" : "s",
+                    (int)b->n_events, b->n_events == 1 ? "" : "s"); /* "1 run" */
     lua_concat(L, 3);
     return 1;
 }

@@ -7,6 +7,7 @@
  *   _core.html_spread(block, groups)         -> spread per group
  *   _core.html_run(block, k)                 -> starts of run k, origin tick
  *   _core.html_starts(event, max)            -> first start ticks, count
+ *   _core.html_track(event)                  -> "framework" | "operators" | "delegate"
  *
  * They exist so that the report never builds a Lua value per sample: the
  * timeline's data (a million samples for large.etdp) goes from the model
@@ -22,6 +23,7 @@
 
 #include "binding.h"
 #include "output/htmldata.h"
+#include "output/timeline.h"
 
 /* The sample limit at `arg`: a non-negative integer (0: none). */
 static size_t check_limit(lua_State *L, int arg)
@@ -207,11 +209,23 @@ static int html_starts(lua_State *L)
     return 2;
 }
 
+/* _core.html_track(event): the event's timeline track, by the rule the
+ * trace uses too (timeline.h, et_tl_track_of). */
+static int html_track(lua_State *L)
+{
+    lua_child *c = et_lua_check_child(L, 1, ET_MT_EVENT);
+    et_inspector *insp = et_lua_insp(L, c->box);
+    static const char *const names[] = {"framework", "operators", "delegate"};
+    lua_pushstring(L, names[et_tl_track_of(&insp->blocks[c->block].events[c->event])]);
+    return 1;
+}
+
 void et_lua_open_html(lua_State *L)
 {
     static const luaL_Reg fns[] = {{"html_plan", html_plan},     {"html_data", html_data},
                                    {"html_spread", html_spread}, {"html_starts", html_starts},
-                                   {"html_run", html_run},       {NULL, NULL}};
+                                   {"html_run", html_run},       {"html_track", html_track},
+                                   {NULL, NULL}};
     for (int i = 0; fns[i].name; i++) {
         char name[32];
         snprintf(name, sizeof name, "_core.%s", fns[i].name);

@@ -620,8 +620,10 @@ static int insp_tostring(lua_State *L)
     size_t events = 0;
     for (size_t b = 0; b < insp->n_blocks; b++)
         events += insp->blocks[b].n_events;
-    lua_pushfstring(L, "Inspector '%s' (%d event blocks, %d events, %s -> %s)",
-                    insp->etdump_label, (int)insp->n_blocks, (int)events,
+    /* singular where a count is 1 ("1 event block"), as the reference's prose */
+    lua_pushfstring(L, "Inspector '%s' (%d event block%s, %d event%s, %s -> %s)",
+                    insp->etdump_label, (int)insp->n_blocks, insp->n_blocks == 1 ? "" : "s",
+                    (int)events, events == 1 ? "" : "s",
                     et_time_scale_name(insp->source_time_scale),
                     et_time_scale_name(insp->target_time_scale));
     return 1;

@@ -2,6 +2,7 @@
 #include "l_values.h"
 
 #include <lauxlib.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -175,6 +176,14 @@ static void et_lua_push_value(lua_State *L, int insp_idx, const et_inspector *in
     }
 }
 
+/* __len of a sequence of values holding nils (Null and String values):
+ * its count of values (upvalue 1), so that trailing nils still count. */
+static int values_len(lua_State *L)
+{
+    lua_pushvalue(L, lua_upvalueindex(1));
+    return 1;
+}
+
 /* Push the sequence of values of run `run` (0-based, < n_runs) of block
  * `block`: the debug entries of event `event`, or the program outputs when
  * `event` is SIZE_MAX (nil entries for Null and String values).  `raw`
@@ -196,6 +205,7 @@ static void et_lua_push_run_values(lua_State *L, int insp_idx, const et_inspecto
         }
     }
     lua_createtable(L, (int)(n < 1000000 ? n : 1000000), 0);
+    bool holes = false;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t pos = b->value_pool[first + i];
         if (raw) {
@@ -205,7 +215,15 @@ static void et_lua_push_run_values(lua_State *L, int insp_idx, const et_inspecto
             et_value_label(what, sizeof what, insp, block, run, event, i, pos);
             et_lua_push_value(L, insp_idx, insp, pos, what);
         }
+        holes |= lua_isnil(L, -1);
         lua_rawseti(L, -2, (lua_Integer)i + 1);
+    }
+    if (holes) { /* #seq is the count of values, trailing nils included */
+        lua_createtable(L, 0, 1);
+        lua_pushinteger(L, (lua_Integer)n);
+        lua_pushcclosure(L, values_len, 1);
+        lua_setfield(L, -2, "__len");
+        lua_setmetatable(L, -2);
     }
 }
 
@@ -214,6 +232,8 @@ int et_lua_child_run_values(lua_State *L, const lua_child *c, size_t event,
 {
     const et_block *b = &c->box->insp->blocks[c->block];
     size_t r = 0;
+    if (event == SIZE_MAX)
+        r = b->run_output_run; /* blk.run_output's run: the first that logged outputs */
     if (run == ET_RUN_REQUIRED || (run == ET_RUN_OPTIONAL && !lua_isnoneornil(L, 2))) {
         lua_Integer k = luaL_checkinteger(L, 2);
         if (k < 1 || (uint64_t)k > b->n_runs)

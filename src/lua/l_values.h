@@ -25,6 +25,10 @@
  * value=2.5}, {kind="tensor", scalar_type="FLOAT", dtype="float32",
  * shape={2,3}, strides={3,1}, offset=0}, {kind="tensor_list", items={...}},
  * or nil for Null and String values (ev:debug_data_raw, blk:run_output_raw).
+ *
+ * A sequence of values holding such a nil gets a metatable whose __len is
+ * its count of values, so that #seq counts trailing Nulls as the
+ * reference's list and the command line's JSON do.
  */
 #ifndef ET_L_VALUES_H
 #define ET_L_VALUES_H
@@ -39,9 +43,10 @@
 /* How a method takes its run argument (argument 2, 1-based over the
  * block's runs). */
 typedef enum {
-    ET_RUN_FIRST,    /* no argument: the first run */
+    ET_RUN_FIRST,    /* no argument: the first run (program outputs: the
+                        block's run_output_run, the first that logged any) */
     ET_RUN_REQUIRED, /* required */
-    ET_RUN_OPTIONAL  /* optional, default the first run */
+    ET_RUN_OPTIONAL  /* optional, default as ET_RUN_FIRST */
 } et_run_arg;
 
 /* The body of the per-run value accessors of EventBlock and Event

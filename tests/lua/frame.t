@@ -169,7 +169,7 @@ end
 -- errors name what is wrong -----------------------------------------------------
 local insp = etinspect.Inspector { etdump_path = t.corpus .. "/small.etdp" }
 local df = insp:to_dataframe()
-local cols = "%(columns: event_block_name, event_name, raw, p10 %(ms%)"
+local cols = "%(columns: event_block_name, block_index, event_name, raw, p10 %(ms%)"
 t.raises(function() return df.nope end, "Frame has no column or method 'nope' " .. cols, "df.nope names the columns")
 t.raises(function() df:sort("nope") end, "Frame:sort: no column 'nope' " .. cols, "sort on an unknown column")
 t.raises(function() df:group_by("event_name", "nope") end, "Frame:group_by: no column 'nope'", "group_by: the second column is checked")
@@ -218,7 +218,7 @@ for line in (shown .. "\n"):gmatch("[^\n]*\n") do
 end
 t.ok(lines <= 30, "tostring(403-row frame): min_rows (10) rows, not 403 (" .. lines .. " lines)")
 t.ok(widest <= 80, "... no line wider than 80 (" .. widest .. ")")
-t.ok(shown:find("\n\n%[403 rows x 17 columns%]$") ~= nil, "... footer [403 rows x 17 columns] after a blank line")
+t.ok(shown:find("\n\n%[403 rows x 18 columns%]$") ~= nil, "... footer [403 rows x 18 columns] after a blank line")
 t.ok(shown:find("│ 398 │", 1, true) and shown:find("│ ... │", 1, true) and shown:find("│   4 │", 1, true),
   "... rows 0-4, '...', 398-402")
 t.ok(shown:find("│ ...   │", 1, true) ~= nil, "... a '...' column in place of the middle columns")
@@ -245,7 +245,7 @@ local buf = io.tmpfile()
 medium:print { file = buf, max_rows = 4, width = 0 }
 buf:seek("set")
 local printed = buf:read("a")
-t.ok(printed:find("[403 rows x 17 columns]", 1, true) and not printed:find("│ ...   │", 1, true),
+t.ok(printed:find("[403 rows x 18 columns]", 1, true) and not printed:find("│ ...   │", 1, true),
   "print{max_rows = 4, width = 0}: rows cut, columns whole")
 local plain = medium:render("plain", { width = 60 })
 local pw = 0

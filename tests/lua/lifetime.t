@@ -620,7 +620,7 @@ do
     etinspect.on_warning(h)
     local ok, s = pcall(tostring, insp)
     etinspect.on_warning(function(msg) warnings[#warnings + 1] = msg end)
-    t.ok(ok and s:find("(1 event blocks, 3 events, ns -> ms)", 1, true), "a failing handler: tostring makes the blocks")
+    t.ok(ok and s:find("(1 event block, 3 events, ns -> ms)", 1, true), "a failing handler: tostring makes the blocks")
     t.is(#insp.warnings, 1, "... and the warning is in insp.warnings")
   end
 end

@@ -81,7 +81,7 @@ do
        .. "mse\n--------------------\n0     0.25000\n1        None\n\n\n",
        "print: the reference's listing (None printed where the reference raises)")
   local box = N.results_frame(etinspect.compare_results({ f32 { 1, 2 } }, { f32 { 1, 2 } })):render("plain")
-  t.is(box, "output_index  snr  mse  cosine_similarity\n           0  inf    0                  1\n",
+  t.is(box, "output_index  snr  mse  cosine_similarity\n           0  inf  0.0                1.0\n",
        "results_frame: one row per output")
 end
 

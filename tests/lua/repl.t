@@ -163,7 +163,7 @@ t.ok(text:find("^Event 'native_call_convolution.out' %(instruction 0, 3 runs, p5
      text:find("\n  perf_data = PerfData%(n=3, p50=0.1236, avg=0.123467 ms%),\n"),
   "a userdata: its tostring, then its fields, indented")
 t.is(show(insp.event_blocks),
-  "{\n  EventBlock 'Default' (1 runs, 2 events),\n  EventBlock 'Execute' (3 runs, 8 events),\n}\n",
+  "{\n  EventBlock 'Default' (1 run, 2 events),\n  EventBlock 'Execute' (3 runs, 8 events),\n}\n",
   "nested userdata: their tostring")
 -- frames, in the mode
 t.is(show(df:select { "event_name" }:head(2)), "event_name          \nMethod::init        \nProgram::load_method\n",

@@ -66,7 +66,7 @@ t.is(pyrepr.repr(df[1].start_time), "[1000266, 1035274, 1070640, 1104735, 113657
   "start_time: the raw start ticks")
 t.is(df[1].p10, nil, "no column p10 with units on") -- (a row is a table: unknown keys are nil)
 local blk = insp.event_blocks[1]:to_dataframe()
-t.is(blk.columns[4], "p10", "EventBlock:to_dataframe: no units by default")
+t.is(blk.columns[5], "p10", "EventBlock:to_dataframe: no units by default")
 t.is(#blk, #insp.event_blocks[1].events, "EventBlock:to_dataframe: one row per event")
 os.remove(tmp)
 
@@ -115,7 +115,7 @@ local jinsp = etinspect.Inspector { etdump_path = t.corpus .. "/small.etdp", del
 etinspect.on_warning(function() end)
 local jdf = jinsp:to_dataframe { include_delegate_debug_data = true }
 local jc = {}
-for i = 18, #jdf.columns do jc[#jc + 1] = jdf.columns[i] end
+for i = 19, #jdf.columns do jc[#jc + 1] = jdf.columns[i] end
 t.is(table.concat(jc, "|"), "op|algo|delegate_debug_metadata|variant",
   "json parser: columns in the JSON's order, first-seen over the events (binary metadata: the raw list)")
 

@@ -6,6 +6,7 @@
 #include "model/builder_int.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -379,6 +380,34 @@ static int alloc_block(builder *b, size_t gi, char **arena, size_t *ev_at, size_
 /* ------------------------------------------------------------------ */
 /* Pass 2: samples, debug entries, outputs and allocations in place. */
 
+/* The converted start and end (*cs, *ce) of a delegated event: the host's
+ * converter when there is one and it answers, else ticks / factor. */
+static void convert_pair(const builder *b, const esig *s, uint64_t start, uint64_t end,
+                         double *cs, double *ce)
+{
+    double f = b->insp->scale_factor;
+    *cs = (double)start / f;
+    *ce = (double)end / f;
+    if (!b->converter)
+        return;
+    char buf[12];
+    const char *name;
+    size_t len;
+    if (s->p.has_did) {
+        id_text(s->p.did, buf);
+        name = buf;
+        len = strlen(buf);
+    } else {
+        name = s->p.dstr.p;
+        len = s->p.dstr.n;
+    }
+    double v;
+    if (b->converter(b->converter_ud, name, len, start, &v) == 0)
+        *cs = v;
+    if (b->converter(b->converter_ud, name, len, end, &v) == 0)
+        *ce = v;
+}
+
 /* Duration of one profile event in target units (spec §3.7-§3.8, with the
  * wrap-around correction); pass 1 has checked that it has one. */
 static inline double duration(const builder *b, const esig *s, bool delegated, uint64_t start,
@@ -389,7 +418,19 @@ static inline double duration(const builder *b, const esig *s, bool delegated, u
         return (double)(end - start) / f;
     uint64_t ticks;
     bool wrapped;
-    et_elapsed_ticks(start, end, &ticks, &wrapped);
+    double cs, ce;
+    if (!et_elapsed_ticks(start, end, &ticks, &wrapped)) {
+        /* delegated, start > end past 32 bits (pass 1 let it through): the
+         * reference's rule on the converted times, (4294967295 - start) +
+         * end, about 4.29e9 ms; NaN where it raises (a converter's times
+         * past 4294967295) */
+        convert_pair(b, s, start, end, &cs, &ce);
+        if (cs <= ce)
+            return ce - cs;
+        if (cs > 4294967295.0 || ce > 4294967295.0)
+            return NAN;
+        return (4294967295.0 - cs) + ce;
+    }
     if (!delegated || (wrapped && !b->converter))
         return (double)ticks / f;
     /* delegated: convert both timestamps, then subtract (end unwrapped).
@@ -397,26 +438,7 @@ static inline double duration(const builder *b, const esig *s, bool delegated, u
      * reference subtracts the converted values (and so do we, to agree to
      * the last bit), for a wrapped one it has no sound answer and we give
      * the exact ticks / factor. */
-    uint64_t e = wrapped ? end + (UINT64_C(1) << 32) : end;
-    double cs = (double)start / f, ce = (double)e / f;
-    if (b->converter) {
-        char buf[12];
-        const char *name;
-        size_t len;
-        if (s->p.has_did) {
-            id_text(s->p.did, buf);
-            name = buf;
-            len = strlen(buf);
-        } else {
-            name = s->p.dstr.p;
-            len = s->p.dstr.n;
-        }
-        double v;
-        if (b->converter(b->converter_ud, name, len, start, &v) == 0)
-            cs = v;
-        if (b->converter(b->converter_ud, name, len, e, &v) == 0)
-            ce = v;
-    }
+    convert_pair(b, s, start, wrapped ? end + (UINT64_C(1) << 32) : end, &cs, &ce);
     return ce - cs;
 }
 
@@ -652,18 +674,27 @@ static int finish_block(builder *b, size_t gi)
                 }
         }
     }
-    for (size_t r = 1; r < R && !differs; r++)
-        if (!lists_equal(insp, blk->value_pool, blk->run_output_first[0],
-                         blk->run_output_count[0], blk->run_output_first[r],
+    /* block.run_output: the first run that logged program outputs (the
+     * reference extends its empty list with the first non-empty one and
+     * compares later runs with it; runs before it logged none) */
+    size_t ro = 0;
+    while (ro + 1 < R && blk->run_output_count[ro] == 0)
+        ro++;
+    if (R && blk->run_output_count[ro] == 0)
+        ro = 0;
+    blk->run_output_run = ro;
+    for (size_t r = ro + 1; r < R && !differs; r++)
+        if (!lists_equal(insp, blk->value_pool, blk->run_output_first[ro],
+                         blk->run_output_count[ro], blk->run_output_first[r],
                          blk->run_output_count[r], &b->cmp)) {
             differs = true;
             b->debug_differs_blocks++;
             if (et_warnings_add(&insp->warnings,
                             "%s: event_blocks[%zu] '%.*s': the %zu runs merged into it have "
                             "different program outputs (first in run %zu); block.run_output is "
-                            "the first run's, every run's are kept",
+                            "run %zu's, every run's are kept",
                             insp->etdump_label, gi + 1, (int)blk->name.n, blk->name.p,
-                            R, r + 1) != 0)
+                            R, r + 1, ro + 1) != 0)
                 return nomem(b->err);
         }
     return 0;

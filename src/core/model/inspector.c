@@ -140,7 +140,7 @@ static int assign_reference_outputs(et_inspector *insp, et_error *err)
     for (size_t i = 0; i < insp->n_blocks && rc == 0; i++) {
         et_block *blk = &insp->blocks[i];
         int32_t bii = blk->bundled_input_index;
-        bool has_outputs = blk->n_runs && blk->run_output_count && blk->run_output_count[0] > 0;
+        bool has_outputs = blk->n_runs && blk->run_output_count && blk->run_output_count[blk->run_output_run] > 0;
         if (bii == -1 && insp->bundled_test_case >= 0 && has_outputs) {
             bii = insp->bundled_test_case; /* the user's choice for runs without an index */
         } else if (bii == -1) {

@@ -123,6 +123,10 @@ typedef struct et_block {
     uint32_t *value_pool;
     uint32_t *run_output_first;    /* per run */
     uint32_t *run_output_count;    /* per run */
+    size_t run_output_run;         /* the run whose outputs are block.run_output:
+                                      the first that logged any (0 when none
+                                      did), as the reference keeps the first
+                                      non-empty list (spec §3.3) */
     /* memory (not in the reference) */
     size_t n_allocators;
     et_str *allocators;            /* names, from the block's first run */

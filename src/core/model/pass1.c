@@ -326,8 +326,15 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
             const et_raw_event *e = &w->ev[sl->pe];
             uint64_t ticks;
             bool wrapped = false;
+            bool dlg = e->delegate_debug_id_int != -1 || e->delegate_debug_id_str.n;
+            /* a delegated event's times are converted before the reference's
+             * wrap-around rule (spec §3.7): with the default converter it
+             * raises only when a converted time passes 4294967295, and
+             * otherwise gives (4294967295 - start) + end in target units
+             * (builder.c's duration) */
             if (e->start_time > e->end_time &&
-                !et_elapsed_ticks(e->start_time, e->end_time, &ticks, &wrapped))
+                !et_elapsed_ticks(e->start_time, e->end_time, &ticks, &wrapped) &&
+                !(dlg && (double)e->start_time / w->insp->scale_factor <= 4294967295.0))
                 return et_fail(&w->err, ET_ERR_VALUE,
                                "%s: run_data[%" PRIu32 "]: profile event at byte %" PRIu32
                                " ends before it starts (start_time %" PRIu64 ", end_time %" PRIu64
@@ -340,7 +347,7 @@ static int append_run(worker *w, lgroup *g, const et_run *run, uint32_t run_inde
             uint64_t s = e->start_time;
             tk[k] = (et_ticks){s, e->end_time};
             all |= s | e->end_time;
-            if (e->delegate_debug_id_int != -1 || e->delegate_debug_id_str.n) {
+            if (dlg) {
                 if (s && (!rt.has_dlo || s < rt.dlo))
                     rt.dlo = s, rt.has_dlo = true;
             } else {

@@ -486,7 +486,8 @@ int et_report_write_json(const et_inspector *insp, FILE *out)
         et_sb_adds(&sb, "],");
         j_indent(&sb, 3), j_key(&sb, "run_output");
         if (blk->n_runs)
-            j_values(&sb, d, blk->value_pool, blk->run_output_first[0], blk->run_output_count[0]);
+            j_values(&sb, d, blk->value_pool, blk->run_output_first[blk->run_output_run],
+                     blk->run_output_count[blk->run_output_run]);
         else
             et_sb_adds(&sb, "[]");
         et_sb_addc(&sb, ',');

@@ -16,8 +16,12 @@
  *     escape sequence of a name reaches the terminal.  tabulate would instead switch fancy_grid to its
  *     multi-line layout as soon as any cell contains "\n" or "\r".
  *   - Number recognition in text cells (tabulate's numparse) follows
- *     Python's int()/float() syntax for ASCII digits, with underscores and
- *     any Unicode whitespace around the number; non-ASCII digits and ANSI
+ *     Python 3.11's int()/float() syntax: underscores, any Unicode
+ *     whitespace around the number, and any Unicode decimal digit (category
+ *     Nd, "١", "１２") read as its ASCII digit, so such a name is an int and
+ *     right-aligned, as tabulate 0.9 does; int() refuses more than 4,300
+ *     digits (Python's default limit): such a text is a float when float()
+ *     reads it as a finite number ("000...0"), else text.  ANSI
  *     colour codes (which tabulate ignores when measuring) are not special.
  *   - A "True"/"False" text cell in a float column makes tabulate raise
  *     ValueError; here it is printed as it is.
@@ -488,6 +492,91 @@ static size_t py_len(const char *s, size_t n)
     return len;
 }
 
+/* The digit zeros of Unicode's non-ASCII decimal digits (category Nd), as
+ * Python 3.11's unicodedata (Unicode 14.0.0) lists them: each starts a run
+ * of ten code points worth 0..9 (python3 -c "import sys; print([hex(c) for
+ * c in range(sys.maxunicode + 1) if chr(c).isdecimal() and
+ * int(chr(c)) == 0])"). */
+static const uint32_t nd_zero[] = {
+    0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6,
+    0x0D66, 0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0,
+    0x1A80, 0x1A90, 0x1B50, 0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0,
+    0xAA50, 0xABF0, 0xFF10, 0x104A0, 0x10D30, 0x11066, 0x110F0, 0x11136, 0x111D0, 0x112F0,
+    0x11450, 0x114D0, 0x11650, 0x116C0, 0x11730, 0x118E0, 0x11950, 0x11C50, 0x11D50,
+    0x11DA0, 0x16A60, 0x16AC0, 0x16B50, 0x1D7CE, 0x1D7D8, 0x1D7E2, 0x1D7EC, 0x1D7F6,
+    0x1E140, 0x1E2F0, 0x1E950, 0x1FBF0};
+
+/* The value 0..9 of decimal digit c (ASCII or not), or -1. */
+static int py_decimal(uint32_t c)
+{
+    size_t lo = 0, hi = sizeof nd_zero / sizeof nd_zero[0];
+
+    if (c < 0x80)
+        return c >= '0' && c <= '9' ? (int)(c - '0') : -1;
+    while (lo < hi) { /* the last zero <= c */
+        size_t mid = lo + (hi - lo) / 2;
+        if (nd_zero[mid] <= c)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo && c - nd_zero[lo - 1] < 10 ? (int)(c - nd_zero[lo - 1]) : -1;
+}
+
+/* Text as Python's int() and float() read it: they first turn every
+ * Unicode decimal digit into its ASCII digit and every whitespace code
+ * point into a space.  The ASCII form of s[0..n) is in *t, *tn (s itself
+ * when s is ASCII; else small, or a malloc'd copy in *heap for the caller
+ * to free).  False (nothing to free) when s holds a character no number
+ * can hold, found at the first such character, so that a cell like
+ * "[1103966, ...]" or "aten::add" costs a few bytes, not a scan. */
+static bool py_numtext(const char *s, size_t n, char *small, size_t cap, const char **t,
+                       size_t *tn, char **heap)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    char *o = NULL;
+    size_t i = 0, k, m = 0;
+    uint32_t cp;
+
+    *heap = NULL;
+    while (i < n) {
+        char c;
+        if (p[i] < 0x80) {
+            c = (char)p[i];
+            k = 1;
+            if (!((c >= '0' && c <= '9') || strchr("+-._eEiInNfFaAtTyY", c) || py_space(p[i])) ||
+                c == '\0')
+                goto refuse;
+        } else {
+            int d;
+            k = u8_next(p + i, n - i, &cp);
+            if ((d = py_decimal(cp)) >= 0)
+                c = (char)('0' + d);
+            else if (py_space(cp))
+                c = ' ';
+            else
+                goto refuse;
+            if (!o) { /* the first non-ASCII code point: copy from here on */
+                o = n < cap ? small : (*heap = malloc(n + 1));
+                if (!o)
+                    return false;
+                memcpy(o, s, i);
+                m = i;
+            }
+        }
+        if (o)
+            o[m++] = c;
+        i += k;
+    }
+    *t = o ? o : s;
+    *tn = o ? m : n;
+    return true;
+refuse:
+    free(*heap);
+    *heap = NULL;
+    return false;
+}
+
 /* Length of the digit run "d(_?d)*" (Python digitpart) at s; 0 if none. */
 static size_t digitpart(const char *s, size_t n)
 {
@@ -501,13 +590,25 @@ static size_t digitpart(const char *s, size_t n)
     return i;
 }
 
-/* Python int(s) succeeds (base 10, ASCII digits). */
-static bool py_isint(const char *s, size_t n)
+/* Python int(s) succeeds (base 10, any decimal digits, at most 4,300 of
+ * them: Python's sys.get_int_max_str_digits() default). */
+static bool py_isint(const char *s0, size_t n0)
 {
+    char small[128], *heap;
+    const char *s;
+    size_t n, i, digits = 0;
+    bool ok;
+
+    if (!py_numtext(s0, n0, small, sizeof small, &s, &n, &heap))
+        return false;
     py_strip(&s, &n);
     if (n && (*s == '+' || *s == '-'))
         s++, n--;
-    return n && digitpart(s, n) == n;
+    ok = n && digitpart(s, n) == n;
+    for (i = 0; ok && i < n; i++)
+        digits += s[i] != '_';
+    free(heap);
+    return ok && digits <= 4300;
 }
 
 /* Case-insensitive equality of s[0..n) with the lowercase ASCII word w. */
@@ -523,13 +624,13 @@ static bool word_eq(const char *s, size_t n, const char *w)
     return true;
 }
 
-/* Python float(s): true when s parses, the value in *v.  (strtod() is given
- * the locale's decimal point, read with localeconv().) */
-static bool py_float(const char *s, size_t n, double *v)
+/* py_float() of ASCII text s[0..n) (py_numtext's form): true when it
+ * parses, the value in *v.  strtod() is given dp, the locale's decimal
+ * point (dplen bytes). */
+static bool py_float_ascii(const char *s, size_t n, double *v, const char *dp, size_t dplen)
 {
     char small[128], *buf;
-    const char *dp = localeconv()->decimal_point;
-    size_t i, k, o, dplen = strlen(dp);
+    size_t i, k, o;
     bool neg = false;
 
     py_strip(&s, &n);
@@ -581,6 +682,23 @@ static bool py_float(const char *s, size_t n, double *v)
     if (buf != small)
         free(buf);
     return true;
+}
+
+/* Python float(s): true when s[0..n) parses (any decimal digits), the
+ * value in *v.  (strtod() is given the locale's decimal point, read with
+ * localeconv().) */
+static bool py_float(const char *s0, size_t n0, double *v)
+{
+    char tsmall[128], *heap;
+    const char *dp = localeconv()->decimal_point, *s;
+    size_t n;
+    bool ok;
+
+    if (!py_numtext(s0, n0, tsmall, sizeof tsmall, &s, &n, &heap))
+        return false;
+    ok = py_float_ascii(s, n, v, dp, strlen(dp));
+    free(heap);
+    return ok;
 }
 
 /* tabulate's _isnumber(): float(s) works, and an infinite or NaN result is

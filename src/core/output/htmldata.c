@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/stats.h"
+#include "output/timeline.h"
 
 #define TWO31 ((uint64_t)1 << 31)
 #define TWO32 ((uint64_t)1 << 32)
@@ -197,7 +198,7 @@ static inline void put_f64(b64_writer *w, double d)
 /* Does event `ev` have a start and a duration in its runs? */
 static bool timed(const et_event *ev)
 {
-    return ev->has_perf_data && ev->start_time && ev->perf_data.raw;
+    return et_tl_timed(ev);
 }
 
 /* The origins of runs k0 .. k0+R-1 of `blk` (htmldata.h): lo[i] the
@@ -272,6 +273,68 @@ static double start_of(const et_event *ev, size_t k, uint64_t lo, unsigned char 
     return (double)(int64_t)(t - lo) / factor;
 }
 
+/* Scratch for placing the runs of one block (timeline.h). */
+typedef struct placer {
+    int32_t *parent;    /* per event: its DELEGATE_CALL */
+    et_tl_dc *dcs;      /* et_tl_parents' scratch */
+    et_tl_slot *slot;   /* per event, one run */
+} placer;
+
+static void placer_free(placer *pl)
+{
+    free(pl->parent), free(pl->dcs), free(pl->slot);
+    memset(pl, 0, sizeof *pl);
+}
+
+static int placer_init(placer *pl, const et_block *blk)
+{
+    size_t n = blk->n_events ? blk->n_events : 1;
+    pl->parent = malloc(n * sizeof *pl->parent);
+    pl->dcs = malloc(n * sizeof *pl->dcs);
+    pl->slot = malloc(n * sizeof *pl->slot);
+    if (!pl->parent || !pl->dcs || !pl->slot) {
+        placer_free(pl);
+        return -1;
+    }
+    et_tl_parents(blk, pl->parent, pl->dcs);
+    return 0;
+}
+
+/* Place run k of `blk` as the trace does (timeline.h): pl->slot[e].ts is
+ * event e's start relative to the run's origin `lo` (target units) where
+ * ET_TL_TIMED is set - its logged start, or for a delegated event logged
+ * with tick 0 or outside its DELEGATE_CALL a synthetic one inside it. */
+static void place_run(placer *pl, const et_block *blk, size_t k, uint64_t lo, unsigned char mode,
+                      double factor)
+{
+    for (size_t e = 0; e < blk->n_events; e++) {
+        const et_event *ev = &blk->events[e];
+        et_tl_slot *s = &pl->slot[e];
+        s->flags = 0;
+        double d = timed(ev) && k < ev->perf_data.n ? ev->perf_data.raw[k] : NAN;
+        if (!(mode & 2) || !isfinite(d))
+            continue;
+        uint64_t t = ev->start_time[k];
+        bool tick0 = ev->is_delegated_op && t == 0;
+        if ((mode & 4) && t < TWO31)
+            t += TWO32;
+        s->ts = tick0 ? 0 : (double)(int64_t)(t - lo) / factor;
+        s->dur = d;
+        s->flags = (uint8_t)(ET_TL_TIMED | (tick0 ? ET_TL_TICK0 : 0));
+    }
+    et_tl_place(blk, pl->parent, pl->slot, 0);
+}
+
+/* The start of event e in run k after place_run (NaN: none). */
+static double placed_start(const placer *pl, const et_block *blk, size_t e, size_t k, uint64_t lo,
+                           unsigned char mode, double factor)
+{
+    if (pl->slot[e].flags & ET_TL_TIMED)
+        return pl->slot[e].ts;
+    const et_event *ev = &blk->events[e];
+    return timed(ev) ? start_of(ev, k, lo, mode, factor) : NAN;
+}
+
 /* The factor ticks are divided by (1 when the inspector's is unusable). */
 static double tick_factor(const et_inspector *insp)
 {
@@ -280,9 +343,11 @@ static double tick_factor(const et_inspector *insp)
 }
 
 /* Write block `blk`'s data for its first `R` runs (htmldata.h).  `lo`,
- * `hi` and `mode` are scratch arrays of R entries. */
-static void block_data(b64_writer *w, const et_block *blk, size_t R, double factor, uint64_t *lo,
-                       uint64_t *hi, unsigned char *mode)
+ * `hi` and `mode` are scratch arrays of R entries.  The starts of
+ * delegated events are placed run by run first (place_run), 4 bytes per
+ * delegated sample; returns -1 when that memory is not there. */
+static int block_data(b64_writer *w, const et_block *blk, size_t R, double factor, uint64_t *lo,
+                      uint64_t *hi, unsigned char *mode)
 {
     const size_t E = blk->n_events;
     const bool clock32 = run_origins(blk, 0, R, lo, hi, mode);
@@ -308,16 +373,44 @@ static void block_data(b64_writer *w, const et_block *blk, size_t R, double fact
         put_f64(w, (mode[k] & 2) ? (double)(int64_t)(hi[k] - first) / factor : NAN);
     for (size_t k = 0; k < R; k++)
         put_u32(w, blk->runs ? blk->runs[k] : (uint32_t)k);
-    for (size_t e = 0; e < E; e++) {
+    /* the delegated events' starts, placed run by run: dstart[d * R + k]
+     * for the d-th timed delegated event */
+    size_t D = 0;
+    for (size_t e = 0; e < E; e++)
+        D += blk->events[e].is_delegated_op && timed(&blk->events[e]);
+    placer pl = {0};
+    float *dstart = NULL;
+    if (D) {
+        dstart = D <= SIZE_MAX / sizeof *dstart / R ? malloc(D * R * sizeof *dstart) : NULL;
+        if (!dstart || placer_init(&pl, blk) != 0) {
+            free(dstart);
+            return -1;
+        }
+        for (size_t k = 0; k < R; k++) {
+            place_run(&pl, blk, k, lo[k], mode[k], factor);
+            for (size_t e = 0, d = 0; e < E; e++)
+                if (blk->events[e].is_delegated_op && timed(&blk->events[e]))
+                    dstart[d++ * R + k] = (float)placed_start(&pl, blk, e, k, lo[k], mode[k], factor);
+        }
+    }
+    for (size_t e = 0, d = 0; e < E; e++) {
         const et_event *ev = &blk->events[e];
         if (!timed(ev)) {
             for (size_t k = 0; k < R; k++)
                 put_f32(w, NAN);
             continue;
         }
+        if (ev->is_delegated_op) {
+            for (size_t k = 0; k < R; k++)
+                put_f32(w, dstart[d * R + k]);
+            d++;
+            continue;
+        }
         for (size_t k = 0; k < R; k++)
             put_f32(w, (float)start_of(ev, k, lo[k], mode[k], factor));
     }
+    free(dstart);
+    placer_free(&pl);
     for (size_t e = 0; e < E; e++) {
         const et_event *ev = &blk->events[e];
         const double *raw = ev->has_perf_data ? ev->perf_data.raw : NULL;
@@ -327,6 +420,7 @@ static void block_data(b64_writer *w, const et_block *blk, size_t R, double fact
     size_t bytes = R * 12 + R * E * 8;
     for (; bytes % 8; bytes += 4)
         put_u32(w, 0);
+    return 0;
 }
 
 int et_html_run_starts(const et_inspector *insp, size_t block, size_t run, double *start,
@@ -343,8 +437,13 @@ int et_html_run_starts(const et_inspector *insp, size_t block, size_t run, doubl
     unsigned char mode;
     run_origins(blk, run, 1, &lo, &hi, &mode);
     double factor = tick_factor(insp);
+    placer pl;
+    if (placer_init(&pl, blk) != 0)
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    place_run(&pl, blk, run, lo, mode, factor);
     for (size_t e = 0; e < blk->n_events; e++)
-        start[e] = timed(&blk->events[e]) ? start_of(&blk->events[e], run, lo, mode, factor) : NAN;
+        start[e] = placed_start(&pl, blk, e, run, lo, mode, factor);
+    placer_free(&pl);
     *origin = (mode & 2) ? lo : 0;
     return 0;
 }
@@ -369,9 +468,14 @@ int et_html_write_data(const et_inspector *insp, const et_html_plan *plan, et_ht
     w->ud = ud;
     w->failed = false;
     double factor = tick_factor(insp);
-    for (size_t b = 0; b < plan->n_blocks && b < insp->n_blocks && !w->failed; b++)
+    bool nomem = false;
+    for (size_t b = 0; b < plan->n_blocks && b < insp->n_blocks && !w->failed && !nomem; b++)
         if (plan->runs[b])
-            block_data(w, &insp->blocks[b], plan->runs[b], factor, lo, hi, mode);
+            nomem = block_data(w, &insp->blocks[b], plan->runs[b], factor, lo, hi, mode) != 0;
+    if (nomem) {
+        free(w), free(lo), free(hi), free(mode);
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    }
     b64_flush(w, w->n);
     bool failed = w->failed;
     free(w), free(lo), free(hi), free(mode);

@@ -15,9 +15,11 @@
  *   uint32  run_index[R]  the run's RunData index in the dump
  *   float32 start[E * R]  event-major: start[e * R + k] is event e's start
  *                         in run k relative to the run's origin, in target
- *                         units; NaN when the event has no start time or no
- *                         perf data, or is a delegated event logged with
- *                         start tick 0 (backends that log durations only)
+ *                         units, placed as the trace places it
+ *                         (timeline.h: a delegated event logged with start
+ *                         tick 0 or outside its DELEGATE_CALL gets a
+ *                         synthetic start inside it); NaN when the event
+ *                         has no start time or no perf data
  *   float32 dur[E * R]    perf_data.raw[k] of event e (target units, or what
  *                         the delegate time-scale converter returned); NaN
  *                         for events without perf data
@@ -29,7 +31,9 @@
  * ticks).  A 32-bit clock (every start tick of the block below 2^32) that
  * wraps around is unwrapped: inside a run whose ticks spread over more
  * than 2^31 (ticks below 2^31 get 2^32 added), and between runs when a run
- * starts more than 2^31 ticks before the previous one.
+ * starts more than 2^31 ticks before the previous one.  The delegated
+ * events' placed starts of a block are computed first, run by run (4 bytes
+ * per delegated sample).
  */
 #ifndef ET_HTMLDATA_H
 #define ET_HTMLDATA_H

@@ -25,6 +25,7 @@
 #include "model/link.h"
 #include "files/outfile.h"
 #include "output/perfetto.h"
+#include "output/timeline.h"
 #include "base/parallel.h"
 #include "base/pbuf.h"
 #include "base/strbuf.h"
@@ -57,7 +58,6 @@ typedef struct run_info {
 /* Per event of the current block. */
 typedef struct ev_info {
     int32_t track;    /* base track, -1: no slice */
-    int32_t parent;   /* delegated: its DELEGATE_CALL event, else -1 */
     uint32_t head, head_n, tail, tail_n; /* its constant texts in tw.fixed
                                             (Perfetto: head = its annotations) */
     uint64_t iid;     /* Perfetto: its name's iid */
@@ -66,7 +66,6 @@ typedef struct ev_info {
 typedef struct slice {
     int64_t ts, dur;  /* ns on the trace's axis */
     int64_t logged;   /* SL_CUT: the duration before the cut */
-    int64_t cursor;   /* synthetic starts laid out inside this slice */
     uint32_t ev;
     uint16_t track;
     uint8_t level, flags;
@@ -124,10 +123,9 @@ typedef struct tw {
     double *tile_d;             /* ... and durations */
     size_t tile_cap;
     size_t tile_r0;             /* block-run of the tile's first row */
-    struct dc {
-        int32_t instr;
-        uint32_t e;
-    } *dcs;                     /* DELEGATE_CALL events, sorted by (instr, index) */
+    et_tl_dc *dcs;              /* et_tl_parents' scratch */
+    int32_t *par;               /* event -> its DELEGATE_CALL (et_tl_parents) */
+    et_tl_slot *ts;             /* the run's events for et_tl_place */
     et_strbuf fixed;            /* constant texts of the block's events */
     size_t n_backends;
     const char *backends[MAX_BACKENDS];
@@ -671,18 +669,6 @@ static int first_pass(tw *w)
 /* ------------------------------------------------------------------ */
 /* Per block: tracks, parents, constant texts, allocator series */
 
-static bool is_framework(et_str n)
-{
-    return (n.n > 8 && memcmp(n.p, "Method::", 8) == 0) ||
-           (n.n > 9 && memcmp(n.p, "Program::", 9) == 0);
-}
-
-static bool str_is(et_str n, const char *s)
-{
-    size_t k = strlen(s);
-    return n.n == k && memcmp(n.p, s, k) == 0;
-}
-
 static size_t backend_index(tw *w, const char *name)
 {
     for (size_t b = 0; b < w->n_backends; b++)
@@ -692,36 +678,6 @@ static size_t backend_index(tw *w, const char *name)
         return MAX_BACKENDS - 1; /* the rest share the last backend's tracks */
     w->backends[w->n_backends] = name;
     return w->n_backends++;
-}
-
-static int cmp_dc(const void *a, const void *b)
-{
-    const struct dc *x = a, *y = b;
-    if (x->instr != y->instr)
-        return x->instr < y->instr ? -1 : 1;
-    return x->e < y->e ? -1 : x->e > y->e;
-}
-
-/* The DELEGATE_CALL of delegated event e: the first after it with its
- * instruction id, else the first with it; -1 when none. */
-static int32_t find_parent(const tw *w, size_t n_dcs, int32_t instr, size_t e)
-{
-    size_t lo = 0, hi = n_dcs;
-    while (lo < hi) { /* first with (instr, index) >= (instr, e) */
-        size_t mid = lo + (hi - lo) / 2;
-        const struct dc *m = &w->dcs[mid];
-        if (m->instr < instr || (m->instr == instr && m->e < e))
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < n_dcs && w->dcs[lo].instr == instr)
-        return (int32_t)w->dcs[lo].e;
-    while (lo > 0 && w->dcs[lo - 1].instr == instr)
-        lo--;
-    if (lo < n_dcs && w->dcs[lo].instr == instr)
-        return (int32_t)w->dcs[lo].e;
-    return -1;
 }
 
 /* Perfetto: the static args of an event as debug annotations, into
@@ -1012,6 +968,12 @@ static int prep_block(tw *w, const et_block *blk)
         cap = w->ev_cap;
         if (grow(&w->dcs, &cap, E, sizeof *w->dcs) != 0)
             return nomem(w);
+        cap = w->ev_cap;
+        if (grow(&w->par, &cap, E, sizeof *w->par) != 0)
+            return nomem(w);
+        cap = w->ev_cap;
+        if (grow(&w->ts, &cap, E, sizeof *w->ts) != 0)
+            return nomem(w);
         if (w->perfetto) {
             free(w->fc), free(w->nc), free(w->fid), free(w->pe);
             w->fc = malloc(cap * sizeof *w->fc);
@@ -1026,34 +988,28 @@ static int prep_block(tw *w, const et_block *blk)
     }
     et_sb_reset(&w->fixed);
     w->n_backends = 0;
-    size_t n_dcs = 0;
-    for (size_t e = 0; e < E; e++) {
-        const et_event *ev = &blk->events[e];
-        if (!ev->is_delegated_op && ev->has_perf_data && ev->perf_data.raw && ev->start_time &&
-            str_is(et_event_name(ev), "DELEGATE_CALL"))
-            w->dcs[n_dcs++] = (struct dc){ev->instruction_id, (uint32_t)e};
-    }
-    if (n_dcs)
-        qsort(w->dcs, n_dcs, sizeof *w->dcs, cmp_dc);
+    et_tl_parents(blk, w->par, w->dcs);
     for (size_t e = 0; e < E; e++) {
         const et_event *ev = &blk->events[e];
         ev_info *ei = &w->ev[e];
         ei->track = -1;
-        ei->parent = -1;
-        if (!ev->has_perf_data || !ev->perf_data.raw || !ev->start_time)
+        if (!et_tl_timed(ev))
             continue;
         et_str name = et_event_name(ev);
         const char *cat;
-        if (ev->is_delegated_op) {
+        switch (et_tl_track_of(ev)) { /* the timeline's one rule (timeline.h) */
+        case ET_TL_DELEGATE:
             ei->track = TR_DELEGATE + 2 * (int32_t)backend_index(w, ev->delegate_backend_name);
-            ei->parent = find_parent(w, n_dcs, ev->instruction_id, e);
             cat = "delegate";
-        } else if (is_framework(name)) {
+            break;
+        case ET_TL_FRAMEWORK:
             ei->track = TR_FRAMEWORK;
             cat = "framework";
-        } else {
+            break;
+        default:
             ei->track = TR_OPERATORS;
             cat = "operator";
+            break;
         }
         et_strbuf *f = &w->fixed;
         ei->head = (uint32_t)f->n;
@@ -1435,7 +1391,7 @@ static int pf_run(tw *w, size_t bi, size_t r, uint32_t rd, size_t n)
     }
     for (size_t i = n; i-- > 0;) {
         const slice *s = &w->sl[i];
-        int32_t p = w->ev[s->ev].parent;
+        int32_t p = w->par[s->ev];
         if (w->slot[s->ev] != (int32_t)i || p < 0 || w->slot[p] < 0)
             continue;
         w->nc[i] = w->fc[w->slot[p]];
@@ -1526,62 +1482,58 @@ static int do_run(tw *w, size_t bi, size_t r)
     const uint64_t *tile_t = E ? w->tile_t + (r - w->tile_r0) * E : NULL;
     const double *tile_d = E ? w->tile_d + (r - w->tile_r0) * E : NULL;
     int64_t span_lo = INT64_MAX, span_hi = INT64_MIN;
-    /* non-delegated slices first: they are the containers */
+    /* the run's events as the timeline places them (timeline.h): the
+     * non-delegated ones at their ticks, the delegated ones too unless
+     * their start is made up inside their DELEGATE_CALL */
+    et_tl_slot *ts = w->ts;
     for (size_t e = 0; e < E; e++) {
         const et_event *ev = &blk->events[e];
-        w->slot[e] = -1;
-        if (w->ev[e].track < 0 || ev->is_delegated_op)
+        ts[e].flags = 0;
+        if (w->ev[e].track < 0)
             continue;
-        slice *s = &w->sl[n];
-        *s = (slice){0};
-        s->ts = tick_ns(w, ri, tile_t[e]);
-        s->dur = dur_ns(w, tile_d[e]);
-        s->cursor = s->ts;
-        s->ev = (uint32_t)e;
-        s->track = (uint16_t)w->ev[e].track;
-        if (s->ts < span_lo)
-            span_lo = s->ts;
-        if (s->ts + s->dur > span_hi)
-            span_hi = s->ts + s->dur;
-        w->slot[e] = (int32_t)n++;
-    }
-    int64_t run_cur, run_end = INT64_MAX;
-    if (span_lo <= span_hi)
-        run_cur = span_lo, run_end = span_hi;
-    else
-        run_cur = ri->has_dlo ? tick_ns(w, ri, ri->dlo) : 0;
-    int64_t run_start = run_cur;
-    for (size_t e = 0; e < E; e++) {
-        const et_event *ev = &blk->events[e];
-        const ev_info *ei = &w->ev[e];
-        if (ei->track < 0 || !ev->is_delegated_op)
-            continue;
-        slice *s = &w->sl[n];
-        *s = (slice){0};
-        uint64_t t = tile_t[e];
-        s->ts = tick_ns(w, ri, t);
-        s->dur = dur_ns(w, tile_d[e]);
-        s->ev = (uint32_t)e;
-        s->track = (uint16_t)ei->track;
-        slice *p = ei->parent >= 0 && w->slot[ei->parent] >= 0 ? &w->sl[w->slot[ei->parent]] : NULL;
-        if (t == 0 || (p && (s->ts < p->ts || s->ts > p->ts + p->dur))) {
-            int64_t *cur = p ? &p->cursor : &run_cur;
-            int64_t end = p ? p->ts + p->dur : run_end;
-            s->ts = *cur;
-            if (end != INT64_MAX && s->dur > end - s->ts) {
-                s->logged = s->dur;
-                s->dur = end - s->ts;
-                s->flags |= SL_CUT;
-            }
-            *cur = s->ts + s->dur;
-            s->track++;
-            s->flags |= SL_SYNTH;
-            w->n_synth++;
+        ts[e].ts = (double)tick_ns(w, ri, tile_t[e]);
+        ts[e].dur = (double)dur_ns(w, tile_d[e]);
+        ts[e].flags = (uint8_t)(ET_TL_TIMED | (ev->is_delegated_op && tile_t[e] == 0 ? ET_TL_TICK0 : 0));
+        if (!ev->is_delegated_op) {
+            int64_t a = tick_ns(w, ri, tile_t[e]), d = dur_ns(w, tile_d[e]);
+            if (a < span_lo)
+                span_lo = a;
+            if (a + d > span_hi)
+                span_hi = a + d;
         }
-        if (s->ts < 0) /* a delegated event before every other event */
-            s->ts = 0;
-        n++;
     }
+    int64_t run_start = span_lo <= span_hi ? span_lo : ri->has_dlo ? tick_ns(w, ri, ri->dlo) : 0;
+    et_tl_place(blk, w->par, ts, (double)run_start);
+    /* non-delegated slices first, then the delegated ones, in event order */
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t e = 0; e < E; e++) {
+            const et_event *ev = &blk->events[e];
+            if (pass == 0)
+                w->slot[e] = -1;
+            if (w->ev[e].track < 0 || ev->is_delegated_op != (pass == 1))
+                continue;
+            slice *s = &w->sl[n];
+            *s = (slice){0};
+            s->ev = (uint32_t)e;
+            s->track = (uint16_t)w->ev[e].track;
+            if (ts[e].flags & ET_TL_SYNTH) {
+                s->ts = (int64_t)ts[e].ts;
+                s->dur = (int64_t)ts[e].dur;
+                if (ts[e].flags & ET_TL_CUT) {
+                    s->logged = (int64_t)ts[e].logged;
+                    s->flags |= SL_CUT;
+                }
+                s->track++;
+                s->flags |= SL_SYNTH;
+                w->n_synth++;
+            } else {
+                s->ts = tick_ns(w, ri, tile_t[e]);
+                s->dur = dur_ns(w, tile_d[e]);
+            }
+            if (pass == 1 && s->ts < 0) /* a delegated event before every other event */
+                s->ts = 0;
+            w->slot[e] = (int32_t)n++;
+        }
     sort_slices(w, n);
     for (size_t i = 0; i < n; i++)
         if (place(w, &w->sl[i]) != 0)
@@ -1687,6 +1639,8 @@ static void tw_free(tw *w)
     free(w->tile_t);
     free(w->tile_d);
     free(w->dcs);
+    free(w->par);
+    free(w->ts);
     for (size_t i = 0; i < w->n_tracks * LEVELS; i++)
         free(w->lv[i].ends);
     free(w->lv);

@@ -71,8 +71,15 @@ static double duration(double f, bool delegated, uint64_t start, uint64_t end)
         return (double)(end - start) / f;
     uint64_t ticks;
     bool wrapped;
-    if (!et_elapsed_ticks(start, end, &ticks, &wrapped))
-        return NAN; /* inconsistent times: the model refuses to open them */
+    if (!et_elapsed_ticks(start, end, &ticks, &wrapped)) {
+        /* start > end past 32 bits: the model refuses a non-delegated
+         * event; a delegated one gets the reference's rule on the
+         * converted times (spec §3.7), NaN where the reference raises */
+        double cs = (double)start / f, ce = (double)end / f;
+        if (!delegated || cs > 4294967295.0)
+            return NAN;
+        return cs <= ce ? ce - cs : (4294967295.0 - cs) + ce;
+    }
     if (!delegated || wrapped)
         return (double)ticks / f;
     return (double)end / f - (double)start / f;
