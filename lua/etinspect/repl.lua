@@ -30,7 +30,8 @@ local host = {}
 --- Meta commands, for .help and completion.
 R.COMMANDS = {
   { ".open", "FILE...", "open inputs as `insp` (ETDump or legacy dump, with an ETRecord, BundledProgram\n" ..
-                        "                        or debug buffer beside it; kinds told by content); an ETRecord alone as `rec`" },
+                        "or debug buffer beside it; kinds told by content); several ETDumps as one\n" ..
+                        "dataset `dumps` (etinspect.open_many); an ETRecord alone as `rec`" },
   { ".mode", "[STYLE]", "how frames print: " .. table.concat(display.STYLES, ", ") .. " (default plain)" },
   { ".set", "[NAME [VALUE]]", "display options: max_rows, min_rows, max_colwidth, width (a number, none, or auto)" },
   { ".pager", "[on|off]", "long output through $PAGER (default less), as psql does" },
@@ -93,6 +94,18 @@ local function open(args)
   local ok, roles = pcall(host.assign_inputs, files)
   if not ok then fail(".open", roles) end
   local etinspect = require("etinspect")
+  if roles.etdump_paths then -- several dumps: one dataset, as the command line reads them
+    if roles.profile_results_path then
+      fail(".open", "a legacy profiler dump cannot join several ETDumps (" .. roles.profile_results_path .. ")")
+    end
+    local opts = { etrecord = roles.etrecord, bundled_program_path = roles.bundled_program_path }
+    if #roles.debug_buffer_paths > 0 then opts.debug_buffer_paths = roles.debug_buffer_paths end
+    local ok2, dumps = pcall(etinspect.open_many, roles.etdump_paths, opts)
+    if not ok2 then fail(".open", dumps) end
+    G.dumps = dumps
+    io.write("dumps = ", tostring(dumps), "\n")
+    return
+  end
   if roles.etrecord and not roles.etdump_path and not roles.profile_results_path then
     if roles.bundled_program_path or roles.debug_buffer_path then
       fail(".open", "a BundledProgram or debug buffer needs an ETDump beside it")
@@ -175,7 +188,9 @@ end
 local function help()
   io.write("Lua 5.4 with the etinspect module as `etinspect`. Meta commands:\n")
   for _, c in ipairs(R.COMMANDS) do
-    io.write(string.format("  %-22s %s\n", c[1] .. (c[2] ~= "" and " " .. c[2] or ""), c[3]))
+    local head = string.format("  %-22s ", c[1] .. (c[2] ~= "" and " " .. c[2] or ""))
+    -- continuation lines start under the first line's text
+    io.write(head, (c[3]:gsub("\n", "\n" .. string.rep(" ", #head))), "\n")
   end
   io.write("An expression prints its value (frames in the .mode, long ones cut as pandas does);\n" ..
            "a statement may span lines. Tab completes names, fields (.), methods (:), file\n" ..
@@ -222,6 +237,7 @@ local KEYWORDS = { "and", "break", "do", "else", "elseif", "end", "false", "for"
 R.INSPECTOR_OPTIONS = { "etdump_path", "etdump_data", "etrecord", "etrecord_method",
   "source_time_scale", "target_time_scale", "debug_buffer_path", "delegate_metadata_parser",
   "delegate_time_scale_converter", "enable_module_hierarchy", "reference_graph_name",
+  "etrecord_json_budget",
   "profile_results_path", "profile_results_data", "time_scale", "bundled_program_path",
   "bundled_test_case" }
 

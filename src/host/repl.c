@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <editline/readline.h>
@@ -309,9 +310,37 @@ static const char *pager_program(void)
     return on_path("more") ? "more" : NULL;
 }
 
+/* Can the pager command `prog` run: its first word an executable file
+ * (a path) or a program on $PATH? */
+static int pager_runnable(const char *prog)
+{
+    char word[1024];
+    size_t skip = strspn(prog, " \t"), len = strcspn(prog + skip, " \t");
+    if (len == 0 || len >= sizeof word)
+        return 0;
+    memcpy(word, prog + skip, len);
+    word[len] = '\0';
+    if (strchr(word, '/'))
+        return access(word, X_OK) == 0;
+    return on_path(word);
+}
+
+static int g_pager_warned; /* the warning about a pager that cannot run, said */
+
+/* Say once that the pager cannot run (what it is, why). */
+static void pager_warn(const char *prog, const char *why)
+{
+    if (!g_pager_warned)
+        fprintf(stderr, "etinspect: the pager '%s' (PAGER) %s: output written directly (.pager off "
+                        "to stop paging)\n", prog, why);
+    g_pager_warned = 1;
+}
+
 /* Show text: through the pager when it is on, the output a terminal that
  * can page, and the text does not fit on one screen; else written out in
- * pieces, stopping at Ctrl-C. */
+ * pieces, stopping at Ctrl-C.  A pager that cannot run (not found, or the
+ * shell could not start it) loses nothing: the text is written directly,
+ * with one warning a session. */
 static void emit(const char *s, size_t n, int pager)
 {
     fflush(stdout);
@@ -319,18 +348,27 @@ static void emit(const char *s, size_t n, int pager)
     const char *term = getenv("TERM"), *prog;
     if (pager && isatty(STDOUT_FILENO) && term && strcmp(term, "dumb") != 0 &&
         et_host_terminal_size(&rows, &cols) && too_big(s, n, rows, cols) && (prog = pager_program())) {
-        char cmd[4200];
-        snprintf(cmd, sizeof cmd, "export LESS=\"${LESS-FRX}\"; exec %s", prog);
-        FILE *p = popen(cmd, "w");
-        if (p) {
-            struct sigaction ign, old;
-            memset(&ign, 0, sizeof ign);
-            ign.sa_handler = SIG_IGN;
-            sigaction(SIGPIPE, &ign, &old);
-            write_all(fileno(p), s, n);
-            pclose(p);
-            sigaction(SIGPIPE, &old, NULL);
-            return;
+        if (!pager_runnable(prog)) {
+            pager_warn(prog, "is not an executable file or a program on PATH");
+        } else {
+            char cmd[4200];
+            snprintf(cmd, sizeof cmd, "export LESS=\"${LESS-FRX}\"; exec %s", prog);
+            FILE *p = popen(cmd, "w");
+            if (p) {
+                struct sigaction ign, old;
+                memset(&ign, 0, sizeof ign);
+                ign.sa_handler = SIG_IGN;
+                sigaction(SIGPIPE, &ign, &old);
+                write_all(fileno(p), s, n);
+                int st = pclose(p);
+                sigaction(SIGPIPE, &old, NULL);
+                /* 126, 127: the shell could not run it, and read nothing */
+                if (st == -1 || !WIFEXITED(st) || (WEXITSTATUS(st) != 126 && WEXITSTATUS(st) != 127))
+                    return;
+                pager_warn(prog, "could not be started");
+            } else {
+                pager_warn(prog, "could not be started");
+            }
         }
     }
     if (write_all(STDOUT_FILENO, s, n) != 0 && g_interrupted)
