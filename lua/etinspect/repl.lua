@@ -234,10 +234,9 @@ local KEYWORDS = { "and", "break", "do", "else", "elseif", "end", "false", "for"
                    "true", "until", "while" }
 
 --- The options of etinspect.Inspector{...}, completed inside its braces.
-R.INSPECTOR_OPTIONS = { "etdump_path", "etdump_data", "etrecord", "etrecord_method",
+R.INSPECTOR_OPTIONS = { "etdump_path", "etdump_data", "etrecord", "etrecord_json_budget", "etrecord_method",
   "source_time_scale", "target_time_scale", "debug_buffer_path", "delegate_metadata_parser",
   "delegate_time_scale_converter", "enable_module_hierarchy", "reference_graph_name",
-  "etrecord_json_budget",
   "profile_results_path", "profile_results_data", "time_scale", "bundled_program_path",
   "bundled_test_case" }
 

@@ -100,7 +100,7 @@ expect 0	Method::init
 send .open ../sh\t
 expect ../shelf/
 send \n
-expect .open: ../shelf/: not a regular file
+expect .open: ../shelf/: is a directory with no ETDump in it
 send etinspect.Inspector{etdump_p\t
 expect etdump_path
 send  = '$S'}.format\n
