@@ -40,10 +40,29 @@ R.COMMANDS = {
 }
 local OPTION_NAMES = { "max_rows", "min_rows", "max_colwidth", "width" }
 
+--- help(x): the fields and methods of x, one line each, from
+-- docs/lua-api.md (etinspect.help); help() says what it knows.
+-- @treturn a display.text value (the REPL shows it as it is, paged when long)
+function R.help(...)
+  local width = display.get_option("display.width") or 80
+  if select("#", ...) == 0 then
+    return display.text("help(x) or ?x: the fields and methods of x, one line each, from docs/lua-api.md\n" ..
+      "(man etinspect-lua): an Inspector, EventBlock, Event, PerfData, Dumps, ETRecord, Graph,\n" ..
+      "Node, Frame, GroupBy, Series, Tensor, or the module etinspect.  .help: the meta commands.\n")
+  end
+  return display.text(require("etinspect.help").text((...), width))
+end
+
+--- ?x: the text of help(x) (help() without a value).
+function R.help_text(...)
+  return R.render(R.help(...))
+end
+
 --- Install the host's functions (C): input_kind(path), assign_inputs(files),
--- list_dir(path).
+-- list_dir(path); and the global help (unless one is set).
 function R.setup(h)
   host = h
+  if rawget(G, "help") == nil then rawset(G, "help", R.help) end
   return R
 end
 
@@ -194,7 +213,8 @@ local function help()
   end
   io.write("An expression prints its value (frames in the .mode, long ones cut as pandas does);\n" ..
            "a statement may span lines. Tab completes names, fields (.), methods (:), file\n" ..
-           "names and meta commands; Ctrl-C stops what runs or prints.\n")
+           "names and meta commands; Ctrl-C stops what runs or prints. help(x) or ?x lists\n" ..
+           "x's fields and methods (docs/lua-api.md).\n")
 end
 
 --- Run a meta command line (".open x", ".mode", ...).

@@ -201,12 +201,13 @@ static int call_repl(lua_State *L)
     return lua_gettop(L);
 }
 
-/* Protected: repl.render(values...) -> text, repl.state.pager */
+/* Protected: repl[upvalue 1](values...) -> text, repl.state.pager; the
+ * function is "render" (a statement's values) or "help_text" (?x) */
 static int render(lua_State *L)
 {
     int n = lua_gettop(L);
     push_repl(L);
-    lua_getfield(L, -1, "render");
+    lua_getfield(L, -1, lua_tostring(L, lua_upvalueindex(1)));
     lua_insert(L, 1);
     lua_getfield(L, -1, "state");
     int pager = lua_type(L, -1) == LUA_TTABLE && lua_getfield(L, -1, "pager") == LUA_TBOOLEAN &&
@@ -797,8 +798,8 @@ static int compile(lua_State *L, const char *code, int *incomplete)
 }
 
 /* Run one statement (compiled, on the stack above `base`) and show its
- * results. */
-static void run_statement(lua_State *L, int base)
+ * results with repl[show] ("render"; "help" for ?x). */
+static void run_statement(lua_State *L, int base, const char *show)
 {
     int rows, cols;
     if (isatty(STDOUT_FILENO) && et_host_terminal_size(&rows, &cols)) {
@@ -810,9 +811,11 @@ static void run_statement(lua_State *L, int base)
     watch(L);
     int rc = et_host_pcall(L, 0, LUA_MULTRET);
     int n = lua_gettop(L) - base;
-    if (rc == LUA_OK && n > 0) {
+    int always = strcmp(show, "render") != 0; /* ?x shows help() for no value */
+    if (rc == LUA_OK && (n > 0 || always)) {
         /* render the results, still interruptible */
-        lua_pushcfunction(L, render);
+        lua_pushstring(L, show);
+        lua_pushcclosure(L, render, 1);
         lua_insert(L, base + 1);
         rc = et_host_pcall(L, n, 2);
     }
@@ -824,7 +827,7 @@ static void run_statement(lua_State *L, int base)
         } else {
             fprintf(stderr, "%s\n", err_text(L, rc));
         }
-    } else if (n > 0) {
+    } else if (n > 0 || always) {
         size_t len;
         const char *s = lua_tolstring(L, -2, &len);
         if (s)
@@ -908,8 +911,20 @@ int et_repl_run(lua_State *L)
                 break;
             continue;
         }
+        /* ?x: help(x), x the value of an expression (? alone: help()) */
+        const char *show = "render";
+        int help = 0;
+        if (!pending && line[strspn(line, " \t")] == '?') {
+            help = 1;
+            show = "help_text";
+        }
         char *code;
-        if (pending) {
+        if (help) {
+            const char *q = line + strspn(line, " \t") + 1;
+            code = strdup(q);
+            if (tty && code)
+                history_add(&hist, line); /* as typed */
+        } else if (pending) {
             size_t n = strlen(pending) + strlen(line) + 2;
             code = malloc(n);
             if (!code) {
@@ -930,16 +945,23 @@ int et_repl_run(lua_State *L)
         int incomplete;
         int base = lua_gettop(L);
         int rc = compile(L, code, &incomplete);
+        if (incomplete && help) { /* ?x takes one line */
+            fflush(stdout);
+            fputs("?: expected an expression on the line (?x shows help(x))\n", stderr);
+            lua_settop(L, base);
+            free(code);
+            continue;
+        }
         if (incomplete) {
             lua_settop(L, base);
             pending = code;
             continue;
         }
-        if (tty && code[0])
+        if (tty && code[0] && !help)
             history_add(&hist, code);
         free(code);
         if (rc == LUA_OK) {
-            run_statement(L, base);
+            run_statement(L, base, show);
         } else {
             fflush(stdout);
             fprintf(stderr, "%s\n", err_text(L, rc));
