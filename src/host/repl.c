@@ -26,7 +26,11 @@
  *  - an error prints its traceback and the shell goes on; a meta command's
  *    error prints its message;
  *  - every call into Lua runs under lua_pcall: no input can panic the
- *    process, whatever it does to the globals or the registry.
+ *    process, whatever it does to the globals or the registry;
+ *  - on a terminal, the startup file $XDG_CONFIG_HOME/etinspect/init.lua
+ *    (else ~/.config/etinspect/init.lua) runs before the first prompt
+ *    unless --no-init; its errors are printed and the shell goes on;
+ *  - ?x shows help(x) (etinspect.help, read from docs/lua-api.md).
  */
 #include "repl.h"
 
@@ -620,6 +624,74 @@ static void history_close(history *h)
     h->path = NULL;
 }
 
+/* ---- the startup file ---- */
+
+#define INIT_MAX ((off_t)16 << 20) /* a larger startup file is not run */
+
+/* The startup file's path (malloc'd): $XDG_CONFIG_HOME/etinspect/init.lua,
+ * else ~/.config/etinspect/init.lua; NULL without either variable. */
+static char *init_path(void)
+{
+    const char *config = getenv("XDG_CONFIG_HOME");
+    const char *home = getenv("HOME");
+    char buf[4096];
+    if (config && config[0] == '/')
+        snprintf(buf, sizeof buf, "%s/etinspect/init.lua", config);
+    else if (home && home[0])
+        snprintf(buf, sizeof buf, "%s/.config/etinspect/init.lua", home);
+    else
+        return NULL;
+    return strdup(buf);
+}
+
+/* Run the startup file, as IPython's startup files and .psqlrc: Lua
+ * source (never bytecode) run in the REPL's globals before the first
+ * prompt, interruptible by Ctrl-C.  No file: nothing.  Any failure (not a
+ * regular file, over 16 MiB, a syntax error, an error it raises) is
+ * printed, naming the file, and the shell goes on. */
+static void run_init(lua_State *L)
+{
+    char *path = init_path();
+    if (!path)
+        return;
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno != ENOENT && errno != ENOTDIR)
+            fprintf(stderr, "etinspect: startup file %s: %s; not run\n", path, strerror(errno));
+        free(path);
+        return;
+    }
+    size_t n = 0;
+    char *code = NULL;
+    et_error err;
+    if (!S_ISREG(st.st_mode) || st.st_size > INIT_MAX)
+        fprintf(stderr, "etinspect: startup file %s: not a regular file of at most 16 MiB; not "
+                        "run\n", path);
+    else if (!(code = et_read_regular(path, &n, &err)))
+        fprintf(stderr, "etinspect: startup file %s; not run\n", err.msg);
+    if (!code) {
+        free(path);
+        return;
+    }
+    int base = lua_gettop(L);
+    lua_pushfstring(L, "@%s", path);
+    int rc = luaL_loadbufferx(L, code, n, lua_tostring(L, -1), "t");
+    free(code);
+    lua_remove(L, base + 1);
+    if (rc == LUA_OK) {
+        watch(L);
+        rc = et_host_pcall(L, 0, 0);
+        g_running = 0;
+    }
+    fflush(stdout);
+    if (rc != LUA_OK)
+        fprintf(stderr, "etinspect: startup file %s: %s\n(the shell goes on; etinspect --no-init "
+                        "skips the file)\n",
+                path, g_interrupted ? "interrupted!" : err_text(L, rc));
+    lua_settop(L, base);
+    free(path);
+}
+
 /* ---- completion ---- */
 
 static char **g_matches; /* this completion's candidates, relative to libedit's text */
@@ -837,7 +909,7 @@ static void run_statement(lua_State *L, int base, const char *show)
     lua_gc(L, LUA_GCSTEP, 0);
 }
 
-int et_repl_run(lua_State *L)
+int et_repl_run(lua_State *L, int no_init)
 {
     int tty = isatty(STDIN_FILENO);
     input in = {.tty = tty, .fd = STDIN_FILENO};
@@ -877,6 +949,8 @@ int et_repl_run(lua_State *L)
             history_load(&hist);
         printf("etinspect %s (Lua 5.4) - .help for help, .quit or Ctrl-D to leave\n",
                ETINSPECT_VERSION);
+        if (!no_init)
+            run_init(L);
     }
     char *pending = NULL; /* an incomplete statement so far */
     int nomem = 0;        /* the loop ended for want of memory */
