@@ -124,19 +124,39 @@ function M.type_of(v)
   return nil
 end
 
---- The type that `method` of type `t` returns, when the reference's
--- "returns" column names one ("Frame", "Inspector", ...), or nil.
-function M.returns(t, method)
+--- The type that field or method `name` of type `t` gives, when the
+-- reference's "returns" column names one ("Frame", "Inspector", ...; the
+-- type after an arrow, "table → Inspector"), or nil.
+function M.returns(t, name)
   for _, e in ipairs(M.entries(t) or {}) do
     for span in e.name:gmatch("[^,]+") do
-      local m = span:match("^%s*[%w_]+:([%w_]+)")
-      if m == method then
-        local first = e.returns:match("^([%a]+)")
-        if first and TYPES[first] then return first end
+      local m = span:match("^%s*[%w_]+[.:]([%w_]+)")
+      if m == name then
+        local r = e.returns:match("→%s*([%a]+)") or e.returns:match("^([%a]+)")
+        if r and TYPES[r] then return r end
       end
     end
   end
   return nil
+end
+
+--- The names the reference gives type `t`: fields (`sep` ".") or methods
+-- (":"), as a set; a Series also has the column statistics (`col:sum()`).
+function M.names(t, sep)
+  local out = {}
+  for _, e in ipairs(M.entries(t) or {}) do
+    for span in e.name:gmatch("[^,]+") do
+      local s2, m = span:match("^%s*[%w_]+([.:])([%a_][%w_]*)")
+      if m and s2 == sep then out[m] = true end
+    end
+  end
+  if t == "Series" and sep == ":" then
+    local ok, doc = pcall(require, "etinspect.lua_api_doc")
+    if ok and type(doc) == "string" then
+      for m in doc:gmatch("`col:([%a_][%w_]*)%(") do out[m] = true end
+    end
+  end
+  return out
 end
 
 local function cut(line, width)
