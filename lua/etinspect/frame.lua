@@ -2023,6 +2023,10 @@ end
 --   expected, got number)"
 local function emit(text, dest, inputs, where)
   if dest == nil then return text end
+  if rawequal(dest, io.stdout) then -- as the library's other prints (the REPL pages it)
+    core.write_to(dest, where or "Frame:print", text)
+    return nil
+  end
   if io.type(dest) == "file" or (type(dest) == "table" and type(dest.write) == "function") then
     assert(dest:write(text))
     return nil

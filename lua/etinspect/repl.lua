@@ -2,7 +2,8 @@
 -- its meta commands, how results are shown, and completion.
 --
 -- The host calls, each under lua_pcall:
---   repl.setup(host)            host = {input_kind=, assign_inputs=, list_dir=}
+--   repl.setup(host)            host = {input_kind=, assign_inputs=, list_dir=,
+--                               write_stdout=}
 --   repl.meta(line)             a line starting with "." -> "quit" or nil
 --   repl.render(...)            the statement's results as text (etinspect.display)
 --   repl.complete(line, cursor) -> candidates, start, append
@@ -59,9 +60,12 @@ function R.help_text(...)
 end
 
 --- Install the host's functions (C): input_kind(path), assign_inputs(files),
--- list_dir(path); and the global help (unless one is set).
+-- list_dir(path), write_stdout(text); and the global help (unless one is set).
 function R.setup(h)
   host = h
+  -- what calls print in C (insp:print_data_tabular(), frame:print()) is
+  -- paged and stopped by Ctrl-C as values are
+  if type(h.write_stdout) == "function" then core.set_stdout_writer(h.write_stdout) end
   if rawget(G, "help") == nil then rawset(G, "help", R.help) end
   return R
 end

@@ -159,6 +159,8 @@ static int start_globals(lua_State *L)
     return 0;
 }
 
+static int write_stdout(lua_State *L);
+
 /* Push the Lua half: the registry's copy, else require("etinspect.repl")
  * (the require of the REPL's start) set up with the host's functions, again
  * when a statement broke it. */
@@ -178,13 +180,15 @@ static void push_repl(lua_State *L)
         luaL_error(L, "the REPL cannot load its Lua half: etinspect.repl is a %s value",
                    luaL_typename(L, -1));
     lua_getfield(L, -1, "setup");
-    lua_createtable(L, 0, 3);
+    lua_createtable(L, 0, 4);
     lua_pushcfunction(L, et_host_input_kind);
     lua_setfield(L, -2, "input_kind");
     lua_pushcfunction(L, et_host_assign_inputs);
     lua_setfield(L, -2, "assign_inputs");
     lua_pushcfunction(L, list_dir);
     lua_setfield(L, -2, "list_dir");
+    lua_pushcfunction(L, write_stdout);
+    lua_setfield(L, -2, "write_stdout");
     lua_call(L, 1, 1);
     if (lua_type(L, -1) != LUA_TTABLE)
         luaL_error(L, "etinspect.repl.setup did not return the module");
@@ -343,10 +347,11 @@ static void pager_warn(const char *prog, const char *why)
 
 /* Show text: through the pager when it is on, the output a terminal that
  * can page, and the text does not fit on one screen; else written out in
- * pieces, stopping at Ctrl-C.  A pager that cannot run (not found, or the
- * shell could not start it) loses nothing: the text is written directly,
- * with one warning a session. */
-static void emit(const char *s, size_t n, int pager)
+ * pieces, stopping at Ctrl-C (then saying "interrupted!" when `say`).  A
+ * pager that cannot run (not found, or the shell could not start it)
+ * loses nothing: the text is written directly, with one warning a
+ * session. */
+static int emit_text(const char *s, size_t n, int pager, int say)
 {
     fflush(stdout);
     int rows, cols;
@@ -369,15 +374,52 @@ static void emit(const char *s, size_t n, int pager)
                 sigaction(SIGPIPE, &old, NULL);
                 /* 126, 127: the shell could not run it, and read nothing */
                 if (st == -1 || !WIFEXITED(st) || (WEXITSTATUS(st) != 126 && WEXITSTATUS(st) != 127))
-                    return;
+                    return 0;
                 pager_warn(prog, "could not be started");
             } else {
                 pager_warn(prog, "could not be started");
             }
         }
     }
-    if (write_all(STDOUT_FILENO, s, n) != 0 && g_interrupted)
-        fputs("\ninterrupted!\n", stderr);
+    if (write_all(STDOUT_FILENO, s, n) != 0) {
+        if (!g_interrupted)
+            return -1;
+        if (say)
+            fputs("\ninterrupted!\n", stderr);
+    }
+    return 0;
+}
+
+static void emit(const char *s, size_t n, int pager)
+{
+    emit_text(s, n, pager, 1);
+}
+
+/* Protected: repl.state.pager, as a C boolean. */
+static int pager_state(lua_State *L)
+{
+    push_repl(L);
+    lua_getfield(L, -1, "state");
+    lua_pushboolean(L, lua_type(L, -1) == LUA_TTABLE && lua_getfield(L, -1, "pager") == LUA_TBOOLEAN &&
+                           lua_toboolean(L, -1));
+    return 1;
+}
+
+/* Lua: write_stdout(text), the REPL's writer of standard output for the
+ * library (_core.set_stdout_writer): what a call prints in C
+ * (insp:print_data_tabular(), frame:print()) is shown as a value is -
+ * through the pager when long, its writing stopped by Ctrl-C (the
+ * statement then stops at its next instruction, saying "interrupted!"). */
+static int write_stdout(lua_State *L)
+{
+    size_t n;
+    const char *s = luaL_checklstring(L, 1, &n);
+    lua_pushcfunction(L, pager_state);
+    int pager = lua_pcall(L, 0, 1, 0) == LUA_OK && lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (emit_text(s, n, pager, 0) != 0)
+        return luaL_error(L, "standard output: write failed: %s", strerror(errno));
+    return 0;
 }
 
 /* ---- history ---- */
