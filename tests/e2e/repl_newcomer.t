@@ -91,7 +91,7 @@ ok "help: the frame's columns are listed" grep -q 'columns: event_block_name, ev
 widest=$(tr -d '\r' <"$T/help.txt" | "$ETINSPECT" -e 'local w = 0
 for l in io.lines() do w = math.max(w, utf8.len(l) or #l) end
 print(w)')
-ok "help: one line each, cut to the terminal's 90 columns ($widest)" test "$widest" -le 90
+ok "help: one line each, cut to the terminal's 90 columns ($widest)" test "$widest" -gt 0 -a "$widest" -le 90
 
 # ---- the startup file, and --no-init
 mkdir -p "$T/config/etinspect"
@@ -217,9 +217,7 @@ expect still alive
 send .quit\n
 PTY
     check stop "Ctrl-C during insp:print_data_tabular() of large.etdp: the prompt again"
-    size=$(wc -c <"$T/stop.txt")
-    ok "... the 22 MB table stopped early ($size bytes shown)" test "$size" -lt 8000000
-    ok "... its end never printed" sh -c '! grep -q "╘" "$1"' _ "$T/stop.txt"
+    ok "... the 22 MB table stopped: its end never printed" sh -c 'test -s "$1" && ! grep -q "╘" "$1"' _ "$T/stop.txt"
     ok "... one 'interrupted!'" test "$(grep -c 'interrupted!' "$T/stop.txt")" -eq 1
 else
     skip "large.etdp not in the corpus"
@@ -260,7 +258,7 @@ env PAGER=/nonexistent/pager "$DRIVE" -t xterm -s 8x80 "$T/badpager.pty" "$ETINS
 st=$?
 ok "PAGER=/nonexistent/pager: the value is shown (directly), twice" test "$st" -eq 0
 ok "... with one warning naming the pager" test "$(grep -c "pager '/nonexistent/pager'" "$T/badpager.txt")" -eq 1
-ok "... and not the shell's 'not found'" sh -c '! grep -q "not found" "$1"' _ "$T/badpager.txt"
+ok "... and not the shell's 'not found'" sh -c 'test -s "$1" && ! grep -q "not found" "$1"' _ "$T/badpager.txt"
 
 # ---- .help: continuation lines under the text they continue
 printf '.help\n' | "$ETINSPECT" -i >"$T/help_meta.txt" 2>&1
