@@ -8,13 +8,19 @@
 --   repl.render(...)            the statement's results as text (etinspect.display)
 --   repl.complete(line, cursor) -> candidates, start, append
 --   repl.terminal(cols)         the terminal's width (display.width follows it)
+--   repl.help_text(...)         ?x: the text of help(x) (etinspect.help)
 --   repl.state                  {mode=, pager=, auto_width=}
+--
+-- setup also sets the global help (help(x): x's fields and methods from
+-- docs/lua-api.md) and hands host.write_stdout to _core.set_stdout_writer.
 --
 -- Completion reads fields without running user code: raw table fields,
 -- the chain of metatable __index tables, the fields and methods of
 -- etinspect's own userdata (named by _core.members, read as the dispatch
 -- reads them) and the columns and methods of Frames; it never calls
--- another __index function.
+-- another __index function, and never makes a call: after one
+-- (df:group_by("x"):) only the type of its result is known, from the
+-- reference (see "what a call gives" below).
 local display = require("etinspect.display")
 local Frame = require("etinspect.frame")
 

@@ -320,7 +320,9 @@ static const char *pager_program(void)
 }
 
 /* Can the pager command `prog` run: its first word an executable file
- * (a path) or a program on $PATH? */
+ * (a path) or a program on $PATH?  A first word the shell would read
+ * otherwise (quotes, an assignment, an expansion) is left to the shell,
+ * whose "cannot run" status (126, 127) emit_text checks instead. */
 static int pager_runnable(const char *prog)
 {
     char word[1024];
@@ -329,6 +331,8 @@ static int pager_runnable(const char *prog)
         return 0;
     memcpy(word, prog + skip, len);
     word[len] = '\0';
+    if (strpbrk(word, "\"'=$`\\~"))
+        return 1;
     if (strchr(word, '/'))
         return access(word, X_OK) == 0;
     return on_path(word);
