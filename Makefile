@@ -66,7 +66,7 @@ CORE_CXX = $(wildcard src/core/*/*.cc)
 LUA_SRC  = $(wildcard src/lua/*.c)
 LUA_LIB_FILES = $(sort $(wildcard lua/etinspect/*.lua lua/etinspect/scripts/*.lua))
 # Lua modules the build generates (embedded with the library)
-GEN_LUA_FILES = $(B)/gen/lua/etinspect/html_dagre.lua
+GEN_LUA_FILES = $(B)/gen/lua/etinspect/html_dagre.lua $(B)/gen/lua/etinspect/lua_api_doc.lua
 HOST_SRC = $(wildcard src/host/*.c)
 UNIT_SRC = $(wildcard tests/unit/test_*.c)
 # failalloc.c is a preloaded shared object, not a program
@@ -145,6 +145,16 @@ $(B)/gen/lua/etinspect/html_dagre.lua: $(DAGRE)/dagre.min.js $(DAGRE)/LICENSE $(
 	  printf ']====],\n}\n'; } >$@.tmp
 	@if LC_ALL=C tr -d '\n' <$@.tmp | LC_ALL=C grep -q '[[:cntrl:]]'; then \
 	    echo "$(DAGRE): a control character left in the script" >&2; rm -f $@.tmp; exit 1; fi
+	mv $@.tmp $@
+
+# docs/lua-api.md as a Lua module, etinspect.lua_api_doc (a long string):
+# the REPL's help(x) reads the fields and methods of x's type from it, so
+# that the help and the reference are one text
+$(B)/gen/lua/etinspect/lua_api_doc.lua: docs/lua-api.md
+	@mkdir -p $(dir $@)
+	@if grep -q ']====]' $<; then echo "$<: holds ]====]" >&2; exit 1; fi
+	{ printf -- '-- generated from docs/lua-api.md; do not edit\nreturn [====[\n'; cat $<; \
+	  printf ']====]\n'; } >$@.tmp
 	mv $@.tmp $@
 
 $(B)/gen/lua_embed.o: $(B)/gen/lua_embed.c

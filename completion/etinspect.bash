@@ -185,7 +185,7 @@ _etinspect()
     if ((cword == 1)); then
         if [[ $cur == -* || $split == true ]]; then
             # the Lua host's options are not all in the inspector_cli help
-            extra_flags='-e -l -i --list-scripts --help --version'
+            extra_flags='-e -l -i --no-init --list-scripts --help --version'
             _etinspect_complete_flags "$cmd" --help
         else
             COMPREPLY=($(compgen -W "$scripts" -- "$cur"))
@@ -207,7 +207,7 @@ _etinspect()
             # a chunk or a module name, then more host options or a script
             [[ $prev == -[el] ]] && return
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W '-e -l -i --' -- "$cur"))
+                COMPREPLY=($(compgen -W '-e -l -i --no-init --' -- "$cur"))
             else
                 _filedir lua
             fi

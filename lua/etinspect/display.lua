@@ -51,6 +51,14 @@ local function opts()
   return limit("display.max_rows"), limit("display.max_colwidth"), M.get_option("display.width") or 80
 end
 
+--- Text shown as it is (help's): display.text(s) is a value that render
+-- writes out unquoted, so that it reaches the pager as values do.
+local TEXT = { __name = "text" }
+TEXT.__index = TEXT
+function M.text(s)
+  return setmetatable({ s }, TEXT)
+end
+
 ---------------------------------------------------------------------------
 -- Frames
 
@@ -241,7 +249,13 @@ function M.render(style, ...)
   for i = 1, n do
     local ctx = { style = style, max_rows = max_rows, width = width, budget = BUDGET }
     ctx.block = function(es, indent, depth, seen) return block(ctx, es, indent, depth, seen) end
-    local s = pp((select(i, ...)), 0, 0, {}, ctx)
+    local v = (select(i, ...))
+    local s
+    if type(v) == "table" and getmetatable(v) == TEXT then
+      s = tostring(rawget(v, 1))
+    else
+      s = pp(v, 0, 0, {}, ctx)
+    end
     if ctx.footer then s = s .. "\n\n" .. ctx.footer end
     s = s:gsub("\n$", "")
     out[i] = s

@@ -1722,66 +1722,130 @@ local function display(self, style, lim)
     return render_simple(view, style)
   end
   local all = self._columns
-  local text, pwidths = render_cols(all)
+  local text = render_cols(all)
   local shown = #all
-  if lim.width > 0 and #all > 1 and widest_line(text) > lim.width then
-    -- each column's width in the full rendering (the top line's segments)
-    local seg = {}
-    local first = text:match("^[^\n]*")
-    if style == "box" then
-      for part in (first:gsub("^\u{2552}", ""):gsub("\u{2555}$", "") .. "\u{2564}"):gmatch("(.-)\u{2564}") do
-        seg[#seg + 1] = (utf8.len(part) or #part) + 1 -- the segment and its joint
+  -- the columns shown, by index in `all`; an "..." column stands where
+  -- columns are left out
+  local function cols_of(keep)
+    local cols, gap = {}, false
+    for k = 1, #all do
+      if keep[k] then
+        cols[#cols + 1] = all[k]
+        gap = false
+      elseif not gap then
+        cols[#cols + 1] = ELLIPSIS
+        gap = true
       end
-      -- seg[1] is the index column
     end
-    if style == "plain" and pwidths then
-      seg[1] = 0
-      for j = 1, #all do seg[j + 1] = pwidths[j] + 2 end -- the column and its separator
-    end
-    local function colw(j) return seg[j + 1] or 0 end
-    local fixed = style == "box" and (1 + (seg[1] or 0) + 6) or 3 -- borders, index, "..."
-    local function total(L, R)
-      local w = fixed
-      for _, j in ipairs(L) do w = w + colw(j) end
-      for _, j in ipairs(R) do w = w + colw(j) end
-      return w
-    end
-    local L, R = {}, {}
-    if #seg == #all + 1 then
-      local i, j, left_turn = 1, #all, true
-      while i <= j do
-        local took = false
-        for _, side in ipairs(left_turn and { "L", "R" } or { "R", "L" }) do
-          if side == "L" then
-            L[#L + 1] = i
-            if total(L, R) <= lim.width then i = i + 1; took = true; break end
-            L[#L] = nil
-          else
-            table.insert(R, 1, j)
-            if total(L, R) <= lim.width then j = j - 1; took = true; break end
-            table.remove(R, 1)
+    return cols
+  end
+  if lim.width > 0 and #all > 1 and widest_line(text) > lim.width then
+    -- Which columns go first: those of lists and dicts (raw, start_time,
+    -- debug_data), then the other columns that are neither the leading
+    -- label columns (strings) nor numbers; then, when there are labels,
+    -- the numbers from the right (the statistics nearest the names stay);
+    -- what is left is cut as pandas cuts (the middle).
+    local kind, label = {}, {}
+    local leading, nlabels = true, 0
+    for k, c in ipairs(all) do
+      local has_table, all_num, all_str, any = false, true, true, false
+      for _, r in ipairs(vrows) do
+        if r ~= ELLIPSIS then
+          local v = r[c]
+          if v ~= nil then
+            any = true
+            local tv = type(v)
+            if tv == "table" or tv == "userdata" then has_table = true end
+            if tv ~= "number" then all_num = false end
+            if tv ~= "string" then all_str = false end
           end
         end
-        if not took then break end
-        left_turn = not left_turn
       end
-      if #L + #R == 0 then L[1] = 1 end
-    else
-      local keep = #all - 1
-      local left = (keep + 1) // 2
-      for k = 1, left do L[#L + 1] = k end
-      for k = #all - (keep - left) + 1, #all do R[#R + 1] = k end
+      if has_table then kind[k] = 0
+      elseif any and all_num then kind[k] = 2
+      elseif any and all_str and leading then kind[k], label[k] = 2, true; nlabels = nlabels + 1
+      else kind[k] = 1 end
+      leading = leading and label[k] == true
     end
-    -- render, then drop middle columns while still too wide
-    while true do
-      local cols = {}
-      for _, k in ipairs(L) do cols[#cols + 1] = all[k] end
-      if #L + #R < #all then cols[#cols + 1] = ELLIPSIS end
-      for _, k in ipairs(R) do cols[#cols + 1] = all[k] end
-      text = render_cols(cols)
-      shown = #L + #R
-      if widest_line(text) <= lim.width or shown <= 1 then break end
-      if #L >= #R then L[#L] = nil else table.remove(R, 1) end
+    if nlabels > 0 then -- the numbers go before the labels
+      for k = 1, #all do if kind[k] == 2 and not label[k] then kind[k] = 1.5 end end
+    end
+    local keep, nkeep = {}, #all
+    for k = 1, #all do keep[k] = true end
+    local fits = false
+    for _, tier in ipairs({ 0, 1, 1.5 }) do
+      for k = #all, 1, -1 do
+        if not fits and kind[k] == tier and nkeep > 1 then
+          keep[k], nkeep = false, nkeep - 1
+          text = render_cols(cols_of(keep))
+          fits = widest_line(text) <= lim.width
+        end
+      end
+    end
+    shown = nkeep
+    if not fits and nkeep > 1 then
+      local base = {} -- the columns left, cut in their middle as pandas cuts
+      for k = 1, #all do if keep[k] then base[#base + 1] = k end end
+      local bcols = {}
+      for i, k in ipairs(base) do bcols[i] = all[k] end
+      local full, pwidths = render_cols(bcols)
+      -- each column's width in the full rendering (the top line's segments)
+      local seg = {}
+      local first = full:match("^[^\n]*")
+      if style == "box" then
+        for part in (first:gsub("^\u{2552}", ""):gsub("\u{2555}$", "") .. "\u{2564}"):gmatch("(.-)\u{2564}") do
+          seg[#seg + 1] = (utf8.len(part) or #part) + 1 -- the segment and its joint
+        end
+        -- seg[1] is the index column
+      end
+      if style == "plain" and pwidths then
+        seg[1] = 0
+        for j = 1, #base do seg[j + 1] = pwidths[j] + 2 end -- the column and its separator
+      end
+      local function colw(j) return seg[j + 1] or 0 end
+      local fixed = style == "box" and (1 + (seg[1] or 0) + 6) or 3 -- borders, index, "..."
+      local function total(L, R)
+        local w = fixed
+        for _, j in ipairs(L) do w = w + colw(j) end
+        for _, j in ipairs(R) do w = w + colw(j) end
+        return w
+      end
+      local L, R = {}, {}
+      if #seg == #base + 1 then
+        local i, j, left_turn = 1, #base, true
+        while i <= j do
+          local took = false
+          for _, side in ipairs(left_turn and { "L", "R" } or { "R", "L" }) do
+            if side == "L" then
+              L[#L + 1] = i
+              if total(L, R) <= lim.width then i = i + 1; took = true; break end
+              L[#L] = nil
+            else
+              table.insert(R, 1, j)
+              if total(L, R) <= lim.width then j = j - 1; took = true; break end
+              table.remove(R, 1)
+            end
+          end
+          if not took then break end
+          left_turn = not left_turn
+        end
+        if #L + #R == 0 then L[1] = 1 end
+      else
+        local nk = #base - 1
+        local left = (nk + 1) // 2
+        for k = 1, left do L[#L + 1] = k end
+        for k = #base - (nk - left) + 1, #base do R[#R + 1] = k end
+      end
+      -- render, then drop middle columns while still too wide
+      while true do
+        local chosen = {}
+        for _, k in ipairs(L) do chosen[base[k]] = true end
+        for _, k in ipairs(R) do chosen[base[k]] = true end
+        text = render_cols(cols_of(chosen))
+        shown = #L + #R
+        if widest_line(text) <= lim.width or shown <= 1 then break end
+        if #L >= #R then L[#L] = nil else table.remove(R, 1) end
+      end
     end
   end
   if truncated or shown < #all then
@@ -1965,6 +2029,10 @@ end
 --   expected, got number)"
 local function emit(text, dest, inputs, where)
   if dest == nil then return text end
+  if rawequal(dest, io.stdout) then -- as the library's other prints (the REPL pages it)
+    core.write_to(dest, where or "Frame:print", text)
+    return nil
+  end
   if io.type(dest) == "file" or (type(dest) == "table" and type(dest.write) == "function") then
     assert(dest:write(text))
     return nil

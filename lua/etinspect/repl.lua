@@ -2,18 +2,25 @@
 -- its meta commands, how results are shown, and completion.
 --
 -- The host calls, each under lua_pcall:
---   repl.setup(host)            host = {input_kind=, assign_inputs=, list_dir=}
+--   repl.setup(host)            host = {input_kind=, assign_inputs=, list_dir=,
+--                               write_stdout=}
 --   repl.meta(line)             a line starting with "." -> "quit" or nil
 --   repl.render(...)            the statement's results as text (etinspect.display)
 --   repl.complete(line, cursor) -> candidates, start, append
 --   repl.terminal(cols)         the terminal's width (display.width follows it)
+--   repl.help_text(...)         ?x: the text of help(x) (etinspect.help)
 --   repl.state                  {mode=, pager=, auto_width=}
+--
+-- setup also sets the global help (help(x): x's fields and methods from
+-- docs/lua-api.md) and hands host.write_stdout to _core.set_stdout_writer.
 --
 -- Completion reads fields without running user code: raw table fields,
 -- the chain of metatable __index tables, the fields and methods of
 -- etinspect's own userdata (named by _core.members, read as the dispatch
 -- reads them) and the columns and methods of Frames; it never calls
--- another __index function.
+-- another __index function, and never makes a call: after one
+-- (df:group_by("x"):) only the type of its result is known, from the
+-- reference (see "what a call gives" below).
 local display = require("etinspect.display")
 local Frame = require("etinspect.frame")
 
@@ -30,7 +37,8 @@ local host = {}
 --- Meta commands, for .help and completion.
 R.COMMANDS = {
   { ".open", "FILE...", "open inputs as `insp` (ETDump or legacy dump, with an ETRecord, BundledProgram\n" ..
-                        "                        or debug buffer beside it; kinds told by content); an ETRecord alone as `rec`" },
+                        "or debug buffer beside it; kinds told by content); several ETDumps as one\n" ..
+                        "dataset `dumps` (etinspect.open_many); an ETRecord alone as `rec`" },
   { ".mode", "[STYLE]", "how frames print: " .. table.concat(display.STYLES, ", ") .. " (default plain)" },
   { ".set", "[NAME [VALUE]]", "display options: max_rows, min_rows, max_colwidth, width (a number, none, or auto)" },
   { ".pager", "[on|off]", "long output through $PAGER (default less), as psql does" },
@@ -39,10 +47,32 @@ R.COMMANDS = {
 }
 local OPTION_NAMES = { "max_rows", "min_rows", "max_colwidth", "width" }
 
+--- help(x): the fields and methods of x, one line each, from
+-- docs/lua-api.md (etinspect.help); help() says what it knows.
+-- @treturn a display.text value (the REPL shows it as it is, paged when long)
+function R.help(...)
+  local width = display.get_option("display.width") or 80
+  if select("#", ...) == 0 then
+    return display.text("help(x) or ?x: the fields and methods of x, one line each, from docs/lua-api.md\n" ..
+      "(man etinspect-lua): an Inspector, EventBlock, Event, PerfData, Dumps, ETRecord, Graph,\n" ..
+      "Node, Frame, GroupBy, Series, Tensor, or the module etinspect.  .help: the meta commands.\n")
+  end
+  return display.text(require("etinspect.help").text((...), width))
+end
+
+--- ?x: the text of help(x) (help() without a value).
+function R.help_text(...)
+  return R.render(R.help(...))
+end
+
 --- Install the host's functions (C): input_kind(path), assign_inputs(files),
--- list_dir(path).
+-- list_dir(path), write_stdout(text); and the global help (unless one is set).
 function R.setup(h)
   host = h
+  -- what calls print in C (insp:print_data_tabular(), frame:print()) is
+  -- paged and stopped by Ctrl-C as values are
+  if type(h.write_stdout) == "function" then core.set_stdout_writer(h.write_stdout) end
+  if rawget(G, "help") == nil then rawset(G, "help", R.help) end
   return R
 end
 
@@ -93,6 +123,18 @@ local function open(args)
   local ok, roles = pcall(host.assign_inputs, files)
   if not ok then fail(".open", roles) end
   local etinspect = require("etinspect")
+  if roles.etdump_paths then -- several dumps: one dataset, as the command line reads them
+    if roles.profile_results_path then
+      fail(".open", "a legacy profiler dump cannot join several ETDumps (" .. roles.profile_results_path .. ")")
+    end
+    local opts = { etrecord = roles.etrecord, bundled_program_path = roles.bundled_program_path }
+    if #roles.debug_buffer_paths > 0 then opts.debug_buffer_paths = roles.debug_buffer_paths end
+    local ok2, dumps = pcall(etinspect.open_many, roles.etdump_paths, opts)
+    if not ok2 then fail(".open", dumps) end
+    G.dumps = dumps
+    io.write("dumps = ", tostring(dumps), "\n")
+    return
+  end
   if roles.etrecord and not roles.etdump_path and not roles.profile_results_path then
     if roles.bundled_program_path or roles.debug_buffer_path then
       fail(".open", "a BundledProgram or debug buffer needs an ETDump beside it")
@@ -175,11 +217,14 @@ end
 local function help()
   io.write("Lua 5.4 with the etinspect module as `etinspect`. Meta commands:\n")
   for _, c in ipairs(R.COMMANDS) do
-    io.write(string.format("  %-22s %s\n", c[1] .. (c[2] ~= "" and " " .. c[2] or ""), c[3]))
+    local head = string.format("  %-22s ", c[1] .. (c[2] ~= "" and " " .. c[2] or ""))
+    -- continuation lines start under the first line's text
+    io.write(head, (c[3]:gsub("\n", "\n" .. string.rep(" ", #head))), "\n")
   end
   io.write("An expression prints its value (frames in the .mode, long ones cut as pandas does);\n" ..
            "a statement may span lines. Tab completes names, fields (.), methods (:), file\n" ..
-           "names and meta commands; Ctrl-C stops what runs or prints.\n")
+           "names and meta commands; Ctrl-C stops what runs or prints. help(x) or ?x lists\n" ..
+           "x's fields and methods (docs/lua-api.md).\n")
 end
 
 --- Run a meta command line (".open x", ".mode", ...).
@@ -219,7 +264,7 @@ local KEYWORDS = { "and", "break", "do", "else", "elseif", "end", "false", "for"
                    "true", "until", "while" }
 
 --- The options of etinspect.Inspector{...}, completed inside its braces.
-R.INSPECTOR_OPTIONS = { "etdump_path", "etdump_data", "etrecord", "etrecord_method",
+R.INSPECTOR_OPTIONS = { "etdump_path", "etdump_data", "etrecord", "etrecord_json_budget", "etrecord_method",
   "source_time_scale", "target_time_scale", "debug_buffer_path", "delegate_metadata_parser",
   "delegate_time_scale_converter", "enable_module_hierarchy", "reference_graph_name",
   "profile_results_path", "profile_results_data", "time_scale", "bundled_program_path",
@@ -231,6 +276,89 @@ end
 
 local function is_frame(v, mt)
   return type(v) == "table" and type(mt) == "table" and rawget(mt, "__name") == "Frame"
+end
+
+---------------------------------------------------------------------------
+-- what a call gives, without making it
+--
+-- Tab never runs a call, not even one of etinspect's own methods (a
+-- method may read a whole dump, write a file or call a user's function):
+-- the value after a call is only its type, a "phantom" {[PHANTOM] = name},
+-- inferred from the type of the receiver.  The return types come from the
+-- "returns" column of docs/lua-api.md (etinspect.help: insp:to_dataframe
+-- gives a Frame, dumps:inspector an Inspector, etinspect.open_many Dumps),
+-- and for the Frame, GroupBy and Series, whose tables have no such
+-- column, from the lists below (the reference says every Frame method
+-- returns a new frame).
+local PHANTOM = {}
+local FRAME_GIVES = { group_by = "GroupBy", column = "Series" }
+for _, m in ipairs({ "filter", "query", "select", "drop", "sort", "head", "tail", "value_counts",
+                     "describe", "rename", "mutate", "assign", "join", "merge" }) do
+  FRAME_GIVES[m] = "Frame"
+end
+local GROUPBY_GIVES = {}
+for _, m in ipairs({ "agg", "size", "count", "sum", "mean", "median", "std", "var", "min", "max",
+                     "first", "last", "quantile" }) do
+  GROUPBY_GIVES[m] = "Frame"
+end
+local SERIES_GIVES = {}
+for _, m in ipairs({ "eq", "ne", "lt", "le", "gt", "ge", "isin", "isna", "isnull", "notna",
+                     "notnull", "between", "abs", "fillna" }) do
+  SERIES_GIVES[m] = "Series"
+end
+R.CALL_TYPES = { Frame = FRAME_GIVES, GroupBy = GROUPBY_GIVES, Series = SERIES_GIVES }
+
+local function is_phantom(v)
+  return type(v) == "table" and rawget(v, PHANTOM) ~= nil
+end
+
+local function type_name(v)
+  if is_phantom(v) then return rawget(v, PHANTOM) end
+  return require("etinspect.help").type_of(v)
+end
+
+-- The phantom of what v:name(...) or v.name(...) gives, or nil.
+local function call_of(v, name)
+  local t = type_name(v)
+  if not t then return nil end
+  local r = R.CALL_TYPES[t] and R.CALL_TYPES[t][name] or require("etinspect.help").returns(t, name)
+  return r and { [PHANTOM] = r } or nil
+end
+
+-- The names after `sep` in a phantom value.
+local function phantom_names(t, sep)
+  local out = {}
+  if t == "Frame" then
+    if sep == ":" then
+      for k in next, Frame.methods do out[k] = true end
+    else
+      out.columns = true
+    end
+    return out
+  end
+  if t == "GroupBy" then
+    if sep == ":" then
+      for k in next, Frame.GroupBy.__methods do out[k] = true end
+    end
+    return out
+  end
+  local getters, methods = members(t) -- the binding's types, by name
+  if getters then
+    for _, k in ipairs(sep == ":" and methods or getters) do out[k] = true end
+    return out
+  end
+  return require("etinspect.help").names(t, sep)
+end
+
+local function sorted(set, partial, prefix)
+  local out = {}
+  for k in pairs(set) do
+    if k:sub(1, #partial) == partial and (k:sub(1, 1) ~= "_" or partial:sub(1, 1) == "_") then
+      out[#out + 1] = prefix .. k
+    end
+  end
+  table.sort(out)
+  return out
 end
 
 -- v[k] without running user code (nil when it cannot be known).
@@ -253,6 +381,9 @@ local function field(v, k)
         return ok and row or nil
       end
       if k == "columns" then return cols end
+      for _, c in ipairs(type(cols) == "table" and cols or {}) do
+        if c == k then return { [PHANTOM] = "Series" } end -- a column: its type, not made
+      end
       return nil
     end
     local idx = rawget(mt, "__index")
@@ -272,6 +403,10 @@ local function names_of(v, sep)
     for k, val in next, t do
       if not only_fns or type(val) == "function" then add(k, val) end
     end
+  end
+  if is_phantom(v) then return phantom_names(rawget(v, PHANTOM), sep) end
+  if type(v) == "userdata" and core.is_series(v) then -- etinspect's Series: its methods
+    return sep == ":" and require("etinspect.help").names("Series", ":") or out
   end
   for _ = 1, 16 do
     if type(v) == "table" then add_all(v) end
@@ -306,24 +441,30 @@ local function names_of(v, sep)
   return out
 end
 
--- The expression that ends `before`: names, dots, colons and [...] index
--- parts, scanning back; nil when the text ends otherwise.
+-- The expression that ends `before`: names, dots, colons, [...] index
+-- parts and the arguments of calls ((...) or {...} after a name), scanning
+-- back; nil when the text ends otherwise.
+local CLOSER = { [")"] = true, ["]"] = true, ["}"] = true }
+local OPENER = { ["("] = true, ["["] = true, ["{"] = true }
 local function trailing_expr(before)
   local i = #before
   while i >= 1 do
     local c = before:sub(i, i)
     if c:match("[%w_.:]") then
       i = i - 1
-    elseif c == "]" then
+    elseif CLOSER[c] then
       local depth = 0
       while i >= 1 do
         local d = before:sub(i, i)
-        if d == "]" then depth = depth + 1 elseif d == "[" then depth = depth - 1 end
+        if CLOSER[d] then depth = depth + 1 elseif OPENER[d] then depth = depth - 1 end
         if depth == 0 then break end
         i = i - 1
       end
       if i < 1 then return nil end
+      local opener = before:sub(i, i)
       i = i - 1
+      -- a call's ( or { follows a name; anything else is not an index expression
+      if opener ~= "[" and not (i >= 1 and before:sub(i, i):match("[%w_]")) then return nil end
     else
       break
     end
@@ -336,8 +477,22 @@ local function trailing_expr(before)
   return e, start
 end
 
--- Parse an index expression: {root, {sep, key}...}, the separator of the
--- part being completed and its partial name; nil when it is not one.
+-- The end of the bracketed part of `e` that opens at `pos` (its closing
+-- bracket), or nil.
+local function close_of(e, pos)
+  local depth = 0
+  for i = pos, #e do
+    local d = e:sub(i, i)
+    if OPENER[d] then depth = depth + 1 elseif CLOSER[d] then depth = depth - 1 end
+    if depth == 0 then return i end
+  end
+  return nil
+end
+
+-- Parse an index expression: root, {part...}, the separator of the part
+-- being completed and its partial name; nil when it is not one.  A part
+-- is a key (a string, integer, boolean or {global = name}) or a call
+-- {call = name} (obj:name(...), obj.name{...}).
 local function parse_expr(e)
   local root, pos = e:match("^([%a_][%w_]*)()")
   if not root then return nil end
@@ -351,9 +506,18 @@ local function parse_expr(e)
         return nil
       end
       if np > #e then return root, parts, c, name end
-      if c == ":" then return nil end
-      parts[#parts + 1] = name
-      pos = np
+      local nc = e:sub(np, np)
+      if nc == "(" or nc == "{" then -- a call: its arguments are skipped, never run
+        local close = close_of(e, np)
+        if not close then return nil end
+        parts[#parts + 1] = { call = name }
+        pos = close + 1
+      elseif c == ":" then
+        return nil
+      else
+        parts[#parts + 1] = name
+        pos = np
+      end
     elseif c == "[" then
       local inner, np = e:match("^%[(.-)%]()", pos)
       if not inner then return nil end
@@ -371,19 +535,27 @@ local function parse_expr(e)
       return nil
     end
   end
-  if #parts > 0 then return nil end -- ends in [...]: nothing to complete
+  if #parts > 0 then return root, parts, nil, nil end -- ends in [...] or a call
   return nil, nil, nil, root -- a bare partial name: the globals
 end
 
-local function sorted(set, partial, prefix)
-  local out = {}
-  for k in pairs(set) do
-    if k:sub(1, #partial) == partial and (k:sub(1, 1) ~= "_" or partial:sub(1, 1) == "_") then
-      out[#out + 1] = prefix .. k
+-- The value (or phantom) of root and its parts, or nil.
+local function value_of(root, parts)
+  local v = field(G, root)
+  for _, k in ipairs(parts) do
+    if v == nil then return nil end
+    if type(k) == "table" and k.call then
+      v = call_of(v, k.call)
+    elseif is_phantom(v) then
+      if type(k) ~= "string" then return nil end
+      v = call_of(v, k) -- a field of a phantom: its documented type
+    else
+      if type(k) == "table" then k = field(G, k.global) end
+      if k == nil then return nil end
+      v = field(v, k)
     end
   end
-  table.sort(out)
-  return out
+  return v
 end
 
 local function complete_lua(before)
@@ -396,13 +568,8 @@ local function complete_lua(before)
     for _, k in ipairs(KEYWORDS) do set[k] = true end
     return sorted(set, partial, ""), start
   end
-  local v = field(G, root)
-  for _, k in ipairs(parts) do
-    if type(k) == "table" then k = field(G, k.global) end
-    if v == nil or k == nil then return {}, start end
-    v = field(v, k)
-  end
-  if v == nil then return {}, start end
+  local v = value_of(root, parts)
+  if v == nil or not sep then return {}, start end
   return sorted(names_of(v, sep), partial, e:sub(1, #e - #partial)), start
 end
 
@@ -470,20 +637,40 @@ function R.complete(line, cursor)
     if not rest then return {}, cursor + 1, "" end
     local argpos = #before - #rest + 1
     if name == ".open" then
-      -- the last word, its quote left out
+      -- the last word as .open splits it (words: quotes, backslashes)
       local wstart, q = argpos, nil
       local i = argpos
       while i <= #before do
         local c = before:sub(i, i)
-        if q then if c == q then q = nil end
+        if q then
+          if c == q then q = nil elseif c == "\\" and q == '"' then i = i + 1 end
         elseif c == '"' or c == "'" then q = c
+        elseif c == "\\" then i = i + 1
         elseif c:match("%s") then wstart = i + 1 end
         i = i + 1
       end
-      local word = before:sub(wstart)
-      local quote = word:match("^[\"']")
-      if quote then wstart, word = wstart + 1, word:sub(2) end
+      local typed = before:sub(wstart)
+      local quote = typed:match("^[\"']")
+      local word
+      if quote then
+        wstart, typed = wstart + 1, typed:sub(2)
+        word = quote == '"' and typed:gsub("\\(.)", "%1") or typed
+      else
+        word = typed:gsub("\\(.)", "%1")
+      end
       local cands = complete_path(word)
+      -- each as it must be typed: inside "..." a " or \ escaped; bare, a
+      -- blank, quote or backslash escaped (so that the line .open reads
+      -- names that file)
+      for k, c in ipairs(cands) do
+        if quote == '"' then cands[k] = c:gsub('[\\"]', "\\%0")
+        elseif not quote then cands[k] = c:gsub("[%s\\\"']", "\\%0") end
+      end
+      if quote == "'" then -- a ' cannot be escaped inside '...'
+        local keep = {}
+        for _, c in ipairs(cands) do if not c:find("'", 1, true) then keep[#keep + 1] = c end end
+        cands = keep
+      end
       local append = (#cands == 1 and not cands[1]:find("/$")) and (quote or "") .. " " or ""
       return cands, wstart, append
     end
@@ -493,6 +680,34 @@ function R.complete(line, cursor)
     return prefixed(choices, arg), #before - #arg + 1, " "
   end
   local from = open_string(before)
+  -- a key inside x["...: the columns of a Frame, the string keys of a table
+  local bpos, quote, kpartial = before:match(".*()%[%s*([\"'])([^\"'\\]*)$")
+  if from and bpos then
+    core.hold_warnings(true)
+    local ok, keys = pcall(function()
+      local e = trailing_expr(before:sub(1, bpos - 1))
+      local root, parts = parse_expr((e or "") .. ".")
+      local v = root and value_of(root, parts)
+      if is_phantom(v) or v == nil then return nil end
+      local mt = getmt(v)
+      if is_frame(v, mt) then return rawget(v, "_columns") end
+      if type(v) ~= "table" then return nil end
+      local out = {}
+      for k in next, v do if type(k) == "string" then out[#out + 1] = k end end
+      return out
+    end)
+    core.hold_warnings(false)
+    if ok and type(keys) == "table" then
+      local out = {}
+      for _, k in ipairs(keys) do
+        if type(k) == "string" and k:sub(1, #kpartial) == kpartial and not k:find("[" .. quote .. "\\\n]") then
+          out[#out + 1] = k .. quote .. "]"
+        end
+      end
+      table.sort(out)
+      return out, #before - #kpartial + 1, ""
+    end
+  end
   if from then return complete_path(before:sub(from)), from, "" end
   -- a key inside Inspector{...}
   local key = before:match("Inspector%s*%(?%s*{[^{}]-([%a_]*)$")

@@ -242,11 +242,31 @@ int et_host_assign_inputs(lua_State *L)
         files[i] = lua_tostring(L, -1);
         lua_pop(L, 1);
     }
-    et_inputs in = {0};
+    const char *dumps[64], *buffers[64];
+    et_inputs in = {.etdumps = dumps, .debug_buffers = buffers};
     char msg[1024];
     if (et_inputs_assign(files, (int)n, &in, msg, sizeof msg) != 0)
         return luaL_error(L, "%s", msg);
-    lua_createtable(L, 0, 5);
+    int many = in.n_etdumps > 1 ||
+               (in.n_etdumps == 1 && et_input_kind_of(dumps[0]) == ET_INPUT_DIRECTORY);
+    if (!many && in.n_debug_buffers > 1)
+        return luaL_error(L, "cannot tell what %s is: not an ETDump, ETRecord, BundledProgram or "
+                             "legacy profiler dump, and %s is already the debug buffer",
+                          buffers[1], buffers[0]);
+    lua_createtable(L, 0, 7);
+    if (many) { /* several dumps, one dataset (etinspect.open_many) */
+        const char *const *lists[2] = {dumps, buffers};
+        const int counts[2] = {in.n_etdumps, in.n_debug_buffers};
+        const char *const names[2] = {"etdump_paths", "debug_buffer_paths"};
+        for (int k = 0; k < 2; k++) {
+            lua_createtable(L, counts[k], 0);
+            for (int i = 0; i < counts[k]; i++) {
+                lua_pushstring(L, lists[k][i]);
+                lua_rawseti(L, -2, i + 1);
+            }
+            lua_setfield(L, -2, names[k]);
+        }
+    }
     const char *const keys[] = {"etdump_path", "profile_results_path", "etrecord",
                                 "bundled_program_path", "debug_buffer_path"};
     const char *const vals[] = {in.etdump, in.profile_results, in.etrecord, in.bundled_program,

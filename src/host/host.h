@@ -62,8 +62,11 @@ int et_host_input_kind(lua_State *L);
  * etrecord=, bundled_program_path=, debug_buffer_path=}: each file's role
  * by its content (et_inputs_assign; keys as etinspect.Inspector takes
  * them); raises the reason when a file cannot be read or two claim one
- * role, and for a table of more than 64 files or a non-string.  Handed to
- * the REPL's Lua half (.open). */
+ * role, and for a table of more than 64 files or a non-string.  Several
+ * ETDumps (or a directory of them) are one dataset: the table then also
+ * holds etdump_paths and debug_buffer_paths, sequences in the order given
+ * (etinspect.open_many's paths and option).  Handed to the REPL's Lua half
+ * (.open). */
 int et_host_assign_inputs(lua_State *L);
 
 /* Standard input as an input (`etinspect -`, `--etdump_path -`): read

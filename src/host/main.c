@@ -7,6 +7,7 @@
  *   etinspect - [ARGS...]                  standard input: an ETDump (the command
  *                                          line), or a Lua script (text)
  *   etinspect -e CODE | -l MODULE | -i     Lua host options
+ *   etinspect --no-init [-i ...]           the REPL without its startup file
  *   etinspect NAME [ARGS...]               a bundled report script
  *   etinspect --list-scripts, --help NAME  the bundled scripts' help
  *   etinspect                              the REPL on a terminal (repl.c),
@@ -60,12 +61,13 @@ typedef struct {
     int bad;         /* argv[bad] is an unknown option or -e/-l without its
                       * argument, or 0; the options before it run first */
     int interactive; /* -i, or no argument on a terminal: the REPL at the end */
+    int no_init;     /* --no-init: the REPL skips its startup file */
 } plan;
 
 /* Classify main()'s arguments. */
 static plan classify(int argc, char **argv)
 {
-    plan p = {RUN_LUA, 1, 0, 0, 0};
+    plan p = {RUN_LUA, 1, 0, 0, 0, 0};
     if (argc < 2) {
         if (isatty(STDIN_FILENO))
             p.interactive = 1;
@@ -82,8 +84,13 @@ static plan classify(int argc, char **argv)
         p.kind = RUN_SCRIPT_HELP;
         return p;
     }
+    if (argc == 2 && strcmp(a, "--no-init") == 0) { /* as no argument, without the startup file */
+        p.interactive = 1;
+        p.no_init = 1;
+        return p;
+    }
     if (a[0] == '-' && a[1] && strcmp(a, "-e") != 0 && strcmp(a, "-l") != 0 &&
-        strcmp(a, "-i") != 0 && strcmp(a, "--") != 0) {
+        strcmp(a, "-i") != 0 && strcmp(a, "--") != 0 && strcmp(a, "--no-init") != 0) {
         p.kind = RUN_COMMAND_LINE;
         return p;
     }
@@ -92,6 +99,8 @@ static plan classify(int argc, char **argv)
         a = argv[i];
         if (strcmp(a, "-i") == 0) {
             p.interactive = 1;
+        } else if (strcmp(a, "--no-init") == 0) {
+            p.no_init = 1;
         } else if (strcmp(a, "-e") == 0 || strcmp(a, "-l") == 0) {
             if (i + 1 >= argc) {
                 p.bad = i;
@@ -177,7 +186,7 @@ static int run(const plan *p, int argc, char **argv)
             fprintf(stderr, "etinspect: '%s' needs an argument\n", a);
         else
             fprintf(stderr, "etinspect: unknown option '%s' here (Lua options: -e CODE, "
-                            "-l MODULE, -i; etinspect --help)\n", a);
+                            "-l MODULE, -i, --no-init; etinspect --help)\n", a);
         return ET_EXIT_USAGE;
     }
     if (p->target > 1) {
@@ -204,7 +213,7 @@ static int run(const plan *p, int argc, char **argv)
     }
     if (status == 0 && p->interactive) {
         lua_State *L = et_host_lua();
-        status = et_repl_run(L);
+        status = et_repl_run(L, p->no_init);
     }
     return status;
 }

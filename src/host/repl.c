@@ -26,7 +26,11 @@
  *  - an error prints its traceback and the shell goes on; a meta command's
  *    error prints its message;
  *  - every call into Lua runs under lua_pcall: no input can panic the
- *    process, whatever it does to the globals or the registry.
+ *    process, whatever it does to the globals or the registry;
+ *  - on a terminal, the startup file $XDG_CONFIG_HOME/etinspect/init.lua
+ *    (else ~/.config/etinspect/init.lua) runs before the first prompt
+ *    unless --no-init; its errors are printed and the shell goes on;
+ *  - ?x shows help(x) (etinspect.help, read from docs/lua-api.md).
  */
 #include "repl.h"
 
@@ -41,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <editline/readline.h>
@@ -154,6 +159,8 @@ static int start_globals(lua_State *L)
     return 0;
 }
 
+static int write_stdout(lua_State *L);
+
 /* Push the Lua half: the registry's copy, else require("etinspect.repl")
  * (the require of the REPL's start) set up with the host's functions, again
  * when a statement broke it. */
@@ -173,13 +180,15 @@ static void push_repl(lua_State *L)
         luaL_error(L, "the REPL cannot load its Lua half: etinspect.repl is a %s value",
                    luaL_typename(L, -1));
     lua_getfield(L, -1, "setup");
-    lua_createtable(L, 0, 3);
+    lua_createtable(L, 0, 4);
     lua_pushcfunction(L, et_host_input_kind);
     lua_setfield(L, -2, "input_kind");
     lua_pushcfunction(L, et_host_assign_inputs);
     lua_setfield(L, -2, "assign_inputs");
     lua_pushcfunction(L, list_dir);
     lua_setfield(L, -2, "list_dir");
+    lua_pushcfunction(L, write_stdout);
+    lua_setfield(L, -2, "write_stdout");
     lua_call(L, 1, 1);
     if (lua_type(L, -1) != LUA_TTABLE)
         luaL_error(L, "etinspect.repl.setup did not return the module");
@@ -200,12 +209,13 @@ static int call_repl(lua_State *L)
     return lua_gettop(L);
 }
 
-/* Protected: repl.render(values...) -> text, repl.state.pager */
+/* Protected: repl[upvalue 1](values...) -> text, repl.state.pager; the
+ * function is "render" (a statement's values) or "help_text" (?x) */
 static int render(lua_State *L)
 {
     int n = lua_gettop(L);
     push_repl(L);
-    lua_getfield(L, -1, "render");
+    lua_getfield(L, -1, lua_tostring(L, lua_upvalueindex(1)));
     lua_insert(L, 1);
     lua_getfield(L, -1, "state");
     int pager = lua_type(L, -1) == LUA_TTABLE && lua_getfield(L, -1, "pager") == LUA_TBOOLEAN &&
@@ -309,32 +319,111 @@ static const char *pager_program(void)
     return on_path("more") ? "more" : NULL;
 }
 
+/* Can the pager command `prog` run: its first word an executable file
+ * (a path) or a program on $PATH?  A first word the shell would read
+ * otherwise (quotes, an assignment, an expansion) is left to the shell,
+ * whose "cannot run" status (126, 127) emit_text checks instead. */
+static int pager_runnable(const char *prog)
+{
+    char word[1024];
+    size_t skip = strspn(prog, " \t"), len = strcspn(prog + skip, " \t");
+    if (len == 0 || len >= sizeof word)
+        return 0;
+    memcpy(word, prog + skip, len);
+    word[len] = '\0';
+    if (strpbrk(word, "\"'=$`\\~"))
+        return 1;
+    if (strchr(word, '/'))
+        return access(word, X_OK) == 0;
+    return on_path(word);
+}
+
+static int g_pager_warned; /* the warning about a pager that cannot run, said */
+
+/* Say once that the pager cannot run (what it is, why). */
+static void pager_warn(const char *prog, const char *why)
+{
+    if (!g_pager_warned)
+        fprintf(stderr, "etinspect: the pager '%s' (PAGER) %s: output written directly (.pager off "
+                        "to stop paging)\n", prog, why);
+    g_pager_warned = 1;
+}
+
 /* Show text: through the pager when it is on, the output a terminal that
  * can page, and the text does not fit on one screen; else written out in
- * pieces, stopping at Ctrl-C. */
-static void emit(const char *s, size_t n, int pager)
+ * pieces, stopping at Ctrl-C (then saying "interrupted!" when `say`).  A
+ * pager that cannot run (not found, or the shell could not start it)
+ * loses nothing: the text is written directly, with one warning a
+ * session. */
+static int emit_text(const char *s, size_t n, int pager, int say)
 {
     fflush(stdout);
     int rows, cols;
     const char *term = getenv("TERM"), *prog;
     if (pager && isatty(STDOUT_FILENO) && term && strcmp(term, "dumb") != 0 &&
         et_host_terminal_size(&rows, &cols) && too_big(s, n, rows, cols) && (prog = pager_program())) {
-        char cmd[4200];
-        snprintf(cmd, sizeof cmd, "export LESS=\"${LESS-FRX}\"; exec %s", prog);
-        FILE *p = popen(cmd, "w");
-        if (p) {
-            struct sigaction ign, old;
-            memset(&ign, 0, sizeof ign);
-            ign.sa_handler = SIG_IGN;
-            sigaction(SIGPIPE, &ign, &old);
-            write_all(fileno(p), s, n);
-            pclose(p);
-            sigaction(SIGPIPE, &old, NULL);
-            return;
+        if (!pager_runnable(prog)) {
+            pager_warn(prog, "is not an executable file or a program on PATH");
+        } else {
+            char cmd[4200];
+            snprintf(cmd, sizeof cmd, "export LESS=\"${LESS-FRX}\"; exec %s", prog);
+            FILE *p = popen(cmd, "w");
+            if (p) {
+                struct sigaction ign, old;
+                memset(&ign, 0, sizeof ign);
+                ign.sa_handler = SIG_IGN;
+                sigaction(SIGPIPE, &ign, &old);
+                write_all(fileno(p), s, n);
+                int st = pclose(p);
+                sigaction(SIGPIPE, &old, NULL);
+                /* 126, 127: the shell could not run it, and read nothing */
+                if (st == -1 || !WIFEXITED(st) || (WEXITSTATUS(st) != 126 && WEXITSTATUS(st) != 127))
+                    return 0;
+                pager_warn(prog, "could not be started");
+            } else {
+                pager_warn(prog, "could not be started");
+            }
         }
     }
-    if (write_all(STDOUT_FILENO, s, n) != 0 && g_interrupted)
-        fputs("\ninterrupted!\n", stderr);
+    if (write_all(STDOUT_FILENO, s, n) != 0) {
+        if (!g_interrupted)
+            return -1;
+        if (say)
+            fputs("\ninterrupted!\n", stderr);
+    }
+    return 0;
+}
+
+static void emit(const char *s, size_t n, int pager)
+{
+    emit_text(s, n, pager, 1);
+}
+
+/* Protected: repl.state.pager, as a C boolean. */
+static int pager_state(lua_State *L)
+{
+    push_repl(L);
+    lua_getfield(L, -1, "state");
+    lua_pushboolean(L, lua_type(L, -1) == LUA_TTABLE && lua_getfield(L, -1, "pager") == LUA_TBOOLEAN &&
+                           lua_toboolean(L, -1));
+    return 1;
+}
+
+/* Lua: write_stdout(text), the REPL's writer of standard output for the
+ * library (_core.set_stdout_writer): what a call prints in C
+ * (insp:print_data_tabular(), frame:print()) is shown as a value is -
+ * through the pager when long, its writing stopped by Ctrl-C (the
+ * statement then stops at its next instruction, saying "interrupted!"). */
+static int write_stdout(lua_State *L)
+{
+    size_t n;
+    const char *s = luaL_checklstring(L, 1, &n);
+    lua_pushcfunction(L, pager_state);
+    int pager = lua_pcall(L, 0, 1, 0) == LUA_OK && lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (emit_text(s, n, pager, 0) != 0)
+        return luaL_error(L, "standard output: write failed: %s", strerror(errno));
+    return 0;
 }
 
 /* ---- history ---- */
@@ -581,6 +670,74 @@ static void history_close(history *h)
     h->path = NULL;
 }
 
+/* ---- the startup file ---- */
+
+#define INIT_MAX ((off_t)16 << 20) /* a larger startup file is not run */
+
+/* The startup file's path (malloc'd): $XDG_CONFIG_HOME/etinspect/init.lua,
+ * else ~/.config/etinspect/init.lua; NULL without either variable. */
+static char *init_path(void)
+{
+    const char *config = getenv("XDG_CONFIG_HOME");
+    const char *home = getenv("HOME");
+    char buf[4096];
+    if (config && config[0] == '/')
+        snprintf(buf, sizeof buf, "%s/etinspect/init.lua", config);
+    else if (home && home[0])
+        snprintf(buf, sizeof buf, "%s/.config/etinspect/init.lua", home);
+    else
+        return NULL;
+    return strdup(buf);
+}
+
+/* Run the startup file, as IPython's startup files and .psqlrc: Lua
+ * source (never bytecode) run in the REPL's globals before the first
+ * prompt, interruptible by Ctrl-C.  No file: nothing.  Any failure (not a
+ * regular file, over 16 MiB, a syntax error, an error it raises) is
+ * printed, naming the file, and the shell goes on. */
+static void run_init(lua_State *L)
+{
+    char *path = init_path();
+    if (!path)
+        return;
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno != ENOENT && errno != ENOTDIR)
+            fprintf(stderr, "etinspect: startup file %s: %s; not run\n", path, strerror(errno));
+        free(path);
+        return;
+    }
+    size_t n = 0;
+    char *code = NULL;
+    et_error err;
+    if (!S_ISREG(st.st_mode) || st.st_size > INIT_MAX)
+        fprintf(stderr, "etinspect: startup file %s: not a regular file of at most 16 MiB; not "
+                        "run\n", path);
+    else if (!(code = et_read_regular(path, &n, &err)))
+        fprintf(stderr, "etinspect: startup file %s; not run\n", err.msg);
+    if (!code) {
+        free(path);
+        return;
+    }
+    int base = lua_gettop(L);
+    lua_pushfstring(L, "@%s", path);
+    int rc = luaL_loadbufferx(L, code, n, lua_tostring(L, -1), "t");
+    free(code);
+    lua_remove(L, base + 1);
+    if (rc == LUA_OK) {
+        watch(L);
+        rc = et_host_pcall(L, 0, 0);
+        g_running = 0;
+    }
+    fflush(stdout);
+    if (rc != LUA_OK)
+        fprintf(stderr, "etinspect: startup file %s: %s\n(the shell goes on; etinspect --no-init "
+                        "skips the file)\n",
+                path, g_interrupted ? "interrupted!" : err_text(L, rc));
+    lua_settop(L, base);
+    free(path);
+}
+
 /* ---- completion ---- */
 
 static char **g_matches; /* this completion's candidates, relative to libedit's text */
@@ -759,8 +916,8 @@ static int compile(lua_State *L, const char *code, int *incomplete)
 }
 
 /* Run one statement (compiled, on the stack above `base`) and show its
- * results. */
-static void run_statement(lua_State *L, int base)
+ * results with repl[show] ("render"; "help" for ?x). */
+static void run_statement(lua_State *L, int base, const char *show)
 {
     int rows, cols;
     if (isatty(STDOUT_FILENO) && et_host_terminal_size(&rows, &cols)) {
@@ -772,9 +929,11 @@ static void run_statement(lua_State *L, int base)
     watch(L);
     int rc = et_host_pcall(L, 0, LUA_MULTRET);
     int n = lua_gettop(L) - base;
-    if (rc == LUA_OK && n > 0) {
+    int always = strcmp(show, "render") != 0; /* ?x shows help() for no value */
+    if (rc == LUA_OK && (n > 0 || always)) {
         /* render the results, still interruptible */
-        lua_pushcfunction(L, render);
+        lua_pushstring(L, show);
+        lua_pushcclosure(L, render, 1);
         lua_insert(L, base + 1);
         rc = et_host_pcall(L, n, 2);
     }
@@ -786,7 +945,7 @@ static void run_statement(lua_State *L, int base)
         } else {
             fprintf(stderr, "%s\n", err_text(L, rc));
         }
-    } else if (n > 0) {
+    } else if (n > 0 || always) {
         size_t len;
         const char *s = lua_tolstring(L, -2, &len);
         if (s)
@@ -796,7 +955,7 @@ static void run_statement(lua_State *L, int base)
     lua_gc(L, LUA_GCSTEP, 0);
 }
 
-int et_repl_run(lua_State *L)
+int et_repl_run(lua_State *L, int no_init)
 {
     int tty = isatty(STDIN_FILENO);
     input in = {.tty = tty, .fd = STDIN_FILENO};
@@ -836,6 +995,8 @@ int et_repl_run(lua_State *L)
             history_load(&hist);
         printf("etinspect %s (Lua 5.4) - .help for help, .quit or Ctrl-D to leave\n",
                ETINSPECT_VERSION);
+        if (!no_init)
+            run_init(L);
     }
     char *pending = NULL; /* an incomplete statement so far */
     int nomem = 0;        /* the loop ended for want of memory */
@@ -870,8 +1031,20 @@ int et_repl_run(lua_State *L)
                 break;
             continue;
         }
+        /* ?x: help(x), x the value of an expression (? alone: help()) */
+        const char *show = "render";
+        int help = 0;
+        if (!pending && line[strspn(line, " \t")] == '?') {
+            help = 1;
+            show = "help_text";
+        }
         char *code;
-        if (pending) {
+        if (help) {
+            const char *q = line + strspn(line, " \t") + 1;
+            code = strdup(q);
+            if (tty && code)
+                history_add(&hist, line); /* as typed */
+        } else if (pending) {
             size_t n = strlen(pending) + strlen(line) + 2;
             code = malloc(n);
             if (!code) {
@@ -892,16 +1065,23 @@ int et_repl_run(lua_State *L)
         int incomplete;
         int base = lua_gettop(L);
         int rc = compile(L, code, &incomplete);
+        if (incomplete && help) { /* ?x takes one line */
+            fflush(stdout);
+            fputs("?: expected an expression on the line (?x shows help(x))\n", stderr);
+            lua_settop(L, base);
+            free(code);
+            continue;
+        }
         if (incomplete) {
             lua_settop(L, base);
             pending = code;
             continue;
         }
-        if (tty && code[0])
+        if (tty && code[0] && !help)
             history_add(&hist, code);
         free(code);
         if (rc == LUA_OK) {
-            run_statement(L, base);
+            run_statement(L, base, show);
         } else {
             fflush(stdout);
             fprintf(stderr, "%s\n", err_text(L, rc));

@@ -9,6 +9,10 @@
  *   _core.write_file(path, text [, inputs])  -> nothing; text written whole
  *   _core.write_to(dest, who, text)          -> nothing; text written to an
  *                                              open file, checked
+ *   _core.set_stdout_writer(fn or nil)       text write_to sends to
+ *                                              io.stdout goes to fn(text)
+ *                                              instead (the REPL: paged,
+ *                                              stopped by Ctrl-C)
  *
  * and the library's way to read a file (mapfile.h's et_open_regular:
  * opened without blocking, then refused unless it is a regular file, so a
@@ -199,11 +203,26 @@ int et_lua_dest_failed(lua_State *L, int arg, const char *who)
     return lua_error(L);
 }
 
+#define STDOUT_WRITER "etinspect.stdout_writer" /* registry: set_stdout_writer's function */
+
+/* _core.set_stdout_writer(fn or nil): the host's writer of standard output
+ * (a service handed in as a function, as etinspect.h says): write_to then
+ * calls fn(text) for text sent to io.stdout; nil: written by stdio again. */
+static int set_stdout_writer(lua_State *L)
+{
+    if (!lua_isnil(L, 1))
+        luaL_checktype(L, 1, LUA_TFUNCTION);
+    lua_settop(L, 1);
+    lua_setfield(L, LUA_REGISTRYINDEX, STDOUT_WRITER);
+    return 0;
+}
+
 /* _core.write_to(dest, who, text): `text` written to `dest` - an io file
  * (then flushed), an OutFile, or any value with a write method (called as
  * dest:write(text)) - checked: raises et_lua_dest_failed's error
  * ("standard output: write failed: REASON", "PATH: write failed: REASON",
- * "WHO: write failed: REASON"). */
+ * "WHO: write failed: REASON").  Text for io.stdout goes to the writer of
+ * set_stdout_writer when one is set. */
 static int write_to(lua_State *L)
 {
     const char *who = luaL_checkstring(L, 2);
@@ -218,6 +237,13 @@ static int write_to(lua_State *L)
         return 0;
     }
     FILE *fp = et_lua_dest_file(L, 1, who);
+    if (s && fp == stdout && lua_getfield(L, LUA_REGISTRYINDEX, STDOUT_WRITER) == LUA_TFUNCTION) {
+        if (fflush(stdout) != 0) /* what was written before comes first */
+            return et_lua_dest_failed(L, 1, who);
+        lua_pushvalue(L, 3);
+        lua_call(L, 1, 0);
+        return 0;
+    }
     if ((n && fwrite(text, 1, n, fp) != n) || (s && fflush(fp) != 0))
         return et_lua_dest_failed(L, 1, who);
     return 0;
@@ -319,6 +345,8 @@ void et_lua_open_outfile(lua_State *L)
     lua_setfield(L, -2, "write_file");
     lua_pushcfunction(L, write_to);
     lua_setfield(L, -2, "write_to");
+    lua_pushcfunction(L, set_stdout_writer);
+    lua_setfield(L, -2, "set_stdout_writer");
     lua_pushcfunction(L, read_file);
     lua_setfield(L, -2, "read_file");
     lua_pushcfunction(L, same_file);

@@ -69,7 +69,7 @@ is "a bundled script's --format offers its styles" "box csv json markdown plain 
 is "a bundled script's --etrecord offers ETRecords" "debug.bin r.etrecord sub" modules a.etdp --etrecord ""
 is "a bundled script's time scales" "cycles ms ns s us" diff a.etdp b.etdp --source_time_scale ""
 is "nothing is offered for -e's chunk" "" -e ""
-is "after -e CODE: more host options" "-- -e -i -l" -e "print(1)" -
+is "after -e CODE: more host options" "-- --no-init -e -i -l" -e "print(1)" -
 is "after -e CODE: Lua scripts and directories" "my.lua sub" -e "print(1)" ""
 is "a Lua script's arguments are files" "a.etdp b.etdp debug.bin my.lua notes.txt out.json out.tsv r.etrecord s.bpte sub" my.lua ""
 

@@ -61,6 +61,7 @@ cat >"$T/table" <<TABLE
 -e                        1                unrec  unrec  unrec  unrec
 -l                        string           unrec  unrec  unrec  unrec
 -i                        -                unrec  unrec  unrec  unrec
+--no-init                 -                unrec  unrec  unrec  unrec
 TABLE
 
 # every option of --help is in the table

@@ -13,6 +13,7 @@ M="$ET_SHARED/corpus/etdump/medium.etdp"
 [ -x "$DRIVE" ] || skip_all "ptydrive not built"
 [ -f "$S" ] || skip_all "sample fixture not built"
 export XDG_STATE_HOME="$T/state"
+export XDG_CONFIG_HOME="$T/config" # no startup file of the machine's user
 
 drive() { # drive NAME [ptydrive options]: run the steps in $T/NAME.pty against the REPL
     name=$1
@@ -100,7 +101,7 @@ expect 0	Method::init
 send .open ../sh\t
 expect ../shelf/
 send \n
-expect .open: ../shelf/: not a regular file
+expect .open: ../shelf/: is a directory with no ETDump in it
 send etinspect.Inspector{etdump_p\t
 expect etdump_path
 send  = '$S'}.format\n

@@ -10,6 +10,7 @@
 DRIVE="$ET_BUILD/tools/ptydrive"
 [ -x "$DRIVE" ] || skip_all "ptydrive not built"
 export XDG_STATE_HOME="$T/state"
+export XDG_CONFIG_HOME="$T/config" # no startup file of the machine's user
 H="$T/state/etinspect/history"
 
 drive() { # drive NAME: run the steps of $T/NAME.pty against the REPL

@@ -9,6 +9,7 @@
 . "$(dirname "$0")/lib.sh"
 DRIVE="$ET_BUILD/tools/ptydrive"
 export XDG_STATE_HOME="$T/state"
+export XDG_CONFIG_HOME="$T/config" # no startup file of the machine's user
 
 # ---- a pipe ----
 head -c 92000 /dev/urandom >"$T/random.bin"

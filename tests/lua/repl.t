@@ -106,7 +106,7 @@ t.is(complete("_G._ENV"), "", "names starting with _ only when asked for")
 t.is(complete("_VERS"), "_VERSION", "... as here")
 -- option keys inside Inspector{...}
 t.is(complete("etinspect.Inspector{etdump_p"), "etdump_path", "an Inspector option key")
-t.is(complete("etinspect.Inspector({etdump_path = 'x', etrec"), "etrecord etrecord_method", "the keys after a comma")
+t.is(complete("etinspect.Inspector({etdump_path = 'x', etrec"), "etrecord etrecord_json_budget etrecord_method", "the keys after a comma")
 t.is(complete("etinspect.Inspector{etdump_path = etinsp"), "etinspect", "a value: Lua again")
 for _, key in ipairs(R.INSPECTOR_OPTIONS) do
   local ok, err = pcall(etinspect.Inspector, { [key] = {} })
