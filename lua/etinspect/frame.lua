@@ -1742,7 +1742,8 @@ local function display(self, style, lim)
   if lim.width > 0 and #all > 1 and widest_line(text) > lim.width then
     -- Which columns go first: those of lists and dicts (raw, start_time,
     -- debug_data), then the other columns that are neither the leading
-    -- label columns (strings) nor numbers; then, when there are labels,
+    -- label columns (strings; an index such as block_index among them goes
+    -- here too) nor numbers; then, when there are labels,
     -- the numbers from the right (the statistics nearest the names stay);
     -- what is left is cut as pandas cuts (the middle).
     local kind, label = {}, {}
@@ -1762,6 +1763,9 @@ local function display(self, style, lim)
         end
       end
       if has_table then kind[k] = 0
+      elseif any and all_num and leading and type(c) == "string" and c:find("_index$") then
+        kind[k], label[k] = 1, true -- block_index among the names: cut before
+                                    -- the statistics, without ending the names
       elseif any and all_num then kind[k] = 2
       elseif any and all_str and leading then kind[k], label[k] = 2, true; nlabels = nlabels + 1
       else kind[k] = 1 end

@@ -130,7 +130,7 @@ end
 -- metadata's tables, a column of mixed kinds) are the events' own values
 -- (o.nan_stats: a missing statistic is NaN, not nil).
 -- With `block_index` (Inspector and EventBlock to_dataframe), a column
--- block_index follows event_block_name.
+-- block_index follows event_name (event_block_name when there is none).
 -- @param target Inspector, EventBlock or Event
 -- @tparam table o options of _core.report_rows
 -- @tparam[opt] boolean block_index
@@ -206,16 +206,18 @@ local function frame_of(target, o, block_index)
     end
     T = core.tab_compose(pick, #blocks)
   end
-  -- block_index (1-based, as insp.event_blocks[i]) after event_block_name:
-  -- two blocks of one name (two "Execute" of a method with branches) stay
+  -- block_index (1-based, as insp.event_blocks[i]) after the names
+  -- (event_name, else event_block_name), where a display cut to the width
+  -- leaves it out with the list columns next to it: two blocks of one name (two "Execute" of a method with branches) stay
   -- apart under group_by and filter; the TSV and the printed table keep
   -- the reference's columns (they are rendered in C from the rows)
-  if block_index and pos.event_block_name then
+  local after = pos.event_name or pos.event_block_name
+  if block_index and after then
     local BT = core.tab_from_columns({ blocks }, #blocks)
     local pick, named = {}, {}
     for j = 1, #cols do
       pick[#pick + 1] = T; pick[#pick + 1] = j; named[#named + 1] = cols[j]
-      if j == pos.event_block_name then
+      if j == after then
         pick[#pick + 1] = BT; pick[#pick + 1] = 1; named[#named + 1] = "block_index"
       end
     end
@@ -234,7 +236,7 @@ local INSP_OPTS = { include_units = "boolean", include_delegate_debug_data = "bo
 
 --- Inspector.to_dataframe (spec §6.2): every block's rows, concatenated;
 -- the metadata columns are the union over the blocks (NaN where a block
--- or an event has none); block_index (1-based) after event_block_name, so
+-- or an event has none); block_index (1-based) after event_name, so
 -- that two blocks of one name stay apart.
 -- @tparam[opt] {include_units=true, include_delegate_debug_data=false} opts
 -- @treturn Frame
@@ -246,7 +248,7 @@ function M.inspector_to_dataframe(insp, opts)
                           metadata = opts.include_delegate_debug_data, op = "Inspector:to_dataframe" }, true)
 end
 
---- EventBlock.to_dataframe (spec §6.2): event_block_name and block_index
+--- EventBlock.to_dataframe (spec §6.2): event_block_name, event_name, block_index
 -- first, then the event columns; units off by default (as the reference's).
 -- @tparam[opt] {include_units=false, include_delegate_debug_data=false} opts
 -- @treturn Frame

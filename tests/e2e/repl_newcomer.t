@@ -87,7 +87,7 @@ PTY
 check help "help(x) and ?x: an Inspector's, a Frame's, a PerfData's fields and methods" -s 40x90
 ok "help: the Inspector's lines are the reference's rows (insp.event_blocks, its type)" \
     grep -q 'insp.event_blocks  *sequence of EventBlock' "$T/help.txt"
-ok "help: the frame's columns are listed" grep -q 'columns: event_block_name, event_name, raw, p10' "$T/help.txt"
+ok "help: the frame's columns are listed" grep -q 'columns: event_block_name, event_name, block_index, raw, p10' "$T/help.txt"
 widest=$(tr -d '\r' <"$T/help.txt" | "$ETINSPECT" -e 'local w = 0
 for l in io.lines() do w = math.max(w, utf8.len(l) or #l) end
 print(w)')
@@ -248,9 +248,9 @@ expect >
 send df = etinspect.Inspector{etdump_path = "$S"}:to_dataframe()\n
 expect > 
 send df\n
-expect [10 rows x 17 columns]
+expect [10 rows x 18 columns]
 send df\n
-expect [10 rows x 17 columns]
+expect [10 rows x 18 columns]
 save $T/badpager.txt
 send .quit\n
 PTY

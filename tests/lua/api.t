@@ -104,7 +104,7 @@ t.ok(n >= 15, "__pairs over every field")
 -- frames ---------------------------------------------------------------------
 local df = insp:to_dataframe()
 t.is(#df, 19, "to_dataframe: one row per event")
-local want_cols = { "event_block_name", "block_index", "event_name", "raw", "p10 (ms)", "p50 (ms)", "p90 (ms)", "avg (ms)",
+local want_cols = { "event_block_name", "event_name", "block_index", "raw", "p10 (ms)", "p50 (ms)", "p90 (ms)", "avg (ms)",
                     "min (ms)", "max (ms)", "op_types", "delegate_debug_identifier", "stack_traces",
                     "module_hierarchy", "is_delegated_op", "delegate_backend_name", "debug_data", "start_time" }
 t.is(table.concat(df.columns, "|"), table.concat(want_cols, "|"), "to_dataframe columns (spec §6.1, and block_index)")
@@ -137,8 +137,8 @@ local g = df:group_by("is_delegated_op"):agg{ { "n", "event_name", "count" }, { 
 t.is(#g, 2, "group_by: two groups")
 t.is(g[1].is_delegated_op, false, "groups in first-seen order")
 t.is(g[2].n, 5, "five delegated events")
-t.ok(df:to_csv():match("^,event_block_name,block_index,event_name,raw,") ~= nil, "to_csv header")
-t.ok(df:head(1):to_json():match('^%[{"event_block_name": "Execute", "block_index": 1, "event_name": "native_call_permute_copy.out"') ~= nil,
+t.ok(df:to_csv():match("^,event_block_name,event_name,block_index,raw,") ~= nil, "to_csv header")
+t.ok(df:head(1):to_json():match('^%[{"event_block_name": "Execute", "event_name": "native_call_permute_copy.out", "block_index": 1') ~= nil,
   "to_json rows")
 
 -- delegate metadata parsers and converters (spec §3.8-§3.9) -------------------

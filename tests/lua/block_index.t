@@ -12,7 +12,7 @@ local path = t.corpus .. "/multiblock.etdp"
 if not t.exists(path) then t.skip_all(path .. " missing") end
 local insp = etinspect.Inspector { etdump_path = path }
 local df = insp:to_dataframe()
-t.is(table.concat(df.columns, ",", 1, 3), "event_block_name,block_index,event_name",
+t.is(table.concat(df.columns, ",", 1, 3), "event_block_name,event_name,block_index",
   "to_dataframe: block_index after event_block_name")
 
 local function groups(f)
@@ -28,7 +28,7 @@ local b3 = df:filter(function(r) return r.block_index == 3 end)
 t.is(#b3, 12, "filter on block_index: block 3's 12 events")
 t.is(#b3, #insp.event_blocks[3].events, "... insp.event_blocks[3]'s (the same 1-based index)")
 local blk = insp.event_blocks[2]:to_dataframe()
-t.is(blk.columns[2], "block_index", "EventBlock:to_dataframe carries it too")
+t.is(blk.columns[3], "block_index", "EventBlock:to_dataframe carries it too")
 t.is(blk.block_index[1], 2, "... its block's index")
 t.is(insp.event_blocks[2].events[1]:to_dataframe().columns[1], "event_name",
   "Event:to_dataframe: no block columns, as the reference")

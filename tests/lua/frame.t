@@ -169,7 +169,7 @@ end
 -- errors name what is wrong -----------------------------------------------------
 local insp = etinspect.Inspector { etdump_path = t.corpus .. "/small.etdp" }
 local df = insp:to_dataframe()
-local cols = "%(columns: event_block_name, block_index, event_name, raw, p10 %(ms%)"
+local cols = "%(columns: event_block_name, event_name, block_index, raw, p10 %(ms%)"
 t.raises(function() return df.nope end, "Frame has no column or method 'nope' " .. cols, "df.nope names the columns")
 t.raises(function() df:sort("nope") end, "Frame:sort: no column 'nope' " .. cols, "sort on an unknown column")
 t.raises(function() df:group_by("event_name", "nope") end, "Frame:group_by: no column 'nope'", "group_by: the second column is checked")

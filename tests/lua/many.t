@@ -59,7 +59,7 @@ t.is(#f, n, "... as many rows as the dumps' frames together")
 t.ok(same, "... each row is its dump's, in order, with its name")
 t.is(#d:to_dataframe{ include_units = false }.columns, #f.columns,
      "to_dataframe{include_units = false}")
-t.ok(d:to_dataframe{ include_units = false }.columns[4] == "event_name", "... its columns")
+t.ok(d:to_dataframe{ include_units = false }.columns[3] == "event_name" and d:to_dataframe{ include_units = false }.columns[4] == "block_index", "... its columns")
 
 -- the rows of print_data_tabular: what the command line prints and writes
 local tsv = dir .. "/lua.tsv"

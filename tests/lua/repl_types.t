@@ -96,7 +96,7 @@ t.ok(text:find("\n  insp.event_blocks +sequence of EventBlock") ~= nil, "help(in
 local widest = 0
 for line in text:gmatch("[^\n]+") do widest = math.max(widest, utf8.len(line)) end
 t.ok(widest <= 100, "help(insp) cut to the width (" .. widest .. ")")
-t.ok(H.text(df, 80):find("columns: event_block_name, event_name, raw", 1, true) ~= nil, "help(frame): its columns")
+t.ok(H.text(df, 80):find("columns: event_block_name, event_name, block_index, raw", 1, true) ~= nil, "help(frame): its columns")
 t.ok(H.text(df.p50, 200):find("s:between", 1, true) ~= nil, "help(series): its methods")
 t.ok(H.text(42, 80):find("a number value", 1, true) ~= nil, "help(42): what it is, what help knows")
 t.done()
