@@ -5,8 +5,8 @@
 -- 16 bytes a sample resident in every model).  After the samples are
 -- given back, everything that reads them - a frame's raw and start_time
 -- cells made before or after, Event.start_time and PerfData (raw,
--- percentile, stddev) of views made before or after, the TSV, JSON,
--- SQLite and trace exports - gives the values of an Inspector that never
+-- percentile, stddev) of views made before or after, the TSV, trace,
+-- HTML and SQLite exports, the diff - gives the values of an Inspector that never
 -- gave them back, bit for bit (durations compared as their 8 bytes),
 -- also after the Inspector is closed and collected (the suite runs under
 -- ASan+UBSan in make test-asan).  Refused where a second build could
@@ -66,6 +66,13 @@ local function frame_samples(df)
 end
 
 local tmp = os.tmpname()
+local sqlite3 = os.execute("command -v sqlite3 >/dev/null 2>&1")
+local function sql(db, q)
+  local p = assert(io.popen("sqlite3 -init /dev/null -batch '" .. db .. "' '" .. q .. "' 2>&1"))
+  local out = p:read("a")
+  p:close()
+  return out
+end
 
 for _, path in ipairs(inputs) do
   local name = path:match("[^/]+$")
@@ -99,6 +106,22 @@ for _, path in ipairs(inputs) do
   core.drop_samples(insp)
   insp:write_trace(tmp .. ".json")
   t.is(t.read(tmp .. ".json"), t.read(tmp .. ".ref.json"), name .. ": write_trace: the same bytes")
+  core.drop_samples(insp)
+  local html = require("etinspect.html")
+  t.is(html.render(insp, { title = "x" }), html.render(ref, { title = "x" }), name .. ": the HTML report: the same page")
+  core.drop_samples(insp)
+  local dd = etinspect.diff(ref, insp)
+  local dr = etinspect.diff(ref, ref)
+  t.is(dd:to_tsv(), dr:to_tsv(), name .. ": diff against the reference: as the reference against itself")
+  if sqlite3 then
+    core.drop_samples(insp)
+    os.remove(tmp .. ".db")
+    os.remove(tmp .. ".ref.db")
+    insp:to_sqlite(tmp .. ".db", { dump = "x" })
+    ref:to_sqlite(tmp .. ".ref.db", { dump = "x" })
+    local q = "SELECT * FROM samples ORDER BY 1, 2, 3, 4"
+    t.is(sql(tmp .. ".db", q), sql(tmp .. ".ref.db", q), name .. ": to_sqlite: the same samples table")
+  end
   -- closed and collected with its samples given back: its frames still read them
   local f = insp:to_dataframe():sort("avg (ms)", true)
   t.ok(core.drop_samples(insp), name .. ": given back before close")
@@ -157,6 +180,6 @@ local closed = etinspect.Inspector { etdump_path = fx .. "/sample.etdp" }
 closed:close()
 t.is(core.drop_samples(closed), false, "a closed Inspector: false")
 
-for _, s in ipairs { ".ref.tsv", ".tsv", ".ref.json", ".json" } do os.remove(tmp .. s) end
+for _, s in ipairs { ".ref.tsv", ".tsv", ".ref.json", ".json", ".db", ".ref.db" } do os.remove(tmp .. s) end
 os.remove(tmp)
 t.done()
