@@ -166,6 +166,32 @@ collectgarbage()
 collectgarbage()
 t.is(strip(frame_samples(df:tail(3))), last, "after close and collection: the cells read the same")
 
+-- a dump rewritten in place (same size) after its samples were given
+-- back: reading them again gives other values or an error, never a crash
+do
+  local copy = tmp .. ".etdp"
+  local f = assert(io.open(copy, "wb"))
+  f:write(t.read(fx .. "/stats10.etdp"))
+  f:close()
+  local dc <close> = etinspect.open_many({ copy })
+  local frame = dc:to_dataframe()
+  f = assert(io.open(copy, "r+b"))
+  local size = f:seek("end")
+  math.randomseed(7)
+  for _ = 1, 200 do
+    f:seek("set", math.random(0, size - 1))
+    f:write(string.char(math.random(0, 255)))
+  end
+  f:close()
+  local ok, err = pcall(frame_samples, frame)
+  t.ok(ok or tostring(err):find(copy, 1, true),
+       "a dump rewritten in place: the cells read, or raise naming the file (" .. tostring(err):sub(1, 200) .. ")")
+  ok, err = pcall(function() return dc.inspectors[1].event_blocks[1].events[1].perf_data.raw end)
+  t.ok(ok or tostring(err):find(copy, 1, true),
+       "... and an Event's samples (" .. tostring(err):sub(1, 200) .. ")")
+  os.remove(copy)
+end
+
 -- refused where a second build could differ, or the bytes could go
 local conv <close> = etinspect.Inspector { etdump_path = fx .. "/delegates.etdp",
   delegate_time_scale_converter = function(_, ticks) return ticks / 1e6 end }

@@ -324,8 +324,8 @@ bool et_inspector_samples_pending(const et_inspector *insp);
  * start_time: 16 bytes per sample) of a model whose statistics are
  * computed, for a caller that holds many models at once and reads their
  * samples rarely (the Lua binding's open_many frames: docs/performance.md,
- * "Memory").  The statistics, the events and everything else of the model
- * stay; perf_data.raw and start_time read NULL until et_inspector_ready
+ * "The fleet rows with the samples given back").  The statistics, the
+ * events and everything else of the model stay; perf_data.raw and start_time read NULL until et_inspector_ready
  * (or et_inspector_ready_samples) builds the samples again from the dump -
  * the same build, so the same values, bit for bit.  Refused (false,
  * nothing changed) when the samples cannot be built again as they were: a
