@@ -86,6 +86,13 @@ et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box)
     if (box->warnings_given < insp->warnings.n) {
         et_lua_insp_give_warnings(L, box);
         insp = et_lua_insp_raw(L, box); /* a handler may have closed it */
+        if (et_inspector_samples_dropped(insp)) {
+            /* ... or given its samples back (_core.drop_samples): built
+             * again, running no Lua code */
+            et_error err;
+            if (et_inspector_ready_samples(insp, &err) != 0)
+                luaL_error(L, "%s", err.msg);
+        }
     }
     return insp;
 }
