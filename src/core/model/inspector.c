@@ -382,7 +382,10 @@ int et_inspector_ready_samples(et_inspector *insp, et_error *err)
     s->pub.source_time_scale = insp->source_time_scale;
     s->pub.target_time_scale = insp->target_time_scale;
     s->pub.scale_factor = insp->scale_factor;
-    s->keep_pages = ii->keep_pages;
+    /* the pages the build reads are given back behind it, whatever
+     * keep_pages says: the samples are given back by a holder of many
+     * models (open_many), which gives their dumps' pages back too */
+    s->keep_pages = false;
     s->model_deferred = true; /* the dump's own warnings are not given again */
     et_inspector_options o;
     et_inspector_options_init(&o);
