@@ -146,6 +146,9 @@ local function concat(self, frame_of)
   for i, insp in ipairs(self.inspectors) do
     frames[i] = frame_of(insp)
     core.drop_pages(insp) -- the frame refers to the model, not to the dump
+    -- nor to its samples (raw, start_time): built again when a cell, an
+    -- Event or an export reads them (docs/lua-api.md, "Samples given back")
+    core.drop_samples(insp)
   end
   local whole = #frames > 0 and concat_columns(self, frames)
   if whole then return whole end

@@ -433,7 +433,10 @@ static inline void et_lua_push_str(lua_State *L, et_str s)
 void et_lua_push_child(lua_State *L, int insp_idx, const char *mt, size_t block, size_t event);
 
 /* Check that argument `arg` is a child of type `mt` whose inspector is
- * open; returns it (raises "<Type> used after its inspector was closed"). */
+ * open; returns it (raises "<Type> used after its inspector was closed").
+ * The model's samples, when given back since (_core.drop_samples), are
+ * built again first (raises that build's error: "out of memory", a dump
+ * changed on disk); runs no Lua code. */
 lua_child *et_lua_check_child(lua_State *L, int arg, const char *mt);
 
 /* Push the Inspector userdata that child argument `arg` belongs to. */
@@ -442,7 +445,8 @@ void et_lua_push_parent(lua_State *L, int arg);
 /* The open inspector of a box, its model complete: the event blocks, their
  * samples and perf data statistics, which an Inspector opened from Lua
  * leaves for their first view (et_inspector_ready), are made now if they
- * are not yet, and the warnings that found go to insp.warnings and
+ * are not yet (the samples also when given back: _core.drop_samples), and
+ * the warnings that found go to insp.warnings and
  * on_warning (et_lua_insp_give_warnings: a user's handler runs, and may
  * close the inspector).  Raises "<Type> used after its inspector was
  * closed" (et_lua_closed_error; also when the handler closed it) or

@@ -396,6 +396,9 @@ static int core_sqlite_export(lua_State *L)
     size_t n_inputs = 0;
     for (size_t i = 0; i < n; i++) {
         insps[i] = et_lua_insp_raw(L, boxes[i]);
+        et_error rerr; /* samples a handler above gave back: built again (no Lua runs) */
+        if (et_inspector_ready_samples(et_lua_insp_raw(L, boxes[i]), &rerr) != 0)
+            return luaL_error(L, "%s", rerr.msg);
         const char *label = insps[i]->etdump_label;
         if (label && strcmp(label, "<etdump_data>") != 0 &&
             strcmp(label, "<profile_results_data>") != 0)

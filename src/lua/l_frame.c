@@ -15,6 +15,7 @@
 #include "output/rows.h"
 #include "base/stats.h"
 #include "table/column.h"
+#include "table/samples.h"
 
 static int core_repr(lua_State *L)
 {
@@ -481,35 +482,6 @@ static et_column *scalar_column(lua_State *L, const et_frame *f, size_t c, et_st
     return col;
 }
 
-/* The list view column of the rows' events' samples (raw: perf_data.raw,
- * durations; else start_time, raw ticks), borrowing the model's arrays:
- * absent (nil) for an event without them.  The model is kept alive by
- * `owner`. */
-static et_column *sample_column(lua_State *L, const et_inspector *insp, const et_report_rowmap *m,
-                                bool raw, et_col_owner *owner)
-{
-    et_column *col = et_col_new(ET_COL_LIST, m->n, true, NULL);
-    if (!col)
-        luaL_error(L, "out of memory");
-    col->elem = raw ? ET_LIST_F64 : ET_LIST_U64;
-    et_list_span *sp = et_col_mut_data(col);
-    uint8_t *v = et_col_mut_valid(col);
-    for (size_t r = 0; r < m->n; r++) {
-        const et_event *ev = &insp->blocks[m->block[r]].events[m->event[r]];
-        const void *p = raw ? (ev->has_perf_data ? (const void *)ev->perf_data.raw : NULL)
-                            : (const void *)ev->start_time;
-        if (!p) {
-            v[r] = ET_ABSENT;
-            continue;
-        }
-        sp[r].ptr = ev->perf_data.n ? p : NULL;
-        sp[r].len = ev->perf_data.n;
-    }
-    et_col_owner_retain(owner);
-    col->owner = owner;
-    return col;
-}
-
 #define MT_COLSET "etinspect.ColumnSet"
 
 /* Columns being made, released whatever happens (a holder). */
@@ -560,7 +532,7 @@ static void push_frame_columns(lua_State *L, lua_insp_box *box, const et_frame *
      * run by an allocation below may close the Inspector) */
     cs->owner = et_lua_insp_model(L, box);
     et_col_owner_retain(cs->owner);
-    const et_inspector *insp = cs->owner->ctx;
+    et_inspector *insp = cs->owner->ctx;
     lua_newtable(L); /* lua */
     int lua = lua_gettop(L);
     int ok = 1;
@@ -572,7 +544,12 @@ static void push_frame_columns(lua_State *L, lua_insp_box *box, const et_frame *
                               strcmp(name, "module_hierarchy") == 0 ||
                               strcmp(name, "debug_data") == 0);
         if (samples) {
-            cols[c] = sample_column(L, insp, m, name[1] == 'a', cs->owner);
+            /* views naming the rows' events (table/samples.h), whose
+             * samples the model may give back (_core.drop_samples) */
+            et_error err;
+            if (!(cols[c] = et_sample_column(insp, cs->owner, m->block, m->event, m->n,
+                                             name[1] == 'a', &err)))
+                luaL_error(L, "%s", err.msg); /* the holder releases the others */
             continue;
         }
         bool ops = !md && strcmp(name, "op_types") == 0;
@@ -647,8 +624,9 @@ static void push_frame_columns(lua_State *L, lua_insp_box *box, const et_frame *
  *            nan_stats = boolean: with frame, a missing statistic is NaN}
  * Returns the rendered text when opts.render is given; with opts.frame
  * (and opts.values), columns, a Table of C columns (l_table.c: raw and
- * start_time list views borrowing the model's samples, which they keep
- * alive: et_lua_insp_model; the other cells as Frame.new would type them)
+ * start_time list views naming the rows' events, whose samples are read
+ * when a cell is (table/samples.h), keeping the model alive:
+ * et_lua_insp_model; the other cells as Frame.new would type them)
  * and {[j] = sequence of cells} for the columns left to the caller
  * (op_types, the metadata columns, a column of mixed kinds: placeholders
  * in the Table), then blocks, events and the metadata count as below;
@@ -798,13 +776,33 @@ static int core_drop_pages(lua_State *L)
     return 0;
 }
 
+/* _core.drop_samples(insp) -> boolean: give back the memory of the
+ * Inspector's samples (every event's perf_data.raw and start_time; model.h
+ * et_inspector_drop_samples), for open_many's dumps, whose frames rarely
+ * read them: whoever reads them next (an Event, a PerfData, a raw or
+ * start_time cell of a frame, an export) has them built again from the
+ * dump, the same values bit for bit.  Only for an Inspector opened from a
+ * path (its dump stays mapped or read while the model lives; bytes given
+ * as a string live only as long as the Inspector's userdata), whose model
+ * is complete and not in use (pinned: an operation is reading it); false,
+ * nothing done, otherwise (closed, a converter, a legacy dump, ...).  Runs
+ * no Lua code. */
+static int core_drop_samples(lua_State *L)
+{
+    lua_insp_box *box = luaL_checkudata(L, 1, ET_MT_INSPECTOR);
+    lua_pushboolean(L, box->insp && box->insp->etdump_file.data && box->own.pins == 0 &&
+                           et_inspector_drop_samples(box->insp));
+    return 1;
+}
+
 void et_lua_open_core(lua_State *L)
 {
     static const luaL_Reg fns[] = {
         {"repr", core_repr},   {"g", core_g}, {"render", core_render},
         {"json_decode", et_lua_json_decode},
         {"report_rows", core_report_rows}, {"agg", core_agg},
-        {"drop_pages", core_drop_pages}, {NULL, NULL}};
+        {"drop_pages", core_drop_pages}, {"drop_samples", core_drop_samples},
+        {NULL, NULL}};
     luaL_newlib(L, fns);
     et_lua_open_contract(L);
 }

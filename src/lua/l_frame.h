@@ -15,6 +15,8 @@
  *        a Table of C columns whose raw and start_time are list views of the
  *        model's samples (see core_report_rows in l_frame.c)
  *   _core.drop_pages(insp)         give back the mapped dump's resident pages
+ *   _core.drop_samples(insp)       give back the model's samples (built again
+ *        from the dump when next read); true when given back
  */
 #ifndef ET_L_FRAME_H
 #define ET_L_FRAME_H

@@ -77,7 +77,8 @@ et_inspector *et_lua_insp_raw(lua_State *L, lua_insp_box *box)
 et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box)
 {
     et_inspector *insp = et_lua_insp_raw(L, box);
-    if (et_inspector_model_pending(insp) || et_inspector_stats_pending(insp)) {
+    if (et_inspector_model_pending(insp) || et_inspector_stats_pending(insp) ||
+        et_inspector_samples_dropped(insp)) {
         et_error err;
         if (et_inspector_ready(insp, &err) != 0)
             luaL_error(L, "%s", err.msg);
@@ -85,6 +86,13 @@ et_inspector *et_lua_insp(lua_State *L, lua_insp_box *box)
     if (box->warnings_given < insp->warnings.n) {
         et_lua_insp_give_warnings(L, box);
         insp = et_lua_insp_raw(L, box); /* a handler may have closed it */
+        if (et_inspector_samples_dropped(insp)) {
+            /* ... or given its samples back (_core.drop_samples): built
+             * again, running no Lua code */
+            et_error err;
+            if (et_inspector_ready_samples(insp, &err) != 0)
+                luaL_error(L, "%s", err.msg);
+        }
     }
     return insp;
 }
@@ -123,6 +131,13 @@ lua_child *et_lua_check_child(lua_State *L, int arg, const char *mt)
     lua_child *c = luaL_checkudata(L, arg, mt);
     if (!c->box->insp)
         et_lua_closed_error(L, strchr(mt, '.') + 1, &c->box->own);
+    if (et_inspector_samples_dropped(c->box->insp)) {
+        /* given back since the child was made (_core.drop_samples): built
+         * again before the child reads the model; runs no Lua code */
+        et_error err;
+        if (et_inspector_ready_samples(c->box->insp, &err) != 0)
+            luaL_error(L, "%s", err.msg);
+    }
     return c;
 }
 
@@ -158,9 +173,13 @@ static void insp_release(lua_State *L, et_lua_owner *o)
     if (box->model) {
         /* frames may still read the model's samples: the last one frees
          * it; the dump and the debug buffer, which no frame reads, are
-         * given back now (closed, they are no inputs in use) */
-        et_unmap_file(&box->insp->etdump_file);
-        et_unmap_file(&box->insp->debug_buffer);
+         * given back now (closed, they are no inputs in use) - unless the
+         * samples were given back (_core.drop_samples): a frame's raw or
+         * start_time cell builds them again from both */
+        if (!et_inspector_samples_dropped(box->insp)) {
+            et_unmap_file(&box->insp->etdump_file);
+            et_unmap_file(&box->insp->debug_buffer);
+        }
         et_col_owner_release(box->model);
     } else
         et_inspector_free(box->insp);

@@ -44,6 +44,7 @@
 #include "binding.h"
 #include "l_series.h"
 #include "table/table.h"
+#include "table/samples.h"
 
 #define MT_TABLE "etinspect.Table"
 #define MT_GROUPS "etinspect.GroupIndex"
@@ -150,12 +151,15 @@ static et_col_owner *objstore_new(lua_State *L)
 
 /* ---------------------------------------------------------------- cells */
 
-static void push_elem(lua_State *L, const et_column *c, const void *p, uint64_t k)
+static void push_elem(lua_State *L, const et_column *c, et_list_elem elem, const void *p,
+                      uint64_t k)
 {
-    switch (c->elem) {
-    case ET_LIST_F64: lua_pushnumber(L, ((const double *)p)[k]); break;
+    switch (elem) {
+    case ET_LIST_F64:
+    case ET_LIST_DURATIONS: lua_pushnumber(L, ((const double *)p)[k]); break;
     case ET_LIST_I64: lua_pushinteger(L, (lua_Integer)((const int64_t *)p)[k]); break;
-    case ET_LIST_U64: lua_pushinteger(L, (lua_Integer)((const uint64_t *)p)[k]); break;
+    case ET_LIST_U64:
+    case ET_LIST_START_TICKS: lua_pushinteger(L, (lua_Integer)((const uint64_t *)p)[k]); break;
     case ET_LIST_I32: lua_pushinteger(L, ((const int32_t *)p)[k]); break;
     default: {
         size_t len;
@@ -188,8 +192,16 @@ bool et_lua_push_col_value(lua_State *L, const et_column *c, size_t i)
     case ET_COL_LIST: {
         et_list_span sp = et_col_list(c, i);
         lua_createtable(L, sp.len < 1u << 24 ? (int)sp.len : 0, 0);
+        /* an event's samples are found now, after the allocation (which
+         * may run a finalizer), and built again if the model gave them
+         * back; no Lua code runs from here to the last element */
+        et_error err;
+        if (et_col_is_samples(c) && et_sample_span(c, i, &sp, &err) != 0) {
+            luaL_error(L, "%s", err.msg);
+            return true;
+        }
         for (uint64_t k = 0; k < sp.len; k++) {
-            push_elem(L, c, sp.ptr, k);
+            push_elem(L, c, c->elem, sp.ptr, k);
             lua_rawseti(L, -2, (lua_Integer)k + 1);
         }
         break;

@@ -631,6 +631,12 @@ int et_model_stats(et_inspector *insp, et_error *err)
     return all_stats(insp, et_threads(), err);
 }
 
+/* See model_int.h. */
+void et_model_fill_samples(et_inspector *insp)
+{
+    fill_pending_samples(insp);
+}
+
 /* ------------------------------------------------------------------ */
 /* Names, signatures' fields and the debug-data comparisons of block gi
  * (calling thread: they may warn). */

@@ -6,6 +6,7 @@
 #include "model/model_int.h"
 
 #include "model/link.h"
+#include "base/bigalloc.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -228,6 +229,7 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
      * unless the caller will read them again */
     et_inspector_int *ii = et_insp_int(insp);
     ii->keep_pages = o->keep_pages;
+    ii->samples_rebuildable = !o->converter;
     if ((insp->etdump_file.data && !insp->etdump_file.in_memory && !ii->keep_pages
              ? et_etdump_open_mapped(&insp->dump, data, size, err)
              : et_etdump_open(&insp->dump, data, size, err)) != 0) {
@@ -317,11 +319,122 @@ int et_inspector_ready_blocks(et_inspector *insp, et_error *err)
     return et_insp_int(insp)->model_pending ? build_pending(insp, false, err) : 0;
 }
 
+bool et_inspector_drop_samples(et_inspector *insp)
+{
+    et_inspector_int *ii = et_insp_int(insp);
+    if (!ii->samples_rebuildable || insp->legacy || ii->model_pending || ii->stats_pending ||
+        ii->samples_pending || ii->samples_dropped || !ii->samples)
+        return false;
+    for (size_t gi = 0; gi < insp->n_blocks; gi++) {
+        et_block *blk = &insp->blocks[gi];
+        for (size_t e = 0; e < blk->n_events; e++) {
+            blk->events[e].perf_data.raw = NULL;
+            blk->events[e].start_time = NULL;
+        }
+    }
+    et_big_free(ii->samples, ii->samples_size, ii->samples_mapped);
+    ii->samples = NULL;
+    ii->samples_size = 0;
+    ii->samples_mapped = false;
+    ii->samples_dropped = true;
+    return true;
+}
+
+bool et_inspector_samples_dropped(const et_inspector *insp)
+{
+    return et_insp_cint(insp)->samples_dropped;
+}
+
+/* Whether model `m` has the shape of `insp`'s (blocks, events, samples
+ * per event): the second build of one dump gives the first's. */
+static bool same_shape(const et_inspector *insp, const et_inspector *m)
+{
+    if (m->n_blocks != insp->n_blocks)
+        return false;
+    for (size_t gi = 0; gi < insp->n_blocks; gi++) {
+        const et_block *a = &insp->blocks[gi], *b = &m->blocks[gi];
+        if (a->n_events != b->n_events)
+            return false;
+        for (size_t e = 0; e < a->n_events; e++)
+            if (a->events[e].perf_data.n != b->events[e].perf_data.n ||
+                a->events[e].has_perf_data != b->events[e].has_perf_data)
+                return false;
+    }
+    return true;
+}
+
+int et_inspector_ready_samples(et_inspector *insp, et_error *err)
+{
+    et_inspector_int *ii = et_insp_int(insp);
+    if (!ii->samples_dropped)
+        return 0;
+    /* a second model of the same dump, in a scratch inspector that shares
+     * the dump's bytes and verification (never closed: only its model is
+     * freed); its samples are moved here, its warnings dropped (the first
+     * build gave them) */
+    et_inspector_int *s = calloc(1, sizeof *s);
+    if (!s)
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    s->pub.etdump_file = insp->etdump_file;
+    s->pub.debug_buffer = insp->debug_buffer;
+    s->pub.etdump_label = insp->etdump_label;
+    s->pub.dump = insp->dump;
+    s->pub.source_time_scale = insp->source_time_scale;
+    s->pub.target_time_scale = insp->target_time_scale;
+    s->pub.scale_factor = insp->scale_factor;
+    /* the pages the build reads are given back behind it, whatever
+     * keep_pages says: the samples are given back by a holder of many
+     * models (open_many), which gives their dumps' pages back too */
+    s->keep_pages = false;
+    s->model_deferred = true; /* the dump's own warnings are not given again */
+    et_inspector_options o;
+    et_inspector_options_init(&o);
+    o.defer_stats = true; /* the samples, not the statistics: et_model_stats
+                           * is not called, et_model_fill_samples is */
+    int rc = -1;
+    if (et_model_build(&s->pub, &o, err) == 0) {
+        et_model_fill_samples(&s->pub);
+        if (!same_shape(insp, &s->pub) || !s->samples) {
+            et_fail(err, ET_ERR_VALUE, "%s: the dump's model changed when built again",
+                    insp->etdump_label);
+        } else {
+            for (size_t gi = 0; gi < insp->n_blocks; gi++)
+                for (size_t e = 0; e < insp->blocks[gi].n_events; e++) {
+                    et_event *ev = &insp->blocks[gi].events[e];
+                    const et_event *from = &s->pub.blocks[gi].events[e];
+                    ev->perf_data.raw = from->perf_data.raw;
+                    ev->start_time = from->start_time;
+                }
+            ii->samples = s->samples;
+            ii->samples_size = s->samples_size;
+            ii->samples_mapped = s->samples_mapped;
+            s->samples = NULL; /* moved */
+            ii->samples_dropped = false;
+            rc = 0;
+        }
+    }
+    if (s->samples) { /* not moved: its events free nothing of the arena */
+        et_big_free(s->samples, s->samples_size, s->samples_mapped);
+        s->samples = NULL;
+    }
+    for (size_t gi = 0; gi < s->pub.n_blocks; gi++) /* the arena's, moved or freed */
+        for (size_t e = 0; s->pub.blocks[gi].events && e < s->pub.blocks[gi].n_events; e++) {
+            s->pub.blocks[gi].events[e].perf_data.raw = NULL;
+            s->pub.blocks[gi].events[e].start_time = NULL;
+        }
+    et_model_free(&s->pub);
+    et_warnings_free(&s->pub.warnings);
+    free(s);
+    return rc;
+}
+
 int et_inspector_ready(et_inspector *insp, et_error *err)
 {
     et_inspector_int *ii = et_insp_int(insp);
     if (ii->model_pending)
         return build_pending(insp, true, err); /* statistics included */
+    if (ii->samples_dropped)
+        return et_inspector_ready_samples(insp, err); /* the statistics stay */
     if (!ii->stats_pending)
         return 0;
     if (et_model_stats(insp, err) != 0)

@@ -293,7 +293,8 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err);
  * et_inspector_open does: passes 1 and 2, in parallel; its warnings are
  * appended to insp->warnings), fill the samples (perf_data.raw in target
  * units, start_time in ticks) and compute the perf data statistics
- * (et_perf_data p10, p50, p90, avg, min, max; spec §4) of every event.
+ * (et_perf_data p10, p50, p90, avg, min, max; spec §4) of every event,
+ * and build again the samples et_inspector_drop_samples gave back.
  * Every reader of the model calls it first (in the Lua binding:
  * et_lua_insp); the raw runs (et_etdump_run, et_event_cursor) do not need
  * it.  Returns 0, or -1 with ET_ERR_NOMEM: the model stays pending (no
@@ -322,6 +323,37 @@ bool et_inspector_stats_pending(const et_inspector *insp);
 /* Whether the samples (perf_data.raw, start_time) are still to be filled
  * by et_inspector_ready (defer_stats without a converter, model built). */
 bool et_inspector_samples_pending(const et_inspector *insp);
+
+/* Give back the memory of the samples (every event's perf_data.raw and
+ * start_time: 16 bytes per sample) of a model whose statistics are
+ * computed, for a caller that holds many models at once and reads their
+ * samples rarely (the Lua binding's open_many frames: docs/performance.md,
+ * "The fleet rows with the samples given back").  The statistics, the
+ * events and everything else of the model stay; perf_data.raw and start_time read NULL until et_inspector_ready
+ * (or et_inspector_ready_samples) builds the samples again from the dump -
+ * the same build, so the same values, bit for bit.  Refused (false,
+ * nothing changed) when the samples cannot be built again as they were: a
+ * legacy profiler dump, a model built with a delegate time-scale converter
+ * (a host callback), or a model or statistics still pending; also false
+ * when they are dropped already.  True when dropped. */
+bool et_inspector_drop_samples(et_inspector *insp);
+
+/* Whether the samples are given back (et_inspector_drop_samples) and not
+ * built again yet: a reader of perf_data.raw or start_time calls
+ * et_inspector_ready (or et_inspector_ready_samples) first. */
+bool et_inspector_samples_dropped(const et_inspector *insp);
+
+/* Build again the samples et_inspector_drop_samples gave back (a build of
+ * the dump's model whose samples are kept, the rest freed: the time of
+ * opening the dump, and its model's memory for that time); nothing when
+ * they are there.  Every event's perf_data.raw and start_time point into
+ * the new samples afterwards (a pointer taken before the drop is stale).
+ * Runs no host code (no converter: see et_inspector_drop_samples).
+ * Returns 0, or -1 with `err` set and the samples still dropped (it may
+ * be called again): ET_ERR_NOMEM, or the dump's build failing where it
+ * passed before (ET_ERR_FORMAT, ET_ETDUMP_CHANGED: the file was rewritten
+ * under its mapping; ET_ERR_VALUE: a model of another shape). */
+int et_inspector_ready_samples(et_inspector *insp, et_error *err);
 
 /* Whether the inspector frees insp->etrecord (it opened it from
  * options.etrecord_path), unless et_inspector_disown_etrecord was called. */

@@ -33,6 +33,12 @@ typedef struct et_inspector_int {
     void *samples;
     size_t samples_size;
     bool samples_mapped;          /* mmap()ed (huge pages), else malloc()ed */
+    /* et_inspector_drop_samples: the statistics stay, the samples were given
+     * back (every perf_data.raw and start_time NULL); et_inspector_ready
+     * builds them again from the dump */
+    bool samples_dropped;
+    bool samples_rebuildable;     /* an ETDump without a converter: a second
+                                   * build gives the same samples, bit for bit */
     /* an ETDump's blocks' events and per-run arrays, one allocation each for
      * all blocks (a dump of many small blocks pays no allocation per
      * block); NULL for a legacy dump, whose blocks own theirs */
@@ -83,6 +89,10 @@ int et_model_from_legacy(et_inspector *insp, et_error *err);
 /* Fill the samples defer_stats left pending, then compute every event's
  * statistics (on et_threads() threads). */
 int et_model_stats(et_inspector *insp, et_error *err);
+
+/* Fill the samples defer_stats left pending (the statistics stay pending):
+ * for et_inspector_ready_samples, which wants the samples alone. */
+void et_model_fill_samples(et_inspector *insp);
 
 /* Free the model: the blocks, the sample arena, run_ticks and a builder
  * kept for the samples; the inspector is left with no block (n_blocks 0). */

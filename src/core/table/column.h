@@ -12,8 +12,10 @@
  *                invalid UTF-8 are cells like any other
  *   ET_COL_LIST  et_list_span[N]: each cell is a view of `len` elements of
  *                one element kind (et_list_elem) at `ptr`, usually memory of
- *                the model (a block's raw durations, start ticks, ...); the
- *                binding makes a Lua sequence only when a cell is asked for
+ *                the model; an event's samples (raw durations, start ticks)
+ *                are named instead (table/samples.h) and found when the
+ *                cell is read; the binding makes a Lua sequence only when a
+ *                cell is asked for
  *   ET_COL_OBJ   int64_t[N] opaque handles the owner of the column (the Lua
  *                binding) maps to values it cannot type (tables, functions,
  *                columns that mix kinds: every Lua frame has a column form)
@@ -121,6 +123,12 @@ typedef enum {
     ET_LIST_U64,     /* uint64_t (raw ticks; shown as Lua integers) */
     ET_LIST_I32,     /* int32_t */
     ET_LIST_STR,     /* uint32_t ids into the column's pool */
+    /* a model event's samples, found when a cell is read (the model may
+     * have given them back: table/samples.h): `ptr` is an et_sample_ref,
+     * the elements (et_sample_span) are double for ET_LIST_DURATIONS
+     * (perf_data.raw), uint64_t raw ticks for ET_LIST_START_TICKS */
+    ET_LIST_DURATIONS,
+    ET_LIST_START_TICKS,
 } et_list_elem;
 
 /* One list cell: `len` elements at `ptr` (NULL when len is 0). */
