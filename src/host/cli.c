@@ -53,6 +53,7 @@
 #include "base/version.h"
 #include "host.h"
 #include "inputs.h"
+#include "progmain.h"
 #include "stdout_guard.h"
 #include "lua/etinspect.h"
 
@@ -750,6 +751,7 @@ typedef struct cli_multi {
     et_pathlist dump_paths, buffer_paths;
     const char **files;
     int n_files;
+    const char *program; /* an ExecuTorch program among the files (progmain.h) */
 } cli_multi;
 
 
@@ -1036,7 +1038,29 @@ static int assign_files(cli_multi *m, const char **val)
     val[OPT_ETRECORD] = in.etrecord;
     val[OPT_BUNDLED] = in.bundled_program;
     val[OPT_DEBUG_BUFFER] = in.debug_buffer;
+    m->program = in.program;
     return 0;
+}
+
+/* A program (.pte) without a dump, or a BundledProgram alone: its summary
+ * (progmain.h); --json and --quiet are the only options taken. */
+static int program_mode(const char *path, bool bundled, const char *const *val,
+                        const bool *flag)
+{
+    for (int o = 0; o < OPT_COUNT; o++) {
+        if ((val[o] || flag[o]) && o != OPT_JSON && o != OPT_QUIET &&
+            !(bundled && o == OPT_BUNDLED)) {
+            fprintf(stderr, "%setinspect: error: argument --%s: not allowed with a program "
+                            "alone (its summary takes --json and --quiet)\n",
+                    usage_line, options[o].name);
+            return 2;
+        }
+    }
+    const char *inputs[2] = {path, NULL};
+    int rc = check_outputs(val, inputs);
+    if (rc != 0)
+        return rc;
+    return et_program_main(path, bundled, val[OPT_JSON], flag[OPT_QUIET]);
 }
 
 /* An ETRecord without a dump: the bundled `etrecord` script summarises it
@@ -1160,6 +1184,15 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
         if (rc != 0)
             return rc;
     }
+    if (m->program && !val[OPT_ETDUMP] && !val[OPT_PROFILE] && !val[OPT_ETRECORD] &&
+        !val[OPT_BUNDLED])
+        return program_mode(m->program, false, val, flag);
+    if (m->program)
+        return usage_error("%s: an ExecuTorch program is summarised alone (etinspect "
+                           "PROGRAM.pte); linking it with a dump is not supported yet",
+                           m->program);
+    if (val[OPT_BUNDLED] && !val[OPT_ETDUMP] && !val[OPT_PROFILE] && !val[OPT_ETRECORD])
+        return program_mode(val[OPT_BUNDLED], true, val, flag);
     if (val[OPT_ETRECORD] && !val[OPT_ETDUMP] && !val[OPT_PROFILE])
         return etrecord_summary(val, flag, next);
     if (val[OPT_PROFILE])

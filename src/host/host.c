@@ -150,6 +150,9 @@ int et_host_assign_inputs(lua_State *L)
     char msg[1024];
     if (et_inputs_assign(files, (int)n, &in, msg, sizeof msg) != 0)
         return luaL_error(L, "%s", msg);
+    if (in.program) /* not an Inspector input */
+        return luaL_error(L, "%s: an ExecuTorch program: read it with "
+                             "etinspect.parse_program(path)", in.program);
     lua_createtable(L, 0, 5);
     const char *const keys[] = {"etdump_path", "profile_results_path", "etrecord",
                                 "bundled_program_path", "debug_buffer_path"};
