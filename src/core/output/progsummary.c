@@ -147,10 +147,15 @@ void et_progsum_text(const et_program *p, const char *name, et_strbuf *sb)
     if (p->extended_header) {
         et_sb_adds(sb, " (FlatBuffer ");
         et_sb_add_u64(sb, p->program_size);
-        et_sb_adds(sb, ", segment data ");
-        et_sb_add_u64(sb, p->segment_data_size);
-        et_sb_adds(sb, " from byte ");
-        et_sb_add_u64(sb, p->segment_base);
+        if (p->segment_base) {
+            et_sb_adds(sb, ", segment data ");
+            if (p->segment_data_size) {
+                et_sb_add_u64(sb, p->segment_data_size);
+                et_sb_adds(sb, " bytes ");
+            }
+            et_sb_adds(sb, "from byte ");
+            et_sb_add_u64(sb, p->segment_base);
+        }
         et_sb_addc(sb, ')');
     }
     et_sb_adds(sb, ", version ");
