@@ -35,6 +35,10 @@ obj.Node = obj.Graph.nodes[1]
 etinspect.write_npy(tmp, obj.Tensor)
 obj.NpyFile = debug.getuservalue(etinspect.read_npy(tmp))
 obj.OutFile = etinspect._core.outfile(tmp .. ".out")
+-- a Program and its dependents (tests/pte; docs/lua-api.md "Programs")
+local prog = etinspect.parse_program(t.src .. "/tests/pte/add.pte")
+obj.Program, obj.Method = prog, prog.methods[1]
+obj.Instruction, obj.Operator = obj.Method.instructions[1], obj.Method.operators[1]
 
 local err_of = t.err_of
 
@@ -101,6 +105,9 @@ local C_METHODS = {
   {"OutFile", "write", args = {"x"}, max = -1, bad = {{{{}}, "@: bad argument #1 (string expected, got table)"}}},
   {"OutFile", "abort", args = {}, max = 0},
   {"OutFile", "commit", args = {}, max = 0, bad = {{{}, "OutFile: already committed or aborted"}}, skip_call = true},
+  {"Program", "close", args = {}, max = 0, skip_call = true},
+  {"Program", "method", args = {"forward"}, max = 1, bad = {{{{}}, "@: bad argument #1 (string expected, got table)"}}},
+  {"Program", "summary", args = {}, max = 0},
 }
 
 -- every C method of every type is listed --------------------------------------------------
@@ -308,6 +315,10 @@ local DOC = {
   {"insp:column_names", bad = function() return insp:column_names(1) end, want = "Inspector:column_names: too many arguments (it takes 0, got 1)"},
   {"rec:get_exported_program", bad = function() return rec:get_exported_program(true) end, want = "ETRecord:get_exported_program: bad argument #1 (string expected, got boolean)"},
   {"rec:close", bad = function() return rec.close("x") end, want = "ETRecord:close: bad self (ETRecord expected, got string)"},
+  {"etinspect.parse_program", bad = function() return etinspect.parse_program({}) end, want = "etinspect.parse_program: bad argument #1 (path string expected, got table)"},
+  {"prog:method", bad = function() return prog:method({}) end, want = "Program:method: bad argument #1 (string expected, got table)"},
+  {"prog:summary", bad = function() return prog:summary(1) end, want = "Program:summary: too many arguments (it takes 0, got 1)"},
+  {"prog:close", bad = function() return prog.close("x") end, want = "Program:close: bad self (Program expected, got string)"},
   {"g:node", bad = function() return graph:node() end, want = "Graph:node: bad argument #1 (string expected, got no value)"},
   {"g:nodes_by_debug_handle", bad = function() return graph:nodes_by_debug_handle("x") end, want = "Graph:nodes_by_debug_handle: bad argument #1 (number expected, got string)"},
   {"g:print", bad = function() return graph:print("out.txt") end, want = "Graph:print: bad argument #1 (file expected, got string)"},
