@@ -43,6 +43,7 @@
 #include "output/docjson.h"
 #include "output/legacy_tables.h"
 #include "output/memsummary.h"
+#include "output/progsummary.h"
 #include "output/modelexplorer.h"
 #include "output/rows.h"
 #include "output/sqlexport.h"
@@ -62,7 +63,7 @@ enum {
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
     OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_TRACE_FORMAT, OPT_SQLITE,
     OPT_SQLITE_DUMP, OPT_SQLITE_REPLACE, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE,
-    OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_MODEL_EXPLORER, OPT_COUNT
+    OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_MODEL_EXPLORER, OPT_PROGRAM, OPT_COUNT
 };
 
 /* The modes of the command line, as bits of the mask of the modes that
@@ -120,6 +121,7 @@ static const struct {
                            "a legacy dump has no tensors"},
     [OPT_MODEL_EXPLORER] = {"model_explorer_path", "DIR", M_ETDUMP, OPT_ETRECORD, NULL,
                             "the graph is the ETRecord's"},
+    [OPT_PROGRAM] = {"program_path", "PROGRAM_PATH", M_ETDUMP},
 };
 
 static const char usage_line[] =
@@ -190,6 +192,10 @@ static void print_help(FILE *out)
           "                        blocks' reference outputs (by bundled_input_index)\n"
           "  --bundled_test_case K its test case (0-based) for runs that carry no\n"
           "                        bundled_input_index (ETDumpGen never writes it)\n"
+          "  --program_path PROGRAM_PATH\n"
+          "                        ExecuTorch program (.pte) the dump ran: each event's\n"
+          "                        instruction (operator or delegate backend); alone,\n"
+          "                        a summary of the program (docs/programs.md)\n"
           "  --source_time_scale {ns,us,ms,s,cycles}\n"
           "                        unit of the raw timestamps (default: ns)\n"
           "  --target_time_scale {ns,us,ms,s,cycles}\n"
@@ -560,6 +566,14 @@ static int print_memory(const et_inspector *insp)
         rc = et_stdout_guard_report();
     }
     et_frame_free(m);
+    if (rc == 0 && insp->program) { /* the planned memory beside (progsummary.h) */
+        et_strbuf sb = {0};
+        et_progsum_planned(insp, &sb);
+        if (sb.failed || fwrite(sb.p, 1, sb.n, stdout) != sb.n || fflush(stdout) != 0)
+            rc = sb.failed ? (fprintf(stderr, "etinspect: error: out of memory\n"), 1)
+                           : et_stdout_guard_report();
+        et_sb_free(&sb);
+    }
     return rc;
 }
 
@@ -1049,7 +1063,7 @@ static int program_mode(const char *path, bool bundled, const char *const *val,
 {
     for (int o = 0; o < OPT_COUNT; o++) {
         if ((val[o] || flag[o]) && o != OPT_JSON && o != OPT_QUIET &&
-            !(bundled && o == OPT_BUNDLED)) {
+            !(bundled ? o == OPT_BUNDLED : o == OPT_PROGRAM)) {
             fprintf(stderr, "%setinspect: error: argument --%s: not allowed with a program "
                             "alone (its summary takes --json and --quiet)\n",
                     usage_line, options[o].name);
@@ -1184,13 +1198,16 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
         if (rc != 0)
             return rc;
     }
-    if (m->program && !val[OPT_ETDUMP] && !val[OPT_PROFILE] && !val[OPT_ETRECORD] &&
+    if (m->program && val[OPT_PROGRAM]) {
+        fprintf(stderr, "%setinspect: error: two programs: %s and %s\n", usage_line,
+                val[OPT_PROGRAM], m->program);
+        return 2;
+    }
+    if (m->program) /* a program named as a file is --program_path */
+        val[OPT_PROGRAM] = m->program;
+    if (val[OPT_PROGRAM] && !val[OPT_ETDUMP] && !val[OPT_PROFILE] && !val[OPT_ETRECORD] &&
         !val[OPT_BUNDLED])
-        return program_mode(m->program, false, val, flag);
-    if (m->program)
-        return usage_error("%s: an ExecuTorch program is summarised alone (etinspect "
-                           "PROGRAM.pte); linking it with a dump is not supported yet",
-                           m->program);
+        return program_mode(val[OPT_PROGRAM], false, val, flag);
     if (val[OPT_BUNDLED] && !val[OPT_ETDUMP] && !val[OPT_PROFILE] && !val[OPT_ETRECORD])
         return program_mode(val[OPT_BUNDLED], true, val, flag);
     if (val[OPT_ETRECORD] && !val[OPT_ETDUMP] && !val[OPT_PROFILE])
@@ -1224,8 +1241,11 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
     o.debug_buffer_path = val[OPT_DEBUG_BUFFER];
     o.bundled_program_path = val[OPT_BUNDLED];
     o.etrecord_path = val[OPT_ETRECORD];
-    const char *inputs[5] = {val[OPT_ETDUMP], NULL, NULL, NULL, NULL};
+    o.program_path = val[OPT_PROGRAM];
+    const char *inputs[6] = {val[OPT_ETDUMP], NULL, NULL, NULL, NULL, NULL};
     size_t n_inputs = 1;
+    if (val[OPT_PROGRAM])
+        inputs[n_inputs++] = val[OPT_PROGRAM];
     if (val[OPT_BUNDLED])
         inputs[n_inputs++] = val[OPT_BUNDLED];
     if (val[OPT_DEBUG_BUFFER])

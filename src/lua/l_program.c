@@ -57,11 +57,18 @@
  *
  * Methods, Instructions and Operators depend on their Program (user
  * value 1 anchors it) under docs/lua-api.md "Lifetimes and contracts".
+ *
+ * Added to Event (an Inspector opened with program_path; proglink.h):
+ *   ev.program_instruction   nil, or {method = "forward", id = instruction
+ *                            id, kind = "KernelCall", operator =
+ *                            "aten::add.out" (kernel calls), backend =
+ *                            "XnnpackBackend" (delegate calls)}
  */
 #include <string.h>
 
 #include "binding.h"
 #include "l_hooks.h"
+#include "model/proglink.h"
 #include "output/progsummary.h"
 
 #define ET_MT_PROGRAM "etinspect.Program"
@@ -718,8 +725,40 @@ static int o_tostring(lua_State *L)
     return 1;
 }
 
+/* ev.program_instruction: nil, or {method, id, kind, operator, backend}
+ * from the Inspector's program (program_path; proglink.h) */
+static int ev_program_instruction(lua_State *L)
+{
+    lua_child *c = et_lua_check_child(L, 1, ET_MT_EVENT);
+    const et_inspector *insp = c->box->insp;
+    const et_block *blk = &insp->blocks[c->block];
+    et_event_instr pi;
+    if (!et_event_program_instr(insp, blk, &blk->events[c->event], &pi)) {
+        lua_pushnil(L);
+        return 1;
+    }
+    lua_createtable(L, 0, 5);
+    lua_pushlstring(L, pi.m.name.p ? pi.m.name.p : "", pi.m.name.n);
+    lua_setfield(L, -2, "method");
+    lua_pushinteger(L, blk->events[c->event].instruction_id);
+    lua_setfield(L, -2, "id");
+    lua_pushstring(L, et_pinstr_kind_name(pi.in.kind));
+    lua_setfield(L, -2, "kind");
+    if (pi.op[0]) {
+        lua_pushstring(L, pi.op);
+        lua_setfield(L, -2, "operator");
+    }
+    if (pi.backend.p) {
+        lua_pushlstring(L, pi.backend.p, pi.backend.n);
+        lua_setfield(L, -2, "backend");
+    }
+    return 1;
+}
+
 void et_lua_register_program(lua_State *L)
 {
+    static const et_lua_getter evg = {"program_instruction", ev_program_instruction, 0, 0};
+    et_lua_add_getter(L, ET_MT_EVENT, &evg);
     static const et_lua_method pmethods[] = {{"method", prog_method, 1, 0},
                                              {"summary", prog_summary, 0, 0},
                                              {NULL, NULL, 0, 0}};

@@ -1,5 +1,5 @@
 #!/bin/sh
-# program_malformed.t - malformed ExecuTorch programs (tests/malformed/
+# program_malformed.t - malformed ExecuTorch programs (tests/malformed/programs/
 # pte_*.pte, made by tests/tools/mkmalformed_pte.py from tests/pte):
 #  - each one read by etinspect.parse_program raises an error that names
 #    the file and holds the text of NAME.expect;
@@ -10,7 +10,7 @@
 cd "$ET_SRC" || skip_all "cannot cd to ET_SRC=$ET_SRC"
 
 count=0
-for f in tests/malformed/pte_*.pte; do
+for f in tests/malformed/programs/pte_*.pte; do
     [ -f "$f" ] || continue
     count=$((count + 1))
     want=$(cat "${f%.pte}.expect")
@@ -39,7 +39,7 @@ if command -v python3 >/dev/null 2>&1; then
     python3 tests/tools/mkmalformed_pte.py "$T/regen" tests/pte
     same=yes
     for f in "$T"/regen/*; do
-        cmp -s "$f" "tests/malformed/$(basename "$f")" || { same=no; diag "differs: $(basename "$f")"; }
+        cmp -s "$f" "tests/malformed/programs/$(basename "$f")" || { same=no; diag "differs: $(basename "$f")"; }
     done
     ok "mkmalformed_pte.py makes the same files" test $same = yes
 else

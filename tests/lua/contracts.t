@@ -211,7 +211,7 @@ end
 t.is(err_of(etinspect.Inspector, {etdump_path = fx .. "/sample.etdp", bogus = 1}),
   "etinspect.Inspector: unknown option 'bogus' (accepted: bundled_program_path, bundled_test_case, debug_buffer_path, "
   .. "delegate_metadata_parser, delegate_time_scale_converter, enable_module_hierarchy, etdump_data, etdump_path, "
-  .. "etrecord, etrecord_json_budget, etrecord_method, profile_results_data, profile_results_path, reference_graph_name, source_time_scale, "
+  .. "etrecord, etrecord_json_budget, etrecord_method, profile_results_data, profile_results_path, program_path, reference_graph_name, source_time_scale, "
   .. "target_time_scale, time_scale)", "Inspector{bogus=}")
 t.is(err_of(etinspect.Inspector, {etdump_path = fx .. "/sample.etdp", enable_module_hierarchy = "yes"}),
   "etinspect.Inspector: option 'enable_module_hierarchy' must be a boolean, got string", "Inspector: a wrong type")
@@ -242,7 +242,7 @@ local ev, pd, rec, graph, tensor = obj.Event, obj.PerfData, obj.ETRecord, obj.Gr
 local t_ = tensor
 local DOC = {
   {"etinspect.Inspector", bad = function() return etinspect.Inspector(fx .. "/sample.etdp") end,
-   opts = function(o) return etinspect.Inspector(o) end, want = "etinspect.Inspector: bad argument #1 (options table expected, got string)", where = "etinspect.Inspector", accepted = "bundled_program_path, bundled_test_case, debug_buffer_path, delegate_metadata_parser, delegate_time_scale_converter, enable_module_hierarchy, etdump_data, etdump_path, etrecord, etrecord_json_budget, etrecord_method, profile_results_data, profile_results_path, reference_graph_name, source_time_scale, target_time_scale, time_scale"},
+   opts = function(o) return etinspect.Inspector(o) end, want = "etinspect.Inspector: bad argument #1 (options table expected, got string)", where = "etinspect.Inspector", accepted = "bundled_program_path, bundled_test_case, debug_buffer_path, delegate_metadata_parser, delegate_time_scale_converter, enable_module_hierarchy, etdump_data, etdump_path, etrecord, etrecord_json_budget, etrecord_method, profile_results_data, profile_results_path, program_path, reference_graph_name, source_time_scale, target_time_scale, time_scale"},
   {"etinspect.on_warning", bad = function() return etinspect.on_warning("stderr") end, want = "etinspect.on_warning: bad argument #1 (function or nil expected, got string)"},
   {"etinspect.set_option", bad = function() return etinspect.set_option("display.max_rowz", 1) end, want = "set_option: unknown option 'display.max_rowz' (options: display.max_colwidth, display.max_rows, display.min_rows, display.width)"},
   {"etinspect.get_option", bad = function() return etinspect.get_option(42) end, want = "get_option: bad argument #1 (option name string expected, got number)"},

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""mkmalformed_pte.py - the malformed ExecuTorch programs of tests/malformed.
+"""mkmalformed_pte.py - the malformed ExecuTorch programs of tests/malformed/programs.
 
 Usage: mkmalformed_pte.py OUTDIR PTE_DIR
 

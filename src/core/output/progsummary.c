@@ -390,3 +390,37 @@ int et_progsum_write_json(const et_program *p, const char *name, FILE *out)
     et_sb_free(&sb);
     return rc;
 }
+
+void et_progsum_planned(const et_inspector *insp, et_strbuf *sb)
+{
+    const et_program *p = insp->program;
+    if (!p)
+        return;
+    et_sb_adds(sb, "planned memory (program ");
+    const char *path = p->path ? p->path : "";
+    et_sb_add_shown(sb, path, strlen(path));
+    et_sb_adds(sb, "):\n");
+    for (size_t b = 0; b < insp->n_blocks; b++) {
+        const et_block *blk = &insp->blocks[b];
+        int32_t mi = insp->program_method ? insp->program_method[b] : -1;
+        et_sb_adds(sb, "  ");
+        et_sb_add_shown(sb, blk->name.p ? blk->name.p : "", blk->name.n);
+        if (mi < 0) {
+            et_sb_adds(sb, ": no method of the program\n");
+            continue;
+        }
+        et_pmethod m;
+        et_program_method(p, (uint32_t)mi, &m);
+        et_sb_adds(sb, ": method ");
+        et_sb_add_shown(sb, m.name.p ? m.name.p : "", m.name.n);
+        et_sb_adds(sb, " plans ");
+        add_fmt_u64(sb, planned_bytes(p, &m), "byte", "bytes");
+        et_sb_adds(sb, " (non_const_buffer_sizes [");
+        for (uint32_t i = 0; i < m.buffer_sizes.count; i++) {
+            if (i)
+                et_sb_adds(sb, ", ");
+            et_sb_add_i64(sb, et_pmethod_buffer_size(p, &m, i));
+        }
+        et_sb_adds(sb, "])\n");
+    }
+}

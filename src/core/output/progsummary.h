@@ -11,6 +11,7 @@
 
 #include "base/strbuf.h"
 #include "format/program.h"
+#include "model/model.h"
 
 /* Append the text summary of `p` to `sb`: a header line (`name` - the
  * file's path, or NULL for the program's own path - file and FlatBuffer
@@ -31,5 +32,13 @@ void et_progsum_text(const et_program *p, const char *name, et_strbuf *sb);
  * {"bytes", "buffers"}}]}.  Returns 0, or -1 on a write or allocation
  * failure. */
 int et_progsum_write_json(const et_program *p, const char *name, FILE *out);
+
+/* Append, for --memory with a program (proglink.h), each event block's
+ * planned memory: "planned memory (program PATH):" then one line per
+ * block - its name, the program's method it runs and the bytes that
+ * method plans (non_const_buffer_sizes: the sum and the list), or that it
+ * runs no method of the program.  Nothing without a program.  Failures
+ * mark `sb` failed. */
+void et_progsum_planned(const et_inspector *insp, et_strbuf *sb);
 
 #endif
