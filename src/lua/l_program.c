@@ -22,6 +22,9 @@
  *                        order (the same userdata on every read)
  *   prog:method(name)    the Method named `name`, or nil
  *   prog:summary()       the text `etinspect PROGRAM.pte` prints
+ *   prog:diff(other)     what changed from prog to the Program `other`
+ *                        (operators, delegate blobs, planned memory,
+ *                        constants; progsummary.h), as text
  *   prog:close()         free it now (also __close); its Methods,
  *                        Instructions and Operators then raise "Method used
  *                        after its program was closed" (...)
@@ -298,6 +301,22 @@ static int prog_summary(lua_State *L)
     lua_prog_box *b = check_prog(L, 1);
     et_strbuf sb = {0};
     et_progsum_text(b->p, NULL, &sb);
+    if (sb.failed) {
+        et_sb_free(&sb);
+        return luaL_error(L, "out of memory");
+    }
+    lua_pushlstring(L, sb.p ? sb.p : "", sb.n);
+    et_sb_free(&sb);
+    return 1;
+}
+
+static int prog_diff(lua_State *L)
+{
+    lua_prog_box *a = check_prog(L, 1);
+    lua_prog_box *b = check_prog(L, 2);
+    et_strbuf sb = {0};
+    et_progsum_diff(a->p, a->p->path ? a->p->path : "A", b->p, b->p->path ? b->p->path : "B",
+                    &sb);
     if (sb.failed) {
         et_sb_free(&sb);
         return luaL_error(L, "out of memory");
@@ -761,6 +780,7 @@ void et_lua_register_program(lua_State *L)
     et_lua_add_getter(L, ET_MT_EVENT, &evg);
     static const et_lua_method pmethods[] = {{"method", prog_method, 1, 0},
                                              {"summary", prog_summary, 0, 0},
+                                             {"diff", prog_diff, 1, 0},
                                              {NULL, NULL, 0, 0}};
     static const et_lua_getter pgetters[] = {{"path", prog_path, 0, 0},
                                              {"version", prog_version, 0, 0},

@@ -108,6 +108,7 @@ local C_METHODS = {
   {"Program", "close", args = {}, max = 0, skip_call = true},
   {"Program", "method", args = {"forward"}, max = 1, bad = {{{{}}, "@: bad argument #1 (string expected, got table)"}}},
   {"Program", "summary", args = {}, max = 0},
+  {"Program", "diff", args = {prog}, max = 1, bad = {{{1}, "@: bad argument #1 (etinspect.Program expected, got number)"}}},
 }
 
 -- every C method of every type is listed --------------------------------------------------
@@ -318,6 +319,7 @@ local DOC = {
   {"etinspect.parse_program", bad = function() return etinspect.parse_program({}) end, want = "etinspect.parse_program: bad argument #1 (path string expected, got table)"},
   {"prog:method", bad = function() return prog:method({}) end, want = "Program:method: bad argument #1 (string expected, got table)"},
   {"prog:summary", bad = function() return prog:summary(1) end, want = "Program:summary: too many arguments (it takes 0, got 1)"},
+  {"prog:diff", bad = function() return prog:diff("x") end, want = "Program:diff: bad argument #1 (etinspect.Program expected, got string)"},
   {"prog:close", bad = function() return prog.close("x") end, want = "Program:close: bad self (Program expected, got string)"},
   {"g:node", bad = function() return graph:node() end, want = "Graph:node: bad argument #1 (string expected, got no value)"},
   {"g:nodes_by_debug_handle", bad = function() return graph:nodes_by_debug_handle("x") end, want = "Graph:nodes_by_debug_handle: bad argument #1 (number expected, got string)"},

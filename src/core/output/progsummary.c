@@ -424,3 +424,261 @@ void et_progsum_planned(const et_inspector *insp, et_strbuf *sb)
         et_sb_adds(sb, "])\n");
     }
 }
+
+/* ---- diff ---- */
+
+/* One named count (an operator's full name and its calls; a delegate's
+ * backend, its rank among that backend's delegates and its blob bytes). */
+typedef struct named {
+    char *name;
+    uint64_t rank, value;
+} named;
+
+static int named_cmp(const void *x, const void *y)
+{
+    const named *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    return c ? c : (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+static void named_free(named *v, size_t n)
+{
+    for (size_t i = 0; v && i < n; i++)
+        free(v[i].name);
+    free(v);
+}
+
+/* The operators of `m` with their calls, sorted by name (duplicates of a
+ * name summed into the first); NULL on failure. */
+static named *ops_of(const et_program *p, const et_pmethod *m, size_t *n)
+{
+    counts c;
+    counts_of(p, m, &c);
+    named *v = calloc((size_t)m->operators.count + 1, sizeof *v);
+    *n = 0;
+    if (!c.ok || !v) {
+        counts_free(&c);
+        free(v);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < m->operators.count; i++) {
+        char full[512];
+        et_pmethod_operator_name(p, m, i, full, sizeof full);
+        if (!(v[i].name = strdup(full))) {
+            named_free(v, i);
+            counts_free(&c);
+            return NULL;
+        }
+        v[i].value = c.ops[i];
+    }
+    counts_free(&c);
+    *n = m->operators.count;
+    qsort(v, *n, sizeof *v, named_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < *n; i++) {
+        if (k && strcmp(v[k - 1].name, v[i].name) == 0) {
+            v[k - 1].value += v[i].value;
+            free(v[i].name);
+        } else {
+            v[k++] = v[i];
+        }
+    }
+    *n = k;
+    return v;
+}
+
+/* The delegates of `m`: backend, rank among that backend's, blob bytes;
+ * sorted.  NULL on failure. */
+static named *dels_of(const et_program *p, const et_pmethod *m, size_t *n)
+{
+    named *v = calloc((size_t)m->delegates.count + 1, sizeof *v);
+    *n = 0;
+    if (!v)
+        return NULL;
+    for (uint32_t i = 0; i < m->delegates.count; i++) {
+        et_pdelegate d;
+        et_pmethod_delegate(p, m, i, &d);
+        v[i].name = malloc((size_t)d.id.n + 1);
+        if (!v[i].name) {
+            named_free(v, i);
+            return NULL;
+        }
+        memcpy(v[i].name, d.id.p ? d.id.p : "", d.id.n);
+        v[i].name[d.id.n] = '\0';
+        v[i].rank = i; /* the order among the same backend's, after sorting */
+        v[i].value = d.bytes;
+    }
+    *n = m->delegates.count;
+    qsort(v, *n, sizeof *v, named_cmp);
+    for (size_t i = 0, r = 0; i < *n; i++) {
+        r = (i && strcmp(v[i - 1].name, v[i].name) == 0) ? r + 1 : 0;
+        v[i].rank = r;
+    }
+    return v;
+}
+
+static void add_delta(et_strbuf *sb, uint64_t a, uint64_t b, const char *unit)
+{
+    et_sb_add_u64(sb, a);
+    et_sb_adds(sb, " -> ");
+    et_sb_add_u64(sb, b);
+    if (unit) {
+        et_sb_addc(sb, ' ');
+        et_sb_adds(sb, unit);
+    }
+    et_sb_adds(sb, b >= a ? " (+" : " (-");
+    et_sb_add_u64(sb, b >= a ? b - a : a - b);
+    et_sb_adds(sb, ")\n");
+}
+
+/* The changes of method `ma` of a to `mb` of b; returns how many lines. */
+static size_t diff_method(const et_program *a, const et_pmethod *ma, const et_program *b,
+                          const et_pmethod *mb, et_strbuf *sb)
+{
+    size_t lines = 0;
+    uint64_t ia = et_pmethod_num_instructions(a, ma), ib = et_pmethod_num_instructions(b, mb);
+    if (ia != ib) {
+        et_sb_adds(sb, "  instructions: ");
+        add_delta(sb, ia, ib, NULL);
+        lines++;
+    }
+    size_t na, nb;
+    named *oa = ops_of(a, ma, &na), *ob = ops_of(b, mb, &nb);
+    if (!oa || !ob) {
+        sb->failed = true;
+    } else {
+        size_t i = 0, j = 0;
+        while (i < na || j < nb) {
+            int c = i >= na ? 1 : j >= nb ? -1 : strcmp(oa[i].name, ob[j].name);
+            if (c == 0 && oa[i].value == ob[j].value) {
+                i++, j++;
+                continue;
+            }
+            et_sb_adds(sb, "  operator ");
+            if (c < 0) {
+                et_sb_add_shown(sb, oa[i].name, strlen(oa[i].name));
+                et_sb_adds(sb, " removed (");
+                add_fmt_u64(sb, oa[i].value, "call", "calls");
+                et_sb_adds(sb, ")\n");
+                i++, lines++;
+            } else if (c > 0) {
+                et_sb_add_shown(sb, ob[j].name, strlen(ob[j].name));
+                et_sb_adds(sb, " added (");
+                add_fmt_u64(sb, ob[j].value, "call", "calls");
+                et_sb_adds(sb, ")\n");
+                j++, lines++;
+            } else {
+                et_sb_add_shown(sb, oa[i].name, strlen(oa[i].name));
+                et_sb_adds(sb, " calls: ");
+                add_delta(sb, oa[i].value, ob[j].value, NULL);
+                i++, j++, lines++;
+            }
+        }
+    }
+    named_free(oa, na);
+    named_free(ob, nb);
+    named *da = dels_of(a, ma, &na), *db = dels_of(b, mb, &nb);
+    if (!da || !db) {
+        sb->failed = true;
+    } else {
+        size_t i = 0, j = 0;
+        while (i < na || j < nb) {
+            int c = i >= na ? 1 : j >= nb ? -1 : named_cmp(&da[i], &db[j]);
+            const named *x = c <= 0 ? &da[i] : &db[j];
+            if (c == 0 && da[i].value == db[j].value) {
+                i++, j++;
+                continue;
+            }
+            et_sb_adds(sb, "  delegate ");
+            et_sb_add_shown(sb, x->name, strlen(x->name));
+            et_sb_addc(sb, '[');
+            et_sb_add_u64(sb, x->rank);
+            et_sb_adds(sb, "]: ");
+            if (c < 0) {
+                et_sb_adds(sb, "removed (blob of ");
+                add_fmt_u64(sb, da[i].value, "byte)\n", "bytes)\n");
+                i++;
+            } else if (c > 0) {
+                et_sb_adds(sb, "added (blob of ");
+                add_fmt_u64(sb, db[j].value, "byte)\n", "bytes)\n");
+                j++;
+            } else {
+                et_sb_adds(sb, db[j].value > da[i].value ? "blob grew " : "blob shrank ");
+                add_delta(sb, da[i].value, db[j].value, "bytes");
+                i++, j++;
+            }
+            lines++;
+        }
+    }
+    named_free(da, na);
+    named_free(db, nb);
+    uint64_t pa = planned_bytes(a, ma), pb = planned_bytes(b, mb);
+    if (pa != pb) {
+        et_sb_adds(sb, "  planned memory: ");
+        add_delta(sb, pa, pb, "bytes");
+        lines++;
+    }
+    return lines;
+}
+
+static uint64_t constant_segment_bytes(const et_program *p)
+{
+    uint64_t off, size = 0;
+    if (p->has_constant_segment)
+        et_program_segment(p, p->constant_segment_index, &off, &size);
+    return size;
+}
+
+void et_progsum_diff(const et_program *a, const char *na, const et_program *b, const char *nb,
+                     et_strbuf *sb)
+{
+    size_t changes = 0;
+    et_sb_adds(sb, "programs ");
+    et_sb_add_shown(sb, na, strlen(na));
+    et_sb_adds(sb, " -> ");
+    et_sb_add_shown(sb, nb, strlen(nb));
+    et_sb_adds(sb, "\n");
+    for (uint32_t i = 0; i < a->plans.count && !sb->failed; i++) {
+        et_pmethod ma, mb;
+        et_program_method(a, i, &ma);
+        et_sb_adds(sb, "method ");
+        et_sb_add_shown(sb, ma.name.p ? ma.name.p : "", ma.name.n);
+        int32_t k = et_program_find_method(b, ma.name.p ? ma.name.p : "", ma.name.n);
+        if (k < 0) {
+            et_sb_adds(sb, ": removed\n");
+            changes++;
+            continue;
+        }
+        et_sb_adds(sb, ":\n");
+        et_program_method(b, (uint32_t)k, &mb);
+        size_t n = diff_method(a, &ma, b, &mb, sb);
+        if (n == 0)
+            et_sb_adds(sb, "  no change\n");
+        changes += n;
+    }
+    for (uint32_t i = 0; i < b->plans.count && !sb->failed; i++) {
+        et_pmethod mb;
+        et_program_method(b, i, &mb);
+        if (et_program_find_method(a, mb.name.p ? mb.name.p : "", mb.name.n) >= 0)
+            continue;
+        et_sb_adds(sb, "method ");
+        et_sb_add_shown(sb, mb.name.p ? mb.name.p : "", mb.name.n);
+        et_sb_adds(sb, ": added (");
+        add_fmt_u64(sb, et_pmethod_num_instructions(b, &mb), "instruction", "instructions");
+        et_sb_adds(sb, ")\n");
+        changes++;
+    }
+    uint64_t ca = constant_buffer_bytes(a) + constant_segment_bytes(a);
+    uint64_t cb = constant_buffer_bytes(b) + constant_segment_bytes(b);
+    if (ca != cb) {
+        et_sb_adds(sb, "constants: ");
+        add_delta(sb, ca, cb, "bytes");
+        changes++;
+    }
+    if (a->file_size != b->file_size) {
+        et_sb_adds(sb, "file size: ");
+        add_delta(sb, a->file_size, b->file_size, "bytes");
+    }
+    if (changes == 0)
+        et_sb_adds(sb, "no change in methods, operators, delegates, planned memory or constants\n");
+}

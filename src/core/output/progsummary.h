@@ -33,6 +33,20 @@ void et_progsum_text(const et_program *p, const char *name, et_strbuf *sb);
  * failure. */
 int et_progsum_write_json(const et_program *p, const char *name, FILE *out);
 
+/* Append what changed from program `a` (named `na`) to `b` (`nb`), for
+ * `etinspect diff A.pte B.pte` and Lua `a:diff(b)`: methods only in one;
+ * per method present in both, the instruction count, operators added or
+ * removed and call counts changed (by full name, "aten::add.out"),
+ * delegates added, removed, or whose blob grew or shrank (matched by
+ * backend id and their order among that backend's delegates), the
+ * planned memory (sum of non_const_buffer_sizes); then the constants
+ * (constant_buffer and constant segment bytes) and the file size.  A line
+ * "no change" per method (and overall) that did not change.  Work is
+ * O(n log n) in the operators and delegates.  Failures mark `sb`
+ * failed. */
+void et_progsum_diff(const et_program *a, const char *na, const et_program *b, const char *nb,
+                     et_strbuf *sb);
+
 /* Append, for --memory with a program (proglink.h), each event block's
  * planned memory: "planned memory (program PATH):" then one line per
  * block - its name, the program's method it runs and the bytes that
