@@ -9,13 +9,14 @@
  *     delegates (blob size and place, compile specs), planned buffer
  *     sizes, values' kinds and every instruction (by chain, and by
  *     instruction id with et_pmethod_instruction_at) are read;
- *  3. the text summary and the JSON document are written (to /dev/null).
+ *  3. the text summary and the JSON document are written (to /dev/null),
+ *     and the program is diffed against itself (et_progsum_diff).
  * Invariants, checked with __builtin_trap(): the instructions counted by
  * the verifier are those walked; every instruction of a verified program
  * has a kind; a KernelCall's operator and a DelegateCall's delegate are
  * in range; an inline delegate blob lies inside the FlatBuffer and a
  * segment one inside the input; buffer sizes are >= 0; the summaries
- * succeed.
+ * succeed, the diff too.
  *
  * Seeds: the programs of tests/pte and tests/malformed (scripts/fuzz.sh);
  * build and run: make build/fuzz/fuzz_program,
@@ -124,6 +125,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         devnull = fopen("/dev/null", "w");
     if (devnull && et_progsum_write_json(&prog, "fuzz.pte", devnull) != 0)
         __builtin_trap();
+    et_strbuf d = {0}; /* the program against itself (methods of one name may repeat) */
+    et_progsum_diff(&prog, "a", &prog, "b", &d);
+    if (d.failed)
+        __builtin_trap();
+    et_sb_free(&d);
     et_program_close(&prog);
     free(p);
     return 0;

@@ -549,6 +549,62 @@ static int read_header(et_program *p, const uint8_t *data, size_t size, et_error
     return 0;
 }
 
+/* The name of method `i` (verified: present). */
+static et_str method_name(const et_program *p, uint32_t i)
+{
+    fb_table t;
+    et_str s = {NULL, 0};
+    if (fb_vec_table(&p->buf, &p->plans, i, &t))
+        fb_get_string(&p->buf, &t, ETP_PLAN_NAME, &s.p, &s.n);
+    return s;
+}
+
+/* Order of two names (bytes, then length); ties by index, so that the
+ * first of equal names sorts first. */
+static int name_cmp(et_str a, uint32_t ia, et_str b, uint32_t ib)
+{
+    uint32_t n = a.n < b.n ? a.n : b.n;
+    int c = n ? memcmp(a.p, b.p, n) : 0;
+    if (c == 0)
+        c = (a.n > b.n) - (a.n < b.n);
+    return c ? c : (ia > ib) - (ia < ib);
+}
+
+/* p->by_name: the method indices sorted by name (a bottom-up merge sort:
+ * O(n log n) whatever the names). */
+static int index_methods(et_program *p, et_error *err)
+{
+    uint32_t n = p->plans.count;
+    if (n == 0)
+        return 0;
+    uint32_t *a = malloc((size_t)n * sizeof *a), *tmp = malloc((size_t)n * sizeof *tmp);
+    if (!a || !tmp) {
+        free(a);
+        free(tmp);
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    }
+    for (uint32_t i = 0; i < n; i++)
+        a[i] = i;
+    for (uint64_t w = 1; w < n; w *= 2) {
+        for (uint64_t lo = 0; lo < n; lo += 2 * w) {
+            uint64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            uint64_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                tmp[k++] = name_cmp(method_name(p, a[i]), a[i], method_name(p, a[j]), a[j]) <= 0
+                               ? a[i++]
+                               : a[j++];
+            while (i < mid)
+                tmp[k++] = a[i++];
+            while (j < hi)
+                tmp[k++] = a[j++];
+        }
+        memcpy(a, tmp, (size_t)n * sizeof *a);
+    }
+    free(tmp);
+    p->by_name = a;
+    return 0;
+}
+
 /* Render 4 identifier bytes for a message: printable ASCII as is, others as \xNN. */
 static void show4(const uint8_t *p, char out[20])
 {
@@ -683,7 +739,7 @@ int et_program_open(et_program *p, const uint8_t *data, size_t size, et_error *e
             return et_error_prefix(err, c.path);
         }
     }
-    return 0;
+    return index_methods(p, err);
 }
 
 et_program *et_program_open_path(const char *path, et_error *err)
@@ -708,6 +764,7 @@ et_program *et_program_open_path(const char *path, et_error *err)
     if (et_program_open(p, mf.data, mf.size, err) != 0) {
         et_error_prefix(err, path);
         et_unmap_file(&mf);
+        free(p->by_name);
         free(p);
         free(s);
         return NULL;
@@ -721,6 +778,7 @@ void et_program_close(et_program *p)
 {
     if (!p)
         return;
+    free(p->by_name);
     et_unmap_file(&p->file);
     free(p->path);
     memset(p, 0, sizeof *p);
@@ -756,11 +814,23 @@ void et_program_method(const et_program *p, uint32_t i, et_pmethod *m)
 
 int32_t et_program_find_method(const et_program *p, const char *name, size_t n)
 {
-    for (uint32_t i = 0; i < p->plans.count && i <= INT32_MAX; i++) {
-        et_pmethod m;
-        et_program_method(p, i, &m);
-        if (m.name.p && m.name.n == n && memcmp(m.name.p, name, n) == 0)
-            return (int32_t)i;
+    if (!p->by_name || n > UINT32_MAX)
+        return -1;
+    et_str key = {name, (uint32_t)n};
+    /* the first entry not below (key, index 0) */
+    uint32_t lo = 0, hi = p->plans.count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (name_cmp(method_name(p, p->by_name[mid]), 1, key, 0) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < p->plans.count) {
+        et_str s = method_name(p, p->by_name[lo]);
+        if (s.p && s.n == n && (n == 0 || memcmp(s.p, name, n) == 0) &&
+            p->by_name[lo] <= INT32_MAX)
+            return (int32_t)p->by_name[lo];
     }
     return -1;
 }

@@ -101,6 +101,8 @@ typedef struct et_program {
     uint32_t constant_segment_index;
     fb_vec constant_offsets;   /* u64 elements */
     uint64_t num_instructions; /* over all methods and chains */
+    uint32_t *by_name;         /* the methods' indices sorted by name (owned;
+                                  et_program_find_method's index), or NULL */
 } et_program;
 
 /* One execution plan. */
@@ -134,8 +136,8 @@ typedef struct et_pdelegate {
  * while `p` is used): check the identifier and extended header, verify
  * everything (see the top of this file).  Returns 0 with `p` ready, or -1
  * with `err` set (ET_ERR_FORMAT) to a message naming the field path and
- * byte offset (not the file: the caller prefixes it).  Release with
- * et_program_close(). */
+ * byte offset (not the file: the caller prefixes it), or ET_ERR_NOMEM.
+ * Release with et_program_close() (also after a failure). */
 int et_program_open(et_program *p, const uint8_t *data, size_t size, et_error *err);
 
 /* Map the file at `path` read-only (lazily: segments are not paged in)
@@ -145,8 +147,8 @@ int et_program_open(et_program *p, const uint8_t *data, size_t size, et_error *e
  * ...") or ET_ERR_NOMEM. */
 et_program *et_program_open_path(const char *path, et_error *err);
 
-/* Unmap a file mapped by et_program_open_path; `p` becomes empty.  Safe
- * on a zeroed struct. */
+/* Free the method index and unmap a file mapped by et_program_open_path;
+ * `p` becomes empty.  Safe on a zeroed struct. */
 void et_program_close(et_program *p);
 
 /* Close and free a program from et_program_open_path; NULL is accepted. */
@@ -158,7 +160,8 @@ static inline uint32_t et_program_num_methods(const et_program *p) { return p->p
 /* Method `i` (< et_program_num_methods) into `m` (empty when out of range). */
 void et_program_method(const et_program *p, uint32_t i, et_pmethod *m);
 
-/* Index of the method named `name` (`n` bytes), or -1. */
+/* Index of the method named `name` (`n` bytes), or -1; the first in the
+ * program's order when several have that name.  O(log methods). */
 int32_t et_program_find_method(const et_program *p, const char *name, size_t n);
 
 /* Number of instructions of `m` over all its chains. */
