@@ -4,7 +4,8 @@
 #  - the corpus's real_add_x10.etdp ran tests/pte/add.pte: its native_call
 #    event gets the operator flatc's JSON of add.pte gives for the event's
 #    instruction id, in the table, the TSV (op_types), --json
-#    (program_instruction) and Lua (ev.program_instruction);
+#    (program_instruction) and Lua (ev.program_instruction, and op_types
+#    in to_dataframe);
 #  - a two-method dump (tests/fixtures/two_methods.json) and a program
 #    built by flatc from tests/pte/two_methods.json: blocks named Execute
 #    are linked by the shape of their instructions (the delegate block to
@@ -73,6 +74,14 @@ EOT
         if p then print(b.name, e.name, p.method, p.id, p.kind, p.operator) end
       end end" >"$T/lua" 2>&1
     ok "Lua: ev.program_instruction" grep -qFx "Execute	native_call_add.out	forward	0	KernelCall	aten::add.out" "$T/lua"
+    "$ETINSPECT" -e "
+      local i = require('etinspect').Inspector{etdump_path = '$D', program_path = '$P/add.pte'}
+      local f = i:to_dataframe()
+      for k = 1, #f do
+        local ops = f['op_types'][k]
+        if #ops > 0 then print(f['event_name'][k], table.concat(ops, ',')) end
+      end" >"$T/lua_frame" 2>&1
+    ok "Lua: to_dataframe's op_types as the table's" grep -qFx "native_call_add.out	aten::add.out" "$T/lua_frame"
     "$ETINSPECT" "$D" $P/add.pte --memory --quiet >"$T/mem" 2>&1
     ok "--memory: the planned memory of the block's method" \
         grep -qx "  Execute: method forward plans 48 bytes (non_const_buffer_sizes \[0, 48\])" "$T/mem"
