@@ -84,6 +84,7 @@ _etinspect_file_kind()
         --etdump_path | ETDUMP* | etdump* | A | B | A.etdp | B.etdp | '<a>' | '<b>' | DUMPS | --base | --test) echo etdp ;;
         --etrecord_path | --etrecord | ETRECORD* | etrecord* | '<etrecord>') echo 'etrecord|bin|zip' ;;
         --bundled_program_path) echo bpte ;;
+        --program_path) echo pte ;;
         --debug_buffer_path | --profile_results_path) echo bin ;;
         --tsv_path) echo tsv ;;
         --json | --trace_path) echo json ;;

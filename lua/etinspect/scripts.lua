@@ -208,7 +208,7 @@ end
 -- @tparam string target
 -- @tparam function input_kind the host's sniffer: path -> kind [, message]
 --   (kind "etdump", "profile_results", "etrecord", "bundled_program",
---   "text", "unknown", "missing" or "directory")
+--   "program", "text", "unknown", "missing" or "directory")
 -- @treturn string "stdin", "bundled", "user" (a user script: M.find_user),
 --   "data" (inputs for the command line,
 --   directories of ETDumps too, and any other file whose name does not end
@@ -223,7 +223,7 @@ function M.resolve(target, input_kind)
   if M.find_user(target) then return "user" end
   local kind, why = input_kind(target)
   if kind == "etdump" or kind == "profile_results" or kind == "etrecord" or
-     kind == "bundled_program" or kind == "unknown" or kind == "directory" then
+     kind == "bundled_program" or kind == "program" or kind == "unknown" or kind == "directory" then
     return "data" -- a directory: its ETDumps (the command line's FILE...)
   end
   if target:find("%.lua$") then -- only a name ending in .lua is run as a script

@@ -43,6 +43,7 @@
 #include "output/docjson.h"
 #include "output/legacy_tables.h"
 #include "output/memsummary.h"
+#include "output/progsummary.h"
 #include "output/modelexplorer.h"
 #include "output/rows.h"
 #include "output/sqlexport.h"
@@ -53,6 +54,7 @@
 #include "base/version.h"
 #include "host.h"
 #include "inputs.h"
+#include "progmain.h"
 #include "stdout_guard.h"
 #include "lua/etinspect.h"
 
@@ -62,7 +64,7 @@ enum {
     OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_TRACE_FORMAT, OPT_SQLITE,
     OPT_SQLITE_DUMP, OPT_SQLITE_REPLACE, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE,
     OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_MODEL_EXPLORER,
-    OPT_CONVERTER, OPT_PLUGIN,
+    OPT_CONVERTER, OPT_PLUGIN, OPT_PROGRAM,
     OPT_COUNT
 };
 
@@ -125,6 +127,7 @@ static const struct {
                        "a legacy dump has no delegated events"},
     [OPT_PLUGIN] = {"plugin", "FILE", M_ETDUMP | M_MANY, OPT_CONVERTER, NULL,
                     "a plugin registers the converters it names"},
+    [OPT_PROGRAM] = {"program_path", "PROGRAM_PATH", M_ETDUMP},
 };
 
 static const char usage_line[] =
@@ -195,6 +198,10 @@ static void print_help(FILE *out)
           "                        blocks' reference outputs (by bundled_input_index)\n"
           "  --bundled_test_case K its test case (0-based) for runs that carry no\n"
           "                        bundled_input_index (ETDumpGen never writes it)\n"
+          "  --program_path PROGRAM_PATH\n"
+          "                        ExecuTorch program (.pte) the dump ran: each event's\n"
+          "                        instruction (operator or delegate backend); alone,\n"
+          "                        a summary of the program (docs/programs.md)\n"
           "  --source_time_scale {ns,us,ms,s,cycles}\n"
           "                        unit of the raw timestamps (default: ns)\n"
           "  --target_time_scale {ns,us,ms,s,cycles}\n"
@@ -491,6 +498,8 @@ static int check_kinds(const char *const *val)
         rc = check_kind(OPT_ETRECORD, ET_INPUT_ETRECORD, &val[OPT_ETRECORD], 1);
     if (rc == 0)
         rc = check_kind(OPT_BUNDLED, ET_INPUT_BUNDLED, &val[OPT_BUNDLED], 1);
+    if (rc == 0)
+        rc = check_kind(OPT_PROGRAM, ET_INPUT_PROGRAM, &val[OPT_PROGRAM], 1);
     return rc;
 }
 
@@ -665,6 +674,14 @@ static int print_memory(const et_inspector *insp)
         rc = et_stdout_guard_report();
     }
     et_frame_free(m);
+    if (rc == 0 && insp->program) { /* the planned memory beside (progsummary.h) */
+        et_strbuf sb = {0};
+        et_progsum_planned(insp, &sb);
+        if (sb.failed || fwrite(sb.p, 1, sb.n, stdout) != sb.n || fflush(stdout) != 0)
+            rc = sb.failed ? (fprintf(stderr, "etinspect: error: out of memory\n"), 1)
+                           : et_stdout_guard_report();
+        et_sb_free(&sb);
+    }
     return rc;
 }
 
@@ -1026,6 +1043,7 @@ typedef struct cli_multi {
     et_pathlist dump_paths, buffer_paths;
     const char **files;
     int n_files;
+    const char *program; /* an ExecuTorch program among the files (progmain.h) */
 } cli_multi;
 
 
@@ -1343,7 +1361,29 @@ static int assign_files(cli_multi *m, const char **val)
     val[OPT_ETRECORD] = in.etrecord;
     val[OPT_BUNDLED] = in.bundled_program;
     val[OPT_DEBUG_BUFFER] = in.debug_buffer;
+    m->program = in.program;
     return 0;
+}
+
+/* A program (.pte) without a dump, or a BundledProgram alone: its summary
+ * (progmain.h); --json and --quiet are the only options taken. */
+static int program_mode(const char *path, bool bundled, const char *const *val,
+                        const bool *flag)
+{
+    for (int o = 0; o < OPT_COUNT; o++) {
+        if ((val[o] || flag[o]) && o != OPT_JSON && o != OPT_QUIET &&
+            !(bundled ? o == OPT_BUNDLED : o == OPT_PROGRAM)) {
+            fprintf(stderr, "%setinspect: error: argument --%s: not allowed with a program "
+                            "alone (its summary takes --json and --quiet)\n",
+                    usage_line, options[o].name);
+            return 2;
+        }
+    }
+    const char *inputs[2] = {path, NULL};
+    int rc = check_outputs(val, inputs);
+    if (rc != 0)
+        return rc;
+    return et_program_main(path, bundled, val[OPT_JSON], flag[OPT_QUIET]);
 }
 
 /* An ETRecord without a dump: the bundled `etrecord` script summarises it
@@ -1473,6 +1513,18 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
         if (rc != 0)
             return rc;
     }
+    if (m->program && val[OPT_PROGRAM]) {
+        fprintf(stderr, "%setinspect: error: two programs: %s and %s\n", usage_line,
+                val[OPT_PROGRAM], m->program);
+        return 2;
+    }
+    if (m->program) /* a program named as a file is --program_path */
+        val[OPT_PROGRAM] = m->program;
+    if (val[OPT_PROGRAM] && !val[OPT_ETDUMP] && !val[OPT_PROFILE] && !val[OPT_ETRECORD] &&
+        !val[OPT_BUNDLED])
+        return program_mode(val[OPT_PROGRAM], false, val, flag);
+    if (val[OPT_BUNDLED] && !val[OPT_ETDUMP] && !val[OPT_PROFILE] && !val[OPT_ETRECORD])
+        return program_mode(val[OPT_BUNDLED], true, val, flag);
     if (val[OPT_ETRECORD] && !val[OPT_ETDUMP] && !val[OPT_PROFILE])
         return etrecord_summary(val, flag, next);
     if (val[OPT_PROFILE])
@@ -1507,14 +1559,17 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
     o.debug_buffer_path = val[OPT_DEBUG_BUFFER];
     o.bundled_program_path = val[OPT_BUNDLED];
     o.etrecord_path = val[OPT_ETRECORD];
+    o.program_path = val[OPT_PROGRAM];
     bool from_stdin = strcmp(val[OPT_ETDUMP], "-") == 0;
     int krc = check_kind(OPT_ETDUMP, ET_INPUT_ETDUMP, &val[OPT_ETDUMP], 1);
     if (krc == 0)
         krc = check_kinds(val);
     if (krc != 0)
         return krc;
-    const char *inputs[5] = {from_stdin ? NULL : val[OPT_ETDUMP], NULL, NULL, NULL, NULL};
+    const char *inputs[6] = {from_stdin ? NULL : val[OPT_ETDUMP], NULL, NULL, NULL, NULL, NULL};
     size_t n_inputs = from_stdin ? 0 : 1;
+    if (val[OPT_PROGRAM])
+        inputs[n_inputs++] = val[OPT_PROGRAM];
     if (val[OPT_BUNDLED])
         inputs[n_inputs++] = val[OPT_BUNDLED];
     if (val[OPT_DEBUG_BUFFER])

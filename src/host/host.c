@@ -247,6 +247,9 @@ int et_host_assign_inputs(lua_State *L)
     char msg[1024];
     if (et_inputs_assign(files, (int)n, &in, msg, sizeof msg) != 0)
         return luaL_error(L, "%s", msg);
+    if (in.program) /* not an Inspector input */
+        return luaL_error(L, "%s: an ExecuTorch program: read it with "
+                             "etinspect.parse_program(path)", in.program);
     int many = in.n_etdumps > 1 ||
                (in.n_etdumps == 1 && et_input_kind_of(dumps[0]) == ET_INPUT_DIRECTORY);
     if (!many && in.n_debug_buffers > 1)

@@ -3,7 +3,7 @@
  *
  * Identifiers as the readers check them: an ETDump has "ED00" at byte 8
  * when size-prefixed, else at byte 4 (spec §2.1); a BundledProgram "BP08"
- * at byte 4; an ETRecord is a ZIP archive (local file header "PK\3\4", or
+ * at byte 4; an ExecuTorch program "ET12" at byte 4 (program.h); an ETRecord is a ZIP archive (local file header "PK\3\4", or
  * the end-of-central-directory record "PK\5\6" of an empty one); a legacy
  * profiler dump starts with a prof_header_t (spec §9): a 32-byte name,
  * prof_ver = 1 and three (max, used) count pairs with used <= max, in
@@ -57,6 +57,7 @@ static const struct {
     {ET_INPUT_LEGACY, "a legacy profiler dump", "--profile_results_path"},
     {ET_INPUT_ETRECORD, "an ETRecord (a ZIP archive)", "--etrecord_path"},
     {ET_INPUT_BUNDLED, "a BundledProgram", "--bundled_program_path"},
+    {ET_INPUT_PROGRAM, "an ExecuTorch program (.pte)", "--program_path"},
 };
 
 static int kind_row(et_input_kind k)
@@ -114,6 +115,8 @@ et_input_kind et_input_kind_of_bytes(const unsigned char *h, size_t n)
         return ET_INPUT_ETDUMP;
     if (n >= 8 && memcmp(h + 4, "BP08", 4) == 0)
         return ET_INPUT_BUNDLED;
+    if (n >= 8 && memcmp(h + 4, "ET12", 4) == 0)
+        return ET_INPUT_PROGRAM;
     if (n >= 4 && (memcmp(h, "PK\3\4", 4) == 0 || memcmp(h, "PK\5\6", 4) == 0))
         return ET_INPUT_ETRECORD;
     if (is_legacy(h, n))
@@ -164,6 +167,7 @@ int et_inputs_assign(const char *const *files, int n, et_inputs *in, char *msg, 
             break;
         case ET_INPUT_ETRECORD: role = &in->etrecord, what = "ETRecords"; break;
         case ET_INPUT_BUNDLED: role = &in->bundled_program, what = "BundledPrograms"; break;
+        case ET_INPUT_PROGRAM: role = &in->program, what = "programs"; break;
         default: other[n_other++] = files[i]; continue;
         }
         if (*role) {
@@ -204,6 +208,7 @@ const char *et_input_kind_name(et_input_kind k)
     case ET_INPUT_LEGACY: return "profile_results";
     case ET_INPUT_ETRECORD: return "etrecord";
     case ET_INPUT_BUNDLED: return "bundled_program";
+    case ET_INPUT_PROGRAM: return "program";
     case ET_INPUT_TEXT: return "text";
     case ET_INPUT_MISSING: return "missing";
     case ET_INPUT_DIRECTORY: return "directory";

@@ -18,6 +18,7 @@ typedef enum {
     ET_INPUT_LEGACY,    /* a legacy profiler dump: prof_ver 1 after a 32-byte name */
     ET_INPUT_ETRECORD,  /* a ZIP archive ("PK\3\4", or an empty one "PK\5\6") */
     ET_INPUT_BUNDLED,   /* a BundledProgram: "BP08" at byte 4 */
+    ET_INPUT_PROGRAM,   /* an ExecuTorch program (.pte): "ET12" at byte 4 */
     ET_INPUT_MISSING,   /* cannot be opened or read (errno says why) */
     ET_INPUT_DIRECTORY, /* not a regular file */
 } et_input_kind;
@@ -46,7 +47,7 @@ int et_input_misplaced(const char *label, et_input_kind found, et_input_kind exp
                        size_t size);
 
 /* The kind's name as the Lua side and messages use it: "etdump",
- * "profile_results", "etrecord", "bundled_program", "text", "unknown",
+ * "profile_results", "etrecord", "bundled_program", "program", "text", "unknown",
  * "missing", "directory". */
 const char *et_input_kind_name(et_input_kind k);
 
@@ -54,6 +55,7 @@ const char *et_input_kind_name(et_input_kind k);
  * and `debug_buffers` are set, of several dumps read as one dataset. */
 typedef struct {
     const char *etdump, *profile_results, *etrecord, *bundled_program, *debug_buffer;
+    const char *program; /* an ExecuTorch program (.pte) */
     /* NULL: one ETDump at most (a second is an error).  Else room for as
      * many paths as there are files: every ETDump among the files is
      * appended to `etdumps` and every debug buffer to `debug_buffers`, in
@@ -65,7 +67,8 @@ typedef struct {
 
 /* Give each of the `n` files the role its content calls for, in `in`
  * (which may already hold roles given by options): an ETDump the dump, an
- * ETRecord the record, a BundledProgram the program; a legacy profiler
+ * ETRecord the record, a BundledProgram the bundled program, an ExecuTorch
+ * program (.pte) `program`; a legacy profiler
  * dump the dump when no ETDump is given (beside one it can only be a debug
  * buffer); a text file is an error (ET_INPUT_TEXT_WHY); anything else the
  * debug buffer beside an ETDump, else the dump (whose reader then says

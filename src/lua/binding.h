@@ -14,6 +14,8 @@
  *   l_runs.c       Run, RawEvent raw RunData and events, C-closure iterators
  *   l_etrecord.c   ETRecord      owns an et_etrecord (etinspect.parse_etrecord)
  *   l_graph.c      Graph, Node   a program of an ETRecord and its nodes
+ *   l_program.c    Program, Method, Instruction, Operator  an ExecuTorch
+ *                  program (.pte; etinspect.parse_program)
  *   l_pyobj.c      ordered dicts and tuples (Python's dict and tuple),
  *                  iteration in a given key order (et_lua_pairs_in_order)
  *   l_export.c     Inspector:write_trace, Inspector:to_sqlite,
@@ -341,6 +343,12 @@ void et_lua_register_modelexplorer(lua_State *L);
 /* Add EventBlock.reference_output and Inspector.bundled_program
  * (l_bundled.c; after the Inspector and EventBlock registrations). */
 void et_lua_register_bundled(lua_State *L);
+
+/* Register Program, Method, Instruction and Operator (l_program.c). */
+void et_lua_register_program(lua_State *L);
+
+/* etinspect.parse_program(path) -> Program (l_program.c). */
+int et_lua_parse_program(lua_State *L);
 /* Add insp:run_columns and insp:column_names (l_columns.c; after the
  * Inspector's registration). */
 void et_lua_register_columns(lua_State *L);

@@ -6,7 +6,9 @@
  *   ev.perf_data                  PerfData, or nil for an event with debug events only
  *   ev.op_types                   sequence of the ops of the graph nodes linked
  *                                 to the event (duplicates kept; {} without an
- *                                 ETRecord) -- link.h
+ *                                 ETRecord) -- link.h; without an ETRecord but
+ *                                 with a program (program_path), a kernel
+ *                                 call's operator -- proglink.h
  *   ev.delegate_debug_identifier  integer, string or nil
  *   ev.debug_handles              integer, sequence of integers (delegate calls
  *                                 and delegated events), or nil when unlinked
@@ -17,7 +19,8 @@
  *                                 dict module key -> (path, type), or nil (None)
  *   ev.is_delegated_op            boolean
  *   ev.delegate_backend_name      string (the delegate_map entry's name; "" when
- *                                 it has none) or nil
+ *                                 it has none) or nil; without an ETRecord but
+ *                                 with a program, a delegate call's backend
  *   ev.debug_data                 sequence of the first run's debug values: integer,
  *                                 boolean, number, Tensor, sequence of Tensors, or
  *                                 nil (Null, String) -- l_values.h; {} without any
@@ -44,6 +47,7 @@
 #include "l_hooks.h"
 #include "l_pyobj.h"
 #include "model/link.h"
+#include "model/proglink.h"
 #include "l_values.h"
 #include "base/pyfmt.h"
 
@@ -86,6 +90,15 @@ static int ev_op_types(lua_State *L)
 {
     lua_child *c;
     const et_event *ev = check_ev(L, 1, &c);
+    const et_inspector *insp = c->box->insp;
+    et_event_instr pi; /* the program's, as the table's rows (rows.c) */
+    if (!insp->etrecord && et_event_program_instr(insp, &insp->blocks[c->block], ev, &pi) &&
+        pi.op[0]) {
+        lua_createtable(L, 1, 0);
+        lua_pushstring(L, pi.op);
+        lua_rawseti(L, -2, 1);
+        return 1;
+    }
     lua_createtable(L, (int)ev->node_count, 0);
     lua_Integer n = 0;
     uint32_t bits;
@@ -160,9 +173,15 @@ static int ev_module_hierarchy(lua_State *L)
 
 static int ev_backend(lua_State *L)
 {
-    const et_event *ev = check_ev(L, 1, NULL);
+    lua_child *c;
+    const et_event *ev = check_ev(L, 1, &c);
+    const et_inspector *insp = c->box->insp;
+    et_event_instr pi;
     if (ev->delegate_backend_name)
         lua_pushstring(L, ev->delegate_backend_name);
+    else if (!insp->etrecord &&
+             et_event_program_instr(insp, &insp->blocks[c->block], ev, &pi) && pi.backend.p)
+        lua_pushlstring(L, pi.backend.p, pi.backend.n);
     else
         lua_pushnil(L);
     return 1;

@@ -557,7 +557,9 @@ static void push_frame_columns(lua_State *L, lua_insp_box *box, const et_frame *
             /* every row's event without linked nodes (or debug data): the
              * cells are empty lists (op_types, debug_data: views of no
              * elements) or empty dicts (lua[c] = false: one for all) */
-            bool dd = name[0] == 'd', plain = true;
+            /* op_types from a program (no ETRecord; proglink.h) are the
+             * events' own lists, filled as linked ones are */
+            bool dd = name[0] == 'd', plain = !(ops && insp->program && !insp->etrecord);
             for (size_t r = 0; r < nr && plain; r++) {
                 const et_event *ev = &insp->blocks[m->block[r]].events[m->event[r]];
                 plain = dd ? !ev->has_debug_data : ev->node_count == 0;

@@ -6,6 +6,7 @@
  *       source_time_scale="ns", target_time_scale="ms",   -- or etinspect.TimeScale.NS ...
  *       debug_buffer_path=PATH,
  *       bundled_program_path=PATH,   -- a .bpte: reference outputs (bundled.h)
+ *       program_path=PATH,           -- a .pte: each event's instruction (proglink.h)
  *       bundled_test_case=K,         -- its test case for runs without an index
  *       delegate_metadata_parser=function(raw_list) -> table | "name",
  *       delegate_time_scale_converter=function(name, ticks) -> number,
@@ -207,10 +208,11 @@ static const et_lua_owner_class insp_class = {
 
 /* The string options an Inspector keeps in its user value (insp.etdump_path
  * ...), whether Lua opened it or the command line handed it over. */
-#define N_PATH_KEYS 6
+#define N_PATH_KEYS 7
 static const char *const PATH_KEYS[N_PATH_KEYS] = {
     "etdump_path",          "profile_results_path", "debug_buffer_path",
-    "bundled_program_path", "etrecord_method",      "reference_graph_name"};
+    "bundled_program_path", "etrecord_method",      "reference_graph_name",
+    "program_path"};
 
 static int insp_new(lua_State *L)
 {
@@ -227,6 +229,7 @@ static int insp_new(lua_State *L)
                                       {"etrecord_method", "string"},
                                       {"profile_results_data", "string"},
                                       {"profile_results_path", "string"},
+                                      {"program_path", "string"},
                                       {"reference_graph_name", "string"},
                                       {"source_time_scale", "string"},
                                       {"target_time_scale", "string"},
@@ -250,6 +253,10 @@ static int insp_new(lua_State *L)
                  et_lua_opt_get(L, 1, "profile_results_data") != LUA_TNIL;
     lua_settop(L, 1);
     et_error err;
+    if (legacy && et_lua_opt_get(L, 1, "program_path") != LUA_TNIL)
+        return luaL_error(L, "program_path links an ETDump's events to the program's "
+                             "instructions; profile results are not linked");
+    lua_settop(L, 1);
     if (legacy) {
         /* a legacy profiler dump: its ticks' time scale, output in ms */
         if (et_lua_opt_get(L, 1, "source_time_scale") != LUA_TNIL ||
@@ -290,7 +297,8 @@ static int insp_new(lua_State *L)
      * caller's: it may change) */
     const char **dst[N_PATH_KEYS] = {&o.etdump_path, &o.profile_results_path,
                                      &o.debug_buffer_path, &o.bundled_program_path,
-                                     &o.etrecord_method, &o.reference_graph_name};
+                                     &o.etrecord_method, &o.reference_graph_name,
+                                     &o.program_path};
     for (int i = 0; i < N_PATH_KEYS; i++) {
         if (et_lua_opt_get(L, 1, PATH_KEYS[i]) != LUA_TNIL)
             *dst[i] = lua_tostring(L, -1);

@@ -79,6 +79,7 @@ int luaopen_etinspect(lua_State *L)
     et_lua_register_export(L);
     et_lua_register_modelexplorer(L);
     et_lua_register_bundled(L);
+    et_lua_register_program(L);
     et_lua_register_columns(L);
     et_lua_register_rawframe(L);
 
@@ -88,6 +89,8 @@ int luaopen_etinspect(lua_State *L)
     lua_setfield(L, M, "Inspector");
     lua_pushcfunction(L, et_lua_parse_etrecord);
     lua_setfield(L, M, "parse_etrecord");
+    lua_pushcfunction(L, et_lua_parse_program);
+    lua_setfield(L, M, "parse_program");
     et_lua_push_tensor_class(L);
     lua_setfield(L, M, "Tensor");
     lua_pushcfunction(L, on_warning);

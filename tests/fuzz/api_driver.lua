@@ -94,6 +94,9 @@ function M.run(src, opts)
     if copy(fx .. "/" .. name, dir .. "/" .. name) then files[name] = dir .. "/" .. name end
   end
   if opts.src then copy(opts.src .. "/tests/fixtures/tensors.bin", dir .. "/tensors.bin") end
+  if opts.src and copy(opts.src .. "/tests/pte/keyword_spotting.pte", dir .. "/model.pte") then
+    files["model.pte"] = dir .. "/model.pte" -- a program (parse_program, program_path)
+  end
   local dumps = {}
   for name, p in saved.pairs(files) do if name:match("%.etdp$") then dumps[#dumps + 1] = p end end
   table.sort(dumps)
@@ -155,7 +158,7 @@ function M.run(src, opts)
         local l = by_type[tn]
         if #l < 20 then l[#l + 1] = v end
       end
-      if tn == "Inspector" or tn == "ETRecord" or tn == "Dumps" then owners[#owners + 1] = v end
+      if tn == "Inspector" or tn == "ETRecord" or tn == "Dumps" or tn == "Program" then owners[#owners + 1] = v end
       if not tn and saved.type(v) == "table" then -- a sequence of objects: keep two of them
         local ok, n = saved.pcall(function() return #v end)
         if ok and saved.type(n) == "number" and n >= 1 then
@@ -518,6 +521,16 @@ function M.run(src, opts)
         etinspect.write_npy(dir .. "/t.npy", v)
         local t = keep(etinspect.read_npy(dir .. "/t.npy"))
         keep(debug.getuservalue(t)) -- its NpyFile (closable: its Tensors must notice)
+      end
+    end,
+    function() -- a program and what depends on it: a method, an instruction, an operator
+      note("etinspect.parse_program")
+      local p = keep(etinspect.parse_program(int(4) == 1 and arg() or files["model.pte"]))
+      local m = keep(p.methods[int(2)])
+      if m then
+        local ins = m.instructions
+        keep(ins[int(#ins + 1) - 1] or ins[1])
+        keep(m.operators[int(3)])
       end
     end,
   }

@@ -35,6 +35,10 @@ obj.Node = obj.Graph.nodes[1]
 etinspect.write_npy(tmp, obj.Tensor)
 obj.NpyFile = debug.getuservalue(etinspect.read_npy(tmp))
 obj.OutFile = etinspect._core.outfile(tmp .. ".out")
+-- a Program and its dependents (tests/pte; docs/lua-api.md "Programs")
+local prog = etinspect.parse_program(t.src .. "/tests/pte/add.pte")
+obj.Program, obj.Method = prog, prog.methods[1]
+obj.Instruction, obj.Operator = obj.Method.instructions[1], obj.Method.operators[1]
 
 local err_of = t.err_of
 
@@ -101,6 +105,10 @@ local C_METHODS = {
   {"OutFile", "write", args = {"x"}, max = -1, bad = {{{{}}, "@: bad argument #1 (string expected, got table)"}}},
   {"OutFile", "abort", args = {}, max = 0},
   {"OutFile", "commit", args = {}, max = 0, bad = {{{}, "OutFile: already committed or aborted"}}, skip_call = true},
+  {"Program", "close", args = {}, max = 0, skip_call = true},
+  {"Program", "method", args = {"forward"}, max = 1, bad = {{{{}}, "@: bad argument #1 (string expected, got table)"}}},
+  {"Program", "summary", args = {}, max = 0},
+  {"Program", "diff", args = {prog}, max = 1, bad = {{{1}, "@: bad argument #1 (etinspect.Program expected, got number)"}}},
 }
 
 -- every C method of every type is listed --------------------------------------------------
@@ -204,7 +212,7 @@ end
 t.is(err_of(etinspect.Inspector, {etdump_path = fx .. "/sample.etdp", bogus = 1}),
   "etinspect.Inspector: unknown option 'bogus' (accepted: bundled_program_path, bundled_test_case, debug_buffer_path, "
   .. "delegate_metadata_parser, delegate_time_scale_converter, enable_module_hierarchy, etdump_data, etdump_path, "
-  .. "etrecord, etrecord_json_budget, etrecord_method, profile_results_data, profile_results_path, reference_graph_name, source_time_scale, "
+  .. "etrecord, etrecord_json_budget, etrecord_method, profile_results_data, profile_results_path, program_path, reference_graph_name, source_time_scale, "
   .. "target_time_scale, time_scale)", "Inspector{bogus=}")
 t.is(err_of(etinspect.Inspector, {etdump_path = fx .. "/sample.etdp", enable_module_hierarchy = "yes"}),
   "etinspect.Inspector: option 'enable_module_hierarchy' must be a boolean, got string", "Inspector: a wrong type")
@@ -235,7 +243,7 @@ local ev, pd, rec, graph, tensor = obj.Event, obj.PerfData, obj.ETRecord, obj.Gr
 local t_ = tensor
 local DOC = {
   {"etinspect.Inspector", bad = function() return etinspect.Inspector(fx .. "/sample.etdp") end,
-   opts = function(o) return etinspect.Inspector(o) end, want = "etinspect.Inspector: bad argument #1 (options table expected, got string)", where = "etinspect.Inspector", accepted = "bundled_program_path, bundled_test_case, debug_buffer_path, delegate_metadata_parser, delegate_time_scale_converter, enable_module_hierarchy, etdump_data, etdump_path, etrecord, etrecord_json_budget, etrecord_method, profile_results_data, profile_results_path, reference_graph_name, source_time_scale, target_time_scale, time_scale"},
+   opts = function(o) return etinspect.Inspector(o) end, want = "etinspect.Inspector: bad argument #1 (options table expected, got string)", where = "etinspect.Inspector", accepted = "bundled_program_path, bundled_test_case, debug_buffer_path, delegate_metadata_parser, delegate_time_scale_converter, enable_module_hierarchy, etdump_data, etdump_path, etrecord, etrecord_json_budget, etrecord_method, profile_results_data, profile_results_path, program_path, reference_graph_name, source_time_scale, target_time_scale, time_scale"},
   {"etinspect.on_warning", bad = function() return etinspect.on_warning("stderr") end, want = "etinspect.on_warning: bad argument #1 (function or nil expected, got string)"},
   {"etinspect.set_option", bad = function() return etinspect.set_option("display.max_rowz", 1) end, want = "set_option: unknown option 'display.max_rowz' (options: display.max_colwidth, display.max_rows, display.min_rows, display.width)"},
   {"etinspect.get_option", bad = function() return etinspect.get_option(42) end, want = "get_option: bad argument #1 (option name string expected, got number)"},
@@ -308,6 +316,11 @@ local DOC = {
   {"insp:column_names", bad = function() return insp:column_names(1) end, want = "Inspector:column_names: too many arguments (it takes 0, got 1)"},
   {"rec:get_exported_program", bad = function() return rec:get_exported_program(true) end, want = "ETRecord:get_exported_program: bad argument #1 (string expected, got boolean)"},
   {"rec:close", bad = function() return rec.close("x") end, want = "ETRecord:close: bad self (ETRecord expected, got string)"},
+  {"etinspect.parse_program", bad = function() return etinspect.parse_program({}) end, want = "etinspect.parse_program: bad argument #1 (path string expected, got table)"},
+  {"prog:method", bad = function() return prog:method({}) end, want = "Program:method: bad argument #1 (string expected, got table)"},
+  {"prog:summary", bad = function() return prog:summary(1) end, want = "Program:summary: too many arguments (it takes 0, got 1)"},
+  {"prog:diff", bad = function() return prog:diff("x") end, want = "Program:diff: bad argument #1 (etinspect.Program expected, got string)"},
+  {"prog:close", bad = function() return prog.close("x") end, want = "Program:close: bad self (Program expected, got string)"},
   {"g:node", bad = function() return graph:node() end, want = "Graph:node: bad argument #1 (string expected, got no value)"},
   {"g:nodes_by_debug_handle", bad = function() return graph:nodes_by_debug_handle("x") end, want = "Graph:nodes_by_debug_handle: bad argument #1 (number expected, got string)"},
   {"g:print", bad = function() return graph:print("out.txt") end, want = "Graph:print: bad argument #1 (file expected, got string)"},

@@ -43,6 +43,40 @@ function S.display_columns(unit)
   return require("etinspect.diff").display_columns(unit)
 end
 
+--- Two ExecuTorch programs (.pte, "ET12" at byte 4) given as A and B:
+-- print what changed from A to B (Program:diff; docs/programs.md "Two
+-- programs") and return true; false when A or B is not a program.
+-- @tparam table o the parsed arguments
+-- @raise usage error (exit 2) for a program beside a dump, or options
+--   that only apply to dumps; input error (exit 1) for a malformed program
+function S.programs(o)
+  if o.A == nil or o.B == nil then return false end -- sets (--base/--test) are dumps
+  local function is_program(path)
+    local f = io.open(path, "rb")
+    if not f then return false end
+    local head = f:read(8)
+    f:close()
+    return head ~= nil and #head == 8 and head:sub(5, 8) == "ET12"
+  end
+  local pa, pb = is_program(o.A), is_program(o.B)
+  if not (pa or pb) then return false end
+  if not (pa and pb) then
+    common.usage_error("diff: " .. (pa and o.A or o.B) .. " is an ExecuTorch program and "
+      .. (pa and o.B or o.A) .. " is not: diff compares two dumps or two programs")
+  end
+  for _, k in ipairs({ "tsv_path", "model_explorer_path", "etrecord", "fail_above" }) do
+    if o[k] then common.usage_error("diff: --" .. k .. " does not apply to two programs") end
+  end
+  local ok, a = pcall(etinspect.parse_program, o.A)
+  if not ok then common.input_error(tostring(a)) end
+  local ok2, b = pcall(etinspect.parse_program, o.B)
+  if not ok2 then a:close(); common.input_error(tostring(b)) end
+  io.write(a:diff(b))
+  a:close()
+  b:close()
+  return true
+end
+
 --- The paths of one side: the positional argument, or the option's list.
 -- @tparam table o parsed arguments
 -- @tparam string pos "A" or "B"
@@ -107,6 +141,7 @@ end
 --   side, or naming the --tsv_path file or its directory; input errors
 --   (exit 1) for unreadable dumps or patterns matching nothing
 function S.run(o)
+  if S.programs(o) then return end
   if not (o.alpha > 0 and o.alpha < 1) then
     common.usage_error("--alpha must be between 0 and 1, got " .. tostring(o.alpha))
   end

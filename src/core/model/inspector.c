@@ -7,6 +7,7 @@
 
 #include "model/link.h"
 #include "base/bigalloc.h"
+#include "model/proglink.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -242,6 +243,8 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
         !(insp->bundled = et_bundled_open_path(o->bundled_program_path, err)))
         goto fail;
     insp->bundled_test_case = o->bundled_test_case;
+    if (o->program_path && !(insp->program = et_program_open_path(o->program_path, err)))
+        goto fail;
     if (o->defer_model && o->defer_stats && !o->converter && !insp->etrecord &&
         !insp->bundled) {
         /* the dump verified (and its own warnings given) here; the model
@@ -259,7 +262,8 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
             return insp;
         }
     }
-    if (et_model_build(insp, o, err) != 0 || assign_reference_outputs(insp, err) != 0)
+    if (et_model_build(insp, o, err) != 0 || assign_reference_outputs(insp, err) != 0 ||
+        et_proglink(insp, err) != 0)
         goto fail;
     if (insp->etrecord) {
         et_link_options lo = {.method = insp->etrecord_method,
@@ -290,6 +294,8 @@ void et_inspector_free(et_inspector *insp)
     if (et_insp_int(insp)->owns_etrecord)
         et_etrecord_free(insp->etrecord);
     et_bundled_free(insp->bundled);
+    et_program_free(insp->program);
+    free(insp->program_method);
     free(insp);
 }
 
@@ -303,7 +309,8 @@ static int build_pending(et_inspector *insp, bool stats, et_error *err)
     et_inspector_options_init(&o);
     o.defer_stats = !stats;
     size_t nw = insp->warnings.n;
-    if (et_model_build(insp, &o, err) != 0 || assign_reference_outputs(insp, err) != 0) {
+    if (et_model_build(insp, &o, err) != 0 || assign_reference_outputs(insp, err) != 0 ||
+        et_proglink(insp, err) != 0) {
         et_model_free(insp);
         et_warnings_truncate(&insp->warnings, nw);
         ii->stats_pending = true; /* as the pending model left it */

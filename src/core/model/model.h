@@ -188,6 +188,10 @@ typedef struct et_inspector_options {
      * bundled_input_index (ETDumpGen never writes it); -1 (the default):
      * such blocks get no reference output */
     int32_t bundled_test_case;
+    /* optional ExecuTorch program (.pte, identifier ET12; proglink.h):
+     * each block's method and each event's instruction (its operator or
+     * delegate backend) */
+    const char *program_path;
     /* keep the pages of a mapped ETDump resident once read (no
      * MADV_DONTNEED behind the verification and the model): for a caller
      * that reads the raw runs again (the Lua binding: run:events(),
@@ -262,6 +266,10 @@ typedef struct et_inspector {
     int32_t bundled_suite;        /* the method test suite reference outputs come
                                      from ("forward", else the only one:
                                      et_bundled_reference_suite), or -1 */
+    /* ExecuTorch program (program.h, proglink.h) */
+    struct et_program *program;   /* NULL without one */
+    int32_t *program_method;      /* per block: the program's method it runs, or -1;
+                                     NULL until linked */
 } et_inspector;
 
 /* Open and build an inspector (spec §1.3, steps 1, 4-7), from an ETDump

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/link.h"
+#include "model/proglink.h"
 #include "output/memsummary.h"
 #include "output/rows.h"
 #include "base/strbuf.h"
@@ -287,6 +288,27 @@ static void j_event(et_strbuf *sb, const et_inspector *insp, const et_block *blk
     else
         et_sb_adds(sb, "null");
     et_sb_addc(sb, ',');
+    if (insp->program) { /* only with a program: documents without one are unchanged */
+        et_event_instr pi;
+        j_indent(sb, D + 1), j_key(sb, "program_instruction");
+        if (et_event_program_instr(insp, blk, ev, &pi)) {
+            et_sb_adds(sb, "{\"method\": ");
+            j_str(sb, pi.m.name.p ? pi.m.name.p : "", pi.m.name.n);
+            et_sb_adds(sb, ", \"kind\": ");
+            j_strz(sb, et_pinstr_kind_name(pi.in.kind));
+            if (pi.op[0]) {
+                et_sb_adds(sb, ", \"operator\": ");
+                j_strz(sb, pi.op);
+            }
+            if (pi.backend.p) {
+                et_sb_adds(sb, ", \"backend\": ");
+                j_str(sb, pi.backend.p, pi.backend.n);
+            }
+            et_sb_adds(sb, "},");
+        } else {
+            et_sb_adds(sb, "null,");
+        }
+    }
     j_indent(sb, D + 1), j_key(sb, "raw_delegate_debug_metadatas_hex");
     et_sb_addc(sb, '[');
     if (ev->raw_delegate_debug_metadatas) {

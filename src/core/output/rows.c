@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/link.h"
+#include "model/proglink.h"
 #include "base/strbuf.h"
 
 /* ------------------------------------------------------------------ */
@@ -735,7 +736,18 @@ et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
                 rc |= et_frame_set_text(f, r, (size_t)cmap[C_RAW], sb.p, sb.n);
             }
             et_sb_reset(&sb);
-            py_op_types(&sb, insp, blk, ev);
+            /* without an ETRecord, a program gives the op type of a kernel
+             * call and the backend of a delegate call (proglink.h) */
+            et_event_instr pi;
+            bool from_program = !insp->etrecord && insp->program &&
+                                et_event_program_instr(insp, blk, ev, &pi);
+            if (from_program && pi.op[0]) {
+                et_sb_addc(&sb, '[');
+                et_sb_add_pystr(&sb, pi.op, strlen(pi.op));
+                et_sb_addc(&sb, ']');
+            } else {
+                py_op_types(&sb, insp, blk, ev);
+            }
             rc |= et_frame_set_text(f, r, (size_t)cmap[C_OPS], sb.p, sb.n);
             if (cmap[C_DID] >= 0) {
                 if (ev->delegate_debug_identifier_kind == ET_DID_INT)
@@ -753,6 +765,9 @@ et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
             if (ev->delegate_backend_name)
                 rc |= et_frame_set_text(f, r, (size_t)cmap[C_BACKEND], ev->delegate_backend_name,
                                         strlen(ev->delegate_backend_name));
+            else if (from_program && pi.backend.p)
+                rc |= et_frame_set_text(f, r, (size_t)cmap[C_BACKEND], pi.backend.p,
+                                        pi.backend.n);
             et_frame_set_bool(f, r, (size_t)cmap[C_DELEGATED], ev->is_delegated_op);
             if (lists && cmap[C_DEBUG] >= 0) {
                 /* values are decoded in a later layer; show how many entries */
