@@ -304,29 +304,62 @@ static int alloc_run_arrays(et_block *blk, size_t R, bool zero)
     return 0;
 }
 
-/* The pools of et_inspector_int.event_pool and run_pool, at the size of
- * every block of the merge (a block of no event or run still gets one, as
- * alloc_block gives it).  Returns 0 or -1 (out of memory). */
-static int alloc_block_pools(builder *b)
+/* The events of every block of the merge, in the inspector's event pool
+ * (a block of no event still gets one), from their EventSignatures (spec
+ * §3.6: names, ids, delegate ids; then the signatures can go), with their
+ * samples from the arena and their per-run debug and metadata arrays.
+ * Returns 0 or -1 (out of memory). */
+static int init_events(builder *b, char *arena)
 {
     et_inspector_int *ii = et_insp_int(b->insp);
-    size_t ne = 0, nr = 0;
+    static const char empty[1] = "";
+    size_t ne = 0;
+    for (size_t gi = 0; gi < b->n_groups; gi++)
+        ne += b->groups[gi].seq_len ? b->groups[gi].seq_len : 1;
+    if (!(ii->event_pool = calloc(ne ? ne : 1, sizeof *ii->event_pool)))
+        return -1;
+    ii->n_event_pool = ne;
+    et_event *ev = ii->event_pool;
     for (size_t gi = 0; gi < b->n_groups; gi++) {
         const ggroup *g = &b->groups[gi];
-        ne += g->seq_len ? g->seq_len : 1;
-        nr += g->n_runs ? g->n_runs : 1;
+        size_t E = g->seq_len, R = g->n_runs;
+        for (size_t e = 0; e < E; e++, ev++) {
+            const esig *s = &b->es.v[b->seq[g->seq_first + e]];
+            ev->name_str = (et_str){empty, 0};
+            ev->instruction_id = s->instr_raw;
+            ev->num_outputs = 1;
+            if (s->has_p) {
+                apply_sig(ev, &s->p);
+                ev->has_perf_data = R > 0;
+                ev->perf_data.n = R;
+                ev->profile_event_pos_first_run = R ? b->pe0[g->pe_first + e] : 0;
+                ev->perf_data.raw = (double *)arena;
+                arena += R * sizeof(double);
+                ev->start_time = (uint64_t *)arena;
+                arena += R * sizeof(uint64_t);
+                if (b->any_meta[g->seq_first + e] &&
+                    !(ev->raw_delegate_debug_metadatas = calloc(R, sizeof(et_str))))
+                    return -1;
+            }
+            if (s->has_d) {
+                apply_sig(ev, &s->d);
+                ev->has_debug_data = true;
+                if (!(ev->debug_first = malloc(R * sizeof(uint32_t))) ||
+                    !(ev->debug_count = malloc(R * sizeof(uint32_t))))
+                    return -1;
+            }
+        }
+        if (!E)
+            ev++;
     }
-    if (nr > SIZE_MAX / (5 * sizeof(uint32_t)))
-        return -1;
-    ii->event_pool = calloc(ne ? ne : 1, sizeof *ii->event_pool);
-    ii->run_pool = malloc((nr ? 5 * nr : 1) * sizeof *ii->run_pool);
-    return ii->event_pool && ii->run_pool ? 0 : -1;
+    return 0;
 }
 
-/* Allocate block `gi` at its final size (events and per-run arrays from
- * the inspector's pools at *ev_at and *run_at, its value and allocation
- * pools; samples from *arena).  Returns 0 or -1 (out of memory). */
-static int alloc_block(builder *b, size_t gi, char **arena, size_t *ev_at, size_t *run_at)
+/* Block `gi` at its final size: its events from the event pool at *ev_at
+ * (init_events), its per-run arrays from the run pool at *run_at, its
+ * value and allocation pools, its allocators.  Returns 0 or -1 (out of
+ * memory). */
+static int alloc_block(builder *b, size_t gi, size_t *ev_at, size_t *run_at)
 {
     et_inspector *insp = b->insp;
     const ggroup *g = &b->groups[gi];
@@ -356,23 +389,6 @@ static int alloc_block(builder *b, size_t gi, char **arena, size_t *ev_at, size_
         for (uint32_t i = 0; i < first.allocators.count; i++)
             blk->allocators[i] = et_etdump_allocator_name(&insp->dump, &first, i);
     }
-    for (size_t e = 0; e < E; e++) {
-        const esig *s = &b->es.v[b->seq[g->seq_first + e]];
-        et_event *ev = &blk->events[e];
-        if (s->has_p) {
-            ev->perf_data.n = R;
-            ev->perf_data.raw = (double *)*arena;
-            *arena += R * sizeof(double);
-            ev->start_time = (uint64_t *)*arena;
-            *arena += R * sizeof(uint64_t);
-            if (b->any_meta[g->seq_first + e] &&
-                !(ev->raw_delegate_debug_metadatas = calloc(R, sizeof(et_str))))
-                return -1;
-        }
-        if (s->has_d && (!(ev->debug_first = malloc(R * sizeof(uint32_t))) ||
-                         !(ev->debug_count = malloc(R * sizeof(uint32_t)))))
-            return -1;
-    }
     return 0;
 }
 
@@ -381,8 +397,8 @@ static int alloc_block(builder *b, size_t gi, char **arena, size_t *ev_at, size_
 
 /* Duration of one profile event in target units (spec §3.7-§3.8, with the
  * wrap-around correction); pass 1 has checked that it has one. */
-static inline double duration(const builder *b, const esig *s, bool delegated, uint64_t start,
-                              uint64_t end)
+static inline double duration(const builder *b, const et_event *ev, bool delegated,
+                              uint64_t start, uint64_t end)
 {
     double f = b->insp->scale_factor;
     if (!delegated && start <= end)
@@ -400,17 +416,12 @@ static inline double duration(const builder *b, const esig *s, bool delegated, u
     uint64_t e = wrapped ? end + (UINT64_C(1) << 32) : end;
     double cs = (double)start / f, ce = (double)e / f;
     if (b->converter) {
-        char buf[12];
-        const char *name;
-        size_t len;
-        if (s->p.has_did) {
-            id_text(s->p.did, buf);
-            name = buf;
-            len = strlen(buf);
-        } else {
-            name = s->p.dstr.p;
-            len = s->p.dstr.n;
-        }
+        /* the delegate id as text (init_events applied the signature: a
+         * profile part and a debug part share their delegate ids) */
+        et_str nm = ev->delegate_debug_identifier_kind == ET_DID_INT ? et_event_name(ev)
+                                                                     : ev->delegate_debug_id_str;
+        const char *name = nm.p;
+        size_t len = nm.n;
         double v;
         if (b->converter(b->converter_ud, name, len, start, &v) == 0)
             cs = v;
@@ -429,11 +440,10 @@ static inline double duration(const builder *b, const esig *s, bool delegated, u
 /* Runs [r0, r1) of worker group lg into its block: event by event, so
  * that each event's samples are written contiguously (a transposition of
  * the ticks in tiles of runs). */
-static void fill_runs(const builder *b, const et_ticks *tbase, const lgroup *lg, size_t r0,
+static void fill_runs(const builder *b, const et_ticks *tbase, const pgroup *lg, size_t r0,
                       size_t r1)
 {
     const et_inspector *insp = b->insp;
-    const ggroup *g = &b->groups[lg->global];
     et_block *blk = &insp->blocks[lg->global];
     size_t E = lg->seq_len, off = lg->run_offset;
     for (size_t k = 0; k < E; k++) {
@@ -444,13 +454,12 @@ static void fill_runs(const builder *b, const et_ticks *tbase, const lgroup *lg,
             for (size_t r = r0; r < r1; r++)
                 ET_PREFETCH(tbase + lg->rr[r].row + k + 16);
         if (ev->perf_data.raw && (b->fill & FILL_SAMPLES)) {
-            const esig *s = &b->es.v[b->seq[g->seq_first + k]];
-            bool delegated = s->has_p && (s->p.has_did || s->p.dstr.p);
+            bool delegated = ev->is_delegated_op;
             double *raw = ev->perf_data.raw + off;
             uint64_t *st = ev->start_time + off;
             for (size_t r = r0; r < r1; r++) {
                 et_ticks t = tbase[lg->rr[r].row + k];
-                raw[r] = duration(b, s, delegated, t.start, t.end);
+                raw[r] = duration(b, ev, delegated, t.start, t.end);
                 st[r] = t.start;
             }
         }
@@ -463,7 +472,7 @@ static void fill_runs(const builder *b, const et_ticks *tbase, const lgroup *lg,
 }
 
 /* Everything of worker group lg but its samples into its block. */
-static void fill_runs_data(const builder *b, const lgroup *lg)
+static void fill_runs_data(const builder *b, const pgroup *lg)
 {
     et_block *blk = &b->insp->blocks[lg->global];
     size_t off = lg->run_offset, n = lg->n_runs;
@@ -501,7 +510,7 @@ static void pass2(void *ctx, size_t k)
     const builder *b = ctx;
     const worker *w = &b->w[k];
     for (size_t gi = 0; gi < w->n_groups; gi++) {
-        const lgroup *lg = &w->groups[gi];
+        const pgroup *lg = &w->pg[gi];
         if (b->fill & FILL_DATA)
             fill_runs_data(b, lg);
         if (!(b->fill & (FILL_DEBUG | FILL_SAMPLES)))
@@ -615,26 +624,12 @@ int et_model_stats(et_inspector *insp, et_error *err)
 static int finish_block(builder *b, size_t gi)
 {
     et_inspector *insp = b->insp;
-    const ggroup *g = &b->groups[gi];
     et_block *blk = &insp->blocks[gi];
     size_t E = blk->n_events, R = blk->n_runs;
-    static const char empty[1] = "";
     bool differs = false; /* one warning per block */
     for (size_t e = 0; e < E; e++) {
-        const esig *s = &b->es.v[b->seq[g->seq_first + e]];
         et_event *ev = &blk->events[e];
-        ev->name_str = (et_str){empty, 0};
-        ev->instruction_id = s->instr_raw;
-        ev->num_outputs = 1;
-        if (s->has_p) {
-            apply_sig(ev, &s->p);
-            ev->has_perf_data = R > 0;
-            ev->perf_data.n = R;
-            ev->profile_event_pos_first_run = R ? b->pe0[g->pe_first + e] : 0;
-        }
-        if (s->has_d) {
-            apply_sig(ev, &s->d);
-            ev->has_debug_data = true;
+        if (ev->has_debug_data) {
             for (size_t r = 1; r < R && !differs; r++)
                 if (!lists_equal(insp, blk->value_pool, ev->debug_first[0], ev->debug_count[0],
                                  ev->debug_first[r], ev->debug_count[r], &b->cmp)) {
@@ -669,23 +664,75 @@ static int finish_block(builder *b, size_t gi)
     return 0;
 }
 
+static void free_more(lgroup_more *x)
+{
+    if (x) {
+        free(x->meta);
+        free(x->dbg_first);
+        free(x->dbg_count);
+        free(x->values);
+        free(x->allocs);
+        free(x);
+    }
+}
+
+/* What pass 1 built that the merge has read: the worker's signatures,
+ * sequences and per-run scratch (its groups are pgroups now). */
+static void free_pass1(worker *w)
+{
+    free(w->pos0);
+    free(w->any_meta);
+    free(w->es.v);
+    free(w->es.tab.slots);
+    free(w->group_tab.slots);
+    free(w->seq);
+    free(w->ev);
+    free(w->tev);
+    free(w->next);
+    free(w->ies);
+    free(w->ie_slots);
+    free(w->ie_stamp);
+    free(w->slots);
+    free(w->esig_slot);
+    free(w->esig_stamp);
+    free(w->outs);
+    free(w->allocs);
+    w->pos0 = NULL;
+    w->any_meta = NULL;
+    w->es = (esig_set){0};
+    w->group_tab = (idtable){0};
+    w->seq = NULL;
+    w->ev = w->tev = NULL;
+    w->next = NULL;
+    w->ies = NULL;
+    w->ie_slots = w->ie_stamp = NULL;
+    w->slots = NULL;
+    w->esig_slot = w->esig_stamp = NULL;
+    w->outs = NULL;
+    w->allocs = NULL;
+    w->n_seq = w->seq_cap = w->pos0_cap = w->any_meta_cap = 0;
+    w->ev_cap = w->tev_cap = w->tev_n = w->next_cap = 0;
+    w->n_ies = w->ies_cap = w->ie_mask = w->ie_slots_cap = 0;
+    w->n_slots = w->slots_cap = w->esig_slot_cap = 0;
+    w->n_outs = w->outs_cap = w->n_allocs = w->allocs_cap = 0;
+    w->have_tpl = false;
+}
+
 static void free_worker(worker *w)
 {
     if (w->ticks)
         et_big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
     for (size_t i = 0; i < w->n_groups; i++) {
-        lgroup *g = &w->groups[i];
-        free(g->rr);
-        if (g->more) {
-            free(g->more->meta);
-            free(g->more->dbg_first);
-            free(g->more->dbg_count);
-            free(g->more->values);
-            free(g->more->allocs);
-            free(g->more);
+        if (w->pg) {
+            free(w->pg[i].rr);
+            free_more(w->pg[i].more);
+        } else {
+            free(w->groups[i].rr);
+            free_more(w->groups[i].more);
         }
     }
     free(w->groups);
+    free(w->pg);
     free(w->pos0);
     free(w->any_meta);
     free(w->es.v);
@@ -802,10 +849,60 @@ static void add_event_counts(et_etdump *d, const et_etdump *w)
     d->num_empty_events += w->num_empty_events;
 }
 
-/* The merge (see above): signatures, groups, sizes, counters. */
+/* Worker w's groups, merged, as pgroups (pass 2's part of them); the
+ * lgroups and what else pass 1 built are freed.  Returns 0 or -1 (out of
+ * memory: the worker is left as it was). */
+static int compact_groups(worker *w)
+{
+    pgroup *pg = malloc((w->n_groups ? w->n_groups : 1) * sizeof *pg);
+    if (!pg)
+        return -1;
+    for (size_t i = 0; i < w->n_groups; i++) {
+        const lgroup *lg = &w->groups[i];
+        pg[i] = (pgroup){lg->rr, lg->more, lg->n_values, lg->n_allocs, (uint32_t)lg->n_runs,
+                         lg->seq_len, lg->global, lg->run_offset, lg->value_shift,
+                         lg->alloc_shift};
+    }
+    free(w->groups);
+    w->groups = NULL;
+    w->groups_cap = 0;
+    w->pg = pg;
+    free_pass1(w);
+    return 0;
+}
+
+/* Shrink an array grown by doubling to its `n` elements (a failure keeps
+ * it as it is). */
+static void trim(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (*cap > n && n) {
+        void *q = realloc(*p, n * size);
+        if (q) {
+            *p = q;
+            *cap = n;
+        }
+    }
+}
+#define TRIM(ptr, cap, n) trim((void **)&(ptr), &(cap), (n), sizeof *(ptr))
+
+/* The merge (see above): signatures, groups, sizes, counters.  The
+ * builder's arrays are sized once for what the workers hold (at most),
+ * then trimmed; each worker's pass-1 tables are freed once merged. */
 static int merge(builder *b)
 {
     et_inspector *insp = b->insp;
+    size_t n_es = 0, n_groups = 0, n_seq = 0;
+    for (unsigned k = 0; k < b->nw; k++) {
+        n_es += b->w[k].es.n;
+        n_groups += b->w[k].n_groups;
+        n_seq += b->w[k].n_seq;
+    }
+    if (GROW(b->es.v, b->es.cap, n_es ? n_es : 1) != 0 ||
+        GROW(b->groups, b->groups_cap, n_groups ? n_groups : 1) != 0 ||
+        GROW(b->seq, b->seq_cap, n_seq ? n_seq : 1) != 0 ||
+        GROW(b->any_meta, b->any_meta_cap, n_seq ? n_seq : 1) != 0 ||
+        GROW(b->pe0, b->pe0_cap, n_seq ? n_seq : 1) != 0)
+        return -1;
     for (unsigned k = 0; k < b->nw; k++) {
         worker *w = &b->w[k];
         if (GROW(b->emap, b->emap_cap, w->es.n ? w->es.n : 1) != 0)
@@ -832,13 +929,11 @@ static int merge(builder *b)
             for (size_t e = 0; e < lg->seq_len; e++)
                 b->any_meta[g->seq_first + e] |= w->any_meta[lg->seq_first + e];
         }
-        /* the worker's signatures and group index are merged: pass 2
-         * reads the builder's (a dump of many blocks has as many of each) */
-        free(w->es.v);
-        free(w->es.tab.slots);
-        free(w->group_tab.slots);
-        w->es = (esig_set){0};
-        w->group_tab = (idtable){0};
+        /* the worker's signatures, group index and scratch are merged:
+         * pass 2 reads its pgroups (a dump of many blocks has as many of
+         * each) */
+        if (compact_groups(w) != 0)
+            return -1;
         add_event_counts(&insp->dump, &w->dump);
         b->empty_events += w->empty_events;
         b->repeated_events += w->repeated_events;
@@ -851,11 +946,32 @@ static int merge(builder *b)
     free(b->es.tab.slots);
     free(b->group_tab.slots);
     free(b->emap);
+    free(b->run_cost); /* first_error has read it */
     b->es.tab = (idtable){0};
     b->group_tab = (idtable){0};
     b->emap = NULL;
     b->emap_cap = 0;
+    b->run_cost = NULL;
+    TRIM(b->es.v, b->es.cap, b->es.n);
+    TRIM(b->groups, b->groups_cap, b->n_groups);
+    TRIM(b->seq, b->seq_cap, b->n_seq);
+    TRIM(b->any_meta, b->any_meta_cap, b->n_seq);
+    TRIM(b->pe0, b->pe0_cap, b->n_pe0);
     return 0;
+}
+
+/* The signatures and sequences, once init_events has read them. */
+static void free_signatures(builder *b)
+{
+    free(b->es.v);
+    free(b->seq);
+    free(b->any_meta);
+    free(b->pe0);
+    b->es.v = NULL;
+    b->seq = NULL;
+    b->any_meta = NULL;
+    b->pe0 = NULL;
+    b->es.n = b->es.cap = b->n_seq = b->seq_cap = b->any_meta_cap = b->n_pe0 = b->pe0_cap = 0;
 }
 
 /* The threads to build with (et_threads), and when `warn` a warning about
@@ -976,19 +1092,38 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
             if (b.es.v[b.seq[g->seq_first + e]].has_p)
                 bytes += g->n_runs * (sizeof(double) + sizeof(uint64_t));
     }
-    insp->blocks = calloc(b.n_groups ? b.n_groups : 1, sizeof *insp->blocks);
+    /* the events first, then the signatures freed, then the blocks and
+     * the groups freed: a dump of many small blocks never holds its
+     * signatures, groups, events and blocks at once */
     char *arena = arena_alloc(insp, bytes);
-    if (!insp->blocks || !arena || alloc_block_pools(&b) != 0) {
+    if (!arena || init_events(&b, arena) != 0) {
+        nomem(err);
+        goto out;
+    }
+    free_signatures(&b);
+    size_t nr = 0;
+    for (size_t gi = 0; gi < b.n_groups; gi++)
+        nr += b.groups[gi].n_runs ? b.groups[gi].n_runs : 1;
+    if (nr > SIZE_MAX / (5 * sizeof(uint32_t))) {
+        nomem(err);
+        goto out;
+    }
+    insp->blocks = calloc(b.n_groups ? b.n_groups : 1, sizeof *insp->blocks);
+    ii->run_pool = malloc((nr ? 5 * nr : 1) * sizeof *ii->run_pool);
+    if (!insp->blocks || !ii->run_pool) {
         nomem(err);
         goto out;
     }
     insp->n_blocks = b.n_groups;
     size_t ev_at = 0, run_at = 0;
     for (size_t gi = 0; gi < b.n_groups; gi++)
-        if (alloc_block(&b, gi, &arena, &ev_at, &run_at) != 0) {
+        if (alloc_block(&b, gi, &ev_at, &run_at) != 0) {
             nomem(err);
             goto out;
         }
+    free(b.groups);
+    b.groups = NULL;
+    b.groups_cap = 0;
     /* pass 2: in parallel, or run by run on this thread for the converter.
      * With the statistics deferred (and no converter: a host callback is
      * called while the model is built, never later), the samples wait for
@@ -1002,9 +1137,9 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
         for (unsigned k = 0; k < b.nw; k++) {
             const worker *w = &b.w[k];
             for (size_t gi = 0; gi < w->n_groups; gi++)
-                fill_runs_data(&b, &w->groups[gi]);
+                fill_runs_data(&b, &w->pg[gi]);
             for (size_t i = 0; i < w->n_done; i++)
-                fill_runs(&b, w->ticks, &w->groups[w->run_group[i]], w->run_local[i],
+                fill_runs(&b, w->ticks, &w->pg[w->run_group[i]], w->run_local[i],
                           w->run_local[i] + 1);
         }
     }
@@ -1020,7 +1155,7 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
     b.cmp.left = insp->debug_buffer.size > (UINT64_MAX - CMP_BUDGET_SLACK) / 2
                      ? UINT64_MAX
                      : 2 * insp->debug_buffer.size + CMP_BUDGET_SLACK;
-    for (size_t gi = 0; gi < b.n_groups; gi++)
+    for (size_t gi = 0; gi < insp->n_blocks; gi++)
         if (finish_block(&b, gi) != 0)
             goto out;
     const char *lbl = insp->etdump_label;
@@ -1144,10 +1279,18 @@ int et_model_from_legacy(et_inspector *insp, et_error *err)
 void et_model_free(et_inspector *insp)
 {
     et_inspector_int *ii = et_insp_int(insp);
+    /* an ETDump's events, in their pool (the blocks may not be there
+     * yet: init_events made them first) */
+    for (size_t e = 0; ii->event_pool && e < ii->n_event_pool; e++) {
+        et_event *ev = &ii->event_pool[e];
+        free(ev->raw_delegate_debug_metadatas);
+        free(ev->debug_first);
+        free(ev->debug_count);
+    }
     for (size_t i = 0; insp->blocks && i < insp->n_blocks; i++) {
         et_block *blk = &insp->blocks[i];
         /* n_events is set before the events' allocation, which may fail */
-        for (size_t e = 0; blk->events && e < blk->n_events; e++) {
+        for (size_t e = 0; !ii->event_pool && blk->events && e < blk->n_events; e++) {
             et_event *ev = &blk->events[e];
             if (!ii->samples) { /* else they live in the arena */
                 free(ev->perf_data.raw);
@@ -1169,6 +1312,7 @@ void et_model_free(et_inspector *insp)
     free(ii->event_pool);
     free(ii->run_pool);
     ii->event_pool = NULL;
+    ii->n_event_pool = 0;
     ii->run_pool = NULL;
     et_big_free(ii->samples, ii->samples_size, ii->samples_mapped);
     free(insp->run_ticks);

@@ -282,6 +282,19 @@ typedef struct lgroup {
                                           in the block's pools */
 } lgroup;
 
+/* A worker's group as pass 2 reads it once merged: the lgroup cut to its
+ * runs, side table and places in its block.  The merge replaces the
+ * worker's lgroups with these (and frees the signatures, sequences and
+ * scratch of pass 1), so that a dump of many small blocks does not keep
+ * 112 bytes of lgroup per block next to the model. */
+typedef struct pgroup {
+    lrun *rr;                    /* the lgroup's runs (now owned here) */
+    lgroup_more *more;           /* the lgroup's side table, or NULL */
+    size_t n_values, n_allocs;
+    uint32_t n_runs, seq_len;
+    uint32_t global, run_offset, value_shift, alloc_shift; /* as in lgroup */
+} pgroup;
+
 typedef struct worker {
     const et_inspector *insp;
     /* the ticks of its runs' ProfileEvents, run after run (16 bytes per
@@ -297,6 +310,7 @@ typedef struct worker {
     bool ticks_over_32;
     esig_set es;
     lgroup *groups; size_t n_groups, groups_cap;
+    pgroup *pg;                  /* after the merge: n_groups of them, groups NULL */
     idtable group_tab;
     uint32_t *seq; size_t n_seq, seq_cap; /* pool of EventSignature id sequences */
     /* per entry of seq, so per event of a group (lgroup.seq_first + k); a
