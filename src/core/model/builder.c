@@ -46,8 +46,9 @@ static void perf_stats(et_perf_data *pd, double *tmp)
     pd->p90 = ps[2];
 }
 
-/* Apply a signature to an event (spec §3.6). */
-static void apply_sig(et_event *ev, const sig_part *p)
+/* Apply a signature to an event (spec §3.6); `text`: 12 bytes for the
+ * decimal text of an integer delegate id (the event's name then). */
+static void apply_sig(et_event *ev, const sig_part *p, char *text)
 {
     et_str candidate;
     if (p->has_did) {
@@ -61,15 +62,13 @@ static void apply_sig(et_event *ev, const sig_part *p)
     }
     ev->is_delegated_op = ev->delegate_debug_identifier_kind != ET_DID_NONE;
     if (ev->delegate_debug_identifier_kind == ET_DID_INT) {
-        ev->name_is_id_text = true;
-        id_text(p->did, ev->id_text);
+        id_text(p->did, text);
+        ev->name_str = (et_str){text, strlen(text)};
         return;
     }
     candidate = ev->is_delegated_op ? p->dstr : p->name;
-    if (candidate.n > 0) {
+    if (candidate.n > 0)
         ev->name_str = candidate;
-        ev->name_is_id_text = false;
-    }
 }
 
 /* Python-style equality of two raw Values (spec §3.3-§3.4), comparing
@@ -313,13 +312,21 @@ static int init_events(builder *b, char *arena)
 {
     et_inspector_int *ii = et_insp_int(b->insp);
     static const char empty[1] = "";
-    size_t ne = 0;
-    for (size_t gi = 0; gi < b->n_groups; gi++)
-        ne += b->groups[gi].seq_len ? b->groups[gi].seq_len : 1;
-    if (!(ii->event_pool = calloc(ne ? ne : 1, sizeof *ii->event_pool)))
+    size_t ne = 0, nt = 0;
+    for (size_t gi = 0; gi < b->n_groups; gi++) {
+        const ggroup *g = &b->groups[gi];
+        ne += g->seq_len ? g->seq_len : 1;
+        for (size_t e = 0; e < g->seq_len; e++) {
+            const esig *s = &b->es.v[b->seq[g->seq_first + e]];
+            nt += (s->has_p && s->p.has_did) || (s->has_d && s->d.has_did);
+        }
+    }
+    if (!(ii->event_pool = calloc(ne ? ne : 1, sizeof *ii->event_pool)) ||
+        !(ii->id_texts = malloc(nt ? nt * 12 : 1)))
         return -1;
     ii->n_event_pool = ne;
     et_event *ev = ii->event_pool;
+    char *text = ii->id_texts; /* names of events with an integer delegate id */
     for (size_t gi = 0; gi < b->n_groups; gi++) {
         const ggroup *g = &b->groups[gi];
         size_t E = g->seq_len, R = g->n_runs;
@@ -329,7 +336,7 @@ static int init_events(builder *b, char *arena)
             ev->instruction_id = s->instr_raw;
             ev->num_outputs = 1;
             if (s->has_p) {
-                apply_sig(ev, &s->p);
+                apply_sig(ev, &s->p, text);
                 ev->has_perf_data = R > 0;
                 ev->perf_data.n = R;
                 ev->profile_event_pos_first_run = R ? b->pe0[g->pe_first + e] : 0;
@@ -342,12 +349,14 @@ static int init_events(builder *b, char *arena)
                     return -1;
             }
             if (s->has_d) {
-                apply_sig(ev, &s->d);
+                apply_sig(ev, &s->d, text);
                 ev->has_debug_data = true;
                 if (!(ev->debug_first = malloc(R * sizeof(uint32_t))) ||
                     !(ev->debug_count = malloc(R * sizeof(uint32_t))))
                     return -1;
             }
+            if ((s->has_p && s->p.has_did) || (s->has_d && s->d.has_did))
+                text += 12; /* as counted above */
         }
         if (!E)
             ev++;
@@ -1311,6 +1320,8 @@ void et_model_free(et_inspector *insp)
     free(insp->blocks);
     free(ii->event_pool);
     free(ii->run_pool);
+    free(ii->id_texts);
+    ii->id_texts = NULL;
     ii->event_pool = NULL;
     ii->n_event_pool = 0;
     ii->run_pool = NULL;
