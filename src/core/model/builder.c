@@ -167,7 +167,7 @@ static long merge_group(builder *b, const worker *w, const lgroup *lg)
 {
     size_t E = lg->seq_len;
     const uint32_t *ls = E ? w->seq + lg->seq_first : NULL; /* w->seq may be NULL */
-    uint64_t h = hash_bytes(0xabc, lg->name.p, lg->name.n);
+    uint64_t h = lg->name_hash; /* the name's bytes stay in the dump's pages */
     h = hash_u64(h, (uint32_t)lg->bii);
     for (size_t k = 0; k < E; k++)
         h = hash_u64(h, b->emap[ls[k]]);
@@ -202,6 +202,7 @@ static long merge_group(builder *b, const worker *w, const lgroup *lg)
     g->seq_first = (uint32_t)b->n_seq;
     g->seq_len = (uint32_t)E;
     g->first_run = lg->first_run;
+    g->n_allocators = lg->n_allocators;
     g->pe_first = (uint32_t)b->n_pe0;
     for (size_t k = 0; k < E; k++) {
         const esig *s = &b->es.v[b->emap[ls[k]]];
@@ -387,11 +388,12 @@ static int alloc_block(builder *b, size_t gi, size_t *ev_at, size_t *run_at)
         return -1;
     if (g->n_allocs && !(blk->allocations = malloc(g->n_allocs * sizeof *blk->allocations)))
         return -1;
-    /* allocator names of the first run */
-    et_run first;
-    et_etdump_run(&insp->dump, g->first_run, &first);
-    blk->n_allocators = first.allocators.count;
+    /* allocator names of the first run (read again only when it has some:
+     * a dump of many blocks does not fault its pages in once more) */
+    blk->n_allocators = g->n_allocators;
     if (blk->n_allocators) {
+        et_run first;
+        et_etdump_run(&insp->dump, g->first_run, &first);
         blk->allocators = calloc(blk->n_allocators, sizeof *blk->allocators);
         if (!blk->allocators)
             return -1;

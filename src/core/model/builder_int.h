@@ -275,6 +275,9 @@ typedef struct lgroup {
     lgroup_more *more;           /* NULL until the group needs it */
     size_t n_values, n_allocs;   /* in more->values, more->allocs */
     uint32_t first_run;          /* RunData index of its first run */
+    uint32_t n_allocators;       /* its first run's allocators */
+    uint64_t name_hash;          /* hash_bytes(0xabc, name): the merge hashes the
+                                    name without reading it from the dump again */
     /* set by the merge */
     uint32_t global;             /* the block */
     uint32_t run_offset;         /* its first run's place among the block's runs */
@@ -359,6 +362,7 @@ typedef struct ggroup {
     uint64_t hash;
     bool has_debug;
     uint32_t first_run;
+    uint32_t n_allocators;       /* its first run's allocators */
     size_t n_runs, n_values, n_allocs;
     uint32_t pe_first;           /* run 0's ProfileEvent per event: in pe0 */
 } ggroup;
