@@ -11,6 +11,10 @@
 #include <string.h>
 
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "base/bigalloc.h"
 #include "base/parallel.h"
 #include "base/stats.h"
@@ -496,10 +500,10 @@ static void fill_runs_data(const builder *b, const pgroup *lg)
         blk->allocation_count[off + r] = lr->alloc_count;
     }
     const lgroup_more *x = lg->more;
-    if (lg->n_values)
-        memcpy(blk->value_pool + lg->value_shift, x->values, lg->n_values * sizeof *x->values);
-    if (lg->n_allocs)
-        memcpy(blk->allocations + lg->alloc_shift, x->allocs, lg->n_allocs * sizeof *x->allocs);
+    if (x && x->n_values)
+        memcpy(blk->value_pool + lg->value_shift, x->values, x->n_values * sizeof *x->values);
+    if (x && x->n_allocs)
+        memcpy(blk->allocations + lg->alloc_shift, x->allocs, x->n_allocs * sizeof *x->allocs);
     /* delegate_debug_metadata: "" where a run has none, then the others */
     static const char empty[1] = "";
     for (size_t k = 0; k < lg->seq_len; k++) {
@@ -735,7 +739,8 @@ static void free_worker(worker *w)
         et_big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
     for (size_t i = 0; i < w->n_groups; i++) {
         if (w->pg) {
-            free(w->pg[i].rr);
+            if (w->pg[i].rr != &w->pg[i].one)
+                free(w->pg[i].rr);
             free_more(w->pg[i].more);
         } else {
             free(w->groups[i].rr);
@@ -870,9 +875,17 @@ static int compact_groups(worker *w)
         return -1;
     for (size_t i = 0; i < w->n_groups; i++) {
         const lgroup *lg = &w->groups[i];
-        pg[i] = (pgroup){lg->rr, lg->more, lg->n_values, lg->n_allocs, (uint32_t)lg->n_runs,
-                         lg->seq_len, lg->global, lg->run_offset, lg->value_shift,
-                         lg->alloc_shift};
+        pg[i] = (pgroup){lg->rr, lg->more, (uint32_t)lg->n_runs, lg->seq_len, lg->global,
+                         lg->run_offset, lg->value_shift, lg->alloc_shift, {0}};
+        if (lg->more) {
+            lg->more->n_values = lg->n_values;
+            lg->more->n_allocs = lg->n_allocs;
+        }
+        if (lg->n_runs == 1) { /* its run in place: no allocation per block */
+            pg[i].one = lg->rr[0];
+            free(lg->rr);
+            pg[i].rr = &pg[i].one;
+        }
     }
     free(w->groups);
     w->groups = NULL;
@@ -934,7 +947,7 @@ static int merge(builder *b)
             lg->run_offset = (uint32_t)g->n_runs; /* runs, values and allocations of a */
             lg->value_shift = (uint32_t)g->n_values; /* block: uint32 indices */
             lg->alloc_shift = (uint32_t)g->n_allocs;
-            g->n_runs += lg->n_runs;
+            g->n_runs += (uint32_t)lg->n_runs;
             g->n_values += lg->n_values;
             g->n_allocs += lg->n_allocs;
             for (size_t e = 0; e < lg->seq_len; e++)
@@ -945,6 +958,11 @@ static int merge(builder *b)
          * each) */
         if (compact_groups(w) != 0)
             return -1;
+        if (!b->converter) { /* only the converter's pass 2 goes run by run */
+            free(w->run_group);
+            free(w->run_local);
+            w->run_group = w->run_local = NULL;
+        }
         add_event_counts(&insp->dump, &w->dump);
         b->empty_events += w->empty_events;
         b->repeated_events += w->repeated_events;
@@ -1112,6 +1130,9 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
         goto out;
     }
     free_signatures(&b);
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
     size_t nr = 0;
     for (size_t gi = 0; gi < b.n_groups; gi++)
         nr += b.groups[gi].n_runs ? b.groups[gi].n_runs : 1;

@@ -258,6 +258,8 @@ typedef struct lgroup_more {
      * lgroup.n_allocs of each) */
     uint32_t *values; size_t values_cap;
     et_allocation *allocs; size_t allocs_cap;
+    size_t n_values, n_allocs;   /* lgroup.n_values and n_allocs, copied there by
+                                    the merge (pgroup) */
 } lgroup_more;
 
 /* A group of runs with one RunSignature, as one worker saw it (its
@@ -291,11 +293,12 @@ typedef struct lgroup {
  * scratch of pass 1), so that a dump of many small blocks does not keep
  * 112 bytes of lgroup per block next to the model. */
 typedef struct pgroup {
-    lrun *rr;                    /* the lgroup's runs (now owned here) */
-    lgroup_more *more;           /* the lgroup's side table, or NULL */
-    size_t n_values, n_allocs;
+    lrun *rr;                    /* the lgroup's runs (now owned here), or &one */
+    lgroup_more *more;           /* the lgroup's side table (its values and
+                                    allocations: more->n_values, n_allocs), or NULL */
     uint32_t n_runs, seq_len;
     uint32_t global, run_offset, value_shift, alloc_shift; /* as in lgroup */
+    lrun one;                    /* a group of one run: its run (rr freed) */
 } pgroup;
 
 typedef struct worker {
@@ -357,14 +360,15 @@ typedef struct worker {
 /* A block being built: the merged groups of the workers. */
 typedef struct ggroup {
     et_str name;
+    uint64_t hash;
+    size_t n_values, n_allocs;
     int32_t bii;
     uint32_t seq_first, seq_len; /* the builder's EventSignature ids */
-    uint64_t hash;
-    bool has_debug;
     uint32_t first_run;
     uint32_t n_allocators;       /* its first run's allocators */
-    size_t n_runs, n_values, n_allocs;
+    uint32_t n_runs;             /* RunData indices are uint32 */
     uint32_t pe_first;           /* run 0's ProfileEvent per event: in pe0 */
+    bool has_debug;
 } ggroup;
 
 /* What the debug-data comparisons of one model may still read of the debug
