@@ -459,7 +459,7 @@ static int write_tsv(const et_inspector *insp, const et_frame *f, FILE *out)
     if (f)
         return et_frame_write_tsv(f, out);
     et_error err;
-    if (et_report_write_tsv(insp, true, true, out, &err) == 0)
+    if (et_report_write_tsv(insp, true, true, true, out, &err) == 0)
         return 0;
     if (err.kind == ET_ERR_NOMEM)
         errno = ENOMEM;

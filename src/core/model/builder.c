@@ -1087,6 +1087,17 @@ out:
     return rc;
 }
 
+/* Give the pages of what the build freed back to the system: the builder's
+ * tables are many small allocations, on the threads' heaps as much as on
+ * this one's, which the allocator would otherwise keep resident next to
+ * the model (a dump of many small blocks: megabytes; glibc only). */
+static void trim_heap(void)
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 /* The build (see "How the model is built", builder_int.h); model_int.h. */
 int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *err)
 {
@@ -1130,9 +1141,7 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
         goto out;
     }
     free_signatures(&b);
-#if defined(__GLIBC__)
-    malloc_trim(0);
-#endif
+    trim_heap();
     size_t nr = 0;
     for (size_t gi = 0; gi < b.n_groups; gi++)
         nr += b.groups[gi].n_runs ? b.groups[gi].n_runs : 1;
@@ -1230,6 +1239,7 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
     }
 out:
     free_builder(&b);
+    trim_heap();
     return rc;
 }
 

@@ -812,7 +812,7 @@ et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
 #define TSV_PART_ROWS 4096
 
 int et_report_write_tsv(const et_inspector *insp, bool include_units, bool for_display,
-                        FILE *out, et_error *err)
+                        bool drop_pages, FILE *out, et_error *err)
 {
     et_report_opts o = {.units = include_units ? NULL : "", .for_display = for_display,
                         .block_column = true, .block = -1, .event = -1};
@@ -833,6 +833,8 @@ int et_report_write_tsv(const et_inspector *insp, bool include_units, bool for_d
             return et_fail(err, ET_ERR_IO, "write failed");
         header = false;
         b0 = b1;
+        if (drop_pages) /* the names this part read fault in again if needed */
+            et_map_drop_pages(&insp->etdump_file);
     } while (b0 < insp->n_blocks);
     return 0;
 }
