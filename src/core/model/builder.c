@@ -369,31 +369,75 @@ static int init_events(builder *b, char *arena)
     return 0;
 }
 
-/* Block `gi` at its final size: its events from the event pool at *ev_at
- * (init_events), its per-run arrays from the run pool at *run_at, its
- * value and allocation pools, its allocators.  Returns 0 or -1 (out of
- * memory). */
-static int alloc_block(builder *b, size_t gi, size_t *ev_at, size_t *run_at)
+/* Where pass 2 writes each group's data (b->dest): its events in the
+ * event pool (init_events), its per-run arrays in the run pool, its value
+ * and allocation pools.  Returns 0 or -1 (out of memory). */
+static int alloc_dests(builder *b)
+{
+    et_inspector_int *ii = et_insp_int(b->insp);
+    size_t nr = 0;
+    for (size_t gi = 0; gi < b->n_groups; gi++)
+        nr += b->groups[gi].n_runs ? b->groups[gi].n_runs : 1;
+    if (nr > SIZE_MAX / (5 * sizeof(uint32_t)))
+        return -1;
+    ii->run_pool = malloc((nr ? 5 * nr : 1) * sizeof *ii->run_pool);
+    b->dest = calloc(b->n_groups ? b->n_groups : 1, sizeof *b->dest);
+    if (!ii->run_pool || !b->dest)
+        return -1;
+    size_t ev_at = 0, run_at = 0;
+    for (size_t gi = 0; gi < b->n_groups; gi++) {
+        const ggroup *g = &b->groups[gi];
+        gdest *d = &b->dest[gi];
+        d->events = ii->event_pool + ev_at;
+        ev_at += g->seq_len ? g->seq_len : 1;
+        d->runs = ii->run_pool + run_at;
+        run_at += 5 * (g->n_runs ? g->n_runs : 1);
+        if ((g->n_values && !(d->value_pool = malloc(g->n_values * sizeof *d->value_pool))) ||
+            (g->n_allocs && !(d->allocations = malloc(g->n_allocs * sizeof *d->allocations))))
+            return -1;
+    }
+    return 0;
+}
+
+/* The destinations' pools, when no block took them (out of memory). */
+static void free_dests(builder *b)
+{
+    for (size_t gi = 0; b->dest && gi < b->n_groups; gi++) {
+        free(b->dest[gi].value_pool);
+        free(b->dest[gi].allocations);
+    }
+    free(b->dest);
+    b->dest = NULL;
+}
+
+/* Block `gi` from its group and its destination (which it takes over:
+ * events, per-run arrays, value and allocation pools); cannot fail. */
+static void make_block(builder *b, size_t gi)
+{
+    const ggroup *g = &b->groups[gi];
+    gdest *d = &b->dest[gi];
+    et_block *blk = &b->insp->blocks[gi];
+    size_t R = g->n_runs;
+    blk->name = g->name;
+    blk->bundled_input_index = g->bii;
+    blk->n_runs = R;
+    blk->n_events = g->seq_len;
+    blk->events = d->events;
+    place_run_arrays(blk, d->runs, R ? R : 1);
+    blk->value_pool = d->value_pool;
+    blk->allocations = d->allocations;
+    d->value_pool = NULL;
+    d->allocations = NULL;
+}
+
+/* Block gi's allocators: the names of its first run's (read again only
+ * when it has some: a dump of many blocks does not fault its pages in
+ * once more).  Returns 0 or -1 (out of memory). */
+static int block_allocators(builder *b, size_t gi)
 {
     et_inspector *insp = b->insp;
     const ggroup *g = &b->groups[gi];
     et_block *blk = &insp->blocks[gi];
-    size_t E = g->seq_len, R = g->n_runs;
-    blk->name = g->name;
-    blk->bundled_input_index = g->bii;
-    blk->n_runs = R;
-    blk->n_events = E;
-    et_inspector_int *ii = et_insp_int(insp);
-    blk->events = ii->event_pool + *ev_at;
-    *ev_at += E ? E : 1;
-    place_run_arrays(blk, ii->run_pool + *run_at, R ? R : 1);
-    *run_at += 5 * (R ? R : 1);
-    if (g->n_values && !(blk->value_pool = malloc(g->n_values * sizeof *blk->value_pool)))
-        return -1;
-    if (g->n_allocs && !(blk->allocations = malloc(g->n_allocs * sizeof *blk->allocations)))
-        return -1;
-    /* allocator names of the first run (read again only when it has some:
-     * a dump of many blocks does not fault its pages in once more) */
     blk->n_allocators = g->n_allocators;
     if (blk->n_allocators) {
         et_run first;
@@ -458,11 +502,10 @@ static inline double duration(const builder *b, const et_event *ev, bool delegat
 static void fill_runs(const builder *b, const et_ticks *tbase, const pgroup *lg, size_t r0,
                       size_t r1)
 {
-    const et_inspector *insp = b->insp;
-    et_block *blk = &insp->blocks[lg->global];
+    et_event *events = b->dest ? b->dest[lg->global].events : b->insp->blocks[lg->global].events;
     size_t E = lg->seq_len, off = lg->run_offset;
     for (size_t k = 0; k < E; k++) {
-        et_event *ev = &blk->events[k];
+        et_event *ev = &events[k];
         /* the tile's rows are read in step, a quarter line per row and
          * event: ask for the line 16 events on */
         if ((b->fill & FILL_SAMPLES) && (k & 3) == 0 && k + 16 < E)
@@ -486,10 +529,17 @@ static void fill_runs(const builder *b, const et_ticks *tbase, const pgroup *lg,
     }
 }
 
-/* Everything of worker group lg but its samples into its block. */
+/* Everything of worker group lg but its samples into its block's
+ * destination (b->dest: the block is not allocated yet). */
 static void fill_runs_data(const builder *b, const pgroup *lg)
 {
-    et_block *blk = &b->insp->blocks[lg->global];
+    const gdest *d = &b->dest[lg->global];
+    size_t R = b->groups[lg->global].n_runs;
+    et_block view = {0}, *blk = &view; /* the block's arrays, as it will hold them */
+    view.events = d->events;
+    place_run_arrays(&view, d->runs, R ? R : 1);
+    view.value_pool = d->value_pool;
+    view.allocations = d->allocations;
     size_t off = lg->run_offset, n = lg->n_runs;
     for (size_t r = 0; r < n; r++) {
         const lrun *lr = &lg->rr[r];
@@ -733,6 +783,24 @@ static void free_pass1(worker *w)
     w->have_tpl = false;
 }
 
+/* A worker's pgroups, once pass 2 has read them (and the run-by-run
+ * indices of the converter's pass 2). */
+static void free_pgroups(worker *w)
+{
+    for (size_t i = 0; w->pg && i < w->n_groups; i++) {
+        if (w->pg[i].rr != &w->pg[i].one)
+            free(w->pg[i].rr);
+        free_more(w->pg[i].more);
+    }
+    free(w->pg);
+    free(w->run_group);
+    free(w->run_local);
+    w->pg = NULL;
+    w->run_group = w->run_local = NULL;
+    w->n_groups = 0;
+    w->n_done = 0;
+}
+
 static void free_worker(worker *w)
 {
     if (w->ticks)
@@ -776,6 +844,7 @@ static void free_builder(builder *b)
     for (unsigned k = 0; b->w && k < b->nw; k++)
         free_worker(&b->w[k]);
     free(b->w);
+    free_dests(b);
     free(b->groups);
     free(b->any_meta);
     free(b->es.v);
@@ -1142,29 +1211,10 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
     }
     free_signatures(&b);
     trim_heap();
-    size_t nr = 0;
-    for (size_t gi = 0; gi < b.n_groups; gi++)
-        nr += b.groups[gi].n_runs ? b.groups[gi].n_runs : 1;
-    if (nr > SIZE_MAX / (5 * sizeof(uint32_t))) {
+    if (alloc_dests(&b) != 0) {
         nomem(err);
         goto out;
     }
-    insp->blocks = calloc(b.n_groups ? b.n_groups : 1, sizeof *insp->blocks);
-    ii->run_pool = malloc((nr ? 5 * nr : 1) * sizeof *ii->run_pool);
-    if (!insp->blocks || !ii->run_pool) {
-        nomem(err);
-        goto out;
-    }
-    insp->n_blocks = b.n_groups;
-    size_t ev_at = 0, run_at = 0;
-    for (size_t gi = 0; gi < b.n_groups; gi++)
-        if (alloc_block(&b, gi, &ev_at, &run_at) != 0) {
-            nomem(err);
-            goto out;
-        }
-    free(b.groups);
-    b.groups = NULL;
-    b.groups_cap = 0;
     /* pass 2: in parallel, or run by run on this thread for the converter.
      * With the statistics deferred (and no converter: a host callback is
      * called while the model is built, never later), the samples wait for
@@ -1188,7 +1238,28 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
         worker *w = &b.w[k];
         et_big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
         w->ticks = NULL;
+        free_pgroups(w); /* pass 2 is done with them */
     }
+    trim_heap();
+    /* then the blocks, which take over what pass 2 filled; then the
+     * groups go */
+    insp->blocks = calloc(b.n_groups ? b.n_groups : 1, sizeof *insp->blocks);
+    if (!insp->blocks) {
+        nomem(err);
+        goto out;
+    }
+    insp->n_blocks = b.n_groups;
+    for (size_t gi = 0; gi < b.n_groups; gi++)
+        make_block(&b, gi);
+    free_dests(&b);
+    for (size_t gi = 0; gi < b.n_groups; gi++)
+        if (block_allocators(&b, gi) != 0) {
+            nomem(err);
+            goto out;
+        }
+    free(b.groups);
+    b.groups = NULL;
+    b.groups_cap = 0;
     if (o->defer_stats)
         ii->stats_pending = true;
     else if (all_stats(insp, b.threads, b.err) != 0)

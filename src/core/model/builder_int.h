@@ -385,11 +385,23 @@ typedef struct cmp_budget {
  * run's) plus 64 MiB. */
 #define CMP_BUDGET_SLACK (UINT64_C(64) << 20)
 
+/* Where pass 2 writes block gi's data before the block itself is
+ * allocated (so that the pgroups are freed first): its events in the event
+ * pool, its five per-run arrays in the run pool, its value and allocation
+ * pools (owned here until the block takes them). */
+typedef struct gdest {
+    et_event *events;
+    uint32_t *runs;
+    uint32_t *value_pool;
+    et_allocation *allocations;
+} gdest;
+
 typedef struct builder {
     et_inspector *insp;
     et_error *err;
     esig_set es;
     ggroup *groups; size_t n_groups, groups_cap;
+    gdest *dest;                            /* per group, from pass 2 until the blocks */
     idtable group_tab;
     uint32_t *seq; size_t n_seq, seq_cap;
     uint8_t *any_meta; size_t any_meta_cap; /* per entry of seq: some run of the
