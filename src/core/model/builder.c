@@ -310,10 +310,10 @@ static int alloc_run_arrays(et_block *blk, size_t R, bool zero)
 
 /* The events of every block of the merge, in the inspector's event pool
  * (a block of no event still gets one), from their EventSignatures (spec
- * §3.6: names, ids, delegate ids; then the signatures can go), with their
- * samples from the arena and their per-run debug and metadata arrays.
- * Returns 0 or -1 (out of memory). */
-static int init_events(builder *b, char *arena)
+ * §3.6: names, ids, delegate ids), with the samples, debug entries and
+ * metadata pass 2 wrote for them (b->dest, sdbg, smeta).  Returns 0 or -1
+ * (out of memory: nothing was handed over). */
+static int init_events(builder *b)
 {
     et_inspector_int *ii = et_insp_int(b->insp);
     static const char empty[1] = "";
@@ -330,13 +330,17 @@ static int init_events(builder *b, char *arena)
         !(ii->id_texts = malloc(nt ? nt * 12 : 1)))
         return -1;
     ii->n_event_pool = ne;
+    b->events_made = true;
     et_event *ev = ii->event_pool;
     char *text = ii->id_texts; /* names of events with an integer delegate id */
     for (size_t gi = 0; gi < b->n_groups; gi++) {
         const ggroup *g = &b->groups[gi];
         size_t E = g->seq_len, R = g->n_runs;
+        char *arena = b->dest[gi].samples;
+        b->dest[gi].events = ev;
         for (size_t e = 0; e < E; e++, ev++) {
-            const esig *s = &b->es.v[b->seq[g->seq_first + e]];
+            size_t at = g->seq_first + e;
+            const esig *s = &b->es.v[b->seq[at]];
             ev->name_str = (et_str){empty, 0};
             ev->instruction_id = s->instr_raw;
             ev->num_outputs = 1;
@@ -349,16 +353,13 @@ static int init_events(builder *b, char *arena)
                 arena += R * sizeof(double);
                 ev->start_time = (uint64_t *)arena;
                 arena += R * sizeof(uint64_t);
-                if (b->any_meta[g->seq_first + e] &&
-                    !(ev->raw_delegate_debug_metadatas = calloc(R, sizeof(et_str))))
-                    return -1;
+                ev->raw_delegate_debug_metadatas = b->smeta ? b->smeta[at] : NULL;
             }
             if (s->has_d) {
                 apply_sig(ev, &s->d, text);
                 ev->has_debug_data = true;
-                if (!(ev->debug_first = malloc(R * sizeof(uint32_t))) ||
-                    !(ev->debug_count = malloc(R * sizeof(uint32_t))))
-                    return -1;
+                ev->debug_first = b->sdbg[at].first;
+                ev->debug_count = b->sdbg[at].count;
             }
             if ((s->has_p && s->p.has_did) || (s->has_d && s->d.has_did))
                 text += 12; /* as counted above */
@@ -369,10 +370,56 @@ static int init_events(builder *b, char *arena)
     return 0;
 }
 
-/* Where pass 2 writes each group's data (b->dest): its events in the
- * event pool (init_events), its per-run arrays in the run pool, its value
- * and allocation pools.  Returns 0 or -1 (out of memory). */
-static int alloc_dests(builder *b)
+/* The per-event arrays pass 2 fills before the events exist: sdbg and
+ * smeta (only when some event has a debug part, or some run metadata).
+ * Returns 0 or -1 (out of memory). */
+static int alloc_event_arrays(builder *b)
+{
+    bool any_d = false, any_m = false;
+    for (size_t gi = 0; gi < b->n_groups; gi++)
+        any_d |= b->groups[gi].has_debug;
+    for (size_t i = 0; i < b->n_seq && !any_m; i++)
+        any_m = b->any_meta[i];
+    if ((any_d && !(b->sdbg = calloc(b->n_seq, sizeof *b->sdbg))) ||
+        (any_m && !(b->smeta = calloc(b->n_seq, sizeof *b->smeta))))
+        return -1;
+    for (size_t gi = 0; gi < b->n_groups; gi++) {
+        const ggroup *g = &b->groups[gi];
+        size_t R = g->n_runs;
+        for (size_t e = 0; e < g->seq_len; e++) {
+            size_t at = g->seq_first + e;
+            const esig *s = &b->es.v[b->seq[at]];
+            if (s->has_p && b->any_meta[at] && !(b->smeta[at] = calloc(R, sizeof(et_str))))
+                return -1;
+            if (s->has_d && (!(b->sdbg[at].first = malloc(R * sizeof(uint32_t))) ||
+                             !(b->sdbg[at].count = malloc(R * sizeof(uint32_t)))))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* sdbg and smeta, and their arrays unless the events took them. */
+static void free_event_arrays(builder *b)
+{
+    for (size_t i = 0; !b->events_made && i < b->n_seq; i++) {
+        if (b->sdbg) {
+            free(b->sdbg[i].first);
+            free(b->sdbg[i].count);
+        }
+        if (b->smeta)
+            free(b->smeta[i]);
+    }
+    free(b->sdbg);
+    free(b->smeta);
+    b->sdbg = NULL;
+    b->smeta = NULL;
+}
+
+/* Where pass 2 writes each group's data (b->dest): its samples in the
+ * arena, its per-run arrays in the run pool, its value and allocation
+ * pools.  Returns 0 or -1 (out of memory). */
+static int alloc_dests(builder *b, char *arena)
 {
     et_inspector_int *ii = et_insp_int(b->insp);
     size_t nr = 0;
@@ -384,12 +431,14 @@ static int alloc_dests(builder *b)
     b->dest = calloc(b->n_groups ? b->n_groups : 1, sizeof *b->dest);
     if (!ii->run_pool || !b->dest)
         return -1;
-    size_t ev_at = 0, run_at = 0;
+    size_t run_at = 0;
     for (size_t gi = 0; gi < b->n_groups; gi++) {
         const ggroup *g = &b->groups[gi];
         gdest *d = &b->dest[gi];
-        d->events = ii->event_pool + ev_at;
-        ev_at += g->seq_len ? g->seq_len : 1;
+        d->samples = arena;
+        for (size_t e = 0; e < g->seq_len; e++)
+            if (b->es.v[b->seq[g->seq_first + e]].has_p)
+                arena += g->n_runs * (sizeof(double) + sizeof(uint64_t));
         d->runs = ii->run_pool + run_at;
         run_at += 5 * (g->n_runs ? g->n_runs : 1);
         if ((g->n_values && !(d->value_pool = malloc(g->n_values * sizeof *d->value_pool))) ||
@@ -456,8 +505,8 @@ static int block_allocators(builder *b, size_t gi)
 
 /* Duration of one profile event in target units (spec §3.7-§3.8, with the
  * wrap-around correction); pass 1 has checked that it has one. */
-static inline double duration(const builder *b, const et_event *ev, bool delegated,
-                              uint64_t start, uint64_t end)
+static inline double duration(const builder *b, const esig *s, bool delegated, uint64_t start,
+                              uint64_t end)
 {
     double f = b->insp->scale_factor;
     if (!delegated && start <= end)
@@ -475,12 +524,17 @@ static inline double duration(const builder *b, const et_event *ev, bool delegat
     uint64_t e = wrapped ? end + (UINT64_C(1) << 32) : end;
     double cs = (double)start / f, ce = (double)e / f;
     if (b->converter) {
-        /* the delegate id as text (init_events applied the signature: a
-         * profile part and a debug part share their delegate ids) */
-        et_str nm = ev->delegate_debug_identifier_kind == ET_DID_INT ? et_event_name(ev)
-                                                                     : ev->delegate_debug_id_str;
-        const char *name = nm.p;
-        size_t len = nm.n;
+        char buf[12];
+        const char *name;
+        size_t len;
+        if (s->p.has_did) {
+            id_text(s->p.did, buf);
+            name = buf;
+            len = strlen(buf);
+        } else {
+            name = s->p.dstr.p;
+            len = s->p.dstr.n;
+        }
         double v;
         if (b->converter(b->converter_ud, name, len, start, &v) == 0)
             cs = v;
@@ -502,30 +556,37 @@ static inline double duration(const builder *b, const et_event *ev, bool delegat
 static void fill_runs(const builder *b, const et_ticks *tbase, const pgroup *lg, size_t r0,
                       size_t r1)
 {
-    et_event *events = b->dest ? b->dest[lg->global].events : b->insp->blocks[lg->global].events;
-    size_t E = lg->seq_len, off = lg->run_offset;
+    const ggroup *g = &b->groups[lg->global];
+    size_t E = lg->seq_len, off = lg->run_offset, R = g->n_runs;
+    char *samples = b->dest[lg->global].samples; /* as init_events lays them out */
     for (size_t k = 0; k < E; k++) {
-        et_event *ev = &events[k];
+        size_t at = g->seq_first + k;
+        const esig *s = &b->es.v[b->seq[at]];
         /* the tile's rows are read in step, a quarter line per row and
          * event: ask for the line 16 events on */
         if ((b->fill & FILL_SAMPLES) && (k & 3) == 0 && k + 16 < E)
             for (size_t r = r0; r < r1; r++)
                 ET_PREFETCH(tbase + lg->rr[r].row + k + 16);
-        if (ev->perf_data.raw && (b->fill & FILL_SAMPLES)) {
-            bool delegated = ev->is_delegated_op;
-            double *raw = ev->perf_data.raw + off;
-            uint64_t *st = ev->start_time + off;
-            for (size_t r = r0; r < r1; r++) {
-                et_ticks t = tbase[lg->rr[r].row + k];
-                raw[r] = duration(b, ev, delegated, t.start, t.end);
-                st[r] = t.start;
+        if (s->has_p) {
+            double *raw = (double *)samples + off;
+            uint64_t *st = (uint64_t *)(samples + R * sizeof(double)) + off;
+            samples += R * (sizeof(double) + sizeof(uint64_t));
+            if (b->fill & FILL_SAMPLES) {
+                bool delegated = s->p.has_did || s->p.dstr.p;
+                for (size_t r = r0; r < r1; r++) {
+                    et_ticks t = tbase[lg->rr[r].row + k];
+                    raw[r] = duration(b, s, delegated, t.start, t.end);
+                    st[r] = t.start;
+                }
             }
         }
-        if (ev->debug_first && (b->fill & FILL_DEBUG))
+        if (s->has_d && (b->fill & FILL_DEBUG)) {
+            uint32_t *df = b->sdbg[at].first, *dc = b->sdbg[at].count;
             for (size_t r = r0; r < r1; r++) {
-                ev->debug_first[off + r] = lg->more->dbg_first[r * E + k] + lg->value_shift;
-                ev->debug_count[off + r] = lg->more->dbg_count[r * E + k];
+                df[off + r] = lg->more->dbg_first[r * E + k] + lg->value_shift;
+                dc[off + r] = lg->more->dbg_count[r * E + k];
             }
+        }
     }
 }
 
@@ -534,9 +595,9 @@ static void fill_runs(const builder *b, const et_ticks *tbase, const pgroup *lg,
 static void fill_runs_data(const builder *b, const pgroup *lg)
 {
     const gdest *d = &b->dest[lg->global];
-    size_t R = b->groups[lg->global].n_runs;
+    const ggroup *g = &b->groups[lg->global];
+    size_t R = g->n_runs;
     et_block view = {0}, *blk = &view; /* the block's arrays, as it will hold them */
-    view.events = d->events;
     place_run_arrays(&view, d->runs, R ? R : 1);
     view.value_pool = d->value_pool;
     view.allocations = d->allocations;
@@ -556,15 +617,15 @@ static void fill_runs_data(const builder *b, const pgroup *lg)
         memcpy(blk->allocations + lg->alloc_shift, x->allocs, x->n_allocs * sizeof *x->allocs);
     /* delegate_debug_metadata: "" where a run has none, then the others */
     static const char empty[1] = "";
-    for (size_t k = 0; k < lg->seq_len; k++) {
-        et_str *m = blk->events[k].raw_delegate_debug_metadatas;
+    for (size_t k = 0; b->smeta && k < lg->seq_len; k++) {
+        et_str *m = b->smeta[g->seq_first + k];
         if (m)
             for (size_t r = 0; r < n; r++)
                 m[off + r] = (et_str){empty, 0};
     }
     for (size_t i = 0; x && i < x->n_meta; i++) {
         const et_meta_at *a = &x->meta[i];
-        blk->events[a->event].raw_delegate_debug_metadatas[off + a->run] = a->m;
+        b->smeta[g->seq_first + a->event][off + a->run] = a->m;
     }
 }
 
@@ -845,6 +906,7 @@ static void free_builder(builder *b)
         free_worker(&b->w[k]);
     free(b->w);
     free_dests(b);
+    free_event_arrays(b);
     free(b->groups);
     free(b->any_meta);
     free(b->es.v);
@@ -1201,17 +1263,15 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
             if (b.es.v[b.seq[g->seq_first + e]].has_p)
                 bytes += g->n_runs * (sizeof(double) + sizeof(uint64_t));
     }
-    /* the events first, then the signatures freed, then the blocks and
-     * the groups freed: a dump of many small blocks never holds its
-     * signatures, groups, events and blocks at once */
+    /* The order keeps a dump of many small blocks from holding the
+     * builder's tables and the model at once: pass 2 fills the samples,
+     * per-run arrays and pools where they go (dest) and the pgroups are
+     * freed; then the events are made from the signatures, which are
+     * freed; then the blocks take over, and the groups are freed.  With
+     * the samples deferred, the signatures, groups and dest are kept for
+     * them (samples_pending). */
     char *arena = arena_alloc(insp, bytes);
-    if (!arena || init_events(&b, arena) != 0) {
-        nomem(err);
-        goto out;
-    }
-    free_signatures(&b);
-    trim_heap();
-    if (alloc_dests(&b) != 0) {
+    if (!arena || alloc_dests(&b, arena) != 0 || alloc_event_arrays(&b) != 0) {
         nomem(err);
         goto out;
     }
@@ -1241,8 +1301,15 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
         free_pgroups(w); /* pass 2 is done with them */
     }
     trim_heap();
-    /* then the blocks, which take over what pass 2 filled; then the
-     * groups go */
+    if (init_events(&b) != 0) {
+        nomem(err);
+        goto out;
+    }
+    free_event_arrays(&b); /* the events hold their arrays now */
+    if (!defer_samples) {
+        free_signatures(&b);
+        trim_heap();
+    }
     insp->blocks = calloc(b.n_groups ? b.n_groups : 1, sizeof *insp->blocks);
     if (!insp->blocks) {
         nomem(err);
@@ -1251,15 +1318,17 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
     insp->n_blocks = b.n_groups;
     for (size_t gi = 0; gi < b.n_groups; gi++)
         make_block(&b, gi);
-    free_dests(&b);
     for (size_t gi = 0; gi < b.n_groups; gi++)
         if (block_allocators(&b, gi) != 0) {
             nomem(err);
             goto out;
         }
-    free(b.groups);
-    b.groups = NULL;
-    b.groups_cap = 0;
+    if (!defer_samples) {
+        free_dests(&b);
+        free(b.groups);
+        b.groups = NULL;
+        b.groups_cap = 0;
+    }
     if (o->defer_stats)
         ii->stats_pending = true;
     else if (all_stats(insp, b.threads, b.err) != 0)

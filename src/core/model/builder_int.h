@@ -385,16 +385,25 @@ typedef struct cmp_budget {
  * run's) plus 64 MiB. */
 #define CMP_BUDGET_SLACK (UINT64_C(64) << 20)
 
-/* Where pass 2 writes block gi's data before the block itself is
- * allocated (so that the pgroups are freed first): its events in the event
- * pool, its five per-run arrays in the run pool, its value and allocation
- * pools (owned here until the block takes them). */
+/* Where pass 2 writes block gi's data before its events and the block
+ * itself are allocated (so that the pgroups are freed first): its samples
+ * in the arena (its events with a profile part one after another, R
+ * durations then R start ticks each), its five per-run arrays in the run
+ * pool, its value and allocation pools (owned here until the block takes
+ * them); init_events sets `events`. */
 typedef struct gdest {
+    char *samples;
     et_event *events;
     uint32_t *runs;
     uint32_t *value_pool;
     et_allocation *allocations;
 } gdest;
+
+/* An event's per-run debug entries (et_event.debug_first, debug_count),
+ * per entry of the builder's seq, until init_events hands them to it. */
+typedef struct sdebug {
+    uint32_t *first, *count;
+} sdebug;
 
 typedef struct builder {
     et_inspector *insp;
@@ -402,6 +411,10 @@ typedef struct builder {
     esig_set es;
     ggroup *groups; size_t n_groups, groups_cap;
     gdest *dest;                            /* per group, from pass 2 until the blocks */
+    sdebug *sdbg;                           /* per entry of seq, or NULL: no debug part */
+    et_str **smeta;                         /* per entry of seq: its events'
+                                               raw_delegate_debug_metadatas, or NULL */
+    bool events_made;                       /* init_events took sdbg's and smeta's arrays */
     idtable group_tab;
     uint32_t *seq; size_t n_seq, seq_cap;
     uint8_t *any_meta; size_t any_meta_cap; /* per entry of seq: some run of the
