@@ -194,17 +194,20 @@ static inline long intern_esig(esig_set *set, const esig *s)
  *   the previous run's collation as it is.  Errors stop a worker; the first
  *   in run order is reported, exactly as one thread would report it.
  *  merge, in run order: the workers' signatures and groups become the
- *   inspector's, so blocks come out in order of first appearance; every
- *   array of a block is allocated once at its final size, the samples of
- *   all blocks in one arena.
+ *   builder's, so blocks come out in order of first appearance; each
+ *   worker's groups become pgroups and its pass-1 tables are freed.  Every
+ *   array of a block is allocated once at its final size (gdest), the
+ *   samples of all blocks in one arena.
  *  pass 2, in parallel: each worker turns its runs' ticks into durations
  *   and start times in the event-major sample arrays (a transposition in
  *   tiles; the dump is not read again), with their debug entries, outputs
- *   and allocations.  With a delegate
+ *   and allocations, before the events and blocks exist.  With a delegate
  *   time-scale converter (a host callback) this pass runs on the calling
- *   thread, run by run, as the converter expects.
- *  statistics, in parallel per event; then names, warnings and the debug
- *   data comparisons on the calling thread. */
+ *   thread, run by run, as the converter expects.  The pgroups go.
+ *  events (init_events) from the signatures, which go; then the blocks,
+ *   which take the destinations over; then the groups go.
+ *  statistics, in parallel per event; then warnings and the debug data
+ *   comparisons on the calling thread. */
 
 typedef struct ievent {
     int32_t instr;

@@ -28,7 +28,8 @@
  *    indexes its list with -1 and gives every block the last test case.
  *
  * Memory: an et_inspector owns everything below it; events refer to names
- * and metadata bytes inside the mapped ETDump (no copies).
+ * and metadata bytes inside the mapped ETDump (no copies), but for the
+ * decimal text of an integer delegate id, which the inspector holds.
  */
 #ifndef ET_MODEL_H
 #define ET_MODEL_H
