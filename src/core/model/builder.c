@@ -1052,6 +1052,16 @@ static int merge(builder *b)
         n_groups += b->w[k].n_groups;
         n_seq += b->w[k].n_seq;
     }
+    /* the first worker's signatures, interned in order into the empty
+     * set, would get their own ids: the set is taken over as it is (one
+     * worker: no copy of every signature) */
+    worker *w0 = &b->w[0];
+    if (b->nw && b->es.n == 0 && w0->es.v && w0->es.tab.slots) {
+        free(b->es.v);
+        free(b->es.tab.slots);
+        b->es = w0->es;
+        w0->es = (esig_set){0};
+    }
     if (GROW(b->es.v, b->es.cap, n_es ? n_es : 1) != 0 ||
         GROW(b->groups, b->groups_cap, n_groups ? n_groups : 1) != 0 ||
         GROW(b->seq, b->seq_cap, n_seq ? n_seq : 1) != 0 ||
@@ -1060,10 +1070,11 @@ static int merge(builder *b)
         return -1;
     for (unsigned k = 0; k < b->nw; k++) {
         worker *w = &b->w[k];
-        if (GROW(b->emap, b->emap_cap, w->es.n ? w->es.n : 1) != 0)
+        size_t n = k == 0 && !w->es.v ? b->es.n : w->es.n; /* taken over: its own ids */
+        if (GROW(b->emap, b->emap_cap, n ? n : 1) != 0)
             return -1;
-        for (size_t i = 0; i < w->es.n; i++) {
-            long id = intern_esig(&b->es, &w->es.v[i]);
+        for (size_t i = 0; i < n; i++) {
+            long id = w->es.v ? intern_esig(&b->es, &w->es.v[i]) : (long)i;
             if (id < 0)
                 return -1;
             b->emap[i] = (uint32_t)id;
