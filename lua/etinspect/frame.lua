@@ -2113,6 +2113,7 @@ end
 -- given the position of the user's call instead; other errors (a callback's
 -- own, with its position; a table) pass unchanged.
 local function rethrow(e)
+  if e == "not enough memory" then error(e, 0) end -- a memory error, as Lua gave it
   if type(e) == "string" then
     local rest = e:match("^%[etinspect%] [%w_.]+:%d+: (.*)$")
     if rest then error(rest, 3) end

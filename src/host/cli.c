@@ -544,10 +544,20 @@ static int exit_code(const et_error *err)
 
 typedef int (*writer_fn)(const et_inspector *insp, const et_frame *f, FILE *out);
 
+/* The table as TSV: the frame `f` when the table was built for printing,
+ * else streamed from `insp` a few thousand rows at a time (rows.h), so that
+ * --quiet --tsv_path never holds every row.  On failure errno says why for
+ * the caller's message (ENOMEM: out of memory while streaming). */
 static int write_tsv(const et_inspector *insp, const et_frame *f, FILE *out)
 {
-    (void)insp;
-    return et_frame_write_tsv(f, out);
+    if (f)
+        return et_frame_write_tsv(f, out);
+    et_error err;
+    if (et_report_write_tsv(insp, true, true, true, out, &err) == 0)
+        return 0;
+    if (err.kind == ET_ERR_NOMEM)
+        errno = ENOMEM;
+    return -1;
 }
 
 static int write_json(const et_inspector *insp, const et_frame *f, FILE *out)
@@ -1588,7 +1598,7 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
     if (val[OPT_DEBUG_BUFFER])
         warn_unused_buffer(insp, val[OPT_DEBUG_BUFFER]);
     et_frame *f = NULL;
-    if (!flag[OPT_QUIET] || val[OPT_TSV]) {
+    if (!flag[OPT_QUIET]) { /* --tsv_path alone streams (write_tsv) */
         f = et_report_frame(insp, true, true, &err);
         if (!f) {
             fprintf(stderr, "etinspect: error: %s\n", err.msg);

@@ -171,7 +171,9 @@ void et_host_close(void)
 
 /* Message handler: a traceback for errors, except the usage and input
  * errors of etinspect.scripts (tables with a `usage` or `input` field),
- * which are kept as they are. */
+ * which are kept as they are, and a memory error that Lua code caught and
+ * raised again (Lua's own words, "not enough memory", unchanged), which
+ * the report calls out of memory as it does LUA_ERRMEM. */
 static int msgh(lua_State *L)
 {
     if (lua_type(L, 1) == LUA_TTABLE) {
@@ -186,6 +188,10 @@ static int msgh(lua_State *L)
         }
     }
     const char *m = lua_tostring(L, 1);
+    if (m && strcmp(m, "not enough memory") == 0) {
+        lua_settop(L, 1);
+        return 1;
+    }
     if (!m) {
         if (luaL_callmeta(L, 1, "__tostring") && lua_type(L, -1) == LUA_TSTRING)
             return 1;

@@ -59,7 +59,10 @@ static int report_p(lua_State *L)
         return 0;
     }
     const char *m = lua_tostring(L, 1);
-    fprintf(stderr, "etinspect: %s\n", m ? m : "(error object is not a string)");
+    if (m && strcmp(m, "not enough memory") == 0) /* raised again by Lua code (msgh) */
+        fputs("etinspect: error: out of memory\n", stderr);
+    else
+        fprintf(stderr, "etinspect: %s\n", m ? m : "(error object is not a string)");
     return 0;
 }
 

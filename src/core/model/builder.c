@@ -12,6 +12,10 @@
 #include <string.h>
 
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 #include "base/bigalloc.h"
 #include "base/parallel.h"
 #include "base/stats.h"
@@ -47,8 +51,9 @@ static void perf_stats(et_perf_data *pd, double *tmp)
     pd->p90 = ps[2];
 }
 
-/* Apply a signature to an event (spec §3.6). */
-static void apply_sig(et_event *ev, const sig_part *p)
+/* Apply a signature to an event (spec §3.6); `text`: 12 bytes for the
+ * decimal text of an integer delegate id (the event's name then). */
+static void apply_sig(et_event *ev, const sig_part *p, char *text)
 {
     et_str candidate;
     if (p->has_did) {
@@ -62,15 +67,13 @@ static void apply_sig(et_event *ev, const sig_part *p)
     }
     ev->is_delegated_op = ev->delegate_debug_identifier_kind != ET_DID_NONE;
     if (ev->delegate_debug_identifier_kind == ET_DID_INT) {
-        ev->name_is_id_text = true;
-        id_text(p->did, ev->id_text);
+        id_text(p->did, text);
+        ev->name_str = (et_str){text, strlen(text)};
         return;
     }
     candidate = ev->is_delegated_op ? p->dstr : p->name;
-    if (candidate.n > 0) {
+    if (candidate.n > 0)
         ev->name_str = candidate;
-        ev->name_is_id_text = false;
-    }
 }
 
 /* Python-style equality of two raw Values (spec §3.3-§3.4), comparing
@@ -169,7 +172,7 @@ static long merge_group(builder *b, const worker *w, const lgroup *lg)
 {
     size_t E = lg->seq_len;
     const uint32_t *ls = E ? w->seq + lg->seq_first : NULL; /* w->seq may be NULL */
-    uint64_t h = hash_bytes(0xabc, lg->name.p, lg->name.n);
+    uint64_t h = lg->name_hash; /* the name's bytes stay in the dump's pages */
     h = hash_u64(h, (uint32_t)lg->bii);
     for (size_t k = 0; k < E; k++)
         h = hash_u64(h, b->emap[ls[k]]);
@@ -204,6 +207,7 @@ static long merge_group(builder *b, const worker *w, const lgroup *lg)
     g->seq_first = (uint32_t)b->n_seq;
     g->seq_len = (uint32_t)E;
     g->first_run = lg->first_run;
+    g->n_allocators = lg->n_allocators;
     g->pe_first = (uint32_t)b->n_pe0;
     for (size_t k = 0; k < E; k++) {
         const esig *s = &b->es.v[b->emap[ls[k]]];
@@ -305,74 +309,194 @@ static int alloc_run_arrays(et_block *blk, size_t R, bool zero)
     return 0;
 }
 
-/* The pools of et_inspector_int.event_pool and run_pool, at the size of
- * every block of the merge (a block of no event or run still gets one, as
- * alloc_block gives it).  Returns 0 or -1 (out of memory). */
-static int alloc_block_pools(builder *b)
+/* The events of every block of the merge, in the inspector's event pool
+ * (a block of no event still gets one), from their EventSignatures (spec
+ * §3.6: names, ids, delegate ids), with the samples, debug entries and
+ * metadata pass 2 wrote for them (b->dest, sdbg, smeta).  Returns 0 or -1
+ * (out of memory: nothing was handed over). */
+static int init_events(builder *b)
 {
     et_inspector_int *ii = et_insp_int(b->insp);
-    size_t ne = 0, nr = 0;
+    static const char empty[1] = "";
+    size_t ne = 0, nt = 0;
     for (size_t gi = 0; gi < b->n_groups; gi++) {
         const ggroup *g = &b->groups[gi];
         ne += g->seq_len ? g->seq_len : 1;
-        nr += g->n_runs ? g->n_runs : 1;
+        for (size_t e = 0; e < g->seq_len; e++) {
+            const esig *s = &b->es.v[b->seq[g->seq_first + e]];
+            nt += (s->has_p && s->p.has_did) || (s->has_d && s->d.has_did);
+        }
     }
-    if (nr > SIZE_MAX / (5 * sizeof(uint32_t)))
+    if (!(ii->event_pool = calloc(ne ? ne : 1, sizeof *ii->event_pool)) ||
+        !(ii->id_texts = malloc(nt ? nt * 12 : 1)))
         return -1;
-    ii->event_pool = calloc(ne ? ne : 1, sizeof *ii->event_pool);
-    ii->run_pool = malloc((nr ? 5 * nr : 1) * sizeof *ii->run_pool);
-    return ii->event_pool && ii->run_pool ? 0 : -1;
+    ii->n_event_pool = ne;
+    b->events_made = true;
+    et_event *ev = ii->event_pool;
+    char *text = ii->id_texts; /* names of events with an integer delegate id */
+    for (size_t gi = 0; gi < b->n_groups; gi++) {
+        const ggroup *g = &b->groups[gi];
+        size_t E = g->seq_len, R = g->n_runs;
+        char *arena = b->dest[gi].samples;
+        b->dest[gi].events = ev;
+        for (size_t e = 0; e < E; e++, ev++) {
+            size_t at = g->seq_first + e;
+            const esig *s = &b->es.v[b->seq[at]];
+            ev->name_str = (et_str){empty, 0};
+            ev->instruction_id = s->instr_raw;
+            ev->num_outputs = 1;
+            if (s->has_p) {
+                apply_sig(ev, &s->p, text);
+                ev->has_perf_data = R > 0;
+                ev->perf_data.n = R;
+                ev->profile_event_pos_first_run = R ? b->pe0[g->pe_first + e] : 0;
+                ev->perf_data.raw = (double *)arena;
+                arena += R * sizeof(double);
+                ev->start_time = (uint64_t *)arena;
+                arena += R * sizeof(uint64_t);
+                ev->raw_delegate_debug_metadatas = b->smeta ? b->smeta[at] : NULL;
+            }
+            if (s->has_d) {
+                apply_sig(ev, &s->d, text);
+                ev->has_debug_data = true;
+                ev->debug_first = b->sdbg[at].first;
+                ev->debug_count = b->sdbg[at].count;
+            }
+            if ((s->has_p && s->p.has_did) || (s->has_d && s->d.has_did))
+                text += 12; /* as counted above */
+        }
+        if (!E)
+            ev++;
+    }
+    return 0;
 }
 
-/* Allocate block `gi` at its final size (events and per-run arrays from
- * the inspector's pools at *ev_at and *run_at, its value and allocation
- * pools; samples from *arena).  Returns 0 or -1 (out of memory). */
-static int alloc_block(builder *b, size_t gi, char **arena, size_t *ev_at, size_t *run_at)
+/* The per-event arrays pass 2 fills before the events exist: sdbg and
+ * smeta (only when some event has a debug part, or some run metadata).
+ * Returns 0 or -1 (out of memory). */
+static int alloc_event_arrays(builder *b)
+{
+    bool any_d = false, any_m = false;
+    for (size_t gi = 0; gi < b->n_groups; gi++)
+        any_d |= b->groups[gi].has_debug;
+    for (size_t i = 0; i < b->n_seq && !any_m; i++)
+        any_m = b->any_meta[i];
+    if ((any_d && !(b->sdbg = calloc(b->n_seq, sizeof *b->sdbg))) ||
+        (any_m && !(b->smeta = calloc(b->n_seq, sizeof *b->smeta))))
+        return -1;
+    for (size_t gi = 0; gi < b->n_groups; gi++) {
+        const ggroup *g = &b->groups[gi];
+        size_t R = g->n_runs;
+        for (size_t e = 0; e < g->seq_len; e++) {
+            size_t at = g->seq_first + e;
+            const esig *s = &b->es.v[b->seq[at]];
+            if (s->has_p && b->any_meta[at] && !(b->smeta[at] = calloc(R, sizeof(et_str))))
+                return -1;
+            if (s->has_d && (!(b->sdbg[at].first = malloc(R * sizeof(uint32_t))) ||
+                             !(b->sdbg[at].count = malloc(R * sizeof(uint32_t)))))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* sdbg and smeta, and their arrays unless the events took them. */
+static void free_event_arrays(builder *b)
+{
+    for (size_t i = 0; !b->events_made && i < b->n_seq; i++) {
+        if (b->sdbg) {
+            free(b->sdbg[i].first);
+            free(b->sdbg[i].count);
+        }
+        if (b->smeta)
+            free(b->smeta[i]);
+    }
+    free(b->sdbg);
+    free(b->smeta);
+    b->sdbg = NULL;
+    b->smeta = NULL;
+}
+
+/* Where pass 2 writes each group's data (b->dest): its samples in the
+ * arena, its per-run arrays in the run pool, its value and allocation
+ * pools.  Returns 0 or -1 (out of memory). */
+static int alloc_dests(builder *b, char *arena)
+{
+    et_inspector_int *ii = et_insp_int(b->insp);
+    size_t nr = 0;
+    for (size_t gi = 0; gi < b->n_groups; gi++)
+        nr += b->groups[gi].n_runs ? b->groups[gi].n_runs : 1;
+    if (nr > SIZE_MAX / (5 * sizeof(uint32_t)))
+        return -1;
+    ii->run_pool = malloc((nr ? 5 * nr : 1) * sizeof *ii->run_pool);
+    b->dest = calloc(b->n_groups ? b->n_groups : 1, sizeof *b->dest);
+    if (!ii->run_pool || !b->dest)
+        return -1;
+    size_t run_at = 0;
+    for (size_t gi = 0; gi < b->n_groups; gi++) {
+        const ggroup *g = &b->groups[gi];
+        gdest *d = &b->dest[gi];
+        d->samples = arena;
+        for (size_t e = 0; e < g->seq_len; e++)
+            if (b->es.v[b->seq[g->seq_first + e]].has_p)
+                arena += g->n_runs * (sizeof(double) + sizeof(uint64_t));
+        d->runs = ii->run_pool + run_at;
+        run_at += 5 * (g->n_runs ? g->n_runs : 1);
+        if ((g->n_values && !(d->value_pool = malloc(g->n_values * sizeof *d->value_pool))) ||
+            (g->n_allocs && !(d->allocations = malloc(g->n_allocs * sizeof *d->allocations))))
+            return -1;
+    }
+    return 0;
+}
+
+/* The destinations' pools, when no block took them (out of memory). */
+static void free_dests(builder *b)
+{
+    for (size_t gi = 0; b->dest && gi < b->n_groups; gi++) {
+        free(b->dest[gi].value_pool);
+        free(b->dest[gi].allocations);
+    }
+    free(b->dest);
+    b->dest = NULL;
+}
+
+/* Block `gi` from its group and its destination (which it takes over:
+ * events, per-run arrays, value and allocation pools); cannot fail. */
+static void make_block(builder *b, size_t gi)
+{
+    const ggroup *g = &b->groups[gi];
+    gdest *d = &b->dest[gi];
+    et_block *blk = &b->insp->blocks[gi];
+    size_t R = g->n_runs;
+    blk->name = g->name;
+    blk->bundled_input_index = g->bii;
+    blk->n_runs = R;
+    blk->n_events = g->seq_len;
+    blk->events = d->events;
+    place_run_arrays(blk, d->runs, R ? R : 1);
+    blk->value_pool = d->value_pool;
+    blk->allocations = d->allocations;
+    d->value_pool = NULL;
+    d->allocations = NULL;
+}
+
+/* Block gi's allocators: the names of its first run's (read again only
+ * when it has some: a dump of many blocks does not fault its pages in
+ * once more).  Returns 0 or -1 (out of memory). */
+static int block_allocators(builder *b, size_t gi)
 {
     et_inspector *insp = b->insp;
     const ggroup *g = &b->groups[gi];
     et_block *blk = &insp->blocks[gi];
-    size_t E = g->seq_len, R = g->n_runs;
-    blk->name = g->name;
-    blk->bundled_input_index = g->bii;
-    blk->n_runs = R;
-    blk->n_events = E;
-    et_inspector_int *ii = et_insp_int(insp);
-    blk->events = ii->event_pool + *ev_at;
-    *ev_at += E ? E : 1;
-    place_run_arrays(blk, ii->run_pool + *run_at, R ? R : 1);
-    *run_at += 5 * (R ? R : 1);
-    if (g->n_values && !(blk->value_pool = malloc(g->n_values * sizeof *blk->value_pool)))
-        return -1;
-    if (g->n_allocs && !(blk->allocations = malloc(g->n_allocs * sizeof *blk->allocations)))
-        return -1;
-    /* allocator names of the first run */
-    et_run first;
-    et_etdump_run(&insp->dump, g->first_run, &first);
-    blk->n_allocators = first.allocators.count;
+    blk->n_allocators = g->n_allocators;
     if (blk->n_allocators) {
+        et_run first;
+        et_etdump_run(&insp->dump, g->first_run, &first);
         blk->allocators = calloc(blk->n_allocators, sizeof *blk->allocators);
         if (!blk->allocators)
             return -1;
         for (uint32_t i = 0; i < first.allocators.count; i++)
             blk->allocators[i] = et_etdump_allocator_name(&insp->dump, &first, i);
-    }
-    for (size_t e = 0; e < E; e++) {
-        const esig *s = &b->es.v[b->seq[g->seq_first + e]];
-        et_event *ev = &blk->events[e];
-        if (s->has_p) {
-            ev->perf_data.n = R;
-            ev->perf_data.raw = (double *)*arena;
-            *arena += R * sizeof(double);
-            ev->start_time = (uint64_t *)*arena;
-            *arena += R * sizeof(uint64_t);
-            if (b->any_meta[g->seq_first + e] &&
-                !(ev->raw_delegate_debug_metadatas = calloc(R, sizeof(et_str))))
-                return -1;
-        }
-        if (s->has_d && (!(ev->debug_first = malloc(R * sizeof(uint32_t))) ||
-                         !(ev->debug_count = malloc(R * sizeof(uint32_t)))))
-            return -1;
     }
     return 0;
 }
@@ -451,43 +575,54 @@ static inline double duration(const builder *b, const esig *s, bool delegated, u
 /* Runs [r0, r1) of worker group lg into its block: event by event, so
  * that each event's samples are written contiguously (a transposition of
  * the ticks in tiles of runs). */
-static void fill_runs(const builder *b, const et_ticks *tbase, const lgroup *lg, size_t r0,
+static void fill_runs(const builder *b, const et_ticks *tbase, const pgroup *lg, size_t r0,
                       size_t r1)
 {
-    const et_inspector *insp = b->insp;
     const ggroup *g = &b->groups[lg->global];
-    et_block *blk = &insp->blocks[lg->global];
-    size_t E = lg->seq_len, off = lg->run_offset;
+    size_t E = lg->seq_len, off = lg->run_offset, R = g->n_runs;
+    char *samples = b->dest[lg->global].samples; /* as init_events lays them out */
     for (size_t k = 0; k < E; k++) {
-        et_event *ev = &blk->events[k];
+        size_t at = g->seq_first + k;
+        const esig *s = &b->es.v[b->seq[at]];
         /* the tile's rows are read in step, a quarter line per row and
          * event: ask for the line 16 events on */
         if ((b->fill & FILL_SAMPLES) && (k & 3) == 0 && k + 16 < E)
             for (size_t r = r0; r < r1; r++)
                 ET_PREFETCH(tbase + lg->rr[r].row + k + 16);
-        if (ev->perf_data.raw && (b->fill & FILL_SAMPLES)) {
-            const esig *s = &b->es.v[b->seq[g->seq_first + k]];
-            bool delegated = s->has_p && (s->p.has_did || s->p.dstr.p);
-            double *raw = ev->perf_data.raw + off;
-            uint64_t *st = ev->start_time + off;
-            for (size_t r = r0; r < r1; r++) {
-                et_ticks t = tbase[lg->rr[r].row + k];
-                raw[r] = duration(b, s, delegated, t.start, t.end);
-                st[r] = t.start;
+        if (s->has_p) {
+            double *raw = (double *)samples + off;
+            uint64_t *st = (uint64_t *)(samples + R * sizeof(double)) + off;
+            samples += R * (sizeof(double) + sizeof(uint64_t));
+            if (b->fill & FILL_SAMPLES) {
+                bool delegated = s->p.has_did || s->p.dstr.p;
+                for (size_t r = r0; r < r1; r++) {
+                    et_ticks t = tbase[lg->rr[r].row + k];
+                    raw[r] = duration(b, s, delegated, t.start, t.end);
+                    st[r] = t.start;
+                }
             }
         }
-        if (ev->debug_first && (b->fill & FILL_DEBUG))
+        if (s->has_d && (b->fill & FILL_DEBUG)) {
+            uint32_t *df = b->sdbg[at].first, *dc = b->sdbg[at].count;
             for (size_t r = r0; r < r1; r++) {
-                ev->debug_first[off + r] = lg->more->dbg_first[r * E + k] + lg->value_shift;
-                ev->debug_count[off + r] = lg->more->dbg_count[r * E + k];
+                df[off + r] = lg->more->dbg_first[r * E + k] + lg->value_shift;
+                dc[off + r] = lg->more->dbg_count[r * E + k];
             }
+        }
     }
 }
 
-/* Everything of worker group lg but its samples into its block. */
-static void fill_runs_data(const builder *b, const lgroup *lg)
+/* Everything of worker group lg but its samples into its block's
+ * destination (b->dest: the block is not allocated yet). */
+static void fill_runs_data(const builder *b, const pgroup *lg)
 {
-    et_block *blk = &b->insp->blocks[lg->global];
+    const gdest *d = &b->dest[lg->global];
+    const ggroup *g = &b->groups[lg->global];
+    size_t R = g->n_runs;
+    et_block view = {0}, *blk = &view; /* the block's arrays, as it will hold them */
+    place_run_arrays(&view, d->runs, R ? R : 1);
+    view.value_pool = d->value_pool;
+    view.allocations = d->allocations;
     size_t off = lg->run_offset, n = lg->n_runs;
     for (size_t r = 0; r < n; r++) {
         const lrun *lr = &lg->rr[r];
@@ -498,21 +633,21 @@ static void fill_runs_data(const builder *b, const lgroup *lg)
         blk->allocation_count[off + r] = lr->alloc_count;
     }
     const lgroup_more *x = lg->more;
-    if (lg->n_values)
-        memcpy(blk->value_pool + lg->value_shift, x->values, lg->n_values * sizeof *x->values);
-    if (lg->n_allocs)
-        memcpy(blk->allocations + lg->alloc_shift, x->allocs, lg->n_allocs * sizeof *x->allocs);
+    if (x && x->n_values)
+        memcpy(blk->value_pool + lg->value_shift, x->values, x->n_values * sizeof *x->values);
+    if (x && x->n_allocs)
+        memcpy(blk->allocations + lg->alloc_shift, x->allocs, x->n_allocs * sizeof *x->allocs);
     /* delegate_debug_metadata: "" where a run has none, then the others */
     static const char empty[1] = "";
-    for (size_t k = 0; k < lg->seq_len; k++) {
-        et_str *m = blk->events[k].raw_delegate_debug_metadatas;
+    for (size_t k = 0; b->smeta && k < lg->seq_len; k++) {
+        et_str *m = b->smeta[g->seq_first + k];
         if (m)
             for (size_t r = 0; r < n; r++)
                 m[off + r] = (et_str){empty, 0};
     }
     for (size_t i = 0; x && i < x->n_meta; i++) {
         const et_meta_at *a = &x->meta[i];
-        blk->events[a->event].raw_delegate_debug_metadatas[off + a->run] = a->m;
+        b->smeta[g->seq_first + a->event][off + a->run] = a->m;
     }
 }
 
@@ -523,7 +658,7 @@ static void pass2(void *ctx, size_t k)
     const builder *b = ctx;
     const worker *w = &b->w[k];
     for (size_t gi = 0; gi < w->n_groups; gi++) {
-        const lgroup *lg = &w->groups[gi];
+        const pgroup *lg = &w->pg[gi];
         if (b->fill & FILL_DATA)
             fill_runs_data(b, lg);
         if (!(b->fill & (FILL_DEBUG | FILL_SAMPLES)))
@@ -643,26 +778,12 @@ void et_model_fill_samples(et_inspector *insp)
 static int finish_block(builder *b, size_t gi)
 {
     et_inspector *insp = b->insp;
-    const ggroup *g = &b->groups[gi];
     et_block *blk = &insp->blocks[gi];
     size_t E = blk->n_events, R = blk->n_runs;
-    static const char empty[1] = "";
     bool differs = false; /* one warning per block */
     for (size_t e = 0; e < E; e++) {
-        const esig *s = &b->es.v[b->seq[g->seq_first + e]];
         et_event *ev = &blk->events[e];
-        ev->name_str = (et_str){empty, 0};
-        ev->instruction_id = s->instr_raw;
-        ev->num_outputs = 1;
-        if (s->has_p) {
-            apply_sig(ev, &s->p);
-            ev->has_perf_data = R > 0;
-            ev->perf_data.n = R;
-            ev->profile_event_pos_first_run = R ? b->pe0[g->pe_first + e] : 0;
-        }
-        if (s->has_d) {
-            apply_sig(ev, &s->d);
-            ev->has_debug_data = true;
+        if (ev->has_debug_data) {
             for (size_t r = 1; r < R && !differs; r++)
                 if (!lists_equal(insp, blk->value_pool, ev->debug_first[0], ev->debug_count[0],
                                  ev->debug_first[r], ev->debug_count[r], &b->cmp)) {
@@ -706,23 +827,94 @@ static int finish_block(builder *b, size_t gi)
     return 0;
 }
 
+static void free_more(lgroup_more *x)
+{
+    if (x) {
+        free(x->meta);
+        free(x->dbg_first);
+        free(x->dbg_count);
+        free(x->values);
+        free(x->allocs);
+        free(x);
+    }
+}
+
+/* What pass 1 built that the merge has read: the worker's signatures,
+ * sequences and per-run scratch (its groups are pgroups now). */
+static void free_pass1(worker *w)
+{
+    free(w->pos0);
+    free(w->any_meta);
+    free(w->es.v);
+    free(w->es.tab.slots);
+    free(w->group_tab.slots);
+    free(w->seq);
+    free(w->ev);
+    free(w->tev);
+    free(w->next);
+    free(w->ies);
+    free(w->ie_slots);
+    free(w->ie_stamp);
+    free(w->slots);
+    free(w->esig_slot);
+    free(w->esig_stamp);
+    free(w->outs);
+    free(w->allocs);
+    w->pos0 = NULL;
+    w->any_meta = NULL;
+    w->es = (esig_set){0};
+    w->group_tab = (idtable){0};
+    w->seq = NULL;
+    w->ev = w->tev = NULL;
+    w->next = NULL;
+    w->ies = NULL;
+    w->ie_slots = w->ie_stamp = NULL;
+    w->slots = NULL;
+    w->esig_slot = w->esig_stamp = NULL;
+    w->outs = NULL;
+    w->allocs = NULL;
+    w->n_seq = w->seq_cap = w->pos0_cap = w->any_meta_cap = 0;
+    w->ev_cap = w->tev_cap = w->tev_n = w->next_cap = 0;
+    w->n_ies = w->ies_cap = w->ie_mask = w->ie_slots_cap = 0;
+    w->n_slots = w->slots_cap = w->esig_slot_cap = 0;
+    w->n_outs = w->outs_cap = w->n_allocs = w->allocs_cap = 0;
+    w->have_tpl = false;
+}
+
+/* A worker's pgroups, once pass 2 has read them (and the run-by-run
+ * indices of the converter's pass 2). */
+static void free_pgroups(worker *w)
+{
+    for (size_t i = 0; w->pg && i < w->n_groups; i++) {
+        if (w->pg[i].rr != &w->pg[i].one)
+            free(w->pg[i].rr);
+        free_more(w->pg[i].more);
+    }
+    free(w->pg);
+    free(w->run_group);
+    free(w->run_local);
+    w->pg = NULL;
+    w->run_group = w->run_local = NULL;
+    w->n_groups = 0;
+    w->n_done = 0;
+}
+
 static void free_worker(worker *w)
 {
     if (w->ticks)
         et_big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
     for (size_t i = 0; i < w->n_groups; i++) {
-        lgroup *g = &w->groups[i];
-        free(g->rr);
-        if (g->more) {
-            free(g->more->meta);
-            free(g->more->dbg_first);
-            free(g->more->dbg_count);
-            free(g->more->values);
-            free(g->more->allocs);
-            free(g->more);
+        if (w->pg) {
+            if (w->pg[i].rr != &w->pg[i].one)
+                free(w->pg[i].rr);
+            free_more(w->pg[i].more);
+        } else {
+            free(w->groups[i].rr);
+            free_more(w->groups[i].more);
         }
     }
     free(w->groups);
+    free(w->pg);
     free(w->pos0);
     free(w->any_meta);
     free(w->es.v);
@@ -750,6 +942,8 @@ static void free_builder(builder *b)
     for (unsigned k = 0; b->w && k < b->nw; k++)
         free_worker(&b->w[k]);
     free(b->w);
+    free_dests(b);
+    free_event_arrays(b);
     free(b->groups);
     free(b->any_meta);
     free(b->es.v);
@@ -839,16 +1033,85 @@ static void add_event_counts(et_etdump *d, const et_etdump *w)
     d->num_empty_events += w->num_empty_events;
 }
 
-/* The merge (see above): signatures, groups, sizes, counters. */
+/* Worker w's groups, merged, as pgroups (pass 2's part of them); the
+ * lgroups and what else pass 1 built are freed.  Returns 0 or -1 (out of
+ * memory: the worker is left as it was). */
+static int compact_groups(worker *w)
+{
+    pgroup *pg = malloc((w->n_groups ? w->n_groups : 1) * sizeof *pg);
+    if (!pg)
+        return -1;
+    for (size_t i = 0; i < w->n_groups; i++) {
+        const lgroup *lg = &w->groups[i];
+        pg[i] = (pgroup){lg->rr, lg->more, (uint32_t)lg->n_runs, lg->seq_len, lg->global,
+                         lg->run_offset, lg->value_shift, lg->alloc_shift, {0}};
+        if (lg->more) {
+            lg->more->n_values = lg->n_values;
+            lg->more->n_allocs = lg->n_allocs;
+        }
+        if (lg->n_runs == 1) { /* its run in place: no allocation per block */
+            pg[i].one = lg->rr[0];
+            free(lg->rr);
+            pg[i].rr = &pg[i].one;
+        }
+    }
+    free(w->groups);
+    w->groups = NULL;
+    w->groups_cap = 0;
+    w->pg = pg;
+    free_pass1(w);
+    return 0;
+}
+
+/* Shrink an array grown by doubling to its `n` elements (a failure keeps
+ * it as it is). */
+static void trim(void **p, size_t *cap, size_t n, size_t size)
+{
+    if (*cap > n && n) {
+        void *q = realloc(*p, n * size);
+        if (q) {
+            *p = q;
+            *cap = n;
+        }
+    }
+}
+#define TRIM(ptr, cap, n) trim((void **)&(ptr), &(cap), (n), sizeof *(ptr))
+
+/* The merge (see above): signatures, groups, sizes, counters.  The
+ * builder's arrays are sized once for what the workers hold (at most),
+ * then trimmed; each worker's pass-1 tables are freed once merged. */
 static int merge(builder *b)
 {
     et_inspector *insp = b->insp;
+    size_t n_es = 0, n_groups = 0, n_seq = 0;
+    for (unsigned k = 0; k < b->nw; k++) {
+        n_es += b->w[k].es.n;
+        n_groups += b->w[k].n_groups;
+        n_seq += b->w[k].n_seq;
+    }
+    /* the first worker's signatures, interned in order into the empty
+     * set, would get their own ids: the set is taken over as it is (one
+     * worker: no copy of every signature) */
+    worker *w0 = &b->w[0];
+    if (b->nw && b->es.n == 0 && w0->es.v && w0->es.tab.slots) {
+        free(b->es.v);
+        free(b->es.tab.slots);
+        b->es = w0->es;
+        w0->es = (esig_set){0};
+    }
+    if (GROW(b->es.v, b->es.cap, n_es ? n_es : 1) != 0 ||
+        GROW(b->groups, b->groups_cap, n_groups ? n_groups : 1) != 0 ||
+        GROW(b->seq, b->seq_cap, n_seq ? n_seq : 1) != 0 ||
+        GROW(b->any_meta, b->any_meta_cap, n_seq ? n_seq : 1) != 0 ||
+        GROW(b->pe0, b->pe0_cap, n_seq ? n_seq : 1) != 0)
+        return -1;
     for (unsigned k = 0; k < b->nw; k++) {
         worker *w = &b->w[k];
-        if (GROW(b->emap, b->emap_cap, w->es.n ? w->es.n : 1) != 0)
+        size_t n = k == 0 && !w->es.v ? b->es.n : w->es.n; /* taken over: its own ids */
+        if (GROW(b->emap, b->emap_cap, n ? n : 1) != 0)
             return -1;
-        for (size_t i = 0; i < w->es.n; i++) {
-            long id = intern_esig(&b->es, &w->es.v[i]);
+        for (size_t i = 0; i < n; i++) {
+            long id = w->es.v ? intern_esig(&b->es, &w->es.v[i]) : (long)i;
             if (id < 0)
                 return -1;
             b->emap[i] = (uint32_t)id;
@@ -863,19 +1126,22 @@ static int merge(builder *b)
             lg->run_offset = (uint32_t)g->n_runs; /* runs, values and allocations of a */
             lg->value_shift = (uint32_t)g->n_values; /* block: uint32 indices */
             lg->alloc_shift = (uint32_t)g->n_allocs;
-            g->n_runs += lg->n_runs;
+            g->n_runs += (uint32_t)lg->n_runs;
             g->n_values += lg->n_values;
             g->n_allocs += lg->n_allocs;
             for (size_t e = 0; e < lg->seq_len; e++)
                 b->any_meta[g->seq_first + e] |= w->any_meta[lg->seq_first + e];
         }
-        /* the worker's signatures and group index are merged: pass 2
-         * reads the builder's (a dump of many blocks has as many of each) */
-        free(w->es.v);
-        free(w->es.tab.slots);
-        free(w->group_tab.slots);
-        w->es = (esig_set){0};
-        w->group_tab = (idtable){0};
+        /* the worker's signatures, group index and scratch are merged:
+         * pass 2 reads its pgroups (a dump of many blocks has as many of
+         * each) */
+        if (compact_groups(w) != 0)
+            return -1;
+        if (!b->converter) { /* only the converter's pass 2 goes run by run */
+            free(w->run_group);
+            free(w->run_local);
+            w->run_group = w->run_local = NULL;
+        }
         add_event_counts(&insp->dump, &w->dump);
         b->empty_events += w->empty_events;
         b->repeated_events += w->repeated_events;
@@ -888,11 +1154,32 @@ static int merge(builder *b)
     free(b->es.tab.slots);
     free(b->group_tab.slots);
     free(b->emap);
+    free(b->run_cost); /* first_error has read it */
     b->es.tab = (idtable){0};
     b->group_tab = (idtable){0};
     b->emap = NULL;
     b->emap_cap = 0;
+    b->run_cost = NULL;
+    TRIM(b->es.v, b->es.cap, b->es.n);
+    TRIM(b->groups, b->groups_cap, b->n_groups);
+    TRIM(b->seq, b->seq_cap, b->n_seq);
+    TRIM(b->any_meta, b->any_meta_cap, b->n_seq);
+    TRIM(b->pe0, b->pe0_cap, b->n_pe0);
     return 0;
+}
+
+/* The signatures and sequences, once init_events has read them. */
+static void free_signatures(builder *b)
+{
+    free(b->es.v);
+    free(b->seq);
+    free(b->any_meta);
+    free(b->pe0);
+    b->es.v = NULL;
+    b->seq = NULL;
+    b->any_meta = NULL;
+    b->pe0 = NULL;
+    b->es.n = b->es.cap = b->n_seq = b->seq_cap = b->any_meta_cap = b->n_pe0 = b->pe0_cap = 0;
 }
 
 /* The threads to build with (et_threads), and when `warn` a warning about
@@ -979,6 +1266,17 @@ out:
     return rc;
 }
 
+/* Give the pages of what the build freed back to the system: the builder's
+ * tables are many small allocations, on the threads' heaps as much as on
+ * this one's, which the allocator would otherwise keep resident next to
+ * the model (a dump of many small blocks: megabytes; glibc only). */
+static void trim_heap(void)
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
 /* The build (see "How the model is built", builder_int.h); model_int.h. */
 int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *err)
 {
@@ -1013,19 +1311,18 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
             if (b.es.v[b.seq[g->seq_first + e]].has_p)
                 bytes += g->n_runs * (sizeof(double) + sizeof(uint64_t));
     }
-    insp->blocks = calloc(b.n_groups ? b.n_groups : 1, sizeof *insp->blocks);
+    /* The order keeps a dump of many small blocks from holding the
+     * builder's tables and the model at once: pass 2 fills the samples,
+     * per-run arrays and pools where they go (dest) and the pgroups are
+     * freed; then the events are made from the signatures, which are
+     * freed; then the blocks take over, and the groups are freed.  With
+     * the samples deferred, the signatures, groups and dest are kept for
+     * them (samples_pending). */
     char *arena = arena_alloc(insp, bytes);
-    if (!insp->blocks || !arena || alloc_block_pools(&b) != 0) {
+    if (!arena || alloc_dests(&b, arena) != 0 || alloc_event_arrays(&b) != 0) {
         nomem(err);
         goto out;
     }
-    insp->n_blocks = b.n_groups;
-    size_t ev_at = 0, run_at = 0;
-    for (size_t gi = 0; gi < b.n_groups; gi++)
-        if (alloc_block(&b, gi, &arena, &ev_at, &run_at) != 0) {
-            nomem(err);
-            goto out;
-        }
     /* pass 2: in parallel, or run by run on this thread for the converter.
      * With the statistics deferred (and no converter: a host callback is
      * called while the model is built, never later), the samples wait for
@@ -1039,9 +1336,9 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
         for (unsigned k = 0; k < b.nw; k++) {
             const worker *w = &b.w[k];
             for (size_t gi = 0; gi < w->n_groups; gi++)
-                fill_runs_data(&b, &w->groups[gi]);
+                fill_runs_data(&b, &w->pg[gi]);
             for (size_t i = 0; i < w->n_done; i++)
-                fill_runs(&b, w->ticks, &w->groups[w->run_group[i]], w->run_local[i],
+                fill_runs(&b, w->ticks, &w->pg[w->run_group[i]], w->run_local[i],
                           w->run_local[i] + 1);
         }
     }
@@ -1049,6 +1346,36 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
         worker *w = &b.w[k];
         et_big_free(w->ticks, w->ticks_bytes, w->ticks_mapped);
         w->ticks = NULL;
+        free_pgroups(w); /* pass 2 is done with them */
+    }
+    trim_heap();
+    if (init_events(&b) != 0) {
+        nomem(err);
+        goto out;
+    }
+    free_event_arrays(&b); /* the events hold their arrays now */
+    if (!defer_samples) {
+        free_signatures(&b);
+        trim_heap();
+    }
+    insp->blocks = calloc(b.n_groups ? b.n_groups : 1, sizeof *insp->blocks);
+    if (!insp->blocks) {
+        nomem(err);
+        goto out;
+    }
+    insp->n_blocks = b.n_groups;
+    for (size_t gi = 0; gi < b.n_groups; gi++)
+        make_block(&b, gi);
+    for (size_t gi = 0; gi < b.n_groups; gi++)
+        if (block_allocators(&b, gi) != 0) {
+            nomem(err);
+            goto out;
+        }
+    if (!defer_samples) {
+        free_dests(&b);
+        free(b.groups);
+        b.groups = NULL;
+        b.groups_cap = 0;
     }
     if (o->defer_stats)
         ii->stats_pending = true;
@@ -1057,7 +1384,7 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
     b.cmp.left = insp->debug_buffer.size > (UINT64_MAX - CMP_BUDGET_SLACK) / 2
                      ? UINT64_MAX
                      : 2 * insp->debug_buffer.size + CMP_BUDGET_SLACK;
-    for (size_t gi = 0; gi < b.n_groups; gi++)
+    for (size_t gi = 0; gi < insp->n_blocks; gi++)
         if (finish_block(&b, gi) != 0)
             goto out;
     const char *lbl = insp->etdump_label;
@@ -1100,6 +1427,7 @@ int et_model_build(et_inspector *insp, const et_inspector_options *o, et_error *
     }
 out:
     free_builder(&b);
+    trim_heap();
     return rc;
 }
 
@@ -1181,10 +1509,18 @@ int et_model_from_legacy(et_inspector *insp, et_error *err)
 void et_model_free(et_inspector *insp)
 {
     et_inspector_int *ii = et_insp_int(insp);
+    /* an ETDump's events, in their pool (the blocks may not be there
+     * yet: init_events made them first) */
+    for (size_t e = 0; ii->event_pool && e < ii->n_event_pool; e++) {
+        et_event *ev = &ii->event_pool[e];
+        free(ev->raw_delegate_debug_metadatas);
+        free(ev->debug_first);
+        free(ev->debug_count);
+    }
     for (size_t i = 0; insp->blocks && i < insp->n_blocks; i++) {
         et_block *blk = &insp->blocks[i];
         /* n_events is set before the events' allocation, which may fail */
-        for (size_t e = 0; blk->events && e < blk->n_events; e++) {
+        for (size_t e = 0; !ii->event_pool && blk->events && e < blk->n_events; e++) {
             et_event *ev = &blk->events[e];
             if (!ii->samples) { /* else they live in the arena */
                 free(ev->perf_data.raw);
@@ -1205,7 +1541,10 @@ void et_model_free(et_inspector *insp)
     free(insp->blocks);
     free(ii->event_pool);
     free(ii->run_pool);
+    free(ii->id_texts);
+    ii->id_texts = NULL;
     ii->event_pool = NULL;
+    ii->n_event_pool = 0;
     ii->run_pool = NULL;
     et_big_free(ii->samples, ii->samples_size, ii->samples_mapped);
     free(insp->run_ticks);

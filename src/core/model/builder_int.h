@@ -194,17 +194,20 @@ static inline long intern_esig(esig_set *set, const esig *s)
  *   the previous run's collation as it is.  Errors stop a worker; the first
  *   in run order is reported, exactly as one thread would report it.
  *  merge, in run order: the workers' signatures and groups become the
- *   inspector's, so blocks come out in order of first appearance; every
- *   array of a block is allocated once at its final size, the samples of
- *   all blocks in one arena.
+ *   builder's, so blocks come out in order of first appearance; each
+ *   worker's groups become pgroups and its pass-1 tables are freed.  Every
+ *   array of a block is allocated once at its final size (gdest), the
+ *   samples of all blocks in one arena.
  *  pass 2, in parallel: each worker turns its runs' ticks into durations
  *   and start times in the event-major sample arrays (a transposition in
  *   tiles; the dump is not read again), with their debug entries, outputs
- *   and allocations.  With a delegate
+ *   and allocations, before the events and blocks exist.  With a delegate
  *   time-scale converter (a host callback) this pass runs on the calling
- *   thread, run by run, as the converter expects.
- *  statistics, in parallel per event; then names, warnings and the debug
- *   data comparisons on the calling thread. */
+ *   thread, run by run, as the converter expects.  The pgroups go.
+ *  events (init_events) from the signatures, which go; then the blocks,
+ *   which take the destinations over; then the groups go.
+ *  statistics, in parallel per event; then warnings and the debug data
+ *   comparisons on the calling thread. */
 
 typedef struct ievent {
     int32_t instr;
@@ -258,6 +261,8 @@ typedef struct lgroup_more {
      * lgroup.n_allocs of each) */
     uint32_t *values; size_t values_cap;
     et_allocation *allocs; size_t allocs_cap;
+    size_t n_values, n_allocs;   /* lgroup.n_values and n_allocs, copied there by
+                                    the merge (pgroup) */
 } lgroup_more;
 
 /* A group of runs with one RunSignature, as one worker saw it (its
@@ -275,12 +280,29 @@ typedef struct lgroup {
     lgroup_more *more;           /* NULL until the group needs it */
     size_t n_values, n_allocs;   /* in more->values, more->allocs */
     uint32_t first_run;          /* RunData index of its first run */
+    uint32_t n_allocators;       /* its first run's allocators */
+    uint64_t name_hash;          /* hash_bytes(0xabc, name): the merge hashes the
+                                    name without reading it from the dump again */
     /* set by the merge */
     uint32_t global;             /* the block */
     uint32_t run_offset;         /* its first run's place among the block's runs */
     uint32_t value_shift, alloc_shift; /* its first value's and allocation's place
                                           in the block's pools */
 } lgroup;
+
+/* A worker's group as pass 2 reads it once merged: the lgroup cut to its
+ * runs, side table and places in its block.  The merge replaces the
+ * worker's lgroups with these (and frees the signatures, sequences and
+ * scratch of pass 1), so that a dump of many small blocks does not keep
+ * 112 bytes of lgroup per block next to the model. */
+typedef struct pgroup {
+    lrun *rr;                    /* the lgroup's runs (now owned here), or &one */
+    lgroup_more *more;           /* the lgroup's side table (its values and
+                                    allocations: more->n_values, n_allocs), or NULL */
+    uint32_t n_runs, seq_len;
+    uint32_t global, run_offset, value_shift, alloc_shift; /* as in lgroup */
+    lrun one;                    /* a group of one run: its run (rr freed) */
+} pgroup;
 
 typedef struct worker {
     const et_inspector *insp;
@@ -297,6 +319,7 @@ typedef struct worker {
     bool ticks_over_32;
     esig_set es;
     lgroup *groups; size_t n_groups, groups_cap;
+    pgroup *pg;                  /* after the merge: n_groups of them, groups NULL */
     idtable group_tab;
     uint32_t *seq; size_t n_seq, seq_cap; /* pool of EventSignature id sequences */
     /* per entry of seq, so per event of a group (lgroup.seq_first + k); a
@@ -340,13 +363,15 @@ typedef struct worker {
 /* A block being built: the merged groups of the workers. */
 typedef struct ggroup {
     et_str name;
+    uint64_t hash;
+    size_t n_values, n_allocs;
     int32_t bii;
     uint32_t seq_first, seq_len; /* the builder's EventSignature ids */
-    uint64_t hash;
-    bool has_debug;
     uint32_t first_run;
-    size_t n_runs, n_values, n_allocs;
+    uint32_t n_allocators;       /* its first run's allocators */
+    uint32_t n_runs;             /* RunData indices are uint32 */
     uint32_t pe_first;           /* run 0's ProfileEvent per event: in pe0 */
+    bool has_debug;
 } ggroup;
 
 /* What the debug-data comparisons of one model may still read of the debug
@@ -363,11 +388,36 @@ typedef struct cmp_budget {
  * run's) plus 64 MiB. */
 #define CMP_BUDGET_SLACK (UINT64_C(64) << 20)
 
+/* Where pass 2 writes block gi's data before its events and the block
+ * itself are allocated (so that the pgroups are freed first): its samples
+ * in the arena (its events with a profile part one after another, R
+ * durations then R start ticks each), its five per-run arrays in the run
+ * pool, its value and allocation pools (owned here until the block takes
+ * them); init_events sets `events`. */
+typedef struct gdest {
+    char *samples;
+    et_event *events;
+    uint32_t *runs;
+    uint32_t *value_pool;
+    et_allocation *allocations;
+} gdest;
+
+/* An event's per-run debug entries (et_event.debug_first, debug_count),
+ * per entry of the builder's seq, until init_events hands them to it. */
+typedef struct sdebug {
+    uint32_t *first, *count;
+} sdebug;
+
 typedef struct builder {
     et_inspector *insp;
     et_error *err;
     esig_set es;
     ggroup *groups; size_t n_groups, groups_cap;
+    gdest *dest;                            /* per group, from pass 2 until the blocks */
+    sdebug *sdbg;                           /* per entry of seq, or NULL: no debug part */
+    et_str **smeta;                         /* per entry of seq: its events'
+                                               raw_delegate_debug_metadatas, or NULL */
+    bool events_made;                       /* init_events took sdbg's and smeta's arrays */
     idtable group_tab;
     uint32_t *seq; size_t n_seq, seq_cap;
     uint8_t *any_meta; size_t any_meta_cap; /* per entry of seq: some run of the

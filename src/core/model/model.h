@@ -28,7 +28,8 @@
  *    indexes its list with -1 and gives every block the last test case.
  *
  * Memory: an et_inspector owns everything below it; events refer to names
- * and metadata bytes inside the mapped ETDump (no copies).
+ * and metadata bytes inside the mapped ETDump (no copies), but for the
+ * decimal text of an integer delegate id, which the inspector holds.
  */
 #ifndef ET_MODEL_H
 #define ET_MODEL_H
@@ -59,49 +60,45 @@ typedef struct et_perf_data {
 /* Kind of a delegate debug identifier. */
 typedef enum { ET_DID_NONE = 0, ET_DID_INT, ET_DID_STR } et_did_kind;
 
-/* One Event of an EventBlock (spec §1.5). */
+/* One Event of an EventBlock (spec §1.5).  Fields are ordered by size, so
+ * that an event costs no padding (192 bytes): a dump of many one-event
+ * blocks pays that per block (docs/performance.md, "Memory"). */
 typedef struct et_event {
-    et_str name_str;               /* the name, unless name_is_id_text */
-    bool name_is_id_text;          /* the name is id_text (an integer delegate id) */
-    char id_text[12];              /* decimal text of an integer delegate id */
-    bool has_perf_data;            /* false for debug-only events */
+    et_str name_str;               /* the name (spec §3.6): for an integer delegate
+                                      id its decimal text, owned by the inspector */
     et_perf_data perf_data;
     uint64_t *start_time;          /* perf_data.n raw start ticks (unconverted), or NULL */
-    int32_t instruction_id;        /* raw: -1 when the writer left it unset */
-    et_did_kind delegate_debug_identifier_kind;
-    int32_t delegate_debug_id_int; /* when kind == ET_DID_INT */
     et_str delegate_debug_id_str;  /* when kind == ET_DID_STR */
-    bool is_delegated_op;
     et_str *raw_delegate_debug_metadatas; /* one per run ("" when absent), or NULL
                                              when every run's metadata is empty */
     int64_t num_outputs;           /* from the ETRecord's num-outs map; 1 by default */
-    bool has_chain_index;          /* legacy profiler events only */
-    int32_t chain_index;           /* their chain_idx (-1: outside any chain) */
     /* debug events (raw Value positions in the ETDump), per run */
-    bool has_debug_data;
     uint32_t *debug_first;         /* per run: first index into the block's value pool */
     uint32_t *debug_count;         /* per run: number of entries */
     /* ETRecord linkage (link.h; spec §3.10, §5.6); all unset without one */
-    bool has_debug_handles;        /* false: the reference's None */
-    bool debug_handles_is_list;    /* a list (delegate calls, delegated events),
-                                      else a single int */
-    uint32_t n_debug_handles;
     const int64_t *debug_handles;  /* owned by the ETRecord */
     const char *delegate_backend_name; /* NULL: None; owned by the ETRecord */
+    int32_t instruction_id;        /* raw: -1 when the writer left it unset */
+    et_did_kind delegate_debug_identifier_kind;
+    int32_t delegate_debug_id_int; /* when kind == ET_DID_INT */
+    int32_t chain_index;           /* legacy profiler events: their chain_idx
+                                      (-1: outside any chain) */
+    uint32_t n_debug_handles;
     uint32_t node_first, node_count; /* the event's entries of insp->link_nodes */
     /* where it came from */
     uint32_t profile_event_pos_first_run; /* ProfileEvent table of run 0 (0 if none) */
+    bool has_perf_data;            /* false for debug-only events */
+    bool is_delegated_op;
+    bool has_chain_index;          /* legacy profiler events only */
+    bool has_debug_data;
+    bool has_debug_handles;        /* false: the reference's None */
+    bool debug_handles_is_list;    /* a list (delegate calls, delegated events),
+                                      else a single int */
 } et_event;
 
 /* The name of an event (spec §3.6). */
 static inline et_str et_event_name(const et_event *e)
 {
-    if (e->name_is_id_text) {
-        et_str s = {e->id_text, 0};
-        while (e->id_text[s.n])
-            s.n++;
-        return s;
-    }
     return e->name_str;
 }
 
@@ -111,10 +108,10 @@ typedef struct et_allocation {
     uint64_t allocation_size; /* bytes */
 } et_allocation;
 
-/* One EventBlock (spec §1.4, §3.5). */
+/* One EventBlock (spec §1.4, §3.5).  Fields are ordered by size (136
+ * bytes, no padding). */
 typedef struct et_block {
     et_str name;
-    int32_t bundled_input_index;   /* -1 when the runs carried none */
     size_t n_runs;
     uint32_t *runs;                /* the RunData indices merged here, in order */
     size_t n_events;
@@ -138,6 +135,7 @@ typedef struct et_block {
     const et_graph *graph;         /* its reference graph (owned by the record),
                                       or NULL: node indices of link_nodes refer
                                       to its nodes */
+    int32_t bundled_input_index;   /* -1 when the runs carried none */
     /* BundledProgram (bundled.h): the test case of suite insp->bundled_suite
      * whose expected outputs are the block's reference output - the one
      * its bundled_input_index names - or -1: none (no BundledProgram,

@@ -43,6 +43,9 @@ typedef struct et_inspector_int {
      * all blocks (a dump of many small blocks pays no allocation per
      * block); NULL for a legacy dump, whose blocks own theirs */
     et_event *event_pool;
+    size_t n_event_pool;          /* its events (every block's, one for a block of none) */
+    char *id_texts;               /* the names of its events with an integer delegate
+                                   * id: 12 bytes each (et_event.name_str) */
     uint32_t *run_pool;
     bool owns_etrecord;           /* opened from options.etrecord_path, not disowned */
 } et_inspector_int;

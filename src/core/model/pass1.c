@@ -246,9 +246,11 @@ static long group_of_run(worker *w, const et_run *run, uint32_t run_index)
     g->name = run->name;
     g->bii = run->bundled_input_index;
     g->hash = h;
+    g->name_hash = hash_bytes(0xabc, run->name.p, run->name.n);
     g->seq_first = (uint32_t)w->n_seq;
     g->seq_len = (uint32_t)w->n_slots;
     g->first_run = run_index;
+    g->n_allocators = run->allocators.count;
     for (size_t k = 0; k < w->n_slots; k++) {
         w->seq[w->n_seq++] = w->slots[k].esig;
         if (w->es.v[w->slots[k].esig].has_d)

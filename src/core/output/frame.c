@@ -375,20 +375,29 @@ int et_frame_write_tsv(const et_frame *f, FILE *out)
  * Returns 0, or -1 on a write error. */
 int et_frame_write_tsv_index(const et_frame *f, FILE *out, bool index)
 {
+    return et_frame_write_tsv_part(f, out, index, true, 0);
+}
+
+/* See frame.h. */
+int et_frame_write_tsv_part(const et_frame *f, FILE *out, bool index, bool header,
+                            size_t first_row)
+{
     char buf[ET_PYFMT_BUFSZ];
     size_t r, c;
 
-    if (f->ncols == 0 && index)
-        fputs("\"\"", out);
-    for (c = 0; c < f->ncols; c++) {
-        if (index || c > 0)
-            putc('\t', out);
-        tsv_field(out, f->names[c], strlen(f->names[c]));
+    if (header) {
+        if (f->ncols == 0 && index)
+            fputs("\"\"", out);
+        for (c = 0; c < f->ncols; c++) {
+            if (index || c > 0)
+                putc('\t', out);
+            tsv_field(out, f->names[c], strlen(f->names[c]));
+        }
+        putc('\n', out);
     }
-    putc('\n', out);
     for (r = 0; r < f->nrows && !ferror(out); r++) {
         if (index)
-            fprintf(out, "%zu", r);
+            fprintf(out, "%zu", first_row + r);
         for (c = 0; c < f->ncols; c++) {
             const cell *x = at(f, r, c);
             if (index || c > 0)

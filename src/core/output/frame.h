@@ -100,6 +100,13 @@ int et_frame_write_tsv(const et_frame *f, FILE *out);
  * to_csv(sep="\t", index=False): no leading field on any line; a frame
  * without columns is an empty line per row after an empty header. */
 int et_frame_write_tsv_index(const et_frame *f, FILE *out, bool index);
+/* One part of a TSV written in parts (a table streamed a few rows at a
+ * time, rows.h et_report_write_tsv): as et_frame_write_tsv_index, with the
+ * header line only when `header`, and the rows numbered from `first_row`
+ * (the rows the earlier parts wrote).  The output is flushed; returns 0,
+ * or -1 on a write error. */
+int et_frame_write_tsv_part(const et_frame *f, FILE *out, bool index, bool header,
+                            size_t first_row);
 
 /* Write the frame as tabulate(df, headers="keys", tablefmt="fancy_grid")
  * (tabulate 0.8.9) prints it, followed by one "\n" (spec §6.3): index column

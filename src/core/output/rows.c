@@ -606,8 +606,10 @@ et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for
     return et_report_rows(insp, &o, NULL, err);
 }
 
-et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
-                         et_report_rowmap *map, et_error *err)
+/* et_report_rows of blocks [b0, b1) (all of a block's events unless
+ * o->block and o->event name one). */
+static et_frame *report_rows(const et_inspector *insp, const et_report_opts *o, size_t b0,
+                             size_t b1, et_report_rowmap *map, et_error *err)
 {
     char names[C_COUNT][64];
     const char **cols = NULL;
@@ -615,7 +617,6 @@ et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
     size_t ncols = 0;
     bool for_display = o->for_display;
     const char *unit = et_time_scale_name(insp->target_time_scale);
-    size_t b0 = 0, b1 = insp->n_blocks;
     md_state md = {0};
     et_frame *f = NULL;
     et_strbuf sb = {0};
@@ -623,15 +624,6 @@ et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
 
     if (map)
         *map = (et_report_rowmap){0};
-    if (o->block >= 0) {
-        if ((size_t)o->block >= insp->n_blocks ||
-            (o->event >= 0 && (size_t)o->event >= insp->blocks[o->block].n_events)) {
-            et_fail(err, ET_ERR_USAGE, "no such block or event");
-            return NULL;
-        }
-        b0 = (size_t)o->block;
-        b1 = b0 + 1;
-    }
     if (o->include_delegate_debug_data && md_collect(&md, insp, o, b0, b1, err) != 0) {
         md_state_free(&md);
         return NULL;
@@ -810,4 +802,54 @@ nomem:
     }
     et_fail(err, ET_ERR_NOMEM, "out of memory while building the table");
     return NULL;
+}
+
+et_frame *et_report_rows(const et_inspector *insp, const et_report_opts *o,
+                         et_report_rowmap *map, et_error *err)
+{
+    size_t b0 = 0, b1 = insp->n_blocks;
+    if (map)
+        *map = (et_report_rowmap){0};
+    if (o->block >= 0) {
+        if ((size_t)o->block >= insp->n_blocks ||
+            (o->event >= 0 && (size_t)o->event >= insp->blocks[o->block].n_events)) {
+            et_fail(err, ET_ERR_USAGE, "no such block or event");
+            return NULL;
+        }
+        b0 = (size_t)o->block;
+        b1 = b0 + 1;
+    }
+    return report_rows(insp, o, b0, b1, map, err);
+}
+
+/* Rows per part of et_report_write_tsv (a block with more events is one
+ * part of its own). */
+#define TSV_PART_ROWS 4096
+
+int et_report_write_tsv(const et_inspector *insp, bool include_units, bool for_display,
+                        bool drop_pages, FILE *out, et_error *err)
+{
+    et_report_opts o = {.units = include_units ? NULL : "", .for_display = for_display,
+                        .block_column = true, .block = -1, .event = -1};
+    size_t b0 = 0, row = 0;
+    bool header = true;
+    do {
+        /* whole blocks, up to TSV_PART_ROWS events (at least one block) */
+        size_t b1 = b0, n = 0;
+        while (b1 < insp->n_blocks && (b1 == b0 || n + insp->blocks[b1].n_events <= TSV_PART_ROWS))
+            n += insp->blocks[b1++].n_events;
+        et_frame *f = report_rows(insp, &o, b0, b1, NULL, err);
+        if (!f)
+            return -1;
+        int rc = et_frame_write_tsv_part(f, out, true, header, row);
+        row += et_frame_nrows(f);
+        et_frame_free(f);
+        if (rc != 0)
+            return et_fail(err, ET_ERR_IO, "write failed");
+        header = false;
+        b0 = b1;
+        if (drop_pages) /* the names this part read fault in again if needed */
+            et_map_drop_pages(&insp->etdump_file);
+    } while (b0 < insp->n_blocks);
+    return 0;
 }

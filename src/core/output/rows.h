@@ -32,6 +32,18 @@
 et_frame *et_report_frame(const et_inspector *insp, bool include_units, bool for_display,
                           et_error *err);
 
+/* Write et_report_frame(insp, include_units, for_display) to `out` as
+ * et_frame_write_tsv does (spec §6.4), byte for byte, without holding
+ * every row at once: the rows are built and written a few thousand at a
+ * time, whole blocks each (docs/performance.md, "Memory").  `drop_pages`:
+ * after each part, give back the resident pages of the mapped ETDump that
+ * its names were read from (et_map_drop_pages), for a one-shot caller (the
+ * command line) - not for an inspector opened with keep_pages.  Returns 0,
+ * or -1 with `err` set: ET_ERR_NOMEM, or ET_ERR_IO "write failed" when a
+ * write or flush to `out` failed. */
+int et_report_write_tsv(const et_inspector *insp, bool include_units, bool for_display,
+                        bool drop_pages, FILE *out, et_error *err);
+
 /* ---- The rows of spec §6.1-§6.3, for the command line and the Lua API ----
  *
  * et_report_rows is the one implementation of the reference's
