@@ -268,7 +268,7 @@ R.INSPECTOR_OPTIONS = { "etdump_path", "etdump_data", "etrecord", "etrecord_json
   "source_time_scale", "target_time_scale", "debug_buffer_path", "delegate_metadata_parser",
   "delegate_time_scale_converter", "enable_module_hierarchy", "reference_graph_name",
   "profile_results_path", "profile_results_data", "time_scale", "bundled_program_path",
-  "bundled_test_case" }
+  "bundled_test_case", "program_path" }
 
 local function is_ident(k)
   return type(k) == "string" and k:find("^[%a_][%w_]*$") ~= nil
