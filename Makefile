@@ -56,7 +56,7 @@ ZIP_LIBS := $(or $(shell $(PKG_CONFIG) --libs libzip 2>/dev/null),-lzip)
 # (src/core/base/dtoa.cc, the only C++ file); threads for the model's builder
 CXX     ?= c++
 CXXFLAGS_SHIM = -std=c++17 -Wall -Wextra -Werror -fno-exceptions -fno-rtti
-CORE_LIBS = $(ZIP_LIBS) -lyajl -ljansson -lsqlite3 -ldouble-conversion -lm -pthread
+CORE_LIBS = $(ZIP_LIBS) -lyajl -ljansson -lsqlite3 -lzstd -lxxhash -ldouble-conversion -lm -pthread
 LDLIBS  += $(CORE_LIBS)
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
