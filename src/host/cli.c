@@ -45,6 +45,7 @@
 #include "output/memsummary.h"
 #include "output/modelexplorer.h"
 #include "output/rows.h"
+#include "output/parquet.h"
 #include "output/sqlexport.h"
 #include "base/shown.h"
 #include "base/strbuf.h"
@@ -61,7 +62,7 @@ enum {
     OPT_TSV, OPT_JSON, OPT_COMPARE, OPT_QUIET, OPT_PROFILE, OPT_TIME_SCALE, OPT_METHOD,
     OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_TRACE_FORMAT, OPT_SQLITE,
     OPT_SQLITE_DUMP, OPT_SQLITE_REPLACE, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE,
-    OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_MODEL_EXPLORER, OPT_COUNT
+    OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_MODEL_EXPLORER, OPT_PARQUET, OPT_COUNT
 };
 
 /* The modes of the command line, as bits of the mask of the modes that
@@ -119,6 +120,7 @@ static const struct {
                            "a legacy dump has no tensors"},
     [OPT_MODEL_EXPLORER] = {"model_explorer_path", "DIR", M_ETDUMP, OPT_ETRECORD, NULL,
                             "the graph is the ETRecord's"},
+    [OPT_PARQUET] = {"parquet_path", "DIR", M_ETDUMP | M_MANY},
 };
 
 static const char usage_line[] =
@@ -131,10 +133,10 @@ static const char usage_line[] =
     "                 [--trace_format {json,perfetto}]\n"
     "                 [--sqlite_path SQLITE_PATH [--sqlite_dump NAME [--sqlite_replace]]]\n"
     "                 [--html_path HTML_PATH] [--model_explorer_path DIR] [--memory]\n"
-    "                 [--quiet]\n"
+    "                 [--parquet_path DIR] [--quiet]\n"
     "       etinspect --etdump_path DUMPS [--etdump_path DUMPS ...] [--etrecord_path ...]\n"
     "                 [--debug_buffer_path B ...] [--tsv_path ...] [--json ...]\n"
-    "                 [--sqlite_path ...] [--quiet]\n"
+    "                 [--sqlite_path ...] [--parquet_path DIR] [--quiet]\n"
     "       etinspect --profile_results_path PROFILE_RESULTS_PATH\n"
     "                 [--time_scale {ns,us,ms,cycles}] [--tsv_path TSV_PATH]\n"
     "                 [--json JSON_PATH] [--quiet]\n"
@@ -219,6 +221,9 @@ static void print_help(FILE *out)
           "  --sqlite_dump NAME    the dump's name in the database (default: the file name,\n"
           "                        or more of its path when another file's dump has it)\n"
           "  --sqlite_replace      replace another file's dump of the --sqlite_dump name\n"
+          "  --parquet_path DIR    export the SQLite export's tables as a Parquet dataset:\n"
+          "                        DIR/TABLE/part-ID.parquet, one file per table and\n"
+          "                        dump, ID the dump's content hash (docs/fleet.md)\n"
           "  --html_path HTML_PATH write a self-contained HTML report\n"
           "  --model_explorer_path DIR\n"
           "                        write the ETRecord's graphs and the times of their\n"
@@ -894,6 +899,7 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
     et_outfile json;
     bool json_open = false;
     et_sqlite *db = NULL;
+    et_parquet *pq = NULL;
     int rc = 0;
     if (!inputs) {
         fprintf(stderr, "etinspect: error: out of memory\n");
@@ -936,6 +942,11 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
         rc = exit_code(&err);
         goto out;
     }
+    if (val[OPT_PARQUET] && et_parquet_begin(&pq, val[OPT_PARQUET], inputs, &err) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        rc = exit_code(&err);
+        goto out;
+    }
     for (size_t i = 0; i < n && rc == 0; i++) {
         o->etdump_path = m->dump_paths.v[i];
         o->debug_buffer_path = nb ? m->buffer_paths.v[i] : NULL;
@@ -965,6 +976,10 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
         }
         et_sqlite_dump_options so = {.preferred = names[i]};
         if (rc == 0 && db && et_sqlite_add(db, insp, &so, &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = exit_code(&err);
+        }
+        if (rc == 0 && pq && et_parquet_add(pq, insp, names[i], &err) != 0) {
             fprintf(stderr, "etinspect: error: %s\n", err.msg);
             rc = exit_code(&err);
         }
@@ -998,6 +1013,7 @@ out:
     if (json_open)
         et_outfile_abort(&json);
     et_sqlite_abort(db);
+    et_parquet_end(pq);
     et_frame_free(all);
     et_etrecord_free(rec);
     free(inputs);
@@ -1233,6 +1249,14 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
         et_sqlite_dump_options so = {.name = val[OPT_SQLITE_DUMP],
                                      .replace = flag[OPT_SQLITE_REPLACE]};
         if (et_sqlite_export(insp, val[OPT_SQLITE], &so, &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = exit_code(&err);
+        }
+    }
+    if (rc == 0 && val[OPT_PARQUET]) {
+        const char *base = strrchr(val[OPT_ETDUMP], '/');
+        if (et_parquet_export(insp, val[OPT_PARQUET], base && base[1] ? base + 1 : val[OPT_ETDUMP],
+                              &err) != 0) {
             fprintf(stderr, "etinspect: error: %s\n", err.msg);
             rc = exit_code(&err);
         }
