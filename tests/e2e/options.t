@@ -52,6 +52,7 @@ cat >"$T/table" <<TABLE
 --sqlite_replace          -                needs  needs  no     no
 --html_path               $T/report.html   ok     no     no     no
 --model_explorer_path     $T/mx            needs  needs  no     no
+--parquet_path            $T/pq            ok     ok     no     no
 --max_broadcast_elements  100              ok     ok     no     no
 --profile_results_path    $L               other  other  -      other
 --time_scale              us               needs  needs  ok     no
