@@ -919,8 +919,6 @@ again:
     bool bmin = true, bmax = false;
     int nbits = 0;
     int64_t last_i = -1;
-    const char *last_p = NULL;
-    size_t last_n = 0;
     value batch[256];
     for (;;) {
         size_t want = sizeof batch / sizeof *batch, nb;
@@ -952,17 +950,15 @@ again:
                 const value *v = &batch[j];
                 if (v->null)
                     continue;
-                int64_t i;
-                if (last_p && last_n == v->v.s.n &&
-                    (v->v.s.p == last_p || memcmp(last_p, v->v.s.p, last_n) == 0))
-                    i = last_i;
-                else
+                /* the last row's string again (compared with the
+                 * dictionary's copy: a cell may be built in c->sb) */
+                int64_t i = last_i;
+                if (i < 0 || p->d.len[i] != v->v.s.n ||
+                    memcmp(p->d.bytes.p + p->d.off[i], v->v.s.p, v->v.s.n) != 0)
                     i = dict_index(&p->d, v->v.s.p, v->v.s.n);
                 if (i < 0)
                     return nomem(p);
                 last_i = i;
-                last_p = v->v.s.p;
-                last_n = v->v.s.n;
                 p->idx[o++] = (uint32_t)i;
             }
             break;
