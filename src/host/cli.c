@@ -998,6 +998,10 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
             rc = 1;
         }
     }
+    if (pq && et_parquet_commit(pq, &err) != 0 && rc == 0) { /* after a failure too */
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        rc = exit_code(&err);
+    }
     if (rc == 0 && db) {
         et_sqlite *s = db;
         db = NULL;

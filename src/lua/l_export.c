@@ -500,11 +500,16 @@ static int core_parquet_export(lua_State *L)
         return luaL_error(L, "%s", err.msg);
     for (size_t i = 0; i < n; i++) {
         if (et_parquet_add(p, insps[i], names[i], &err) != 0) {
+            et_error e2;
+            et_parquet_commit(p, &e2); /* the dumps before it land */
             et_parquet_end(p);
             return luaL_error(L, "%s", err.msg);
         }
     }
+    int rc = et_parquet_commit(p, &err);
     et_parquet_end(p);
+    if (rc != 0)
+        return luaL_error(L, "%s", err.msg);
     return 0;
 }
 

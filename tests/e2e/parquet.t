@@ -375,6 +375,25 @@ ok "a table's directory that is a file: exit 1, named" \
     sh -c "test $(cat status) -eq 1 && grep -qF 'odd/samples: not a directory' err"
 run --etdump_path fleet/stats10.etdp --parquet_path '' -q
 is "an empty --parquet_path: usage error" "$(cat status)" 2
+# an input where a file would go: refused, the input untouched
+mkdir -p trap/samples
+id=$(duck "SELECT dump_id FROM 'ds/dumps/*.parquet' WHERE dump = 'stats10.etdp'")
+cp fleet/stats10.etdp "trap/samples/part-$id.parquet"
+run --etdump_path fleet/diff_a.etdp --etdump_path "trap/samples/part-$id.parquet" --parquet_path trap -q
+ok "an input named as the file a dump's samples would replace: refused (exit 2), named" \
+    sh -c "test $(cat status) -eq 2 && grep -qF 'refusing to overwrite an input file with output' err"
+ok "... the input untouched" cmp fleet/stats10.etdp "trap/samples/part-$id.parquet"
+# a dump that cannot be read, after 9 that can: exit 1, the 9 kept
+mkdir -p partial
+for f in alloc_small delegates diff_a diff_b stats10 two_methods wrap empty_runs groups; do
+    cp "fleet/$f.etdp" partial/
+done
+head -c 200 "$FIX/sample.etdp" >partial/zz_truncated.etdp
+run --etdump_path partial --parquet_path partialds -q
+is "a fleet whose last dump is truncated: exit 1" "$(cat status)" 1
+is "... the 9 dumps read before it are in the dataset, complete (two commits of files)" \
+    "$(duck "SELECT count(*) FROM 'partialds/dumps/*.parquet'")	$(find partialds -name 'part-*' | wc -l)" "9	45"
+is "... and no temporary file is left" "$(find partialds -type f | grep -vc '/part-[0-9a-f]\{32\}\.parquet$')" 0
 
 # ---------------------------------------------------------------------------
 # every SQL block of docs/fleet.md, in one connection, in order, from a

@@ -35,6 +35,9 @@ enum { PAGE_DATA = 0, PAGE_DICTIONARY = 2 };                                  /*
 /* ZSTD's level: its fastest regular level; strings are dictionary-encoded
  * and numbers repeat, so the higher levels gain little. */
 #define ZSTD_LEVEL (-3)
+/* Dumps whose files are committed together (et_outfile_commit_all: one
+ * journal commit for all, not two per file). */
+#define PENDING_DUMPS 8
 /* Integer keys below this are looked up in a table, not hashed (indices,
  * runs). */
 #define SMALL_KEYS 4096
@@ -599,9 +602,17 @@ typedef struct chunk {
     size_t min_n, max_n;
 } chunk;
 
+/* An input that no file written may be. */
+typedef struct input_id {
+    dev_t dev;
+    ino_t ino;
+    const char *path;
+} input_id;
+
 struct et_parquet {
     char *dir;
-    const char *const *inputs;
+    input_id *ins; /* the `inputs` of et_parquet_begin that exist */
+    size_t nins;
     ZSTD_CCtx *zc;
     et_strbuf page, levels, head, zbuf, meta;
     uint32_t *idx;  /* a dictionary column's indices, per non-null row */
@@ -614,8 +625,11 @@ struct et_parquet {
     size_t cap_rows;
     dict d;
     chunk ch[MAX_COLS];
-    /* the file being written */
-    et_outfile of;
+    /* the files written and not yet committed (PENDING_DUMPS dumps' at
+     * most), the last one the file being written */
+    et_outfile pend[PENDING_DUMPS * 5];
+    size_t npend, pend_dumps;
+    et_outfile *of;
     const char *path;
     int64_t offset;
     bool io_failed; /* a write to of.fp failed (its errno tells why) */
@@ -629,7 +643,7 @@ static int nomem(et_parquet *p)
 
 static int out(et_parquet *p, const void *b, size_t n)
 {
-    if (n && fwrite(b, 1, n, p->of.fp) != n) {
+    if (n && fwrite(b, 1, n, p->of->fp) != n) {
         p->io_failed = true;
         return -1;
     }
@@ -1233,7 +1247,20 @@ static int write_file(et_parquet *p, const table *t, cursor *c)
         return nomem(p);
     }
     p->path = path.p;
-    if (et_outfile_open(&p->of, path.p, p->inputs, p->err) != 0) {
+    p->of = &p->pend[p->npend];
+    /* the caller's inputs, stat()ed once at begin (outfile.h checks the
+     * inputs in use itself): one stat per file, whatever their number */
+    struct stat ds;
+    if (stat(path.p, &ds) == 0)
+        for (size_t i = 0; i < p->nins; i++)
+            if (p->ins[i].dev == ds.st_dev && p->ins[i].ino == ds.st_ino) {
+                et_fail(p->err, ET_ERR_USAGE,
+                        "%s: refusing to overwrite an input file with output (the input %s)",
+                        path.p, p->ins[i].path);
+                et_sb_free(&path);
+                return -1;
+            }
+    if (et_outfile_open(p->of, path.p, NULL, p->err) != 0) {
         et_sb_free(&path);
         return -1;
     }
@@ -1259,11 +1286,13 @@ static int write_file(et_parquet *p, const table *t, cursor *c)
         rc = out(p, "PAR1", 4);
     if (rc != 0) {
         if (p->io_failed)
-            et_outfile_fail(&p->of, p->err);
+            et_outfile_fail(p->of, p->err);
         else
-            et_outfile_abort(&p->of);
+            et_outfile_abort(p->of);
+    } else if (fflush(p->of->fp) != 0 || ferror(p->of->fp)) {
+        rc = et_outfile_fail(p->of, p->err);
     } else {
-        rc = et_outfile_commit(&p->of, p->err);
+        p->npend++; /* committed with the others (et_parquet_commit) */
     }
     p->path = NULL;
     et_sb_free(&path);
@@ -1340,7 +1369,18 @@ int et_parquet_begin(et_parquet **outp, const char *dir, const char *const *inpu
         et_parquet_end(p);
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
     }
-    p->inputs = inputs;
+    size_t n = 0;
+    while (inputs && inputs[n])
+        n++;
+    if (n && !(p->ins = calloc(n, sizeof *p->ins))) {
+        et_parquet_end(p);
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(inputs[i], &st) == 0)
+            p->ins[p->nins++] = (input_id){st.st_dev, st.st_ino, inputs[i]};
+    }
     for (size_t i = 0; et_parquet_tables[i]; i++) {
         et_strbuf sub = {0};
         et_sb_adds(&sub, dir);
@@ -1357,11 +1397,21 @@ int et_parquet_begin(et_parquet **outp, const char *dir, const char *const *inpu
     return 0;
 }
 
+int et_parquet_commit(et_parquet *p, et_error *err)
+{
+    size_t n = p->npend;
+    p->npend = p->pend_dumps = 0;
+    return n ? et_outfile_commit_all(p->pend, n, err) : 0;
+}
+
 void et_parquet_end(et_parquet *p)
 {
     if (!p)
         return;
+    while (p->npend > 0)
+        et_outfile_abort(&p->pend[--p->npend]);
     free(p->dir);
+    free(p->ins);
     ZSTD_freeCCtx(p->zc);
     et_sb_free(&p->page);
     et_sb_free(&p->levels);
@@ -1416,8 +1466,15 @@ int et_parquet_add(et_parquet *p, const et_inspector *insp, const char *name, et
     }
     et_sb_addc(&c.warnings, ']');
     int rc = c.warnings.failed ? nomem(p) : 0;
+    size_t first = p->npend;
     for (size_t i = 0; rc == 0 && i < N_TABLES; i++)
         rc = write_file(p, &tables[i], &c);
+    if (rc != 0) { /* none of this dump's files */
+        while (p->npend > first)
+            et_outfile_abort(&p->pend[--p->npend]);
+    } else if (++p->pend_dumps == PENDING_DUMPS) {
+        rc = et_parquet_commit(p, err);
+    }
     et_sb_free(&c.warnings);
     et_sb_free(&c.sb);
     free(rp);
@@ -1436,6 +1493,8 @@ int et_parquet_export(const et_inspector *insp, const char *dir, const char *nam
     if (et_parquet_begin(&p, dir, inputs, err) != 0)
         return -1;
     int rc = et_parquet_add(p, insp, name, err);
+    if (rc == 0)
+        rc = et_parquet_commit(p, err);
     et_parquet_end(p);
     return rc;
 }

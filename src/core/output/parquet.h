@@ -37,9 +37,12 @@
  *
  * Each file is written through outfile.h (a temporary file beside it,
  * synced, renamed): a reader sees a dump's old file or its new one, never
- * a part.  A dump's `dumps` file is written last, so a query that starts
- * from `dumps` sees only dumps whose five files are complete.  Memory
- * follows one dump (its largest column), not the number of dumps.
+ * a part.  The files of up to 8 dumps are committed together
+ * (et_outfile_commit_all: synced, then renamed, then their directories
+ * synced), each dump's `dumps` file renamed after its other four, so a
+ * query that starts from `dumps` sees only dumps whose five files are
+ * complete.  Memory follows one dump (its largest column), not the number
+ * of dumps.
  */
 #ifndef ET_PARQUET_H
 #define ET_PARQUET_H
@@ -65,7 +68,8 @@ typedef struct et_parquet et_parquet;
 /* Start writing the dataset at directory `dir`, made (mode 0777 & ~umask)
  * when absent, with its table directories.  `inputs` is NULL or a
  * NULL-terminated list of paths that no file written may be (besides the
- * inputs in use, outfile.h).  Returns 0 with *out set, or -1 with `err`
+ * inputs in use, outfile.h; stat()ed here, once: each path must live as
+ * long as `*out`, for the message that names it).  Returns 0 with *out set, or -1 with `err`
  * set: ET_ERR_USAGE (an empty path), ET_ERR_IO ("DIR: not a directory",
  * "DIR: cannot create the directory: REASON", the same for DIR/TABLE),
  * ET_ERR_NOMEM. */
@@ -73,21 +77,29 @@ int et_parquet_begin(et_parquet **out, const char *dir, const char *const *input
                      et_error *err);
 
 /* Write the files of `insp` (its model complete: et_inspector_ready),
- * its rows named `name` (the column `dump`; not empty), replacing that
- * dump's earlier files.  Returns 0, or -1 with `err` set: ET_ERR_USAGE (an
+ * its rows named `name` (the column `dump`; not empty), to replace that
+ * dump's earlier files when committed: every 8 dumps, and at
+ * et_parquet_commit.  Returns 0, or -1 with `err` set: ET_ERR_USAGE (an
  * empty name, a file that is an input: outfile.h), ET_ERR_IO ("PATH: write
  * failed: REASON" and outfile.h's errors), ET_ERR_VALUE ("PATH: column C:
  * N bytes is more than a Parquet page holds" past 2 GiB), ET_ERR_NOMEM.
- * After a failure the files already renamed into place stay (each is
- * complete); the dump's `dumps` file is not written. */
+ * A failure drops this dump's files (the others pending stay pending; a
+ * failed commit of the batch: its files renamed before the failure stay,
+ * each complete). */
 int et_parquet_add(et_parquet *p, const et_inspector *insp, const char *name, et_error *err);
 
-/* Free `p` (NULL accepted).  Nothing is pending: every file was committed
- * by et_parquet_add. */
+/* Commit the files pending (et_outfile_commit_all): call it after the
+ * last dump, and after a failure to keep the dumps written before it.
+ * Returns 0, or -1 with `err` set (ET_ERR_IO "PATH: write failed:
+ * REASON"). */
+int et_parquet_commit(et_parquet *p, et_error *err);
+
+/* Free `p` (NULL accepted); files still pending are removed, not
+ * committed. */
 void et_parquet_end(et_parquet *p);
 
 /* One inspector: et_parquet_begin (inputs: its ETDump and ETRecord),
- * et_parquet_add, et_parquet_end.  Returns 0, or -1 with `err` set as
+ * et_parquet_add, et_parquet_commit, et_parquet_end.  Returns 0, or -1 with `err` set as
  * they do. */
 int et_parquet_export(const et_inspector *insp, const char *dir, const char *name,
                       et_error *err);
