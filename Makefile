@@ -313,6 +313,11 @@ bench-frame: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/floor $(B)/tools/peak
 	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
 	    FLOOR=$(abspath $(B)/tools/floor) PEAKRSS=$(abspath $(B)/tools/peakrss) sh scripts/bench/frame.sh
 
+# the Parquet rows of make bench alone (scripts/bench/parquet.sh)
+bench-parquet: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/floor
+	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
+	    FLOOR=$(abspath $(B)/tools/floor) sh scripts/bench/parquet.sh
+
 # libFuzzer targets (clang): every tests/fuzz/fuzz_NAME.c is a target,
 # linked against the core, the Lua binding and the host compiled once with
 # the fuzzer's instrumentation and ASan+UBSan (an archive member is linked
