@@ -361,6 +361,17 @@ is "insp:to_parquet{dump = NAME}: the rows carry NAME" \
 is "dumps:to_parquet: every dump, under its name" \
     "$(duck "SELECT string_agg(dump, ' ' ORDER BY dump) FROM 'lua3/dumps/*.parquet'")" "diff_a.etdp diff_b.etdp"
 
+# one thread or several (a large table's columns are encoded side by
+# side): the same bytes
+if [ -f fleet/medium.etdp ]; then
+    ETINSPECT_THREADS=1 "$ETINSPECT" --etdump_path fleet/medium.etdp --parquet_path th1 -q
+    ETINSPECT_THREADS=4 "$ETINSPECT" --etdump_path fleet/medium.etdp --parquet_path th4 -q
+    ok "medium.etdp on 1 thread and on 4: the same samples and events files" \
+        sh -c 'cmp th1/samples/part-* th4/samples/part-* && cmp th1/events/part-* th4/events/part-*'
+else
+    skip "medium.etdp absent (the shared corpus): threads not compared"
+fi
+
 # ---------------------------------------------------------------------------
 # what is refused
 

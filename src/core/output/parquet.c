@@ -16,6 +16,7 @@
 #include <xxhash.h>
 #include <zstd.h>
 
+#include "base/parallel.h"
 #include "base/thrift.h"
 #include "base/timescale.h"
 #include "base/version.h"
@@ -609,12 +610,13 @@ typedef struct input_id {
     const char *path;
 } input_id;
 
-struct et_parquet {
-    char *dir;
-    input_id *ins; /* the `inputs` of et_parquet_begin that exist */
-    size_t nins;
+/* A column encoder: one per thread encoding columns (a table's columns
+ * are encoded side by side when it is large), each column's pages into
+ * its own buffer, the file written from them in column order - the same
+ * bytes whatever the number of threads. */
+typedef struct colenc {
     ZSTD_CCtx *zc;
-    et_strbuf page, levels, head, zbuf, meta;
+    et_strbuf page, levels, head, zbuf;
     uint32_t *idx;  /* a dictionary column's indices, per non-null row */
     char *vals;     /* a PLAIN page's values (ET_PQ_PAGE_ROWS * 8 bytes) */
     uint64_t *ikeys; /* an integer column's dictionary */
@@ -624,7 +626,27 @@ struct et_parquet {
     uint8_t *defs;  /* definition levels of the rows */
     size_t cap_rows;
     dict d;
+    chunk *ch;      /* the file's chunks (et_parquet.ch), by column */
+    et_strbuf *outs; /* the file's column chunks' bytes (et_parquet.colout) */
+    et_strbuf *cur; /* the column being encoded: its bytes */
+    cursor c;       /* its own pass over the table */
+    const char *path;
+    et_error *err, own_err;
+    int rc;
+} colenc;
+
+/* Encoders at most (threads encoding one table's columns). */
+#define MAX_ENC 4
+
+struct et_parquet {
+    char *dir;
+    input_id *ins; /* the `inputs` of et_parquet_begin that exist */
+    size_t nins;
+    colenc encs[MAX_ENC];
+    unsigned nenc;
+    et_strbuf meta;
     chunk ch[MAX_COLS];
+    et_strbuf colout[MAX_COLS];
     /* the files written and not yet committed (PENDING_DUMPS dumps' at
      * most), the last one the file being written */
     et_outfile pend[PENDING_DUMPS * 5];
@@ -636,10 +658,8 @@ struct et_parquet {
     et_error *err;
 };
 
-static int nomem(et_parquet *p)
-{
-    return et_fail(p->err, ET_ERR_NOMEM, "out of memory");
-}
+/* Out of memory, into the error of `p` (an et_parquet or an enc). */
+#define NOMEM(p) et_fail((p)->err, ET_ERR_NOMEM, "out of memory")
 
 static int out(et_parquet *p, const void *b, size_t n)
 {
@@ -725,7 +745,7 @@ static int64_t dict_index(dict *d, const char *s, size_t n)
 }
 
 /* Room for `rows` rows of definition levels and indices. */
-static int reserve_rows(et_parquet *p, size_t rows)
+static int reserve_rows(colenc *p, size_t rows)
 {
     if (rows <= p->cap_rows)
         return 0;
@@ -744,7 +764,7 @@ static int reserve_rows(et_parquet *p, size_t rows)
     return 0;
 }
 
-static int too_big(et_parquet *p, const char *col, size_t n)
+static int too_big(colenc *p, const char *col, size_t n)
 {
     return et_fail(p->err, ET_ERR_VALUE, "%s: column %s: %zu bytes is more than a Parquet page holds",
                    p->path, col, n);
@@ -753,16 +773,16 @@ static int too_big(et_parquet *p, const char *col, size_t n)
 /* Compress `body` and write it as a page: a PageHeader, then the bytes.
  * `type` PAGE_DATA (`nvalues` rows, values in `enc`) or PAGE_DICTIONARY
  * (`nvalues` entries, PLAIN). */
-static int write_page(et_parquet *p, chunk *ch, const char *col, int type, et_strbuf *body,
+static int write_page(colenc *p, chunk *ch, const char *col, int type, et_strbuf *body,
                       size_t nvalues, int enc)
 {
     if (body->failed)
-        return nomem(p);
+        return NOMEM(p);
     size_t bound = ZSTD_compressBound(body->n);
     et_sb_reset(&p->zbuf);
     char *z = et_sb_room(&p->zbuf, bound);
     if (!z)
-        return nomem(p);
+        return NOMEM(p);
     size_t zn = ZSTD_compressCCtx(p->zc, z, bound, body->p ? body->p : "", body->n, ZSTD_LEVEL);
     if (ZSTD_isError(zn))
         return et_fail(p->err, ET_ERR_VALUE, "%s: column %s: zstd: %s", p->path, col,
@@ -790,21 +810,22 @@ static int write_page(et_parquet *p, chunk *ch, const char *col, int type, et_st
     }
     et_thrift_end(&t);
     if (p->head.failed)
-        return nomem(p);
+        return NOMEM(p);
+    /* offsets within the column chunk until the file is written */
     if (type == PAGE_DICTIONARY)
-        ch->dict_offset = p->offset;
+        ch->dict_offset = (int64_t)p->cur->n;
     else if (ch->data_offset < 0)
-        ch->data_offset = p->offset;
+        ch->data_offset = (int64_t)p->cur->n;
     ch->uncompressed += (int64_t)(p->head.n + body->n);
     ch->compressed += (int64_t)(p->head.n + zn);
-    if (out(p, p->head.p, p->head.n) != 0 || out(p, z, zn) != 0)
-        return -1;
-    return 0;
+    et_sb_add(p->cur, p->head.p, p->head.n);
+    et_sb_add(p->cur, z, zn);
+    return p->cur->failed ? NOMEM(p) : 0;
 }
 
 /* The definition levels of rows [from, to) of an OPTIONAL column, as
  * data page v1 puts them: a 4-byte length, then RLE (bit width 1). */
-static void put_levels(et_parquet *p, size_t from, size_t to)
+static void put_levels(colenc *p, size_t from, size_t to)
 {
     /* the levels are 0/1 bytes; the encoder takes 32-bit values */
     uint32_t buf[512];
@@ -850,7 +871,7 @@ static void stat_str(chunk *ch, const char *s, size_t n, bool *first)
 }
 
 /* Integer dictionary: key -> index, open addressing (slot: index + 1). */
-static int64_t idict_index(et_parquet *p, uint64_t key)
+static int64_t idict_index(colenc *p, uint64_t key)
 {
     if (key < SMALL_KEYS && p->small[key])
         return (int64_t)p->small[key] - 1;
@@ -896,7 +917,7 @@ static int64_t idict_index(et_parquet *p, uint64_t key)
 
 /* Write the page of rows [from, to) whose PLAIN values are p->vals (nv
  * bytes): the definition levels (OPTIONAL), then the values. */
-static int plain_page(et_parquet *p, chunk *ch, const colspec *cs, size_t from, size_t to,
+static int plain_page(colenc *p, chunk *ch, const colspec *cs, size_t from, size_t to,
                       size_t nv)
 {
     et_sb_reset(&p->page);
@@ -911,12 +932,14 @@ static int plain_page(et_parquet *p, chunk *ch, const colspec *cs, size_t from, 
  * PLAIN pages are written as they fill; a dictionary column's after its
  * dictionary page, once every row was seen.  *rows gets the number of
  * rows. */
-static int write_column(et_parquet *p, const table *t, cursor *c, int col, size_t *rows)
+static int write_column(colenc *p, const table *t, cursor *c, int col, size_t *rows)
 {
     const colspec *cs = &t->cols[col];
     chunk *ch = &p->ch[col];
     bool use_dict = cs->k == K_STR || cs->k == K_I64 || cs->k == K_U64;
+    p->cur = &p->outs[col];
 again:
+    et_sb_reset(p->cur);
     memset(ch, 0, sizeof *ch);
     ch->dict_offset = ch->data_offset = -1;
     c->started = false;
@@ -945,12 +968,12 @@ again:
             if (nb)
                 t->get(c, col, batch);
             if (c->sb.failed)
-                return nomem(p);
+                return NOMEM(p);
         }
         if (nb == 0)
             break;
         if (n + nb > p->cap_rows && reserve_rows(p, n + nb) != 0)
-            return nomem(p);
+            return NOMEM(p);
         size_t nonnull0 = nonnull;
         for (size_t j = 0; j < nb; j++) {
             p->defs[n + j] = !batch[j].null;
@@ -971,7 +994,7 @@ again:
                     memcmp(p->d.bytes.p + p->d.off[i], v->v.s.p, v->v.s.n) != 0)
                     i = dict_index(&p->d, v->v.s.p, v->v.s.n);
                 if (i < 0)
-                    return nomem(p);
+                    return NOMEM(p);
                 last_i = i;
                 p->idx[o++] = (uint32_t)i;
             }
@@ -998,7 +1021,7 @@ again:
                     int64_t i = o && u == (uint64_t)last_i ? (int64_t)p->idx[o - 1]
                                                            : idict_index(p, u);
                     if (i < 0)
-                        return nomem(p);
+                        return NOMEM(p);
                     last_i = (int64_t)u;
                     p->idx[o++] = (uint32_t)i;
                 } else {
@@ -1232,6 +1255,28 @@ static void file_metadata(et_parquet *p, const table *t, size_t rows, int64_t fi
     et_thrift_end(x);
 }
 
+/* What the threads encoding one table's columns share: encoder i takes
+ * columns i, i + n, i + 2n, ... */
+typedef struct encode_job {
+    et_parquet *p;
+    const table *t;
+    const cursor *c;
+    unsigned n;
+    size_t rows[MAX_COLS];
+} encode_job;
+
+static void encode_columns(void *ctx, size_t i)
+{
+    encode_job *j = ctx;
+    colenc *e = &j->p->encs[i];
+    et_strbuf sb = e->c.sb; /* the encoder's own cell buffer */
+    e->c = *j->c;
+    e->c.sb = sb;
+    e->rc = 0;
+    for (int col = (int)i; col < j->t->ncols && e->rc == 0; col += (int)j->n)
+        e->rc = write_column(e, j->t, &e->c, col, &j->rows[col]);
+}
+
 /* One file: DIR/TABLE/part-ID.parquet. */
 static int write_file(et_parquet *p, const table *t, cursor *c)
 {
@@ -1244,7 +1289,7 @@ static int write_file(et_parquet *p, const table *t, cursor *c)
     et_sb_adds(&path, ".parquet");
     if (path.failed) {
         et_sb_free(&path);
-        return nomem(p);
+        return NOMEM(p);
     }
     p->path = path.p;
     p->of = &p->pend[p->npend];
@@ -1266,14 +1311,33 @@ static int write_file(et_parquet *p, const table *t, cursor *c)
     }
     p->offset = 0;
     p->io_failed = false;
-    size_t rows = 0;
-    int rc = out(p, "PAR1", 4);
-    for (int col = 0; rc == 0 && col < t->ncols; col++)
-        rc = write_column(p, t, c, col, &rows);
+    /* the columns, side by side on the encoders when the table is large */
+    size_t big = t->fill == samples_fill ? c->n_samples
+                 : t->next == events_next ? c->n_events
+                 : t->next == allocations_next ? c->n_allocs : 0;
+    encode_job job = {.p = p, .t = t, .c = c, .n = big >= ET_PQ_PAGE_ROWS ? p->nenc : 1};
+    for (unsigned i = 0; i < job.n; i++)
+        p->encs[i].path = path.p;
+    et_parallel_for(job.n, job.n, encode_columns, &job);
+    int rc = 0;
+    for (unsigned i = 0; i < job.n && rc == 0; i++)
+        if (p->encs[i].rc != 0)
+            rc = -1, *p->err = p->encs[i].own_err;
+    size_t rows = job.rows[0];
+    if (rc == 0)
+        rc = out(p, "PAR1", 4);
+    for (int col = 0; rc == 0 && col < t->ncols; col++) {
+        chunk *ch = &p->ch[col];
+        if (ch->dict_offset >= 0)
+            ch->dict_offset += p->offset;
+        if (ch->data_offset >= 0)
+            ch->data_offset += p->offset;
+        rc = out(p, p->colout[col].p, p->colout[col].n);
+    }
     if (rc == 0) {
         file_metadata(p, t, rows, 4);
         if (p->meta.failed || p->meta.n > UINT32_MAX)
-            rc = nomem(p);
+            rc = NOMEM(p);
     }
     char len[4];
     if (rc == 0) {
@@ -1364,8 +1428,16 @@ int et_parquet_begin(et_parquet **outp, const char *dir, const char *const *inpu
     if (make_dir(dir, err) != 0)
         return -1;
     et_parquet *p = calloc(1, sizeof *p);
-    if (!p || !(p->dir = strdup(dir)) || !(p->zc = ZSTD_createCCtx()) ||
-        !(p->vals = malloc(ET_PQ_PAGE_ROWS * 8))) {
+    bool ok = p && (p->dir = strdup(dir));
+    unsigned threads = et_threads();
+    for (unsigned i = 0; ok && i < MAX_ENC && i < (threads ? threads : 1); i++) {
+        colenc *e = &p->encs[p->nenc++];
+        e->err = &e->own_err;
+        e->ch = p->ch;
+        e->outs = p->colout;
+        ok = (e->zc = ZSTD_createCCtx()) && (e->vals = malloc(ET_PQ_PAGE_ROWS * 8));
+    }
+    if (!ok) {
         et_parquet_end(p);
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
     }
@@ -1412,18 +1484,24 @@ void et_parquet_end(et_parquet *p)
         et_outfile_abort(&p->pend[--p->npend]);
     free(p->dir);
     free(p->ins);
-    ZSTD_freeCCtx(p->zc);
-    et_sb_free(&p->page);
-    et_sb_free(&p->levels);
-    et_sb_free(&p->head);
-    et_sb_free(&p->zbuf);
+    for (unsigned i = 0; i < p->nenc; i++) {
+        colenc *e = &p->encs[i];
+        ZSTD_freeCCtx(e->zc);
+        et_sb_free(&e->page);
+        et_sb_free(&e->levels);
+        et_sb_free(&e->head);
+        et_sb_free(&e->zbuf);
+        et_sb_free(&e->c.sb);
+        free(e->idx);
+        free(e->defs);
+        free(e->vals);
+        free(e->ikeys);
+        free(e->islot);
+        dict_free(&e->d);
+    }
+    for (int i = 0; i < MAX_COLS; i++)
+        et_sb_free(&p->colout[i]);
     et_sb_free(&p->meta);
-    free(p->idx);
-    free(p->defs);
-    free(p->vals);
-    free(p->ikeys);
-    free(p->islot);
-    dict_free(&p->d);
     free(p);
 }
 
@@ -1465,7 +1543,7 @@ int et_parquet_add(et_parquet *p, const et_inspector *insp, const char *name, et
         et_sql_json_str(&c.warnings, insp->warnings.items[i], strlen(insp->warnings.items[i]));
     }
     et_sb_addc(&c.warnings, ']');
-    int rc = c.warnings.failed ? nomem(p) : 0;
+    int rc = c.warnings.failed ? NOMEM(p) : 0;
     size_t first = p->npend;
     for (size_t i = 0; rc == 0 && i < N_TABLES; i++)
         rc = write_file(p, &tables[i], &c);
