@@ -372,6 +372,19 @@ else
     skip "medium.etdp absent (the shared corpus): threads not compared"
 fi
 
+# names that are not UTF-8 (a byte 0xFF, a surrogate's encoding): each
+# invalid byte becomes U+FFFD, so that the STRING columns are UTF-8 as
+# Parquet requires and DuckDB reads them (the SQLite export keeps bytes)
+perl -0777 -pe 's/native_call_addmm/native_call_a\xffdmm/g; s/convolution/c\xed\xa0\x80olution/' \
+    "$FIX/sample.etdp" >notutf8.etdp
+run --etdump_path notutf8.etdp --parquet_path u8 -q
+ok "a dump whose names are not UTF-8: exit 0" test "$(cat status)" -eq 0
+is "... DuckDB reads them, each invalid byte as U+FFFD" \
+    "$(duck "SELECT DISTINCT name FROM 'u8/events/*.parquet' WHERE name LIKE '%' || chr(65533) || '%' ORDER BY 1")" \
+    "$(printf 'native_call_a\357\277\275dmm.out\nnative_call_c\357\277\275\357\277\275\357\277\275olution.out')"
+is "... node types alike" \
+    "$(duck "SELECT count(*) FROM 'u8/events/*.parquet' WHERE node_type LIKE '%' || chr(65533) || '%'")" 3
+
 # ---------------------------------------------------------------------------
 # what is refused
 

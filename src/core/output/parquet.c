@@ -630,6 +630,7 @@ typedef struct colenc {
     et_strbuf *outs; /* the file's column chunks' bytes (et_parquet.colout) */
     et_strbuf *cur; /* the column being encoded: its bytes */
     cursor c;       /* its own pass over the table */
+    et_strbuf fix;  /* a string made valid UTF-8 */
     const char *path;
     et_error *err, own_err;
     int rc;
@@ -870,6 +871,56 @@ static void stat_str(chunk *ch, const char *s, size_t n, bool *first)
         memcpy(ch->max, s, n), ch->max_n = n;
 }
 
+/* The length of the longest prefix of s[0..n) that is valid UTF-8 (RFC
+ * 3629: no overlong forms, no surrogates, nothing above U+10FFFF). */
+static size_t utf8_valid(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t k;
+        unsigned char lo = 0x80, hi = 0xbf;
+        if (c >= 0xc2 && c <= 0xdf)
+            k = 1;
+        else if (c >= 0xe0 && c <= 0xef)
+            k = 2, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+        else if (c >= 0xf0 && c <= 0xf4)
+            k = 3, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+        else
+            return i;
+        if (n - i <= k || s[i + 1] < lo || s[i + 1] > hi)
+            return i;
+        for (size_t j = 2; j <= k; j++)
+            if (s[i + j] < 0x80 || s[i + j] > 0xbf)
+                return i;
+        i += k + 1;
+    }
+    return n;
+}
+
+/* s[0..n) into `sb` (reset) with every byte that does not start or
+ * continue a valid UTF-8 sequence replaced by U+FFFD: Parquet's STRING
+ * holds UTF-8 only (the SQLite export keeps the bytes). */
+static void utf8_fix(et_strbuf *sb, const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    et_sb_reset(sb);
+    size_t i = 0;
+    while (i < n) {
+        size_t ok = utf8_valid(u + i, n - i);
+        et_sb_add(sb, s + i, ok);
+        i += ok;
+        if (i < n) {
+            et_sb_add(sb, "\xef\xbf\xbd", 3);
+            i++;
+        }
+    }
+}
+
 /* Integer dictionary: key -> index, open addressing (slot: index + 1). */
 static int64_t idict_index(colenc *p, uint64_t key)
 {
@@ -991,8 +1042,17 @@ again:
                  * dictionary's copy: a cell may be built in c->sb) */
                 int64_t i = last_i;
                 if (i < 0 || p->d.len[i] != v->v.s.n ||
-                    memcmp(p->d.bytes.p + p->d.off[i], v->v.s.p, v->v.s.n) != 0)
-                    i = dict_index(&p->d, v->v.s.p, v->v.s.n);
+                    memcmp(p->d.bytes.p + p->d.off[i], v->v.s.p, v->v.s.n) != 0) {
+                    const char *sp = v->v.s.p;
+                    size_t sn = v->v.s.n;
+                    if (utf8_valid((const unsigned char *)sp, sn) != sn) {
+                        utf8_fix(&p->fix, sp, sn);
+                        if (p->fix.failed)
+                            return NOMEM(p);
+                        sp = p->fix.p, sn = p->fix.n;
+                    }
+                    i = dict_index(&p->d, sp, sn);
+                }
                 if (i < 0)
                     return NOMEM(p);
                 last_i = i;
@@ -1492,6 +1552,7 @@ void et_parquet_end(et_parquet *p)
         et_sb_free(&e->head);
         et_sb_free(&e->zbuf);
         et_sb_free(&e->c.sb);
+        et_sb_free(&e->fix);
         free(e->idx);
         free(e->defs);
         free(e->vals);

@@ -23,7 +23,9 @@
  * "Parquet"): INT64, DOUBLE, BYTE_ARRAY annotated STRING (UTF8), BOOLEAN
  * (events.is_delegated_op), INT64 annotated unsigned 64-bit (ticks and
  * allocation sizes); OPTIONAL where the schema allows NULL, REQUIRED
- * elsewhere.  events.delegate_debug_identifier is a string (an integer
+ * elsewhere.  Strings are UTF-8 as STRING requires: a byte that does not
+ * start or continue a valid UTF-8 sequence (a hostile event name) is
+ * written as U+FFFD.  events.delegate_debug_identifier is a string (an integer
  * identifier as its decimal text); events.first_sample and the view
  * top_operators are not written (samples is a table).
  *
