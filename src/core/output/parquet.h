@@ -19,8 +19,8 @@
  * exporting the same dump again replaces its own five files and no
  * others; two identical dumps are one dump (the later export's name).
  *
- * Columns are those of the SQLite schema, typed (docs/sqlite-schema.md
- * "Parquet"): INT64, DOUBLE, BYTE_ARRAY annotated STRING (UTF8), BOOLEAN
+ * Columns are those of the SQLite schema, typed (docs/fleet.md,
+ * "Types"): INT64, DOUBLE, BYTE_ARRAY annotated STRING (UTF8), BOOLEAN
  * (events.is_delegated_op), INT64 annotated unsigned 64-bit (ticks and
  * allocation sizes); OPTIONAL where the schema allows NULL, REQUIRED
  * elsewhere.  Strings are UTF-8 as STRING requires: a byte that does not
