@@ -35,7 +35,7 @@ enum { PAGE_DATA = 0, PAGE_DICTIONARY = 2 };                                  /*
 
 /* ZSTD's level: its fastest regular level; strings are dictionary-encoded
  * and numbers repeat, so the higher levels gain little. */
-#define ZSTD_LEVEL (-3)
+#define ZSTD_LEVEL 1
 /* Dumps whose files are committed together (et_outfile_commit_all: one
  * journal commit for all, not two per file). */
 #define PENDING_DUMPS 8
@@ -1007,6 +1007,8 @@ again:
     bool bmin = true, bmax = false;
     int nbits = 0;
     int64_t last_i = -1;
+    const char *last_sp = NULL; /* the last row's string as the table gave it */
+    size_t last_sn = 0;
     value batch[256];
     for (;;) {
         size_t want = sizeof batch / sizeof *batch, nb;
@@ -1041,8 +1043,12 @@ again:
                 /* the last row's string again (compared with the
                  * dictionary's copy: a cell may be built in c->sb) */
                 int64_t i = last_i;
-                if (i < 0 || p->d.len[i] != v->v.s.n ||
-                    memcmp(p->d.bytes.p + p->d.off[i], v->v.s.p, v->v.s.n) != 0) {
+                /* a fill's strings are stable: the same pointer, the
+                 * same string */
+                bool again_ = t->fill && i >= 0 && v->v.s.p == last_sp && v->v.s.n == last_sn;
+                last_sp = v->v.s.p, last_sn = v->v.s.n;
+                if (!again_ && (i < 0 || p->d.len[i] != v->v.s.n ||
+                                memcmp(p->d.bytes.p + p->d.off[i], v->v.s.p, v->v.s.n) != 0)) {
                     const char *sp = v->v.s.p;
                     size_t sn = v->v.s.n;
                     if (utf8_valid((const unsigned char *)sp, sn) != sn) {
