@@ -56,7 +56,7 @@ ZIP_LIBS := $(or $(shell $(PKG_CONFIG) --libs libzip 2>/dev/null),-lzip)
 # (src/core/base/dtoa.cc, the only C++ file); threads for the model's builder
 CXX     ?= c++
 CXXFLAGS_SHIM = -std=c++17 -Wall -Wextra -Werror -fno-exceptions -fno-rtti
-CORE_LIBS = $(ZIP_LIBS) -lyajl -ljansson -lsqlite3 -ldouble-conversion -lm -pthread
+CORE_LIBS = $(ZIP_LIBS) -lyajl -ljansson -lsqlite3 -lzstd -lxxhash -ldouble-conversion -lm -pthread
 LDLIBS  += $(CORE_LIBS)
 SAN_FLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 
@@ -322,6 +322,11 @@ bench: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/mkzip $(B)/tools/floor $(B)
 bench-frame: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/floor $(B)/tools/peakrss
 	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
 	    FLOOR=$(abspath $(B)/tools/floor) PEAKRSS=$(abspath $(B)/tools/peakrss) sh scripts/bench/frame.sh
+
+# the Parquet rows of make bench alone (scripts/bench/parquet.sh)
+bench-parquet: $(B)/etinspect $(B)/tools/benchrun $(B)/tools/floor
+	ETINSPECT=$(abspath $(B)/etinspect) ET_SHARED=$(SHARED) BENCHRUN=$(abspath $(B)/tools/benchrun) \
+	    FLOOR=$(abspath $(B)/tools/floor) sh scripts/bench/parquet.sh
 
 # libFuzzer targets (clang): every tests/fuzz/fuzz_NAME.c is a target,
 # linked against the core, the Lua binding and the host compiled once with

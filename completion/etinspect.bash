@@ -90,7 +90,7 @@ _etinspect_file_kind()
         --json | --trace_path) echo json ;;
         --sqlite_path) echo 'db|sqlite|sqlite3' ;;
         --html_path) echo 'html|htm' ;;
-        --model_explorer_path) echo dir ;;
+        --model_explorer_path | --parquet_path) echo dir ;;
         *_path | *PATH | *FILE | OUT | '<'*'path>' | '<out>' | '<file>') echo - ;;
         *) echo '' ;;
     esac

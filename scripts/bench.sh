@@ -11,7 +11,8 @@
 # With BENCH_REFERENCE (a command reading the ETDump $1 and writing its
 # TSV to $2), the reference Inspector's time over etinspect's on
 # large.etdp, BENCH_REFERENCE_RUNS (default 5) pairs.
-# Then the Frame's rows (scripts/bench/frame.sh).
+# Then the Frame's rows (scripts/bench/frame.sh) and the Parquet rows
+# (scripts/bench/parquet.sh).
 # Needs ETINSPECT, BENCHRUN, FLOOR, GEN_ETDUMP, PEAKRSS and ET_SHARED (set
 # by the Makefile).
 set -eu
@@ -176,6 +177,11 @@ fi
 # frame against the floor, the fleet pipeline against the command line's
 # TSV (scripts/bench/frame.sh; make bench-frame runs these rows alone).
 sh "$src/scripts/bench/frame.sh"
+
+# Parquet (issue 28): --parquet_path against the floor, and a fleet of
+# copies against the command line's TSV (scripts/bench/parquet.sh; make
+# bench-parquet runs these rows alone).
+sh "$src/scripts/bench/parquet.sh"
 
 # ETRecord: load and link an ETRecord whose edge program has 20,000 nodes
 # (10,000 debug handles, 9,950 operator instructions and one delegate call

@@ -36,6 +36,9 @@
 --                              (sqlexport.h), each under its name (or a
 --                              longer tail of its path when another file's
 --                              dump has that name)
+--     d:to_parquet(dir)        every dump into the Parquet dataset at `dir`:
+--                              DIR/TABLE/part-ID.parquet (parquet.h,
+--                              docs/fleet.md), each under its name
 --     d:close()                close every Inspector (and the ETRecord read
 --                              for them)
 local _ENV = require("etinspect")._core.std -- the standard library as it was at load
@@ -217,6 +220,18 @@ function methods.to_sqlite(self, path, opts)
   end
   core.check_options("Dumps:to_sqlite", opts, {}, 2)
   local ok, err = pcall(core.sqlite_export, path, self.inspectors, self.names)
+  if not ok then error(err, 2) end
+end
+
+--- Every dump into the Parquet dataset at directory `dir`: one file per
+--- table and dump (parquet.h, docs/fleet.md), each dump under its name.
+function methods.to_parquet(self, dir, opts)
+  check(self)
+  if type(dir) ~= "string" then
+    error("Dumps:to_parquet: bad argument #1 (a directory expected, got " .. type(dir) .. ")", 2)
+  end
+  core.check_options("Dumps:to_parquet", opts, {}, 2)
+  local ok, err = pcall(core.parquet_export, dir, self.inspectors, self.names)
   if not ok then error(err, 2) end
 end
 

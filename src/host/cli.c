@@ -46,6 +46,7 @@
 #include "output/progsummary.h"
 #include "output/modelexplorer.h"
 #include "output/rows.h"
+#include "output/parquet.h"
 #include "output/sqlexport.h"
 #include "base/shown.h"
 #include "base/strbuf.h"
@@ -64,7 +65,7 @@ enum {
     OPT_TRACE, OPT_CYCLES_HZ, OPT_TRACE_RUNS, OPT_TRACE_WINDOW, OPT_TRACE_APART, OPT_TRACE_FORMAT, OPT_SQLITE,
     OPT_SQLITE_DUMP, OPT_SQLITE_REPLACE, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE,
     OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_MODEL_EXPLORER,
-    OPT_CONVERTER, OPT_PLUGIN, OPT_PROGRAM,
+    OPT_CONVERTER, OPT_PLUGIN, OPT_PROGRAM, OPT_PARQUET,
     OPT_COUNT
 };
 
@@ -128,6 +129,7 @@ static const struct {
     [OPT_PLUGIN] = {"plugin", "FILE", M_ETDUMP | M_MANY, OPT_CONVERTER, NULL,
                     "a plugin registers the converters it names"},
     [OPT_PROGRAM] = {"program_path", "PROGRAM_PATH", M_ETDUMP},
+    [OPT_PARQUET] = {"parquet_path", "DIR", M_ETDUMP | M_MANY},
 };
 
 static const char usage_line[] =
@@ -140,10 +142,10 @@ static const char usage_line[] =
     "                 [--trace_format {json,perfetto}]\n"
     "                 [--sqlite_path SQLITE_PATH [--sqlite_dump NAME [--sqlite_replace]]]\n"
     "                 [--html_path HTML_PATH] [--model_explorer_path DIR] [--memory]\n"
-    "                 [--quiet]\n"
+    "                 [--parquet_path DIR] [--quiet]\n"
     "       etinspect --etdump_path DUMPS [--etdump_path DUMPS ...] [--etrecord_path ...]\n"
     "                 [--debug_buffer_path B ...] [--tsv_path ...] [--json ...]\n"
-    "                 [--sqlite_path ...] [--quiet]\n"
+    "                 [--sqlite_path ...] [--parquet_path DIR] [--quiet]\n"
     "       etinspect --profile_results_path PROFILE_RESULTS_PATH\n"
     "                 [--time_scale {ns,us,ms,cycles}] [--tsv_path TSV_PATH]\n"
     "                 [--json JSON_PATH] [--quiet]\n"
@@ -232,6 +234,9 @@ static void print_help(FILE *out)
           "  --sqlite_dump NAME    the dump's name in the database (default: the file name,\n"
           "                        or more of its path when another file's dump has it)\n"
           "  --sqlite_replace      replace another file's dump of the --sqlite_dump name\n"
+          "  --parquet_path DIR    export the SQLite export's tables as a Parquet dataset:\n"
+          "                        DIR/TABLE/part-ID.parquet, one file per table and\n"
+          "                        dump, ID the dump's content hash (docs/fleet.md)\n"
           "  --html_path HTML_PATH write a self-contained HTML report\n"
           "  --model_explorer_path DIR\n"
           "                        write the ETRecord's graphs and the times of their\n"
@@ -1214,6 +1219,7 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
     et_outfile json;
     bool json_open = false;
     et_sqlite *db = NULL;
+    et_parquet *pq = NULL;
     int rc = 0;
     if (!inputs) {
         fprintf(stderr, "etinspect: error: out of memory\n");
@@ -1256,6 +1262,11 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
         rc = exit_code(&err);
         goto out;
     }
+    if (val[OPT_PARQUET] && et_parquet_begin(&pq, val[OPT_PARQUET], inputs, &err) != 0) {
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        rc = exit_code(&err);
+        goto out;
+    }
     for (size_t i = 0; i < n && rc == 0; i++) {
         o->etdump_path = m->dump_paths.v[i];
         o->debug_buffer_path = nb ? m->buffer_paths.v[i] : NULL;
@@ -1290,6 +1301,10 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
             fprintf(stderr, "etinspect: error: %s\n", err.msg);
             rc = exit_code(&err);
         }
+        if (rc == 0 && pq && et_parquet_add(pq, insp, names[i], &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = exit_code(&err);
+        }
         et_inspector_free(insp);
     }
     if (rc == 0 && !flag[OPT_QUIET] && et_frame_write_grid(all, stdout) != 0) {
@@ -1304,6 +1319,10 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
             fprintf(stderr, "etinspect: error: %s\n", err.msg);
             rc = 1;
         }
+    }
+    if (pq && et_parquet_commit(pq, &err) != 0 && rc == 0) { /* after a failure too */
+        fprintf(stderr, "etinspect: error: %s\n", err.msg);
+        rc = exit_code(&err);
     }
     if (rc == 0 && db) {
         et_sqlite *s = db;
@@ -1320,6 +1339,7 @@ out:
     if (json_open)
         et_outfile_abort(&json);
     et_sqlite_abort(db);
+    et_parquet_end(pq);
     et_frame_free(all);
     et_etrecord_free(rec);
     free(inputs);
@@ -1624,6 +1644,14 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
         et_sqlite_dump_options so = {.name = val[OPT_SQLITE_DUMP],
                                      .replace = flag[OPT_SQLITE_REPLACE]};
         if (et_sqlite_export(insp, val[OPT_SQLITE], &so, &err) != 0) {
+            fprintf(stderr, "etinspect: error: %s\n", err.msg);
+            rc = exit_code(&err);
+        }
+    }
+    if (rc == 0 && val[OPT_PARQUET]) {
+        const char *base = strrchr(val[OPT_ETDUMP], '/');
+        if (et_parquet_export(insp, val[OPT_PARQUET], base && base[1] ? base + 1 : val[OPT_ETDUMP],
+                              &err) != 0) {
             fprintf(stderr, "etinspect: error: %s\n", err.msg);
             rc = exit_code(&err);
         }

@@ -23,6 +23,12 @@
  *       opts.replace       with opts.dump: replace another file's dump of
  *                          that name (else an error)
  *     Options are checked by the contract (unknown keys, wrong types).
+ *   insp:to_parquet(dir [, opts])     Parquet dataset (src/core/output/parquet.h):
+ *       opts.dump          the dump's name, the column `dump` (default: the
+ *                          ETDump's file name; "etdump_data" for bytes)
+ *     DIR/TABLE/part-ID.parquet for each table, ID the dump's content
+ *     hash; the dump's earlier files are replaced.  Errors: the writer's
+ *     ("DIR: not a directory ...", "PATH: write failed: ...").
  *   blk:memory_summary()   sequence of {allocator_id, allocator (nil when
  *                          unnamed), allocations, bytes, bytes_per_run,
  *                          largest} (bytes), one per allocator with
@@ -34,6 +40,7 @@
  *   _core.expand_dumps(patterns)               -> paths (dumpset.h)
  *   _core.dump_names(paths)                    -> names (dumpset.h)
  *   _core.sqlite_export(path, inspectors, names) one export of them all
+ *   _core.parquet_export(dir, inspectors, names) the same as Parquet
  */
 #include <limits.h>
 #include <stdbool.h>
@@ -45,6 +52,7 @@
 #include "files/dumpset.h"
 #include "files/outfile.h"
 #include "output/memsummary.h"
+#include "output/parquet.h"
 #include "output/sqlexport.h"
 #include "base/strbuf.h"
 #include "output/trace.h"
@@ -243,6 +251,28 @@ static int insp_to_sqlite(lua_State *L)
     return 0;
 }
 
+static int insp_to_parquet(lua_State *L)
+{
+    static const et_lua_opt spec[] = {{"dump", "string"}, {NULL, NULL}};
+    lua_insp_box *box = luaL_checkudata(L, 1, ET_MT_INSPECTOR);
+    et_inspector *insp = et_lua_insp(L, box);
+    const char *dir = luaL_checkstring(L, 2);
+    et_lua_check_options(L, 3, "Inspector:to_parquet", spec, 2);
+    const char *name = NULL;
+    if (et_lua_opt_get(L, 3, "dump") != LUA_TNIL)
+        name = lua_tostring(L, -1); /* anchored in the options table */
+    lua_pop(L, 1);
+    if (!name) {
+        const char *label = insp->etdump_label;
+        const char *slash = label ? strrchr(label, '/') : NULL;
+        name = !label || label[0] == '<' ? "etdump_data" : slash && slash[1] ? slash + 1 : label;
+    }
+    et_error err;
+    if (et_parquet_export(insp, dir, name, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    return 0;
+}
+
 static int blk_memory_summary(lua_State *L)
 {
     lua_child *c = et_lua_check_child(L, 1, ET_MT_BLOCK);
@@ -423,11 +453,75 @@ static int core_sqlite_export(lua_State *L)
     return 0;
 }
 
+/* _core.parquet_export(dir, inspectors, names) -> nothing: every
+ * Inspector of the sequence into the Parquet dataset at `dir`
+ * (parquet.h), dump k named names[k].  Raises the writer's errors (the
+ * files of the dumps written before stay: each is complete).  As
+ * sqlite_export: arguments read raw, models completed first, then no Lua
+ * code runs until the export is over. */
+static int core_parquet_export(lua_State *L)
+{
+    lua_settop(L, 3);
+    if (lua_type(L, 1) != LUA_TSTRING)
+        return luaL_error(L, "parquet_export: bad argument #1 (a directory expected, got %s)",
+                          luaL_typename(L, 1));
+    const char *dir = lua_tostring(L, 1);
+    if (lua_type(L, 2) != LUA_TTABLE)
+        return luaL_error(L, "parquet_export: bad argument #2 (a sequence of Inspectors "
+                             "expected, got %s)",
+                          luaL_typename(L, 2));
+    size_t n = (size_t)lua_rawlen(L, 2), n_names;
+    const char **names = et_lua_check_strings(L, 3, "parquet_export", "names", &n_names);
+    if (n_names != n)
+        return luaL_error(L, "parquet_export: %d inspectors, %d names", (int)n, (int)n_names);
+    lua_insp_box **boxes = lua_newuserdatauv(L, (n ? n : 1) * sizeof *boxes, 0);
+    const et_inspector **insps = lua_newuserdatauv(L, (n ? n : 1) * sizeof *insps, 0);
+    const char **inputs = lua_newuserdatauv(L, (2 * n + 1) * sizeof *inputs, 0);
+    for (size_t i = 0; i < n; i++) {
+        lua_rawgeti(L, 2, (lua_Integer)i + 1);
+        boxes[i] = luaL_testudata(L, -1, ET_MT_INSPECTOR);
+        if (!boxes[i])
+            return luaL_error(L, "parquet_export: inspectors[%d]: an Inspector expected, got %s",
+                              (int)i + 1, luaL_typename(L, -1));
+        lua_pop(L, 1);
+    }
+    for (size_t i = 0; i < n; i++)
+        et_lua_insp(L, boxes[i]);
+    size_t n_inputs = 0;
+    for (size_t i = 0; i < n; i++) {
+        insps[i] = et_lua_insp_raw(L, boxes[i]);
+        const char *label = insps[i]->etdump_label;
+        if (label && label[0] != '<')
+            inputs[n_inputs++] = label;
+        if (insps[i]->etrecord)
+            inputs[n_inputs++] = insps[i]->etrecord->label;
+    }
+    inputs[n_inputs] = NULL;
+    et_error err;
+    et_parquet *p;
+    if (et_parquet_begin(&p, dir, inputs, &err) != 0)
+        return luaL_error(L, "%s", err.msg);
+    for (size_t i = 0; i < n; i++) {
+        if (et_parquet_add(p, insps[i], names[i], &err) != 0) {
+            et_error e2;
+            et_parquet_commit(p, &e2); /* the dumps before it land */
+            et_parquet_end(p);
+            return luaL_error(L, "%s", err.msg);
+        }
+    }
+    int rc = et_parquet_commit(p, &err);
+    et_parquet_end(p);
+    if (rc != 0)
+        return luaL_error(L, "%s", err.msg);
+    return 0;
+}
+
 void et_lua_open_export(lua_State *L)
 {
     static const luaL_Reg fns[] = {{"expand_dumps", core_expand_dumps},
                                    {"dump_names", core_dump_names},
                                    {"sqlite_export", core_sqlite_export},
+                                   {"parquet_export", core_parquet_export},
                                    {NULL, NULL}};
     luaL_setfuncs(L, fns, 0);
 }
@@ -436,8 +530,10 @@ void et_lua_register_export(lua_State *L)
 {
     static const et_lua_method trace = {"write_trace", insp_write_trace, 2, 0};
     static const et_lua_method sqlite = {"to_sqlite", insp_to_sqlite, 2, 0};
+    static const et_lua_method parquet = {"to_parquet", insp_to_parquet, 2, 0};
     static const et_lua_method memory = {"memory_summary", blk_memory_summary, 0, 0};
     et_lua_add_method(L, ET_MT_INSPECTOR, &trace);
     et_lua_add_method(L, ET_MT_INSPECTOR, &sqlite);
+    et_lua_add_method(L, ET_MT_INSPECTOR, &parquet);
     et_lua_add_method(L, ET_MT_BLOCK, &memory);
 }

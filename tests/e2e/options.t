@@ -53,6 +53,7 @@ cat >"$T/table" <<TABLE
 --html_path               $T/report.html   ok     no     no     no
 --model_explorer_path     $T/mx            needs  needs  no     no
 --program_path            $T/none.pte      input  no     no     no
+--parquet_path            $T/pq            ok     ok     no     no
 --max_broadcast_elements  100              ok     ok     no     no
 --delegate_time_scale_converter coreml    ok     ok     no     no
 --plugin                  $T/plugin.lua    needs  needs  no     no

@@ -63,6 +63,9 @@ local C_METHODS = {
   {"Inspector", "to_sqlite", args = {tmp .. ".db"}, max = 2,
    bad = {{{{}}, "@: bad argument #1 (string expected, got table)"}},
    opts = {2, "dump, replace"}},
+  {"Inspector", "to_parquet", args = {tmp .. ".pq"}, max = 2,
+   bad = {{{{}}, "@: bad argument #1 (string expected, got table)"}},
+   opts = {2, "dump"}},
   {"EventBlock", "run_output_of_run", args = {1}, max = 1,
    bad = {{{"x"}, "@: bad argument #1 (number expected, got string)"},
           {{0}, "run 0 is out of range 1..3"}, {{math.maxinteger}, "run 9223372036854775807 is out of range 1..3"}}},
@@ -289,6 +292,8 @@ local DOC = {
    opts = function(o) return insp:write_model_explorer(tmp .. ".mx", o) end, want = "Inspector:write_model_explorer: bad argument #1 (string expected, got table)", where = "Inspector:write_model_explorer", accepted = "baseline"},
   {"insp:to_sqlite", bad = function() return insp:to_sqlite({}) end,
    opts = function(o) return insp:to_sqlite(tmp .. ".db", o) end, want = "Inspector:to_sqlite: bad argument #1 (string expected, got table)", where = "Inspector:to_sqlite", accepted = "dump, replace"},
+  {"insp:to_parquet", bad = function() return insp:to_parquet({}) end,
+   opts = function(o) return insp:to_parquet(tmp .. ".pq", o) end, want = "Inspector:to_parquet: bad argument #1 (string expected, got table)", where = "Inspector:to_parquet", accepted = "dump"},
   {"insp:write_html", bad = function() return insp:write_html(42) end,
    opts = function(o) return insp:write_html(tmp .. ".html", o) end, want = "write_html: a path (or an open file) is required", where = "Inspector:write_html", accepted = "max_graph_nodes, max_rows, max_slices, run, title, top"},
   {"insp:close", bad = function() return insp.close("x") end, want = "Inspector:close: bad self (Inspector expected, got string)"},
@@ -301,6 +306,8 @@ local DOC = {
    opts = function(o) return dumps:save_data_to_tsv(tmp .. ".tsv", o) end, want = "Dumps:save_data_to_tsv: bad argument #1 (a path or an open file expected, got number)", where = "Dumps:save_data_to_tsv", accepted = "include_delegate_debug_data, include_units"},
   {"dumps:to_sqlite", bad = function() return dumps:to_sqlite(42) end,
    opts = function(o) return dumps:to_sqlite(tmp .. ".db2", o) end, want = "Dumps:to_sqlite: bad argument #1 (a path expected, got number)", where = "Dumps:to_sqlite", accepted = "none"},
+  {"dumps:to_parquet", bad = function() return dumps:to_parquet(42) end,
+   opts = function(o) return dumps:to_parquet(tmp .. ".pq2", o) end, want = "Dumps:to_parquet: bad argument #1 (a directory expected, got number)", where = "Dumps:to_parquet", accepted = "none"},
   {"dumps:close", bad = function() return dumps.close("x") end, want = "expected Dumps (use dumps:method())"},
   {"blk:run_output_of_run", bad = function() return blk:run_output_of_run("x") end, want = "EventBlock:run_output_of_run: bad argument #1 (number expected, got string)"},
   {"blk:run_output_raw", bad = function() return blk:run_output_raw("x") end, want = "EventBlock:run_output_raw: bad argument #1 (number expected, got string)"},
@@ -451,4 +458,5 @@ dumps:close()
 obj.OutFile:abort()
 for _, suffix in ipairs{"", ".db", ".db2", ".tsv", ".html", ".out"} do os.remove(tmp .. suffix) end
 os.execute("rm -rf '" .. tmp .. ".d'")
+os.execute("rm -rf '" .. tmp .. ".pq' '" .. tmp .. ".pq2'")
 t.done()

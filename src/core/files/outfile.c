@@ -3,6 +3,7 @@
 #include "files/outfile.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -549,6 +550,56 @@ int et_outfile_commit(et_outfile *of, et_error *err)
     }
     release(of);
     return rc;
+}
+
+/* Is `b`'s directory that of `a` (the text before the last '/')? */
+static bool same_dir(const char *a, const char *b)
+{
+    const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+    size_t na = sa ? (size_t)(sa - a) : 0, nb = sb ? (size_t)(sb - b) : 0;
+    return na == nb && memcmp(a, b, na) == 0;
+}
+
+int et_outfile_commit_all(et_outfile *ofs, size_t n, et_error *err)
+{
+    size_t bad = n;
+    int e = 0;
+    for (size_t i = 0; i < n && bad == n; i++)
+        if (fflush(ofs[i].fp) != 0 || ferror(ofs[i].fp))
+            bad = i, e = errno;
+    /* every file's data first: the first fsync's journal commit carries
+     * the others' along, whose own fsyncs then find little to do */
+    for (size_t i = 0; i < n && bad == n; i++)
+        if (ofs[i].tmp && fsync(ofs[i].fd) != 0)
+            bad = i, e = errno;
+    for (size_t i = 0; i < n; i++) {
+        if (fclose(ofs[i].fp) != 0 && bad == n)
+            bad = i, e = errno;
+        ofs[i].fp = NULL;
+    }
+    size_t renamed = 0;
+    while (renamed < n && bad == n) {
+        if (ofs[renamed].tmp && rename(ofs[renamed].tmp, ofs[renamed].dest) != 0)
+            bad = renamed, e = errno;
+        else
+            renamed++;
+    }
+    if (bad != n)
+        et_fail(err, ET_ERR_IO, "%s: write failed: %s", ofs[bad].dest, strerror(e ? e : EIO));
+    /* the directories of the renamed files, each once */
+    for (size_t i = 0; i < renamed; i++) {
+        bool seen = false;
+        for (size_t k = 0; k < i && !seen; k++)
+            seen = ofs[k].tmp && same_dir(ofs[k].dest, ofs[i].dest);
+        if (ofs[i].tmp && !seen)
+            sync_dir(ofs[i].dest);
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (i >= renamed && ofs[i].tmp)
+            unlink(ofs[i].tmp);
+        release(&ofs[i]);
+    }
+    return bad == n ? 0 : -1;
 }
 
 int et_outfile_fail(et_outfile *of, et_error *err)

@@ -113,6 +113,17 @@ int et_outfile_open(et_outfile *of, const char *dest, const char *const *inputs,
  * removed. */
 int et_outfile_commit(et_outfile *of, et_error *err);
 
+/* Commit `n` files written together (the Parquet export's files of
+ * several dumps): flush and fsync every one, then rename each into place
+ * in the order given, then fsync each of their directories once - what
+ * et_outfile_commit does for each, with one journal commit for all
+ * instead of two per file.  Every file is on disk before any is renamed.
+ * Returns 0, or -1 with `err` set (ET_ERR_IO "DEST: write failed: REASON"
+ * for the first that failed): the files renamed before it stay, the
+ * others' temporary files are removed.  Every `ofs[i]` is closed either
+ * way. */
+int et_outfile_commit_all(et_outfile *ofs, size_t n, et_error *err);
+
 /* After a writer failed on of->fp: remove the temporary file and set `err`
  * (ET_ERR_IO) to "DEST: write failed: REASON" (the stream's errno, e.g.
  * "No space left on device").  Returns -1. */

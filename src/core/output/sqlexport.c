@@ -1691,3 +1691,29 @@ int et_sqlite_export(const et_inspector *insp, const char *path,
     }
     return et_sqlite_commit(s, err);
 }
+
+/* ------------------------------------------------------------------ */
+/* Cells shared with the Parquet export (sqlexport.h) */
+
+void et_sql_json_str(et_strbuf *sb, const char *s, size_t n)
+{
+    json_str(sb, s, n);
+}
+
+bool et_sql_node_type(const et_event *ev, et_strbuf *sb)
+{
+    return node_type(ev, sb);
+}
+
+void et_sql_op_types(et_strbuf *sb, const et_inspector *insp, const et_block *blk,
+                     const et_event *ev)
+{
+    et_sb_reset(sb);
+    op_types_json(sb, insp, blk, ev);
+}
+
+void et_sql_debug_handles(et_strbuf *sb, const et_event *ev)
+{
+    et_sb_reset(sb);
+    debug_handles_json(sb, ev);
+}

@@ -49,6 +49,7 @@
 #include <stdbool.h>
 
 #include "base/error.h"
+#include "base/strbuf.h"
 #include "model/model.h"
 
 /* PRAGMA application_id of an etinspect database: "ETIN" (1163151694). */
@@ -172,5 +173,23 @@ int et_sqlite_interrupt(int sig, void (*die)(int));
  * or -1 with `err` set as they do. */
 int et_sqlite_export(const et_inspector *insp, const char *path,
                      const et_sqlite_dump_options *o, et_error *err);
+
+/* Cells of the export, shared with the Parquet export (parquet.h), each
+ * appended to (or, for the last three, written into a reset) `sb`:
+ *  - et_sql_json_str: `n` bytes as a JSON string (quote, backslash and
+ *    control characters escaped; other bytes as they are);
+ *  - et_sql_node_type: events.node_type (top_ops.lua's node type:
+ *    "delegate:NAME", OP of native_call_OP.overload); false for none
+ *    (NULL), `sb` then empty;
+ *  - et_sql_op_types: events.op_types, the JSON list of the operators of
+ *    the event's linked graph nodes (call only with an ETRecord);
+ *  - et_sql_debug_handles: events.debug_handles, an integer or a JSON
+ *    list (call only when ev->has_debug_handles).
+ * Out of memory marks `sb` failed (strbuf.h). */
+void et_sql_json_str(et_strbuf *sb, const char *s, size_t n);
+bool et_sql_node_type(const et_event *ev, et_strbuf *sb);
+void et_sql_op_types(et_strbuf *sb, const et_inspector *insp, const et_block *blk,
+                     const et_event *ev);
+void et_sql_debug_handles(et_strbuf *sb, const et_event *ev);
 
 #endif

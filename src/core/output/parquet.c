@@ -1,0 +1,1645 @@
+/* parquet.c - inspectors as a Parquet dataset; see parquet.h (the layout
+ * and the columns) and docs/fleet.md.  Facts of the format are from the
+ * Apache Parquet specification (parquet-format: parquet.thrift,
+ * Encodings.md). */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include "output/parquet.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <xxhash.h>
+#include <zstd.h>
+
+#include "base/parallel.h"
+#include "base/thrift.h"
+#include "base/timescale.h"
+#include "base/version.h"
+#include "files/outfile.h"
+#include "output/sqlexport.h"
+
+/* ------------------------------------------------------------------ */
+/* The format's numbers (parquet.thrift) */
+
+enum { PT_BOOLEAN = 0, PT_INT64 = 2, PT_DOUBLE = 5, PT_BYTE_ARRAY = 6 };     /* Type */
+enum { REP_REQUIRED = 0, REP_OPTIONAL = 1 };                                  /* FieldRepetitionType */
+enum { CT_UTF8 = 0, CT_UINT_64 = 14 };                                        /* ConvertedType */
+enum { ENC_PLAIN = 0, ENC_RLE = 3, ENC_RLE_DICTIONARY = 8 };                  /* Encoding */
+enum { CODEC_ZSTD = 6 };                                                      /* CompressionCodec */
+enum { PAGE_DATA = 0, PAGE_DICTIONARY = 2 };                                  /* PageType */
+
+/* ZSTD's level: its fastest regular level; strings are dictionary-encoded
+ * and numbers repeat, so the higher levels gain little. */
+#define ZSTD_LEVEL 1
+/* Dumps whose files are committed together (et_outfile_commit_all: one
+ * journal commit for all, not two per file). */
+#define PENDING_DUMPS 8
+/* Integer keys below this are looked up in a table, not hashed (indices,
+ * runs). */
+#define SMALL_KEYS 4096
+/* Strings longer than this get no min/max statistics (readers prune by
+ * them; a long JSON list would only bloat the footer). */
+#define STAT_MAX_STRING 256
+
+/* ------------------------------------------------------------------ */
+/* Columns and values */
+
+typedef enum { K_I64, K_U64, K_F64, K_STR, K_BOOL } kind;
+
+typedef struct colspec {
+    const char *name;
+    kind k;
+    bool optional;
+} colspec;
+
+typedef struct value {
+    bool null;
+    union {
+        int64_t i;
+        uint64_t u;
+        double d;
+        bool b;
+        struct {
+            const char *p;
+            size_t n;
+        } s;
+    } v;
+} value;
+
+/* A row cursor over one table of one inspector: `next` moves to the next
+ * row (the first after `reset`) and returns false past the last; `get`
+ * gives column `c` of the current row (strings valid until the next get
+ * or next). */
+typedef struct cursor cursor;
+typedef struct table {
+    const char *name;
+    const colspec *cols;
+    int ncols;
+    bool (*next)(cursor *c);
+    void (*get)(cursor *c, int col, value *v);
+    /* NULL, or a faster way through a large table: up to `max` values of
+     * column `col` from the cursor's position on (after a reset: the
+     * first row), their strings stable (not in c->sb); 0 past the last
+     * row */
+    size_t (*fill)(cursor *c, int col, value *out, size_t max);
+} table;
+
+struct cursor {
+    const et_inspector *insp;
+    const char *dump, *dump_id;
+    /* the dumps row */
+    const char *realpath_, *exported_at;
+    uint64_t n_events, n_samples, n_allocs;
+    et_strbuf warnings;
+    /* position */
+    bool started;
+    size_t b, e, r, k;
+    et_strbuf sb; /* a string cell */
+};
+
+static void set_str(value *v, const char *p, size_t n)
+{
+    v->null = p == NULL;
+    v->v.s.p = p;
+    v->v.s.n = n;
+}
+
+static void set_cstr(value *v, const char *s)
+{
+    set_str(v, s, s ? strlen(s) : 0);
+}
+
+static void set_i64(value *v, int64_t x)
+{
+    v->null = false;
+    v->v.i = x;
+}
+
+static void set_null(value *v)
+{
+    v->null = true;
+}
+
+/* The columns every table starts with. */
+static bool common(cursor *c, int col, value *v)
+{
+    if (col == 0)
+        set_cstr(v, c->dump);
+    else if (col == 1)
+        set_cstr(v, c->dump_id);
+    else
+        return false;
+    return true;
+}
+
+/* dumps */
+
+static const colspec dumps_cols[] = {
+    {"dump", K_STR, false},          {"dump_id", K_STR, false},
+    {"format", K_STR, false},        {"etdump_path", K_STR, false},
+    {"etrecord_path", K_STR, true},  {"etrecord_method", K_STR, true},
+    {"source_time_scale", K_STR, false}, {"target_time_scale", K_STR, false},
+    {"num_blocks", K_I64, false},    {"num_events", K_I64, false},
+    {"num_samples", K_I64, false},   {"num_allocations", K_I64, false},
+    {"warnings", K_STR, false},      {"etinspect_version", K_STR, false},
+    {"exported_at", K_STR, false},   {"etdump_realpath", K_STR, true},
+};
+
+static bool dumps_next(cursor *c)
+{
+    bool first = !c->started;
+    c->started = true;
+    return first;
+}
+
+static void dumps_get(cursor *c, int col, value *v)
+{
+    const et_inspector *insp = c->insp;
+    if (common(c, col, v))
+        return;
+    switch (col) {
+    case 2: set_cstr(v, insp->legacy ? "legacy" : "etdump"); break;
+    case 3: set_cstr(v, insp->etdump_label ? insp->etdump_label : ""); break;
+    case 4: set_cstr(v, insp->etrecord ? insp->etrecord->label : NULL); break;
+    case 5: set_cstr(v, insp->etrecord_method); break;
+    case 6: set_cstr(v, et_time_scale_name(insp->source_time_scale)); break;
+    case 7: set_cstr(v, et_time_scale_name(insp->target_time_scale)); break;
+    case 8: set_i64(v, (int64_t)insp->n_blocks); break;
+    case 9: set_i64(v, (int64_t)c->n_events); break;
+    case 10: set_i64(v, (int64_t)c->n_samples); break;
+    case 11: set_i64(v, (int64_t)c->n_allocs); break;
+    case 12: set_str(v, c->warnings.p ? c->warnings.p : "", c->warnings.n); break;
+    case 13: set_cstr(v, ETINSPECT_VERSION); break;
+    case 14: set_cstr(v, c->exported_at); break;
+    default: set_cstr(v, c->realpath_); break;
+    }
+}
+
+/* blocks */
+
+static const colspec blocks_cols[] = {
+    {"dump", K_STR, false},       {"dump_id", K_STR, false},   {"block_index", K_I64, false},
+    {"name", K_STR, false},       {"num_runs", K_I64, false},  {"num_events", K_I64, false},
+    {"bundled_input_index", K_I64, false}, {"etrecord_method", K_STR, true},
+};
+
+static bool blocks_next(cursor *c)
+{
+    if (c->started)
+        c->b++;
+    c->started = true;
+    return c->b < c->insp->n_blocks;
+}
+
+static void blocks_get(cursor *c, int col, value *v)
+{
+    const et_block *blk = &c->insp->blocks[c->b];
+    if (common(c, col, v))
+        return;
+    switch (col) {
+    case 2: set_i64(v, (int64_t)c->b); break;
+    case 3: set_str(v, blk->name.p ? blk->name.p : "", blk->name.p ? blk->name.n : 0); break;
+    case 4: set_i64(v, (int64_t)blk->n_runs); break;
+    case 5: set_i64(v, (int64_t)blk->n_events); break;
+    case 6: set_i64(v, blk->bundled_input_index); break;
+    default: set_cstr(v, blk->method); break;
+    }
+}
+
+/* events */
+
+static const colspec events_cols[] = {
+    {"dump", K_STR, false},          {"dump_id", K_STR, false},
+    {"block_index", K_I64, false},   {"event_index", K_I64, false},
+    {"name", K_STR, false},          {"node_type", K_STR, true},
+    {"instruction_id", K_I64, false}, {"delegate_debug_identifier", K_STR, true},
+    {"is_delegated_op", K_BOOL, false}, {"delegate_backend_name", K_STR, true},
+    {"debug_handles", K_STR, true},  {"op_types", K_STR, true},
+    {"num_outputs", K_I64, false},   {"num_samples", K_I64, false},
+    {"p10", K_F64, true},            {"p50", K_F64, true},
+    {"p90", K_F64, true},            {"avg", K_F64, true},
+    {"min", K_F64, true},            {"max", K_F64, true},
+    {"total", K_F64, true},
+};
+
+static bool events_next(cursor *c)
+{
+    const et_inspector *insp = c->insp;
+    if (c->started)
+        c->e++;
+    c->started = true;
+    while (c->b < insp->n_blocks && c->e >= insp->blocks[c->b].n_events) {
+        c->b++;
+        c->e = 0;
+    }
+    return c->b < insp->n_blocks;
+}
+
+static void events_get(cursor *c, int col, value *v)
+{
+    const et_block *blk = &c->insp->blocks[c->b];
+    const et_event *ev = &blk->events[c->e];
+    const et_perf_data *pd = &ev->perf_data;
+    et_str name = et_event_name(ev);
+    if (common(c, col, v))
+        return;
+    if (col >= 14 && col <= 20) {
+        if (!ev->has_perf_data) {
+            set_null(v);
+            return;
+        }
+        v->null = false;
+        switch (col) {
+        case 14: v->v.d = pd->p10; break;
+        case 15: v->v.d = pd->p50; break;
+        case 16: v->v.d = pd->p90; break;
+        case 17: v->v.d = pd->avg; break;
+        case 18: v->v.d = pd->min; break;
+        case 19: v->v.d = pd->max; break;
+        default:
+            v->v.d = 0;
+            for (size_t r = 0; r < pd->n; r++)
+                v->v.d += pd->raw[r];
+        }
+        return;
+    }
+    switch (col) {
+    case 2: set_i64(v, (int64_t)c->b); break;
+    case 3: set_i64(v, (int64_t)c->e); break;
+    case 4: set_str(v, name.p ? name.p : "", name.p ? name.n : 0); break;
+    case 5:
+        if (et_sql_node_type(ev, &c->sb))
+            set_str(v, c->sb.p ? c->sb.p : "", c->sb.n);
+        else
+            set_null(v);
+        break;
+    case 6: set_i64(v, ev->instruction_id); break;
+    case 7:
+        if (ev->delegate_debug_identifier_kind == ET_DID_INT) {
+            et_sb_reset(&c->sb);
+            et_sb_add_i64(&c->sb, ev->delegate_debug_id_int);
+            set_str(v, c->sb.p ? c->sb.p : "", c->sb.n);
+        } else if (ev->delegate_debug_identifier_kind == ET_DID_STR) {
+            set_str(v, ev->delegate_debug_id_str.p ? ev->delegate_debug_id_str.p : "",
+                    ev->delegate_debug_id_str.p ? ev->delegate_debug_id_str.n : 0);
+        } else {
+            set_null(v);
+        }
+        break;
+    case 8: v->null = false; v->v.b = ev->is_delegated_op; break;
+    case 9: set_cstr(v, ev->delegate_backend_name); break;
+    case 10:
+        if (ev->has_debug_handles) {
+            et_sql_debug_handles(&c->sb, ev);
+            set_str(v, c->sb.p ? c->sb.p : "", c->sb.n);
+        } else {
+            set_null(v);
+        }
+        break;
+    case 11:
+        if (c->insp->etrecord) {
+            et_sql_op_types(&c->sb, c->insp, blk, ev);
+            set_str(v, c->sb.p ? c->sb.p : "", c->sb.n);
+        } else {
+            set_null(v);
+        }
+        break;
+    case 12: set_i64(v, ev->num_outputs); break;
+    default: set_i64(v, ev->has_perf_data ? (int64_t)pd->n : 0); break;
+    }
+}
+
+/* samples */
+
+static const colspec samples_cols[] = {
+    {"dump", K_STR, false},         {"dump_id", K_STR, false},
+    {"block_index", K_I64, false},  {"event_index", K_I64, false},
+    {"run", K_I64, false},          {"run_data_index", K_I64, false},
+    {"duration", K_F64, false},     {"start_time", K_U64, true},
+};
+
+static bool samples_next(cursor *c)
+{
+    const et_inspector *insp = c->insp;
+    if (c->started)
+        c->r++;
+    c->started = true;
+    for (;;) {
+        if (c->b >= insp->n_blocks)
+            return false;
+        const et_block *blk = &insp->blocks[c->b];
+        if (c->e >= blk->n_events) {
+            c->b++;
+            c->e = c->r = 0;
+            continue;
+        }
+        const et_event *ev = &blk->events[c->e];
+        if (ev->has_perf_data && c->r < ev->perf_data.n)
+            return true;
+        c->e++;
+        c->r = 0;
+    }
+}
+
+static size_t samples_fill(cursor *c, int col, value *out, size_t max)
+{
+    const et_inspector *insp = c->insp;
+    size_t k = 0;
+    while (k < max && c->b < insp->n_blocks) {
+        const et_block *blk = &insp->blocks[c->b];
+        if (c->e >= blk->n_events) {
+            c->b++;
+            c->e = c->r = 0;
+            continue;
+        }
+        const et_event *ev = &blk->events[c->e];
+        size_t n = ev->has_perf_data ? ev->perf_data.n : 0;
+        if (c->r >= n) {
+            c->e++;
+            c->r = 0;
+            continue;
+        }
+        size_t m = n - c->r < max - k ? n - c->r : max - k;
+        value *o = out + k;
+        for (size_t j = 0; j < m; j++)
+            o[j].null = false;
+        size_t r0 = c->r;
+        switch (col) {
+        case 0: case 1: {
+            value cv;
+            common(c, col, &cv);
+            for (size_t j = 0; j < m; j++)
+                o[j] = cv;
+            break;
+        }
+        case 2: for (size_t j = 0; j < m; j++) o[j].v.i = (int64_t)c->b; break;
+        case 3: for (size_t j = 0; j < m; j++) o[j].v.i = (int64_t)c->e; break;
+        case 4: for (size_t j = 0; j < m; j++) o[j].v.i = (int64_t)(r0 + j); break;
+        case 5:
+            for (size_t j = 0; j < m; j++)
+                o[j].v.i = r0 + j < blk->n_runs ? (int64_t)blk->runs[r0 + j] : (int64_t)(r0 + j);
+            break;
+        case 6: for (size_t j = 0; j < m; j++) o[j].v.d = ev->perf_data.raw[r0 + j]; break;
+        default:
+            for (size_t j = 0; j < m; j++) {
+                o[j].null = !ev->start_time;
+                o[j].v.u = ev->start_time ? ev->start_time[r0 + j] : 0;
+            }
+        }
+        c->r += m;
+        k += m;
+    }
+    return k;
+}
+
+static void samples_get(cursor *c, int col, value *v)
+{
+    const et_block *blk = &c->insp->blocks[c->b];
+    const et_event *ev = &blk->events[c->e];
+    if (common(c, col, v))
+        return;
+    switch (col) {
+    case 2: set_i64(v, (int64_t)c->b); break;
+    case 3: set_i64(v, (int64_t)c->e); break;
+    case 4: set_i64(v, (int64_t)c->r); break;
+    case 5: set_i64(v, c->r < blk->n_runs ? (int64_t)blk->runs[c->r] : (int64_t)c->r); break;
+    case 6: v->null = false; v->v.d = ev->perf_data.raw[c->r]; break;
+    default:
+        if (ev->start_time) {
+            v->null = false;
+            v->v.u = ev->start_time[c->r];
+        } else {
+            set_null(v);
+        }
+    }
+}
+
+/* allocations */
+
+static const colspec allocations_cols[] = {
+    {"dump", K_STR, false},          {"dump_id", K_STR, false},
+    {"block_index", K_I64, false},   {"run", K_I64, false},
+    {"seq", K_I64, false},           {"run_data_index", K_I64, false},
+    {"allocator_id", K_I64, false},  {"allocator", K_STR, true},
+    {"allocation_size", K_U64, false},
+};
+
+static bool allocations_next(cursor *c)
+{
+    const et_inspector *insp = c->insp;
+    if (c->started)
+        c->k++;
+    c->started = true;
+    for (;;) {
+        if (c->b >= insp->n_blocks)
+            return false;
+        const et_block *blk = &insp->blocks[c->b];
+        if (!blk->allocation_count || !blk->allocation_first || c->r >= blk->n_runs) {
+            c->b++;
+            c->r = c->k = 0;
+            continue;
+        }
+        if (c->k < blk->allocation_count[c->r])
+            return true;
+        c->r++;
+        c->k = 0;
+    }
+}
+
+static void allocations_get(cursor *c, int col, value *v)
+{
+    const et_block *blk = &c->insp->blocks[c->b];
+    const et_allocation *a = &blk->allocations[blk->allocation_first[c->r] + c->k];
+    if (common(c, col, v))
+        return;
+    switch (col) {
+    case 2: set_i64(v, (int64_t)c->b); break;
+    case 3: set_i64(v, (int64_t)c->r); break;
+    case 4: set_i64(v, (int64_t)c->k); break;
+    case 5: set_i64(v, blk->runs[c->r]); break;
+    case 6: set_i64(v, a->allocator_id); break;
+    case 7:
+        if (a->allocator_id >= 1 && (size_t)a->allocator_id <= blk->n_allocators &&
+            blk->allocators[a->allocator_id - 1].p)
+            set_str(v, blk->allocators[a->allocator_id - 1].p,
+                    blk->allocators[a->allocator_id - 1].n);
+        else
+            set_null(v);
+        break;
+    default: v->null = false; v->v.u = a->allocation_size; break;
+    }
+}
+
+#define TABLE(t, f) {#t, t##_cols, (int)(sizeof t##_cols / sizeof *t##_cols), t##_next, t##_get, f}
+static const table tables[] = {TABLE(blocks, NULL), TABLE(events, NULL),
+                               TABLE(samples, samples_fill), TABLE(allocations, NULL),
+                               TABLE(dumps, NULL)};
+#define N_TABLES (sizeof tables / sizeof *tables)
+#define MAX_COLS 24
+
+const char *const et_parquet_tables[] = {"blocks", "events", "samples", "allocations", "dumps",
+                                         NULL};
+
+/* ------------------------------------------------------------------ */
+/* Encodings */
+
+static void put_le32(char *o, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        o[i] = (char)(v >> (8 * i));
+}
+
+static void put_le64(char *o, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(o, &v, 8);
+#else
+    for (int i = 0; i < 8; i++)
+        o[i] = (char)(v >> (8 * i));
+#endif
+}
+
+static void add_varint(et_strbuf *sb, uint64_t v)
+{
+    char b[10];
+    et_sb_add(sb, b, (size_t)(et_thrift_put_varint(b, v) - b));
+}
+
+/* `groups` groups of 8 values from v[at] (past n: zeros), `w` bits each,
+ * least significant bit first. */
+static void bit_pack(et_strbuf *sb, const uint32_t *v, size_t n, size_t at, size_t groups, int w)
+{
+    uint64_t acc = 0;
+    int bits = 0;
+    char *o = et_sb_room(sb, groups * (size_t)w);
+    if (!o)
+        return;
+    char *start = o;
+    for (size_t i = at; i < at + 8 * groups; i++) {
+        acc |= (uint64_t)(i < n ? v[i] : 0) << bits;
+        bits += w;
+        while (bits >= 8) {
+            *o++ = (char)acc;
+            acc >>= 8;
+            bits -= 8;
+        }
+    }
+    et_sb_setlen(sb, start + (o - start));
+}
+
+static void flush_packed(et_strbuf *sb, const uint32_t *v, size_t n, size_t at, size_t groups,
+                         int w)
+{
+    if (groups == 0)
+        return;
+    add_varint(sb, (uint64_t)groups << 1 | 1);
+    bit_pack(sb, v, n, at, groups, w);
+}
+
+void et_parquet_rle(et_strbuf *sb, const uint32_t *v, size_t n, int bit_width)
+{
+    size_t i = 0, at = 0, groups = 0;
+    int vbytes = (bit_width + 7) / 8;
+    while (i < n) {
+        size_t r = 1;
+        while (i + r < n && v[i + r] == v[i])
+            r++;
+        if (r >= 8) {
+            flush_packed(sb, v, n, at, groups, bit_width);
+            groups = 0;
+            add_varint(sb, (uint64_t)r << 1);
+            char b[4];
+            put_le32(b, v[i]);
+            et_sb_add(sb, b, (size_t)vbytes);
+            i += r;
+            continue;
+        }
+        if (groups == 0)
+            at = i;
+        groups++;
+        i += 8;
+        if (groups == 63) {
+            flush_packed(sb, v, n, at, groups, bit_width);
+            groups = 0;
+        }
+    }
+    flush_packed(sb, v, n, at, groups, bit_width);
+}
+
+static int bits_for(uint32_t max)
+{
+    int w = 1;
+    while (w < 32 && (max >> w) != 0)
+        w++;
+    return w;
+}
+
+/* ------------------------------------------------------------------ */
+/* The writer */
+
+/* A string dictionary: entry i is bytes[off[i] .. off[i] + len[i]). */
+typedef struct dict {
+    et_strbuf bytes;
+    size_t *off;
+    uint32_t *len;
+    size_t n, cap;
+    uint32_t *slot; /* open addressing: entry + 1, 0 empty */
+    size_t nslot;
+} dict;
+
+/* What the footer says of one column chunk. */
+typedef struct chunk {
+    int64_t dict_offset; /* -1: none */
+    int64_t data_offset;
+    int64_t uncompressed, compressed;
+    int64_t nulls;
+    bool has_minmax;
+    char min[STAT_MAX_STRING], max[STAT_MAX_STRING];
+    size_t min_n, max_n;
+} chunk;
+
+/* An input that no file written may be. */
+typedef struct input_id {
+    dev_t dev;
+    ino_t ino;
+    const char *path;
+} input_id;
+
+/* A column encoder: one per thread encoding columns (a table's columns
+ * are encoded side by side when it is large), each column's pages into
+ * its own buffer, the file written from them in column order - the same
+ * bytes whatever the number of threads. */
+typedef struct colenc {
+    ZSTD_CCtx *zc;
+    et_strbuf page, levels, head, zbuf;
+    uint32_t *idx;  /* a dictionary column's indices, per non-null row */
+    char *vals;     /* a PLAIN page's values (ET_PQ_PAGE_ROWS * 8 bytes) */
+    uint64_t *ikeys; /* an integer column's dictionary */
+    uint32_t *islot;
+    size_t in, inslot;
+    uint32_t small[SMALL_KEYS]; /* the dictionary's keys below SMALL_KEYS: index + 1 */
+    uint8_t *defs;  /* definition levels of the rows */
+    size_t cap_rows;
+    dict d;
+    chunk *ch;      /* the file's chunks (et_parquet.ch), by column */
+    et_strbuf *outs; /* the file's column chunks' bytes (et_parquet.colout) */
+    et_strbuf *cur; /* the column being encoded: its bytes */
+    cursor c;       /* its own pass over the table */
+    et_strbuf fix;  /* a string made valid UTF-8 */
+    const char *path;
+    et_error *err, own_err;
+    int rc;
+} colenc;
+
+/* Encoders at most (threads encoding one table's columns). */
+#define MAX_ENC 4
+
+struct et_parquet {
+    char *dir;
+    input_id *ins; /* the `inputs` of et_parquet_begin that exist */
+    size_t nins;
+    colenc encs[MAX_ENC];
+    unsigned nenc;
+    et_strbuf meta;
+    chunk ch[MAX_COLS];
+    et_strbuf colout[MAX_COLS];
+    /* the files written and not yet committed (PENDING_DUMPS dumps' at
+     * most), the last one the file being written */
+    et_outfile pend[PENDING_DUMPS * 5];
+    size_t npend, pend_dumps;
+    et_outfile *of;
+    const char *path;
+    int64_t offset;
+    bool io_failed; /* a write to of.fp failed (its errno tells why) */
+    et_error *err;
+};
+
+/* Out of memory, into the error of `p` (an et_parquet or an enc). */
+#define NOMEM(p) et_fail((p)->err, ET_ERR_NOMEM, "out of memory")
+
+static int out(et_parquet *p, const void *b, size_t n)
+{
+    if (n && fwrite(b, 1, n, p->of->fp) != n) {
+        p->io_failed = true;
+        return -1;
+    }
+    p->offset += (int64_t)n;
+    return 0;
+}
+
+static void dict_clear(dict *d)
+{
+    et_sb_reset(&d->bytes);
+    d->n = 0;
+    if (d->slot)
+        memset(d->slot, 0, d->nslot * sizeof *d->slot);
+}
+
+static void dict_free(dict *d)
+{
+    et_sb_free(&d->bytes);
+    free(d->off);
+    free(d->len);
+    free(d->slot);
+    memset(d, 0, sizeof *d);
+}
+
+static int dict_grow(dict *d)
+{
+    size_t nslot = d->nslot ? 2 * d->nslot : 1024;
+    uint32_t *slot = calloc(nslot, sizeof *slot);
+    if (!slot)
+        return -1;
+    for (size_t i = 0; i < d->n; i++) {
+        uint64_t h = XXH3_64bits(d->bytes.p + d->off[i], d->len[i]);
+        size_t j = (size_t)h & (nslot - 1);
+        while (slot[j])
+            j = (j + 1) & (nslot - 1);
+        slot[j] = (uint32_t)i + 1;
+    }
+    free(d->slot);
+    d->slot = slot;
+    d->nslot = nslot;
+    return 0;
+}
+
+/* The index of string s (added when new); -1 when out of memory or the
+ * dictionary is full (2^32 - 2 entries, 4 GiB of bytes). */
+static int64_t dict_index(dict *d, const char *s, size_t n)
+{
+    if (2 * (d->n + 1) > d->nslot && dict_grow(d) != 0)
+        return -1;
+    uint64_t h = XXH3_64bits(s, n);
+    size_t j = (size_t)h & (d->nslot - 1);
+    while (d->slot[j]) {
+        size_t i = d->slot[j] - 1;
+        if (d->len[i] == n && memcmp(d->bytes.p + d->off[i], s, n) == 0)
+            return (int64_t)i;
+        j = (j + 1) & (d->nslot - 1);
+    }
+    if (n > UINT32_MAX || d->n >= UINT32_MAX - 1)
+        return -1;
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 256;
+        size_t *off = realloc(d->off, cap * sizeof *off);
+        if (!off)
+            return -1;
+        d->off = off;
+        uint32_t *len = realloc(d->len, cap * sizeof *len);
+        if (!len)
+            return -1;
+        d->len = len;
+        d->cap = cap;
+    }
+    d->off[d->n] = d->bytes.n;
+    d->len[d->n] = (uint32_t)n;
+    et_sb_add(&d->bytes, s, n);
+    if (d->bytes.failed)
+        return -1;
+    d->slot[j] = (uint32_t)d->n + 1;
+    return (int64_t)d->n++;
+}
+
+/* Room for `rows` rows of definition levels and indices. */
+static int reserve_rows(colenc *p, size_t rows)
+{
+    if (rows <= p->cap_rows)
+        return 0;
+    size_t cap = p->cap_rows ? p->cap_rows : 1024;
+    while (cap < rows)
+        cap *= 2;
+    uint32_t *idx = realloc(p->idx, cap * sizeof *idx);
+    if (!idx)
+        return -1;
+    p->idx = idx;
+    uint8_t *defs = realloc(p->defs, cap);
+    if (!defs)
+        return -1;
+    p->defs = defs;
+    p->cap_rows = cap;
+    return 0;
+}
+
+static int too_big(colenc *p, const char *col, size_t n)
+{
+    return et_fail(p->err, ET_ERR_VALUE, "%s: column %s: %zu bytes is more than a Parquet page holds",
+                   p->path, col, n);
+}
+
+/* Compress `body` and write it as a page: a PageHeader, then the bytes.
+ * `type` PAGE_DATA (`nvalues` rows, values in `enc`) or PAGE_DICTIONARY
+ * (`nvalues` entries, PLAIN). */
+static int write_page(colenc *p, chunk *ch, const char *col, int type, et_strbuf *body,
+                      size_t nvalues, int enc)
+{
+    if (body->failed)
+        return NOMEM(p);
+    size_t bound = ZSTD_compressBound(body->n);
+    et_sb_reset(&p->zbuf);
+    char *z = et_sb_room(&p->zbuf, bound);
+    if (!z)
+        return NOMEM(p);
+    size_t zn = ZSTD_compressCCtx(p->zc, z, bound, body->p ? body->p : "", body->n, ZSTD_LEVEL);
+    if (ZSTD_isError(zn))
+        return et_fail(p->err, ET_ERR_VALUE, "%s: column %s: zstd: %s", p->path, col,
+                       ZSTD_getErrorName(zn));
+    if (body->n > INT32_MAX || zn > INT32_MAX || nvalues > INT32_MAX)
+        return too_big(p, col, body->n);
+    et_sb_reset(&p->head);
+    et_thrift t;
+    et_thrift_init(&t, &p->head);
+    et_thrift_field_i32(&t, 1, type);
+    et_thrift_field_i32(&t, 2, (int32_t)body->n);
+    et_thrift_field_i32(&t, 3, (int32_t)zn);
+    if (type == PAGE_DATA) {
+        et_thrift_field_struct(&t, 5); /* DataPageHeader */
+        et_thrift_field_i32(&t, 1, (int32_t)nvalues);
+        et_thrift_field_i32(&t, 2, enc);
+        et_thrift_field_i32(&t, 3, ENC_RLE); /* definition levels */
+        et_thrift_field_i32(&t, 4, ENC_RLE); /* repetition levels (none: flat) */
+        et_thrift_end(&t);
+    } else {
+        et_thrift_field_struct(&t, 7); /* DictionaryPageHeader */
+        et_thrift_field_i32(&t, 1, (int32_t)nvalues);
+        et_thrift_field_i32(&t, 2, ENC_PLAIN);
+        et_thrift_end(&t);
+    }
+    et_thrift_end(&t);
+    if (p->head.failed)
+        return NOMEM(p);
+    /* offsets within the column chunk until the file is written */
+    if (type == PAGE_DICTIONARY)
+        ch->dict_offset = (int64_t)p->cur->n;
+    else if (ch->data_offset < 0)
+        ch->data_offset = (int64_t)p->cur->n;
+    ch->uncompressed += (int64_t)(p->head.n + body->n);
+    ch->compressed += (int64_t)(p->head.n + zn);
+    et_sb_add(p->cur, p->head.p, p->head.n);
+    et_sb_add(p->cur, z, zn);
+    return p->cur->failed ? NOMEM(p) : 0;
+}
+
+/* The definition levels of rows [from, to) of an OPTIONAL column, as
+ * data page v1 puts them: a 4-byte length, then RLE (bit width 1). */
+static void put_levels(colenc *p, size_t from, size_t to)
+{
+    /* the levels are 0/1 bytes; the encoder takes 32-bit values */
+    uint32_t buf[512];
+    et_strbuf *sb = &p->page;
+    size_t at = sb->n;
+    et_sb_add(sb, "\0\0\0\0", 4);
+    /* encode in chunks whose length is a multiple of 8, so that only the
+     * last chunk is padded */
+    for (size_t i = from; i < to; i += 512) {
+        size_t m = to - i < 512 ? to - i : 512;
+        for (size_t k = 0; k < m; k++)
+            buf[k] = p->defs[i + k];
+        et_parquet_rle(sb, buf, m, 1);
+    }
+    if (!sb->failed)
+        put_le32(sb->p + at, (uint32_t)(sb->n - at - 4));
+}
+
+static void stat_str(chunk *ch, const char *s, size_t n, bool *first)
+{
+    if (n > STAT_MAX_STRING) {
+        ch->has_minmax = false;
+        *first = false;
+        return;
+    }
+    if (*first) {
+        memcpy(ch->min, s, n), ch->min_n = n;
+        memcpy(ch->max, s, n), ch->max_n = n;
+        ch->has_minmax = true;
+        *first = false;
+        return;
+    }
+    if (!ch->has_minmax)
+        return;
+    size_t m = n < ch->min_n ? n : ch->min_n;
+    int c = memcmp(s, ch->min, m);
+    if (c < 0 || (c == 0 && n < ch->min_n))
+        memcpy(ch->min, s, n), ch->min_n = n;
+    m = n < ch->max_n ? n : ch->max_n;
+    c = memcmp(s, ch->max, m);
+    if (c > 0 || (c == 0 && n > ch->max_n))
+        memcpy(ch->max, s, n), ch->max_n = n;
+}
+
+/* The length of the longest prefix of s[0..n) that is valid UTF-8 (RFC
+ * 3629: no overlong forms, no surrogates, nothing above U+10FFFF). */
+static size_t utf8_valid(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t k;
+        unsigned char lo = 0x80, hi = 0xbf;
+        if (c >= 0xc2 && c <= 0xdf)
+            k = 1;
+        else if (c >= 0xe0 && c <= 0xef)
+            k = 2, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+        else if (c >= 0xf0 && c <= 0xf4)
+            k = 3, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+        else
+            return i;
+        if (n - i <= k || s[i + 1] < lo || s[i + 1] > hi)
+            return i;
+        for (size_t j = 2; j <= k; j++)
+            if (s[i + j] < 0x80 || s[i + j] > 0xbf)
+                return i;
+        i += k + 1;
+    }
+    return n;
+}
+
+/* s[0..n) into `sb` (reset) with every byte that does not start or
+ * continue a valid UTF-8 sequence replaced by U+FFFD: Parquet's STRING
+ * holds UTF-8 only (the SQLite export keeps the bytes). */
+static void utf8_fix(et_strbuf *sb, const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    et_sb_reset(sb);
+    size_t i = 0;
+    while (i < n) {
+        size_t ok = utf8_valid(u + i, n - i);
+        et_sb_add(sb, s + i, ok);
+        i += ok;
+        if (i < n) {
+            et_sb_add(sb, "\xef\xbf\xbd", 3);
+            i++;
+        }
+    }
+}
+
+/* Integer dictionary: key -> index, open addressing (slot: index + 1). */
+static int64_t idict_index(colenc *p, uint64_t key)
+{
+    if (key < SMALL_KEYS && p->small[key])
+        return (int64_t)p->small[key] - 1;
+    if (2 * (p->in + 1) > p->inslot) {
+        size_t nslot = p->inslot ? 2 * p->inslot : 1024;
+        uint32_t *slot = calloc(nslot, sizeof *slot);
+        uint64_t *keys = realloc(p->ikeys, (nslot / 2) * sizeof *keys);
+        if (!slot || !keys) {
+            free(slot);
+            if (keys)
+                p->ikeys = keys;
+            return -1;
+        }
+        p->ikeys = keys;
+        for (size_t i = 0; i < p->in; i++) {
+            size_t j = (size_t)((keys[i] * 0x9E3779B97F4A7C15ull) >> 20) & (nslot - 1);
+            while (slot[j])
+                j = (j + 1) & (nslot - 1);
+            slot[j] = (uint32_t)i + 1;
+        }
+        free(p->islot);
+        p->islot = slot;
+        p->inslot = nslot;
+    }
+    size_t j = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (p->inslot - 1);
+    while (p->islot[j]) {
+        size_t i = p->islot[j] - 1;
+        if (p->ikeys[i] == key)
+            return (int64_t)i;
+        j = (j + 1) & (p->inslot - 1);
+    }
+    p->ikeys[p->in] = key;
+    p->islot[j] = (uint32_t)p->in + 1;
+    if (key < SMALL_KEYS)
+        p->small[key] = (uint32_t)p->in + 1;
+    return (int64_t)p->in++;
+}
+
+/* An integer column leaves its dictionary for PLAIN when it has more than
+ * this many distinct values, or more than half as many as rows past the
+ * first 4096 rows. */
+#define IDICT_MAX 65536
+
+/* Write the page of rows [from, to) whose PLAIN values are p->vals (nv
+ * bytes): the definition levels (OPTIONAL), then the values. */
+static int plain_page(colenc *p, chunk *ch, const colspec *cs, size_t from, size_t to,
+                      size_t nv)
+{
+    et_sb_reset(&p->page);
+    if (cs->optional)
+        put_levels(p, from, to);
+    et_sb_add(&p->page, p->vals, nv);
+    return write_page(p, ch, cs->name, PAGE_DATA, &p->page, to - from, ENC_PLAIN);
+}
+
+/* Column `col` of table `t`: one pass of the cursor (two when an integer
+ * column turns out to have too many distinct values for a dictionary).
+ * PLAIN pages are written as they fill; a dictionary column's after its
+ * dictionary page, once every row was seen.  *rows gets the number of
+ * rows. */
+static int write_column(colenc *p, const table *t, cursor *c, int col, size_t *rows)
+{
+    const colspec *cs = &t->cols[col];
+    chunk *ch = &p->ch[col];
+    bool use_dict = cs->k == K_STR || cs->k == K_I64 || cs->k == K_U64;
+    p->cur = &p->outs[col];
+again:
+    et_sb_reset(p->cur);
+    memset(ch, 0, sizeof *ch);
+    ch->dict_offset = ch->data_offset = -1;
+    c->started = false;
+    c->b = c->e = c->r = c->k = 0;
+    dict_clear(&p->d);
+    p->in = 0;
+    if (p->islot)
+        memset(p->islot, 0, p->inslot * sizeof *p->islot);
+    memset(p->small, 0, sizeof p->small);
+    size_t n = 0, page_from = 0, nonnull = 0, nv = 0;
+    int64_t imin = 0, imax = 0;
+    uint64_t umin = 0, umax = 0;
+    double dmin = 0, dmax = 0;
+    bool bmin = true, bmax = false;
+    int nbits = 0;
+    int64_t last_i = -1;
+    const char *last_sp = NULL; /* the last row's string as the table gave it */
+    size_t last_sn = 0;
+    value batch[256];
+    for (;;) {
+        size_t want = sizeof batch / sizeof *batch, nb;
+        if (!use_dict && ET_PQ_PAGE_ROWS - (n - page_from) < want)
+            want = ET_PQ_PAGE_ROWS - (n - page_from);
+        if (t->fill) {
+            nb = t->fill(c, col, batch, want);
+        } else {
+            nb = t->next(c) ? 1 : 0;
+            if (nb)
+                t->get(c, col, batch);
+            if (c->sb.failed)
+                return NOMEM(p);
+        }
+        if (nb == 0)
+            break;
+        if (n + nb > p->cap_rows && reserve_rows(p, n + nb) != 0)
+            return NOMEM(p);
+        size_t nonnull0 = nonnull;
+        for (size_t j = 0; j < nb; j++) {
+            p->defs[n + j] = !batch[j].null;
+            nonnull += !batch[j].null;
+        }
+        ch->nulls += (int64_t)(nb - (nonnull - nonnull0));
+        size_t o = nonnull0; /* the next non-null value's place in p->idx */
+        switch (cs->k) {
+        case K_STR:
+            for (size_t j = 0; j < nb; j++) {
+                const value *v = &batch[j];
+                if (v->null)
+                    continue;
+                /* the last row's string again (compared with the
+                 * dictionary's copy: a cell may be built in c->sb) */
+                int64_t i = last_i;
+                /* a fill's strings are stable: the same pointer, the
+                 * same string */
+                bool again_ = t->fill && i >= 0 && v->v.s.p == last_sp && v->v.s.n == last_sn;
+                last_sp = v->v.s.p, last_sn = v->v.s.n;
+                if (!again_ && (i < 0 || p->d.len[i] != v->v.s.n ||
+                                memcmp(p->d.bytes.p + p->d.off[i], v->v.s.p, v->v.s.n) != 0)) {
+                    const char *sp = v->v.s.p;
+                    size_t sn = v->v.s.n;
+                    if (utf8_valid((const unsigned char *)sp, sn) != sn) {
+                        utf8_fix(&p->fix, sp, sn);
+                        if (p->fix.failed)
+                            return NOMEM(p);
+                        sp = p->fix.p, sn = p->fix.n;
+                    }
+                    i = dict_index(&p->d, sp, sn);
+                }
+                if (i < 0)
+                    return NOMEM(p);
+                last_i = i;
+                p->idx[o++] = (uint32_t)i;
+            }
+            break;
+        case K_I64:
+        case K_U64:
+            for (size_t j = 0; j < nb; j++) {
+                const value *v = &batch[j];
+                if (v->null)
+                    continue;
+                uint64_t u = v->v.u;
+                if (cs->k == K_I64) {
+                    if (o == 0 || v->v.i < imin)
+                        imin = v->v.i;
+                    if (o == 0 || v->v.i > imax)
+                        imax = v->v.i;
+                } else {
+                    if (o == 0 || u < umin)
+                        umin = u;
+                    if (o == 0 || u > umax)
+                        umax = u;
+                }
+                if (use_dict) {
+                    int64_t i = o && u == (uint64_t)last_i ? (int64_t)p->idx[o - 1]
+                                                           : idict_index(p, u);
+                    if (i < 0)
+                        return NOMEM(p);
+                    last_i = (int64_t)u;
+                    p->idx[o++] = (uint32_t)i;
+                } else {
+                    put_le64(p->vals + nv, u);
+                    nv += 8;
+                    o++;
+                }
+            }
+            if (use_dict && (p->in > IDICT_MAX || (n >= 4096 && p->in > n / 2))) {
+                use_dict = false;
+                goto again;
+            }
+            break;
+        case K_F64:
+            for (size_t j = 0; j < nb; j++) {
+                const value *v = &batch[j];
+                if (v->null)
+                    continue;
+                put_le64(p->vals + nv, v->v.u);
+                nv += 8;
+                double d = v->v.d;
+                if (d == d) { /* NaN takes no part in min and max */
+                    if (!ch->has_minmax || d < dmin)
+                        dmin = d;
+                    if (!ch->has_minmax || d > dmax)
+                        dmax = d;
+                    ch->has_minmax = true;
+                }
+            }
+            break;
+        case K_BOOL:
+            for (size_t j = 0; j < nb; j++) {
+                const value *v = &batch[j];
+                if (v->null)
+                    continue;
+                if (nbits == 0)
+                    p->vals[nv++] = 0;
+                p->vals[nv - 1] |= (char)(v->v.b << nbits);
+                nbits = (nbits + 1) & 7;
+                bmin = bmin && v->v.b;
+                bmax = bmax || v->v.b;
+            }
+            break;
+        }
+        n += nb;
+        if (!use_dict && n - page_from == ET_PQ_PAGE_ROWS) {
+            if (plain_page(p, ch, cs, page_from, n, nv) != 0)
+                return -1;
+            page_from = n;
+            nv = 0;
+            nbits = 0;
+        }
+    }
+    *rows = n;
+    if (use_dict) {
+        /* the dictionary page, then the pages of indices */
+        et_sb_reset(&p->page);
+        bool sfirst = true;
+        size_t nd = cs->k == K_STR ? p->d.n : p->in;
+        for (size_t i = 0; i < nd; i++) {
+            if (cs->k == K_STR) {
+                char b[4];
+                put_le32(b, p->d.len[i]);
+                et_sb_add(&p->page, b, 4);
+                et_sb_add(&p->page, p->d.bytes.p + p->d.off[i], p->d.len[i]);
+                stat_str(ch, p->d.bytes.p + p->d.off[i], p->d.len[i], &sfirst);
+            } else {
+                char b[8];
+                put_le64(b, p->ikeys[i]);
+                et_sb_add(&p->page, b, 8);
+            }
+        }
+        if (n > 0 && write_page(p, ch, cs->name, PAGE_DICTIONARY, &p->page, nd, ENC_PLAIN) != 0)
+            return -1;
+        int w = bits_for(nd ? (uint32_t)(nd - 1) : 0);
+        size_t ix = 0;
+        for (size_t from = 0; from < n; from += ET_PQ_PAGE_ROWS) {
+            size_t to = n - from < ET_PQ_PAGE_ROWS ? n : from + ET_PQ_PAGE_ROWS;
+            et_sb_reset(&p->page);
+            if (cs->optional)
+                put_levels(p, from, to);
+            size_t m = 0;
+            for (size_t r = from; r < to; r++)
+                m += p->defs[r];
+            et_sb_addc(&p->page, (char)w);
+            et_parquet_rle(&p->page, p->idx + ix, m, w);
+            ix += m;
+            if (write_page(p, ch, cs->name, PAGE_DATA, &p->page, to - from, ENC_RLE_DICTIONARY) != 0)
+                return -1;
+        }
+    } else if (n > page_from && plain_page(p, ch, cs, page_from, n, nv) != 0) {
+        return -1;
+    }
+    /* min and max, PLAIN-encoded */
+    if (nonnull > 0) {
+        switch (cs->k) {
+        case K_I64:
+            put_le64(ch->min, (uint64_t)imin), put_le64(ch->max, (uint64_t)imax);
+            ch->min_n = ch->max_n = 8, ch->has_minmax = true;
+            break;
+        case K_U64:
+            put_le64(ch->min, umin), put_le64(ch->max, umax);
+            ch->min_n = ch->max_n = 8, ch->has_minmax = true;
+            break;
+        case K_F64:
+            if (ch->has_minmax) {
+                /* a zero minimum is written -0.0 and a zero maximum +0.0 */
+                if (dmin == 0)
+                    dmin = -0.0;
+                if (dmax == 0)
+                    dmax = 0.0;
+                uint64_t u;
+                memcpy(&u, &dmin, 8), put_le64(ch->min, u);
+                memcpy(&u, &dmax, 8), put_le64(ch->max, u);
+                ch->min_n = ch->max_n = 8;
+            }
+            break;
+        case K_BOOL:
+            ch->min[0] = bmin, ch->max[0] = bmax;
+            ch->min_n = ch->max_n = 1, ch->has_minmax = true;
+            break;
+        default:
+            break;
+        }
+    }
+    return 0;
+}
+
+/* The FileMetaData of a file of table `t` with `rows` rows (the chunks in
+ * p->ch), in p->meta. */
+static void file_metadata(et_parquet *p, const table *t, size_t rows, int64_t first_page)
+{
+    et_strbuf *sb = &p->meta;
+    et_sb_reset(sb);
+    et_thrift th, *x = &th;
+    et_thrift_init(x, sb);
+    et_thrift_field_i32(x, 1, 1); /* version */
+    et_thrift_field_list(x, 2, ET_THRIFT_STRUCT, (size_t)t->ncols + 1);
+    et_thrift_struct(x); /* the root */
+    et_thrift_field_string(x, 4, "schema");
+    et_thrift_field_i32(x, 5, t->ncols);
+    et_thrift_end(x);
+    for (int i = 0; i < t->ncols; i++) {
+        const colspec *cs = &t->cols[i];
+        static const int ptype[] = {[K_I64] = PT_INT64, [K_U64] = PT_INT64, [K_F64] = PT_DOUBLE,
+                                    [K_STR] = PT_BYTE_ARRAY, [K_BOOL] = PT_BOOLEAN};
+        et_thrift_struct(x);
+        et_thrift_field_i32(x, 1, ptype[cs->k]);
+        et_thrift_field_i32(x, 3, cs->optional ? REP_OPTIONAL : REP_REQUIRED);
+        et_thrift_field_string(x, 4, cs->name);
+        if (cs->k == K_STR) {
+            et_thrift_field_i32(x, 6, CT_UTF8);
+            et_thrift_field_struct(x, 10); /* LogicalType */
+            et_thrift_field_struct(x, 1);  /* STRING */
+            et_thrift_end(x);
+            et_thrift_end(x);
+        } else if (cs->k == K_U64) {
+            et_thrift_field_i32(x, 6, CT_UINT_64);
+            et_thrift_field_struct(x, 10); /* LogicalType */
+            et_thrift_field_struct(x, 10); /* INTEGER */
+            et_thrift_field_byte(x, 1, 64);
+            et_thrift_field_bool(x, 2, false);
+            et_thrift_end(x);
+            et_thrift_end(x);
+        }
+        et_thrift_end(x);
+    }
+    et_thrift_field_i64(x, 3, (int64_t)rows);
+    et_thrift_field_list(x, 4, ET_THRIFT_STRUCT, rows ? 1 : 0);
+    if (rows) {
+        int64_t unc = 0, comp = 0;
+        for (int i = 0; i < t->ncols; i++)
+            unc += p->ch[i].uncompressed, comp += p->ch[i].compressed;
+        et_thrift_struct(x); /* RowGroup */
+        et_thrift_field_list(x, 1, ET_THRIFT_STRUCT, (size_t)t->ncols);
+        for (int i = 0; i < t->ncols; i++) {
+            const colspec *cs = &t->cols[i];
+            const chunk *ch = &p->ch[i];
+            static const int ptype[] = {[K_I64] = PT_INT64, [K_U64] = PT_INT64,
+                                        [K_F64] = PT_DOUBLE, [K_STR] = PT_BYTE_ARRAY,
+                                        [K_BOOL] = PT_BOOLEAN};
+            int64_t start = ch->dict_offset >= 0 ? ch->dict_offset : ch->data_offset;
+            et_thrift_struct(x); /* ColumnChunk */
+            et_thrift_field_i64(x, 2, start);
+            et_thrift_field_struct(x, 3); /* ColumnMetaData */
+            et_thrift_field_i32(x, 1, ptype[cs->k]);
+            if (cs->k == K_STR) {
+                et_thrift_field_list(x, 2, ET_THRIFT_I32, 3);
+                et_thrift_i32(x, ENC_PLAIN);
+                et_thrift_i32(x, ENC_RLE);
+                et_thrift_i32(x, ENC_RLE_DICTIONARY);
+            } else {
+                et_thrift_field_list(x, 2, ET_THRIFT_I32, 2);
+                et_thrift_i32(x, ENC_PLAIN);
+                et_thrift_i32(x, ENC_RLE);
+            }
+            et_thrift_field_list(x, 3, ET_THRIFT_BINARY, 1);
+            et_thrift_binary(x, cs->name, strlen(cs->name));
+            et_thrift_field_i32(x, 4, CODEC_ZSTD);
+            et_thrift_field_i64(x, 5, (int64_t)rows);
+            et_thrift_field_i64(x, 6, ch->uncompressed);
+            et_thrift_field_i64(x, 7, ch->compressed);
+            et_thrift_field_i64(x, 9, ch->data_offset);
+            if (ch->dict_offset >= 0)
+                et_thrift_field_i64(x, 11, ch->dict_offset);
+            et_thrift_field_struct(x, 12); /* Statistics */
+            et_thrift_field_i64(x, 3, ch->nulls);
+            if (ch->has_minmax) {
+                et_thrift_field_binary(x, 5, ch->max, ch->max_n);
+                et_thrift_field_binary(x, 6, ch->min, ch->min_n);
+            }
+            et_thrift_end(x);
+            et_thrift_end(x); /* ColumnMetaData */
+            et_thrift_end(x); /* ColumnChunk */
+        }
+        et_thrift_field_i64(x, 2, unc);
+        et_thrift_field_i64(x, 3, (int64_t)rows);
+        et_thrift_field_i64(x, 5, first_page);
+        et_thrift_field_i64(x, 6, comp);
+        et_thrift_field_i32(x, 7, 0); /* ordinal: an i16 */
+        et_thrift_end(x);
+    }
+    et_thrift_field_string(x, 6, "etinspect version " ETINSPECT_VERSION);
+    et_thrift_field_list(x, 7, ET_THRIFT_STRUCT, (size_t)t->ncols);
+    for (int i = 0; i < t->ncols; i++) {
+        et_thrift_struct(x);          /* ColumnOrder */
+        et_thrift_field_struct(x, 1); /* TYPE_ORDER */
+        et_thrift_end(x);
+        et_thrift_end(x);
+    }
+    et_thrift_end(x);
+}
+
+/* What the threads encoding one table's columns share: encoder i takes
+ * columns i, i + n, i + 2n, ... */
+typedef struct encode_job {
+    et_parquet *p;
+    const table *t;
+    const cursor *c;
+    unsigned n;
+    size_t rows[MAX_COLS];
+} encode_job;
+
+static void encode_columns(void *ctx, size_t i)
+{
+    encode_job *j = ctx;
+    colenc *e = &j->p->encs[i];
+    et_strbuf sb = e->c.sb; /* the encoder's own cell buffer */
+    e->c = *j->c;
+    e->c.sb = sb;
+    e->rc = 0;
+    for (int col = (int)i; col < j->t->ncols && e->rc == 0; col += (int)j->n)
+        e->rc = write_column(e, j->t, &e->c, col, &j->rows[col]);
+}
+
+/* One file: DIR/TABLE/part-ID.parquet. */
+static int write_file(et_parquet *p, const table *t, cursor *c)
+{
+    et_strbuf path = {0};
+    et_sb_adds(&path, p->dir);
+    et_sb_addc(&path, '/');
+    et_sb_adds(&path, t->name);
+    et_sb_adds(&path, "/part-");
+    et_sb_adds(&path, c->dump_id);
+    et_sb_adds(&path, ".parquet");
+    if (path.failed) {
+        et_sb_free(&path);
+        return NOMEM(p);
+    }
+    p->path = path.p;
+    p->of = &p->pend[p->npend];
+    /* the caller's inputs, stat()ed once at begin (outfile.h checks the
+     * inputs in use itself): one stat per file, whatever their number */
+    struct stat ds;
+    if (stat(path.p, &ds) == 0)
+        for (size_t i = 0; i < p->nins; i++)
+            if (p->ins[i].dev == ds.st_dev && p->ins[i].ino == ds.st_ino) {
+                et_fail(p->err, ET_ERR_USAGE,
+                        "%s: refusing to overwrite an input file with output (the input %s)",
+                        path.p, p->ins[i].path);
+                et_sb_free(&path);
+                return -1;
+            }
+    if (et_outfile_open(p->of, path.p, NULL, p->err) != 0) {
+        et_sb_free(&path);
+        return -1;
+    }
+    p->offset = 0;
+    p->io_failed = false;
+    /* the columns, side by side on the encoders when the table is large */
+    size_t big = t->fill == samples_fill ? c->n_samples
+                 : t->next == events_next ? c->n_events
+                 : t->next == allocations_next ? c->n_allocs : 0;
+    encode_job job = {.p = p, .t = t, .c = c, .n = big >= ET_PQ_PAGE_ROWS ? p->nenc : 1};
+    for (unsigned i = 0; i < job.n; i++)
+        p->encs[i].path = path.p;
+    et_parallel_for(job.n, job.n, encode_columns, &job);
+    int rc = 0;
+    for (unsigned i = 0; i < job.n && rc == 0; i++)
+        if (p->encs[i].rc != 0)
+            rc = -1, *p->err = p->encs[i].own_err;
+    size_t rows = job.rows[0];
+    if (rc == 0)
+        rc = out(p, "PAR1", 4);
+    for (int col = 0; rc == 0 && col < t->ncols; col++) {
+        chunk *ch = &p->ch[col];
+        if (ch->dict_offset >= 0)
+            ch->dict_offset += p->offset;
+        if (ch->data_offset >= 0)
+            ch->data_offset += p->offset;
+        rc = out(p, p->colout[col].p, p->colout[col].n);
+    }
+    if (rc == 0) {
+        file_metadata(p, t, rows, 4);
+        if (p->meta.failed || p->meta.n > UINT32_MAX)
+            rc = NOMEM(p);
+    }
+    char len[4];
+    if (rc == 0) {
+        put_le32(len, (uint32_t)p->meta.n);
+        rc = out(p, p->meta.p, p->meta.n);
+    }
+    if (rc == 0)
+        rc = out(p, len, 4);
+    if (rc == 0)
+        rc = out(p, "PAR1", 4);
+    if (rc != 0) {
+        if (p->io_failed)
+            et_outfile_fail(p->of, p->err);
+        else
+            et_outfile_abort(p->of);
+    } else if (fflush(p->of->fp) != 0 || ferror(p->of->fp)) {
+        rc = et_outfile_fail(p->of, p->err);
+    } else {
+        p->npend++; /* committed with the others (et_parquet_commit) */
+    }
+    p->path = NULL;
+    et_sb_free(&path);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The dump's identity */
+
+void et_parquet_dump_id(const et_inspector *insp, char out_[33])
+{
+    XXH128_hash_t h;
+    if (insp->dump.buf.data && insp->dump.buf.end > 0) {
+        h = XXH3_128bits(insp->dump.buf.data, insp->dump.buf.end);
+    } else {
+        /* a legacy dump: its events' names and durations */
+        XXH3_state_t *st = XXH3_createState();
+        if (!st) {
+            h.low64 = h.high64 = 0;
+        } else {
+            XXH3_128bits_reset(st);
+            for (size_t b = 0; b < insp->n_blocks; b++) {
+                const et_block *blk = &insp->blocks[b];
+                XXH3_128bits_update(st, blk->name.p ? blk->name.p : "", blk->name.p ? blk->name.n + 0 : 0);
+                XXH3_128bits_update(st, "\n", 1);
+                for (size_t e = 0; e < blk->n_events; e++) {
+                    const et_event *ev = &blk->events[e];
+                    et_str name = et_event_name(ev);
+                    XXH3_128bits_update(st, name.p ? name.p : "", name.p ? name.n : 0);
+                    XXH3_128bits_update(st, "\n", 1);
+                    if (ev->has_perf_data)
+                        XXH3_128bits_update(st, ev->perf_data.raw,
+                                            ev->perf_data.n * sizeof *ev->perf_data.raw);
+                }
+            }
+            h = XXH3_128bits_digest(st);
+            XXH3_freeState(st);
+        }
+    }
+    snprintf(out_, 33, "%016llx%016llx", (unsigned long long)h.high64,
+             (unsigned long long)h.low64);
+}
+
+/* ------------------------------------------------------------------ */
+/* The dataset */
+
+/* Make directory `path` unless it is one. */
+static int make_dir(const char *path, et_error *err)
+{
+    struct stat st;
+    if (mkdir(path, 0777) == 0)
+        return 0;
+    int e = errno;
+    if (e == EEXIST && stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return 0;
+        return et_fail(err, ET_ERR_IO, "%s: not a directory (the Parquet dataset is a directory)",
+                       path);
+    }
+    return et_fail(err, ET_ERR_IO, "%s: cannot create the directory: %s", path, strerror(e));
+}
+
+int et_parquet_begin(et_parquet **outp, const char *dir, const char *const *inputs,
+                     et_error *err)
+{
+    *outp = NULL;
+    if (!dir || !*dir)
+        return et_fail(err, ET_ERR_USAGE, "the output path is empty");
+    if (make_dir(dir, err) != 0)
+        return -1;
+    et_parquet *p = calloc(1, sizeof *p);
+    bool ok = p && (p->dir = strdup(dir));
+    unsigned threads = et_threads();
+    for (unsigned i = 0; ok && i < MAX_ENC && i < (threads ? threads : 1); i++) {
+        colenc *e = &p->encs[p->nenc++];
+        e->err = &e->own_err;
+        e->ch = p->ch;
+        e->outs = p->colout;
+        ok = (e->zc = ZSTD_createCCtx()) && (e->vals = malloc(ET_PQ_PAGE_ROWS * 8));
+    }
+    if (!ok) {
+        et_parquet_end(p);
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    }
+    size_t n = 0;
+    while (inputs && inputs[n])
+        n++;
+    if (n && !(p->ins = calloc(n, sizeof *p->ins))) {
+        et_parquet_end(p);
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (stat(inputs[i], &st) == 0)
+            p->ins[p->nins++] = (input_id){st.st_dev, st.st_ino, inputs[i]};
+    }
+    for (size_t i = 0; et_parquet_tables[i]; i++) {
+        et_strbuf sub = {0};
+        et_sb_adds(&sub, dir);
+        et_sb_addc(&sub, '/');
+        et_sb_adds(&sub, et_parquet_tables[i]);
+        int rc = sub.failed ? et_fail(err, ET_ERR_NOMEM, "out of memory") : make_dir(sub.p, err);
+        et_sb_free(&sub);
+        if (rc != 0) {
+            et_parquet_end(p);
+            return -1;
+        }
+    }
+    *outp = p;
+    return 0;
+}
+
+int et_parquet_commit(et_parquet *p, et_error *err)
+{
+    size_t n = p->npend;
+    p->npend = p->pend_dumps = 0;
+    return n ? et_outfile_commit_all(p->pend, n, err) : 0;
+}
+
+void et_parquet_end(et_parquet *p)
+{
+    if (!p)
+        return;
+    while (p->npend > 0)
+        et_outfile_abort(&p->pend[--p->npend]);
+    free(p->dir);
+    free(p->ins);
+    for (unsigned i = 0; i < p->nenc; i++) {
+        colenc *e = &p->encs[i];
+        ZSTD_freeCCtx(e->zc);
+        et_sb_free(&e->page);
+        et_sb_free(&e->levels);
+        et_sb_free(&e->head);
+        et_sb_free(&e->zbuf);
+        et_sb_free(&e->c.sb);
+        et_sb_free(&e->fix);
+        free(e->idx);
+        free(e->defs);
+        free(e->vals);
+        free(e->ikeys);
+        free(e->islot);
+        dict_free(&e->d);
+    }
+    for (int i = 0; i < MAX_COLS; i++)
+        et_sb_free(&p->colout[i]);
+    et_sb_free(&p->meta);
+    free(p);
+}
+
+static bool from_file(const et_inspector *insp)
+{
+    const char *l = insp->etdump_label;
+    return l && strcmp(l, "<etdump_data>") != 0 && strcmp(l, "<profile_results_data>") != 0;
+}
+
+int et_parquet_add(et_parquet *p, const et_inspector *insp, const char *name, et_error *err)
+{
+    if (!name || !*name)
+        return et_fail(err, ET_ERR_USAGE, "%s: the dump's name is empty", p->dir);
+    p->err = err;
+    char id[33];
+    et_parquet_dump_id(insp, id);
+    char when[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    if (!gmtime_r(&now, &tm) || !strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm))
+        strcpy(when, "1970-01-01T00:00:00Z");
+    cursor c = {.insp = insp, .dump = name, .dump_id = id, .exported_at = when};
+    char *rp = from_file(insp) ? realpath(insp->etdump_label, NULL) : NULL;
+    c.realpath_ = rp;
+    for (size_t b = 0; b < insp->n_blocks; b++) {
+        const et_block *blk = &insp->blocks[b];
+        c.n_events += blk->n_events;
+        for (size_t e = 0; e < blk->n_events; e++)
+            if (blk->events[e].has_perf_data)
+                c.n_samples += blk->events[e].perf_data.n;
+        if (blk->allocation_count && blk->allocation_first)
+            for (size_t r = 0; r < blk->n_runs; r++)
+                c.n_allocs += blk->allocation_count[r];
+    }
+    et_sb_addc(&c.warnings, '[');
+    for (size_t i = 0; i < insp->warnings.n; i++) {
+        if (i)
+            et_sb_adds(&c.warnings, ", ");
+        et_sql_json_str(&c.warnings, insp->warnings.items[i], strlen(insp->warnings.items[i]));
+    }
+    et_sb_addc(&c.warnings, ']');
+    int rc = c.warnings.failed ? NOMEM(p) : 0;
+    size_t first = p->npend;
+    for (size_t i = 0; rc == 0 && i < N_TABLES; i++)
+        rc = write_file(p, &tables[i], &c);
+    if (rc != 0) { /* none of this dump's files */
+        while (p->npend > first)
+            et_outfile_abort(&p->pend[--p->npend]);
+    } else if (++p->pend_dumps == PENDING_DUMPS) {
+        rc = et_parquet_commit(p, err);
+    }
+    et_sb_free(&c.warnings);
+    et_sb_free(&c.sb);
+    free(rp);
+    p->err = NULL;
+    return rc;
+}
+
+int et_parquet_export(const et_inspector *insp, const char *dir, const char *name,
+                      et_error *err)
+{
+    const char *inputs[3] = {insp->etdump_label, insp->etrecord ? insp->etrecord->label : NULL,
+                             NULL};
+    if (!from_file(insp))
+        inputs[0] = inputs[1], inputs[1] = NULL;
+    et_parquet *p;
+    if (et_parquet_begin(&p, dir, inputs, err) != 0)
+        return -1;
+    int rc = et_parquet_add(p, insp, name, err);
+    if (rc == 0)
+        rc = et_parquet_commit(p, err);
+    et_parquet_end(p);
+    return rc;
+}
