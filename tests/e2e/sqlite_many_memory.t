@@ -17,7 +17,7 @@ case $ETINSPECT in */asan/*) skip_all "memory is not measured under ASan" ;; esa
 is() {
     if [ "$2" = "$3" ]; then pass "$1"; else fail "$1" "got:  $2" "want: $3"; fi
 }
-sq() { sqlite3 -batch "$@"; }
+sq() { sqlite3 -init /dev/null -batch -noheader "$@" 2>&1; }
 # peak RSS in KiB of the command; its status in $T/status
 rss() {
     "$PEAKRSS" "$@" >"$T/out" 2>"$T/err"
