@@ -101,6 +101,8 @@ if [ -f "$L" ]; then
     rm -f "$out"/l.* "$out"/ref.*
     # issue 25: appending to a large database costs what the dump costs
     sh "$src/scripts/bench/sqlite_append.sh" "$ETINSPECT" "$BENCHRUN" "$corpus" "$out" "$runs"
+    # issue 28: the export of many dumps holds one at a time
+    sh "$src/scripts/bench/sqlite_many.sh" "$ETINSPECT" "$PEAKRSS" "$corpus" "$out"
 fi
 
 # scaling: load + aggregate + TSV per event, for each corpus size

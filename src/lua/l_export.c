@@ -385,6 +385,20 @@ static int core_dump_names(lua_State *L)
     return 1;
 }
 
+/* Give back the samples and the dump's resident pages of the Inspector
+ * of `box` (as _core.drop_samples and _core.drop_pages do, with their
+ * conditions: opened from a path, complete, not in use); whether the
+ * samples were given back.  Runs no Lua code. */
+static bool give_back(lua_insp_box *box)
+{
+    et_inspector *insp = box->insp;
+    if (!insp || !insp->etdump_file.data || box->own.pins != 0 ||
+        !et_inspector_drop_samples(insp))
+        return false;
+    et_map_drop_pages(&insp->etdump_file);
+    return true;
+}
+
 /* _core.sqlite_export(path, inspectors, names) -> nothing: every
  * Inspector of the sequence into the database at `path` in one export
  * (one transaction, in place; sqlexport.h), dump k under
@@ -419,16 +433,25 @@ static int core_sqlite_export(lua_State *L)
                               (int)i + 1, luaL_typename(L, -1));
         lua_pop(L, 1); /* anchored in the table */
     }
-    /* every model complete (a warning handler may run, and close one),
-     * then from here no Lua code runs until the export is over */
-    for (size_t i = 0; i < n; i++)
-        et_lua_insp(L, boxes[i]);
+    /* every model complete (a warning handler may run, and close one);
+     * with several dumps, each one's samples are given back at once, and
+     * built again one dump at a time by the export below, so that its
+     * memory does not grow with the number of dumps; then from here no
+     * Lua code runs until the export is over */
+    for (size_t i = 0; i < n; i++) {
+        et_inspector *raw = et_lua_insp_raw(L, boxes[i]);
+        if (et_inspector_model_pending(raw) || et_inspector_stats_pending(raw) ||
+            boxes[i]->warnings_given < raw->warnings.n || n == 1)
+            et_lua_insp(L, boxes[i]);
+        if (n > 1)
+            give_back(boxes[i]);
+    }
     size_t n_inputs = 0;
     for (size_t i = 0; i < n; i++) {
         insps[i] = et_lua_insp_raw(L, boxes[i]);
-        et_error rerr; /* samples a handler above gave back: built again (no Lua runs) */
-        if (et_inspector_ready_samples(et_lua_insp_raw(L, boxes[i]), &rerr) != 0)
-            return luaL_error(L, "%s", rerr.msg);
+        if (et_inspector_model_pending(insps[i]) || et_inspector_stats_pending(insps[i]))
+            return luaL_error(L, "sqlite_export: inspectors[%d]: its model is not complete",
+                              (int)i + 1);
         const char *label = insps[i]->etdump_label;
         if (label && strcmp(label, "<etdump_data>") != 0 &&
             strcmp(label, "<profile_results_data>") != 0)
@@ -443,7 +466,14 @@ static int core_sqlite_export(lua_State *L)
         return luaL_error(L, "%s", err.msg);
     for (size_t i = 0; i < n; i++) {
         et_sqlite_dump_options o = {.preferred = names[i]};
-        if (et_sqlite_add(s, insps[i], &o, &err) != 0) {
+        /* one dump's samples at a time: built again, written, given back */
+        bool dropped = et_inspector_samples_dropped(insps[i]);
+        int rc = et_inspector_ready_samples(boxes[i]->insp, &err);
+        if (rc == 0)
+            rc = et_sqlite_add(s, insps[i], &o, &err);
+        if (dropped)
+            give_back(boxes[i]);
+        if (rc != 0) {
             et_sqlite_abort(s);
             return luaL_error(L, "%s", err.msg);
         }

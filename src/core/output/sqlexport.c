@@ -109,7 +109,7 @@ static const char schema_sql[] =
     "END;\n"
     "CREATE VIEW IF NOT EXISTS samples AS\n"
     "SELECT e.dump AS dump, e.block_index AS block_index, e.event_index AS event_index,\n"
-    "       s.id - e.first_sample AS run, s.run_data_index AS run_data_index,\n"
+    "       CAST(s.id - e.first_sample AS INTEGER) AS run, s.run_data_index AS run_data_index,\n"
     "       s.duration AS duration, s.start_time AS start_time\n"
     "FROM events AS e JOIN sample_data AS s\n"
     "  ON s.id BETWEEN e.first_sample AND e.first_sample + e.num_samples - 1;\n"
@@ -118,6 +118,43 @@ static const char schema_sql[] =
      * "Default"; time_per_run is the sum of the events' means, i.e. the
      * mean over the block's runs of the time a run spends in the type */
     "CREATE VIEW IF NOT EXISTS top_operators AS\n"
+    "WITH t AS (\n"
+    "  SELECT e.dump AS dump, e.block_index AS block_index, b.name AS block_name,\n"
+    "         b.num_runs AS runs, e.node_type AS node_type, count(*) AS events,\n"
+    "         sum(e.avg) AS time_per_run, sum(e.total) AS total\n"
+    "  FROM events AS e JOIN blocks AS b ON b.dump = e.dump AND b.block_index = e.block_index\n"
+    "  WHERE e.node_type IS NOT NULL AND e.num_samples > 0 AND b.name <> 'Default'\n"
+    "  GROUP BY e.dump, e.block_index, e.node_type\n"
+    "), r AS (\n"
+    "  SELECT t.*, sum(time_per_run) OVER (PARTITION BY dump, block_index) AS grand,\n"
+    "         sum(time_per_run) OVER (PARTITION BY dump, block_index\n"
+    "           ORDER BY time_per_run DESC, node_type ROWS UNBOUNDED PRECEDING) AS cum,\n"
+    "         row_number() OVER (PARTITION BY dump, block_index\n"
+    "           ORDER BY time_per_run DESC, node_type) AS rank\n"
+    "  FROM t\n"
+    ")\n"
+    "SELECT dump, block_index, block_name, runs, CAST(rank AS INTEGER) AS rank, node_type,\n"
+    "       CAST(events AS INTEGER) AS events, CAST(time_per_run AS REAL) AS time_per_run,\n"
+    "       CAST(CASE WHEN grand > 0 THEN 100.0 * time_per_run / grand ELSE 0.0 END AS REAL)\n"
+    "         AS pct,\n"
+    "       CAST(CASE WHEN grand > 0 THEN 100.0 * cum / grand ELSE 0.0 END AS REAL) AS cdf_pct,\n"
+    "       CAST(total AS REAL) AS total\n"
+    "FROM r;\n";
+
+/* The views as etinspect wrote them before their computed columns were
+ * CAST (schema version 2 all the same): such a database is accepted, and
+ * its views are made again as schema_sql's, in the export's transaction
+ * (docs/sqlite-schema.md, "Declared types"). */
+static const char views_uncast_sql[] =
+    "DROP VIEW samples;\n"
+    "DROP VIEW top_operators;\n"
+    "CREATE VIEW samples AS\n"
+    "SELECT e.dump AS dump, e.block_index AS block_index, e.event_index AS event_index,\n"
+    "       s.id - e.first_sample AS run, s.run_data_index AS run_data_index,\n"
+    "       s.duration AS duration, s.start_time AS start_time\n"
+    "FROM events AS e JOIN sample_data AS s\n"
+    "  ON s.id BETWEEN e.first_sample AND e.first_sample + e.num_samples - 1;\n"
+    "CREATE VIEW top_operators AS\n"
     "WITH t AS (\n"
     "  SELECT e.dump AS dump, e.block_index AS block_index, b.name AS block_name,\n"
     "         b.num_runs AS runs, e.node_type AS node_type, count(*) AS events,\n"
@@ -1281,9 +1318,10 @@ static int quick_check(et_sqlite *s, et_error *err, const char *table)
  * version 1 (some ALTERed tables); schema_v1_sql's in a version 1
  * database.  Missing objects are created later (IF NOT EXISTS).  Sets
  * *has_tables when dumps and blocks exist (quick_check). */
-static int check_schema(et_sqlite *s, et_error *err, int64_t version, bool *has_tables)
+static int check_schema(et_sqlite *s, et_error *err, int64_t version, bool *has_tables,
+                        bool *uncast)
 {
-    schema_set have = {0}, want[2] = {{0}, {0}};
+    schema_set have = {0}, want[3] = {{0}, {0}, {0}};
     size_t n_want = 0;
     int ret = 0;
     int rc = schema_read(s->db, &have);
@@ -1301,6 +1339,13 @@ static int check_schema(et_sqlite *s, et_error *err, int64_t version, bool *has_
             et_sb_adds(&sb, schema_v1_sql);
             et_sb_adds(&sb, migrate_v1_sql);
             et_sb_adds(&sb, schema_sql);
+            rc = sb.failed ? SQLITE_NOMEM : schema_of(sb.p, &want[n_want++]);
+            et_sb_free(&sb);
+        }
+        if (rc == SQLITE_OK) { /* the views before CAST (the last set) */
+            et_strbuf sb = {0};
+            et_sb_adds(&sb, schema_sql);
+            et_sb_adds(&sb, views_uncast_sql);
             rc = sb.failed ? SQLITE_NOMEM : schema_of(sb.p, &want[n_want++]);
             et_sb_free(&sb);
         }
@@ -1323,6 +1368,8 @@ static int check_schema(et_sqlite *s, et_error *err, int64_t version, bool *has_
             const schema_obj *w = schema_find(&want[k], o->name);
             known = known || w;
             same = w && obj_same(o, w);
+            if (same && k == 2 && strcmp(o->type, "view") == 0)
+                *uncast = true; /* made again by check_database */
         }
         if (!known)
             ret = et_fail(err, ET_ERR_IO,
@@ -1376,9 +1423,9 @@ static int check_database(et_sqlite *s, et_error *err)
                        "%s: an etinspect database of schema version %lld; this etinspect "
                        "writes version %d",
                        s->path, (long long)version, ET_SQL_SCHEMA_VERSION);
-    bool has_tables = false;
+    bool has_tables = false, uncast = false;
     if (quick_check(s, err, "sqlite_master") != 0 ||
-        check_schema(s, err, version, &has_tables) != 0)
+        check_schema(s, err, version, &has_tables, &uncast) != 0)
         return -1;
     if (has_tables && (quick_check(s, err, "dumps") != 0 || quick_check(s, err, "blocks") != 0))
         return -1;
@@ -1395,6 +1442,11 @@ static int check_database(et_sqlite *s, et_error *err)
             session_exec(s, err, sql, "migrate the database from schema version 1") != 0)
             return -1;
     }
+    /* views of before CAST are made again as schema_sql's (below) */
+    if (uncast && session_exec(s, err,
+                               "DROP VIEW IF EXISTS samples; DROP VIEW IF EXISTS top_operators",
+                               "give the views declared types") != 0)
+        return -1;
     /* objects a user dropped (a view, an index) come back */
     return session_exec(s, err, schema_sql, "create the schema");
 }
@@ -1534,11 +1586,18 @@ static int session_open(et_sqlite *s, const char *const *inputs, et_error *err)
     if (session_exec(s, err,
                      "PRAGMA trusted_schema = OFF; PRAGMA cell_size_check = ON; "
                      "PRAGMA foreign_keys = OFF; PRAGMA synchronous = FULL; "
-                     "PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536; "
-                     "PRAGMA page_size = 65536",
+                     "PRAGMA temp_store = MEMORY; PRAGMA page_size = 65536",
                      "configure the connection") != 0)
         return -1;
     if (session_exec(s, err, "BEGIN IMMEDIATE", "begin a transaction") != 0)
+        return -1;
+    /* the page cache: 4 MiB, set once the page size is known (SQLite
+     * counts a cache_size given in KiB as pages of the size of the moment:
+     * set before page_size, it held the whole database of a many-dump
+     * export, 2.6 MB a 100k-sample dump).  Dirty pages past it go to the
+     * file (the journal keeps what they replace), so an export's memory
+     * does not grow with what it writes; a larger cache was no faster. */
+    if (session_exec(s, err, "PRAGMA cache_size = -4096", "configure the connection") != 0)
         return -1;
     if (!same_file(s)) /* removed or replaced since it was opened */
         return 1;
