@@ -621,6 +621,10 @@ local function summary_html(insp, opts)
   cols[#cols + 1] = "is_delegated_op"
   if linked then cols[#cols + 1] = "delegate_backend_name" end
   cols[#cols + 1] = "start_time"
+  -- with a delegate metadata parser: its result per delegated event, as
+  -- the reference's include_delegate_debug_data shows a list (Python str)
+  local parsed = insp.delegate_metadata_parser ~= nil
+  if parsed then cols[#cols + 1] = "delegate_debug_metadata" end
   local total = 0
   for _, blk in ipairs(insp.event_blocks) do
     for _, ev in ipairs(blk.events) do
@@ -669,6 +673,10 @@ local function summary_html(insp, opts)
           cells[#cells + 1] = "<td>" .. (backend ~= nil and esc(backend) or "") .. "</td>"
         end
         cells[#cells + 1] = ticks_cell(ev)
+        if parsed then
+          local md = ev.is_delegated_op and ev.delegate_debug_metadatas
+          cells[#cells + 1] = '<td class="metadata mono">' .. (md and esc(pyrepr.str(md)) or "") .. "</td>"
+        end
         cells[#cells + 1] = "</tr>"
         out[#out + 1] = table.concat(cells)
         row = row + 1

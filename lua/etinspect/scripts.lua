@@ -353,6 +353,86 @@ function M.find_parser(spec)
               "--delegate_metadata_parser")
 end
 
+-- ---- parsed metadata as JSON (the command line's --json) ----
+
+local JSON_ESC = { ['"'] = '\\"', ["\\"] = "\\\\", ["\n"] = "\\n", ["\r"] = "\\r", ["\t"] = "\\t" }
+
+--- A parser's result as JSON text, strictly: tables whose keys are 1..n
+-- become arrays (an empty table: []), tables whose keys are all strings
+-- objects (an ordered dict - a metatable with __pydict and __order, as
+-- core.json_decode gives - in its order, else the keys sorted); strings
+-- must be UTF-8 text; integers and finite floats (Python repr) are
+-- numbers; booleans as they are.  Used by the command line's
+-- --delegate_metadata_parser (src/host/cli_metadata.c).
+-- @param v the parser's result
+-- @treturn string JSON text on one line
+-- @raise "cannot be represented in JSON: PATH is a TYPE" (PATH as `[1]["k"]`;
+--   a function, userdata, NaN or infinity, a string that is not UTF-8,
+--   mixed or other keys, a table met twice on its path, nesting deeper than 100)
+function M.metadata_json(v)
+  local out, on_path = {}, {}
+  local function bad(path, what)
+    error("cannot be represented in JSON: " .. (path == "" and "the value" or path) .. " is " .. what, 0)
+  end
+  local function enc(x, path, depth)
+    local t = type(x)
+    if t == "boolean" then out[#out + 1] = x and "true" or "false"
+    elseif t == "number" then
+      if math.type(x) == "integer" then out[#out + 1] = string.format("%d", x)
+      elseif x ~= x or x == math.huge or x == -math.huge then bad(path, "not a finite number (" .. tostring(x) .. ")")
+      else out[#out + 1] = require("etinspect")._core.repr(x) end
+    elseif t == "string" then
+      if not utf8.len(x) then bad(path, "a string that is not UTF-8 text") end
+      out[#out + 1] = '"' .. x:gsub('[\0-\31"\\]', function(c)
+        return JSON_ESC[c] or string.format("\\u%04x", c:byte())
+      end) .. '"'
+    elseif t == "table" then
+      if on_path[x] then bad(path, "a table that contains itself") end
+      if depth >= 100 then bad(path, "nested more than 100 deep") end
+      on_path[x] = true
+      local mt = getmetatable(x)
+      local order = type(mt) == "table" and mt.__pydict and mt.__order
+      local n, keys, seq = #x, {}, not order
+      if not order then
+        for k in pairs(x) do
+          if math.type(k) ~= "integer" or k < 1 or k > n then seq = false end
+          if type(k) ~= "string" and not (math.type(k) == "integer" and k >= 1 and k <= n) then
+            bad(path .. "[" .. tostring(k) .. "]", "under a key that is a " .. type(k) .. " (keys are strings or 1..n)")
+          end
+          keys[#keys + 1] = k
+        end
+      end
+      if seq then
+        out[#out + 1] = "["
+        for i = 1, n do
+          if i > 1 then out[#out + 1] = ", " end
+          enc(x[i], path .. "[" .. i .. "]", depth + 1)
+        end
+        out[#out + 1] = "]"
+      else
+        if order then keys = order else
+          for _, k in ipairs(keys) do
+            if type(k) ~= "string" then bad(path .. "[" .. tostring(k) .. "]", "an array item beside string keys") end
+          end
+          table.sort(keys)
+        end
+        out[#out + 1] = "{"
+        for i, k in ipairs(keys) do
+          if i > 1 then out[#out + 1] = ", " end
+          enc(tostring(k), path, depth + 1)
+          out[#out + 1] = ": "
+          enc(x[k], path .. string.format("[%q]", tostring(k)), depth + 1)
+        end
+        out[#out + 1] = "}"
+      end
+      on_path[x] = nil
+    elseif x == nil then out[#out + 1] = "null"
+    else bad(path, "a " .. t) end
+  end
+  enc(v, "", 0)
+  return table.concat(out)
+end
+
 local SPEC_KEYS = { help = "string", type = "string", default = "string|number|boolean",
                     choices = "table", args = "string|number", metavar = "string", required = "boolean",
                     aliases = "string" }

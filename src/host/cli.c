@@ -53,6 +53,7 @@
 #include "base/timescale.h"
 #include "output/trace.h"
 #include "base/version.h"
+#include "cli_metadata.h"
 #include "host.h"
 #include "inputs.h"
 #include "progmain.h"
@@ -66,6 +67,7 @@ enum {
     OPT_SQLITE_DUMP, OPT_SQLITE_REPLACE, OPT_HTML, OPT_MEMORY, OPT_BUNDLED, OPT_TEST_CASE,
     OPT_JSON_BUDGET, OPT_MAX_BROADCAST, OPT_MODEL_EXPLORER,
     OPT_CONVERTER, OPT_PLUGIN, OPT_PROGRAM, OPT_PARQUET,
+    OPT_PARSER,
     OPT_COUNT
 };
 
@@ -127,7 +129,10 @@ static const struct {
     [OPT_CONVERTER] = {"delegate_time_scale_converter", "CONV", M_ETDUMP | M_MANY, 0,
                        "a legacy dump has no delegated events"},
     [OPT_PLUGIN] = {"plugin", "FILE", M_ETDUMP | M_MANY, OPT_CONVERTER, NULL,
-                    "a plugin registers the converters it names"},
+                    "or --delegate_metadata_parser: a plugin registers the converters and "
+                    "parsers they name"},
+    [OPT_PARSER] = {"delegate_metadata_parser", "PARSER", M_ETDUMP, 0,
+                    "a legacy dump has no delegated events"},
     [OPT_PROGRAM] = {"program_path", "PROGRAM_PATH", M_ETDUMP},
     [OPT_PARQUET] = {"parquet_path", "DIR", M_ETDUMP | M_MANY},
 };
@@ -247,7 +252,13 @@ static void print_help(FILE *out)
           "                        its own clock): NAME, of etinspect.converters or\n"
           "                        registered by a plugin, or FILE.lua returning\n"
           "                        function(event_name, ticks) -> time in the target unit\n"
-          "  --plugin FILE         a Lua file run first, to register converters by name\n"
+          "  --delegate_metadata_parser PARSER\n"
+          "                        parse the delegate debug metadata of delegated events:\n"
+          "                        NAME, of etinspect.parsers or registered by a plugin,\n"
+          "                        or FILE.lua returning function(raw_list, event) ->\n"
+          "                        table; shown by --json, --html_path and --trace_path\n"
+          "  --plugin FILE         a Lua file run first, to register converters and\n"
+          "                        parsers by name\n"
           "                        (besides $XDG_CONFIG_HOME/etinspect/plugins/*.lua)\n"
           "  --max_broadcast_elements N\n"
           "                        the broadcast budget: the most elements a tensor\n"
@@ -465,6 +476,8 @@ static int check_options(unsigned mode, const char *const *val, const bool *flag
             return 2;
         }
         int need = options[o].needs;
+        if (o == OPT_PLUGIN && val[OPT_PARSER]) /* a plugin registers parsers too */
+            need = 0;
         if (need && !val[need] && !flag[need]) {
             fprintf(stderr, "%setinspect: error: argument --%s: only with --%s", usage_line,
                     options[o].name, options[need].name);
@@ -565,9 +578,17 @@ static int write_tsv(const et_inspector *insp, const et_frame *f, FILE *out)
     return -1;
 }
 
+/* --delegate_metadata_parser's results (cli_metadata.h), for --json,
+ * --trace_path and the HTML report; parser_ref 0: no parser. */
+static et_cli_md cli_md;
+
 static int write_json(const et_inspector *insp, const et_frame *f, FILE *out)
 {
     (void)f;
+    if (cli_md.parser_ref) {
+        et_json_metadata jm = {et_cli_md_text, &cli_md};
+        return et_report_write_json_md(insp, out, &jm);
+    }
     return et_report_write_json(insp, out);
 }
 
@@ -709,6 +730,10 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
     to.runs = val[OPT_TRACE_RUNS];
     to.runs_apart = flag[OPT_TRACE_APART];
     to.format = et_trace_format_of_path(val[OPT_TRACE]);
+    if (cli_md.text) { /* --delegate_metadata_parser's results in the slices' args */
+        to.metadata = et_cli_md_trace;
+        to.metadata_ud = &cli_md;
+    }
     if (val[OPT_TRACE_FORMAT] && strcmp(val[OPT_TRACE_FORMAT], "json") != 0 &&
         strcmp(val[OPT_TRACE_FORMAT], "perfetto") != 0)
         return usage_error("argument --trace_format: invalid choice: '%s' (choose from 'json', "
@@ -766,6 +791,8 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
 static int adopt_inspector(lua_State *L, et_inspector *insp, const char *const *val)
 {
     bool owned = false;
+    if (et_cli_md_push_inspector(&cli_md)) /* adopted for the parser already */
+        return LUA_OK;
     lua_pushcfunction(L, et_lua_adopt_inspector);
     lua_pushlightuserdata(L, insp);
     lua_createtable(L, 0, 4);
@@ -788,6 +815,8 @@ static int adopt_inspector(lua_State *L, et_inspector *insp, const char *const *
     return rc;
 }
 
+static void release_inspector(et_inspector *insp);
+
 /* The outputs the Lua library writes, on the inspector the command line
  * built (one model for every output; `insp` is taken over and freed), in
  * the run's Lua state (et_host_lua): --compare_results
@@ -798,13 +827,13 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
 {
     et_error gerr; /* any spelling of an input: the core's output guard */
     if (val[OPT_HTML] && et_outfile_guard(val[OPT_HTML], inputs, &gerr) != 0) {
-        et_inspector_free(insp);
+        release_inspector(insp);
         fprintf(stderr, "etinspect: error: %s\n", gerr.msg);
         return 2;
     }
     lua_State *L = et_host_lua();
     if (!L) {
-        et_inspector_free(insp);
+        release_inspector(insp);
         fprintf(stderr, "etinspect: error: out of memory\n");
         return 1;
     }
@@ -829,7 +858,7 @@ static int lua_outputs(const char *const *val, const bool *flag, const char *con
         "end\n";
     int rc = luaL_loadbufferx(L, chunk, sizeof chunk - 1, "=[etinspect]", "t");
     if (rc != LUA_OK)
-        et_inspector_free(insp);
+        release_inspector(insp);
     else if ((rc = adopt_inspector(L, insp, val)) == LUA_OK) {
         lua_pushstring(L, val[OPT_HTML]); /* NULL: nil */
         lua_pushboolean(L, flag[OPT_COMPARE]);
@@ -1044,6 +1073,71 @@ static int setup_converter(const char *const *val, et_inspector_options *o, cli_
     o->converter = cli_convert;
     o->converter_ud = c;
     return 0;
+}
+
+/* ---- --delegate_metadata_parser (cli_metadata.h) ---- */
+
+/* Find the parser of --delegate_metadata_parser (and --plugin), refusing it
+ * without an output that shows parsed metadata (nothing typed is silently
+ * ignored).  Returns 0, or the exit status after printing. */
+static int setup_parser(const char *const *val)
+{
+    if (!val[OPT_JSON] && !val[OPT_HTML] && !val[OPT_TRACE])
+        return usage_error("argument --delegate_metadata_parser: only with --json, --html_path or "
+                           "--trace_path (%s)",
+                           "the outputs that show parsed metadata; the table and the TSV are "
+                           "the reference command line's, without it");
+    return et_cli_md_find(&cli_md, val[OPT_PARSER], val[OPT_PLUGIN]);
+}
+
+/* Hand `insp` to Lua with the parser (it owns it from then on: freed by
+ * release_inspector) and run the parser on its delegated events.  Returns
+ * 0, or the exit status after printing. */
+static int parse_metadata(const char *const *val, et_inspector *insp)
+{
+    lua_State *L = cli_md.L;
+    int top = lua_gettop(L);
+    lua_pushcfunction(L, et_lua_adopt_inspector);
+    lua_pushlightuserdata(L, insp);
+    lua_createtable(L, 0, 6);
+    static const struct {
+        int opt;
+        const char *key;
+    } paths[] = {{OPT_ETDUMP, "etdump_path"},
+                 {OPT_DEBUG_BUFFER, "debug_buffer_path"},
+                 {OPT_BUNDLED, "bundled_program_path"},
+                 {OPT_METHOD, "etrecord_method"},
+                 {OPT_PARSER, "delegate_metadata_parser_name"}};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+        if (val[paths[i].opt]) {
+            lua_pushstring(L, val[paths[i].opt]);
+            lua_setfield(L, -2, paths[i].key);
+        }
+    et_cli_md_push_parser(&cli_md);
+    lua_setfield(L, -2, "delegate_metadata_parser");
+    bool owned = false;
+    lua_pushlightuserdata(L, &owned);
+    if (lua_pcall(L, 3, 1, 0) != LUA_OK) {
+        if (!owned)
+            et_inspector_free(insp);
+        fprintf(stderr, "etinspect: error: %s\n", lua_tostring(L, -1));
+        lua_settop(L, top);
+        return 1;
+    }
+    int rc = et_cli_md_collect(&cli_md, insp); /* pops the Inspector */
+    lua_settop(L, top);
+    if (rc != 0)
+        et_cli_md_free(&cli_md);
+    return rc;
+}
+
+/* Free `insp`, or close the Inspector userdata that owns it. */
+static void release_inspector(et_inspector *insp)
+{
+    if (cli_md.ud_ref)
+        et_cli_md_free(&cli_md);
+    else
+        et_inspector_free(insp);
 }
 
 /* ---- several dumps as one dataset (docs/fleet.md) ---- */
@@ -1572,6 +1666,8 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
     cli_conv conv = {0};
     if (val[OPT_CONVERTER] && (orc = setup_converter(val, &o, &conv)) != 0)
         return orc;
+    if (val[OPT_PARSER] && (orc = setup_parser(val)) != 0)
+        return orc;
     if (m->n_dumps > 0) {
         orc = expand_inputs(m, val);
         if (orc != 0)
@@ -1617,12 +1713,14 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
         return open_rc;
     if (val[OPT_DEBUG_BUFFER])
         warn_unused_buffer(insp, val[OPT_DEBUG_BUFFER]);
+    if (val[OPT_PARSER] && (rc = parse_metadata(val, insp)) != 0)
+        return rc;
     et_frame *f = NULL;
     if (!flag[OPT_QUIET]) { /* --tsv_path alone streams (write_tsv) */
         f = et_report_frame(insp, true, true, &err);
         if (!f) {
             fprintf(stderr, "etinspect: error: %s\n", err.msg);
-            et_inspector_free(insp);
+            release_inspector(insp);
             return 1;
         }
     }
@@ -1660,6 +1758,7 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
     if (rc == 0 && (val[OPT_HTML] || flag[OPT_COMPARE]))
         rc = lua_outputs(val, flag, inputs, insp);
     else
-        et_inspector_free(insp);
+        release_inspector(insp);
+    et_cli_md_free(&cli_md);
     return rc;
 }

@@ -27,7 +27,9 @@ int luaopen_etinspect(lua_State *L);
  * et_inspector_open), 2 a table of the options it was opened with that an
  * Inspector reports and guards (etdump_path, profile_results_path,
  * debug_buffer_path, bundled_program_path, etrecord_method,
- * reference_graph_name; strings or nil), 3 a bool * (light userdata).
+ * reference_graph_name; strings or nil; and delegate_metadata_parser, a
+ * function, with delegate_metadata_parser_name, how warnings name it: the
+ * command line's --delegate_metadata_parser), 3 a bool * (light userdata).
  * Loads the etinspect module (which registers the types) and returns an
  * Inspector userdata that owns the inspector from then on (closed with
  * it); *owned is set once it does - if the call fails before (out of

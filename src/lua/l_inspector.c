@@ -503,6 +503,18 @@ static int insp_path(lua_State *L)
     return uv_field(L, "etdump_path");
 }
 
+/* insp.delegate_metadata_parser: the parser (a function or callable), or
+ * nil - for the HTML report, which shows parsed metadata only with one. */
+static int insp_parser(lua_State *L)
+{
+    lua_insp_box *box = check_box(L, 1);
+    if (box->parser_ref == LUA_NOREF)
+        lua_pushnil(L);
+    else
+        lua_rawgeti(L, LUA_REGISTRYINDEX, box->parser_ref);
+    return 1;
+}
+
 static int insp_results_path(lua_State *L)
 {
     return uv_field(L, "profile_results_path");
@@ -665,6 +677,7 @@ void et_lua_register_inspector(lua_State *L)
                                             {"target_time_scale", insp_target, 0, ET_LUA_LEAF},
                                             {"warnings", insp_warnings, 0, 0},
                                             {"etdump_path", insp_path, 0, ET_LUA_LEAF},
+                                            {"delegate_metadata_parser", insp_parser, 0, 0},
                                             {"profile_results_path", insp_results_path, 0,
                                              ET_LUA_LEAF},
                                             {"format", insp_format, 0, ET_LUA_LEAF},
@@ -723,6 +736,14 @@ int et_lua_adopt_inspector(lua_State *L)
     }
     lua_pushvalue(L, rec);
     lua_setfield(L, -2, "etrecord");
+    lua_settop(L, ud);
+    /* the command line's --delegate_metadata_parser (a function) */
+    if (lua_getfield(L, 2, "delegate_metadata_parser") == LUA_TFUNCTION) {
+        if (lua_getfield(L, 2, "delegate_metadata_parser_name") == LUA_TSTRING)
+            snprintf(box->parser_name, sizeof box->parser_name, "%s", lua_tostring(L, -1));
+        lua_pop(L, 1);
+        box->parser_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    }
     lua_settop(L, ud);
     et_lua_insp_register(L, ud);
     /* the warnings the command line printed, in insp.warnings (not again) */

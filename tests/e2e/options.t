@@ -57,6 +57,7 @@ cat >"$T/table" <<TABLE
 --max_broadcast_elements  100              ok     ok     no     no
 --delegate_time_scale_converter coreml    ok     ok     no     no
 --plugin                  $T/plugin.lua    needs  needs  no     no
+--delegate_metadata_parser json           needs  needs  no     no
 --profile_results_path    $L               other  other  -      other
 --time_scale              us               needs  needs  ok     no
 --list-scripts            -                unrec  unrec  unrec  unrec

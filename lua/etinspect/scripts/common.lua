@@ -42,10 +42,22 @@ end
 --- Open the Inspector the parsed arguments describe: `etdump` (or the
 -- path given), the time scales, the ETRecord when given.  An unreadable or
 -- malformed input is an input error (exit 1, no traceback).
+-- --delegate_metadata_parser is a usage error (exit 2) unless the script
+-- shows parsed metadata (`shows_metadata`): nothing typed is silently
+-- ignored, and none of the bundled scripts shows it (the main command's
+-- --json, --html_path and --trace_path do).
 -- @tparam table opts parsed arguments
 -- @tparam[opt] string path the dump (default opts.etdump)
+-- @tparam[opt] boolean shows_metadata the script shows the events' parsed
+--   delegate metadata (ev.delegate_debug_metadatas)
 -- @treturn Inspector
-function M.open(opts, path)
+function M.open(opts, path, shows_metadata)
+  if opts.delegate_metadata_parser and not shows_metadata then
+    M.usage_error("--delegate_metadata_parser: this report shows no delegate metadata, so a parser " ..
+      "would change nothing; the main command's --json, --html_path and --trace_path show it " ..
+      "(etinspect --etdump_path DUMP --delegate_metadata_parser " .. opts.delegate_metadata_parser ..
+      " --json OUT.json)")
+  end
   -- the mistakes the main command calls usage errors (exit 2) are usage
   -- errors here too, in the same words: a time scale in cycles on one
   -- side only (the core's message), a file of another kind

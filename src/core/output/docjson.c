@@ -243,7 +243,7 @@ static void j_linkage(et_strbuf *sb, const et_inspector *insp, const et_block *b
 
 static void j_event(et_strbuf *sb, const et_inspector *insp, const et_block *blk,
                     const et_event *ev, size_t index,
-                    const et_etdump *d)
+                    const et_etdump *d, const et_json_metadata *md, size_t block)
 {
     const int D = 4;
     et_sb_addc(sb, '{');
@@ -327,6 +327,12 @@ static void j_event(et_strbuf *sb, const et_inspector *insp, const et_block *blk
         }
     }
     et_sb_adds(sb, "],");
+    if (md) { /* only with a parser: documents without one are unchanged */
+        const char *text = md->fn(md->ud, block, index);
+        j_indent(sb, D + 1), j_key(sb, "delegate_debug_metadatas");
+        et_sb_adds(sb, text ? text : "null");
+        et_sb_addc(sb, ',');
+    }
     j_indent(sb, D + 1), j_key(sb, "debug_data");
     if (ev->has_debug_data && blk->n_runs)
         j_values(sb, d, blk->value_pool, ev->debug_first[0], ev->debug_count[0]);
@@ -420,6 +426,11 @@ static void j_etrecord(et_strbuf *sb, const et_inspector *insp)
 }
 
 int et_report_write_json(const et_inspector *insp, FILE *out)
+{
+    return et_report_write_json_md(insp, out, NULL);
+}
+
+int et_report_write_json_md(const et_inspector *insp, FILE *out, const et_json_metadata *md)
 {
     const et_etdump *d = &insp->dump;
     et_strbuf sb = {0};
@@ -556,7 +567,7 @@ int et_report_write_json(const et_inspector *insp, FILE *out)
             if (e)
                 et_sb_addc(&sb, ',');
             j_indent(&sb, 4);
-            j_event(&sb, insp, blk, &blk->events[e], e, d);
+            j_event(&sb, insp, blk, &blk->events[e], e, d, md, b);
             if (et_sb_drain(&sb, out, false) != 0)
                 goto fail;
         }

@@ -18,6 +18,22 @@
  * docs/json-format.md.  Returns 0, or -1 on a write error. */
 int et_report_write_json(const et_inspector *insp, FILE *out);
 
+/* Parsed delegate metadata for et_report_write_json_md: fn(ud, block,
+ * event) (0-based) returns the event's JSON text (one valid JSON value,
+ * written as it is) or NULL (written as null).  The text is read before
+ * the next call. */
+typedef struct et_json_metadata {
+    const char *(*fn)(void *ud, size_t block, size_t event);
+    void *ud;
+} et_json_metadata;
+
+/* et_report_write_json with, when `md` is not NULL, a member
+ * "delegate_debug_metadatas" in every event after
+ * raw_delegate_debug_metadatas_hex: md's text (the command line's
+ * --delegate_metadata_parser; docs/json-format.md).  `md` NULL: the same
+ * document as et_report_write_json.  Returns 0, or -1 on a write error. */
+int et_report_write_json_md(const et_inspector *insp, FILE *out, const et_json_metadata *md);
+
 /* The --json document of a legacy profiler dump: inputs (path, size, byte
  * order, blocks in the file, time scale, unit), warnings, and per block its
  * iterations' header offsets, events (name, chain_idx, instruction_idx, ts
