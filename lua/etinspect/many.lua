@@ -33,6 +33,7 @@
 --                              first: what `etinspect --etdump_path ...`
 --                              prints and writes for several dumps
 --     d:to_sqlite(path)        every dump into one database, in one export
+--     d:sql(query)             SQL over every dump in memory -> Frame (docs/sql.md)
 --                              (sqlexport.h), each under its name (or a
 --                              longer tail of its path when another file's
 --                              dump has that name)
@@ -218,6 +219,13 @@ function methods.to_sqlite(self, path, opts)
   core.check_options("Dumps:to_sqlite", opts, {}, 2)
   local ok, err = pcall(core.sqlite_export, path, self.inspectors, self.names)
   if not ok then error(err, 2) end
+end
+
+--- Dumps:sql(query) -> Frame: `query` over every dump at once, each under
+-- its name (docs/sql.md; etinspect.sql).
+function methods.sql(self, query)
+  check(self)
+  return require("etinspect.sql").query("Dumps:sql", self.inspectors, self.names, query, 2)
 end
 
 Dumps.__index = methods
