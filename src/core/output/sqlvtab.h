@@ -32,8 +32,8 @@
 #include "model/model.h"
 
 /* The most SQLite virtual-machine instructions a query may run
- * (about a minute of work). */
-#define ET_SQL_MAX_STEPS 20000000000LL
+ * (some seconds of work). */
+#define ET_SQL_MAX_STEPS 1000000000LL
 
 /* An open SQL session over some inspectors. */
 typedef struct et_sql et_sql;
