@@ -13,7 +13,7 @@
 #include "output/sqlvtab.h"
 
 /* The most cells (rows x columns) a query's result may have. */
-#define MAX_CELLS 50000000LL
+#define MAX_CELLS 10000000LL
 
 typedef struct run_state {
     et_sql *s;
@@ -105,7 +105,7 @@ static int collect(lua_State *L)
  * NULL and field n) and the number of rows.  SQLite's INTEGER give Lua
  * integers, REAL numbers, TEXT and BLOB strings.  Raises "SQL: ..." for
  * the query's errors (sqlvtab.h), "SQL: interrupted" after Ctrl-C in the
- * REPL (a count hook on the thread), the result past 50,000,000 cells,
+ * REPL (a count hook on the thread), the result past 10,000,000 cells,
  * two result columns of one name, the Inspectors' errors (closed) and
  * "out of memory".  The garbage collector is held while the query runs:
  * no finalizer can close an Inspector under it. */

@@ -97,4 +97,16 @@ if [ "$(cat "$T/status")" -eq 0 ] && printf '\tdump\tn\n0\talloc.etdp\t7\n1\tmul
 else
     fail "a directory is one dataset; --format tsv" "$(cat "$T/out" "$T/err")"
 fi
+
+# .sql in the REPL (its input piped): over the dumps opened, shown as a Frame
+printf '.sql SELECT 1\n.open %s %s\n.sql SELECT dump, count(*) AS n FROM blocks GROUP BY dump ORDER BY dump\n.sql SELECT nope\n' \
+    "$C/alloc.etdp" "$C/multiblock.etdp" | "$ETINSPECT" -i >"$T/out" 2>&1
+nb=$(sqlite3 "$T/all.db" "SELECT count(*) FROM blocks WHERE dump = 'multiblock.etdp'")
+if grep -q '^\.sql: no dumps open (\.open FILE\.\.\. first)$' "$T/out" &&
+   grep -q "^alloc\.etdp  *2$" "$T/out" && grep -q "^multiblock\.etdp  *$nb$" "$T/out" &&
+   grep -q '^\.sql: SQL: no such column: nope$' "$T/out"; then
+    pass ".sql in the REPL: the Frame over dumps, SQLite's errors"
+else
+    fail ".sql in the REPL: the Frame over dumps, SQLite's errors" "$(cat "$T/out")"
+fi
 done_testing

@@ -490,22 +490,6 @@ static void col_event(cursor *c, const dump_info *di, const et_block *blk, const
     }
 }
 
-/* sample_data's id of the cursor's sample: the dump's base, the samples
- * of the events before, the run */
-static int64_t sample_id(const cursor *c, const dump_info *di)
-{
-    int64_t id = di->sample_base;
-    const et_inspector *insp = di->insp;
-    for (size_t b = 0; b <= c->b && b < insp->n_blocks; b++) {
-        const et_block *blk = &insp->blocks[b];
-        size_t end = b == c->b ? c->e : blk->n_events;
-        for (size_t e = 0; e < end; e++)
-            if (has_samples(&blk->events[e]))
-                id += (int64_t)blk->events[e].perf_data.n;
-    }
-    return id + (int64_t)c->r;
-}
-
 static int x_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
 {
     cursor *c = (cursor *)cur;
@@ -572,7 +556,7 @@ static int x_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col)
         return SQLITE_OK;
     }
     switch (at) {
-    case 0: sqlite3_result_int64(ctx, sample_id(c, di)); break;
+    case 0: sqlite3_result_int64(ctx, c->rowid); break; /* ids run on over the dumps, as rowids */
     case 1: sqlite3_result_int64(ctx, rdi); break;
     case 2: sqlite3_result_double(ctx, ev->perf_data.raw[c->r]); break;
     default:
@@ -744,7 +728,7 @@ int et_sql_open(et_sql **out, const et_inspector *const *insps, const char *cons
     }
     sqlite3_limit(s->db, SQLITE_LIMIT_ATTACHED, 0);
     sqlite3_limit(s->db, SQLITE_LIMIT_SQL_LENGTH, 1000000);
-    sqlite3_limit(s->db, SQLITE_LIMIT_LENGTH, 100000000);
+    sqlite3_limit(s->db, SQLITE_LIMIT_LENGTH, 10000000);
     sqlite3_set_authorizer(s->db, authorize, s);
     sqlite3_progress_handler(s->db, 10000, on_progress, s);
     *out = s;

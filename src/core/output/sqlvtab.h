@@ -20,7 +20,8 @@
  * defensive (SQLITE_DBCONFIG_DEFENSIVE, trusted_schema off, no
  * extensions).  Work is bounded: a query stops after ET_SQL_MAX_STEPS
  * virtual-machine instructions, and when the caller's interrupt check
- * (et_sql_options.interrupted) says so.
+ * (et_sql_options.interrupted) says so; a string or blob has at most
+ * 10,000,000 bytes, a query at most 1,000,000.
  */
 #ifndef ET_SQLVTAB_H
 #define ET_SQLVTAB_H
