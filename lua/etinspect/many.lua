@@ -223,9 +223,10 @@ end
 
 --- Dumps:sql(query) -> Frame: `query` over every dump at once, each under
 -- its name (docs/sql.md; etinspect.sql).
-function methods.sql(self, query)
+function methods.sql(self, query, ...)
   check(self)
-  return require("etinspect.sql").query("Dumps:sql", self.inspectors, self.names, query, 2)
+  return require("etinspect.sql").query("Dumps:sql", self.inspectors, self.names, query, 2,
+                                        1 + select("#", ...))
 end
 
 Dumps.__index = methods

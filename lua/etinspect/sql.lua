@@ -22,11 +22,17 @@ local M = {}
 -- @tparam {string,...} names
 -- @tparam string query one SQL query (SELECT, WITH, VALUES)
 -- @treturn Frame
+-- @tparam integer level the error level of the caller's caller
+-- @tparam[opt] integer nargs the arguments the caller got (more than 1:
+--   "FN: too many arguments (it takes 1, got N)")
 -- @raise "FN: bad argument #1 (an SQL query expected, got T)"; the
 --   query's errors ("SQL: no such table: x", "SQL: not authorized" for a
 --   statement that would write, "SQL: only one statement at a time",
 --   "SQL: interrupted"), with level `level`
-function M.query(fn, inspectors, names, query, level)
+function M.query(fn, inspectors, names, query, level, nargs)
+  if nargs and nargs > 1 then
+    error(string.format("%s: too many arguments (it takes 1, got %d)", fn, nargs), level + 1)
+  end
   if type(query) ~= "string" then
     error(fn .. ": bad argument #1 (an SQL query expected, got " .. type(query) .. ")", level + 1)
   end
@@ -47,10 +53,10 @@ end
 -- @tparam string query
 -- @treturn Frame
 -- @raise as M.query
-function M.inspector_sql(self, query)
+function M.inspector_sql(self, query, ...)
   local path = self.etdump_path
   local name = path and tostring(path):match("([^/]*)$") or "<etdump_data>"
-  return M.query("Inspector:sql", { self }, { name }, query, 2)
+  return M.query("Inspector:sql", { self }, { name }, query, 2, 1 + select("#", ...))
 end
 
 --- Add sql to the Inspector's methods (called by etinspect.init).

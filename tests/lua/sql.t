@@ -69,6 +69,8 @@ t.raises(function() insp:sql("SELECT 1; SELECT 2") end, "only one statement", "o
 t.raises(function() insp:sql(42) end, "Inspector:sql: bad argument #1 %(an SQL query expected, got number%)",
   "a query that is not a string")
 t.raises(function() insp:sql("SELECT 1 AS a, 2 AS a") end, "two columns named 'a'", "two result columns of one name")
+t.raises(function() insp:sql("SELECT 1", 2) end, "Inspector:sql: too many arguments %(it takes 1, got 2%)",
+  "an extra argument")
 t.raises(function() insp:sql("") end, "an empty query", "an empty query")
 local err = t.err_of(function() insp:sql("SELECT nope") end)
 t.ok(err and not err:find("sql.lua", 1, true), "the error is the caller's (no library position): " .. tostring(err))
