@@ -14,6 +14,7 @@ M.scripts = require("etinspect.scripts") -- usage_error, input_error, parse (doc
 require("etinspect.report").install()
 require("etinspect.html").install()
 require("etinspect.numeric").install()
+require("etinspect.sql").install()
 -- not M: package.loaded["etinspect.init"] would hold the module a second
 -- time, and a traceback would name its functions by whichever of the two
 -- keys Lua's table walk meets first ('etinspect.init.Inspector')

@@ -33,6 +33,7 @@
 --                              first: what `etinspect --etdump_path ...`
 --                              prints and writes for several dumps
 --     d:to_sqlite(path)        every dump into one database, in one export
+--     d:sql(query)             SQL over every dump in memory -> Frame (docs/sql.md)
 --                              (sqlexport.h), each under its name (or a
 --                              longer tail of its path when another file's
 --                              dump has that name)
@@ -233,6 +234,14 @@ function methods.to_parquet(self, dir, opts)
   core.check_options("Dumps:to_parquet", opts, {}, 2)
   local ok, err = pcall(core.parquet_export, dir, self.inspectors, self.names)
   if not ok then error(err, 2) end
+end
+
+--- Dumps:sql(query) -> Frame: `query` over every dump at once, each under
+-- its name (docs/sql.md; etinspect.sql).
+function methods.sql(self, query, ...)
+  check(self)
+  return require("etinspect.sql").query("Dumps:sql", self.inspectors, self.names, query, 2,
+                                        1 + select("#", ...))
 end
 
 Dumps.__index = methods

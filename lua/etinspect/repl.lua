@@ -41,6 +41,8 @@ R.COMMANDS = {
                         "dataset `dumps` (etinspect.open_many); an ETRecord alone as `rec`" },
   { ".mode", "[STYLE]", "how frames print: " .. table.concat(display.STYLES, ", ") .. " (default plain)" },
   { ".set", "[NAME [VALUE]]", "display options: max_rows, min_rows, max_colwidth, width (a number, none, or auto)" },
+  { ".sql", "QUERY", "an SQL query over `dumps` (else `insp`) in memory, shown as a Frame:\n" ..
+                     "the SQLite export's tables (docs/sql.md), e.g. .sql SELECT count(*) FROM samples" },
   { ".pager", "[on|off]", "long output through $PAGER (default less), as psql does" },
   { ".help", "", "this text" },
   { ".quit", "", "leave (also .exit, Ctrl-D)" },
@@ -227,11 +229,27 @@ local function help()
            "x's fields and methods (docs/lua-api.md).\n")
 end
 
+--- .sql QUERY: the query over the global `dumps` (a Dumps) when set, else
+-- `insp` (an Inspector), written as a Frame in the display mode.
+-- @tparam string query
+-- @raise ".sql: QUERY expected", ".sql: no dumps open (.open FILE... first)",
+--   the query's errors ("SQL: no such table: x"; "SQL: interrupted" after Ctrl-C)
+function R.sql(query)
+  if query == "" then error(".sql: an SQL query expected (.sql SELECT ...)", 0) end
+  local target = rawget(G, "dumps")
+  if type(target) ~= "table" or type(target.sql) ~= "function" then target = rawget(G, "insp") end
+  if target == nil then error(".sql: no dumps open (.open FILE... first)", 0) end
+  local ok, frame = pcall(function() return target:sql(query) end)
+  if not ok then error(".sql: " .. tostring(frame):gsub("^[^\n]-:%d+: ", ""), 0) end
+  io.write(R.render(frame))
+end
+
 --- Run a meta command line (".open x", ".mode", ...).
 -- @treturn string|nil "quit" to leave
 -- @raise a message (no position) for a bad command or argument
 function R.meta(line)
   local cmd, args = line:match("^%s*(%.%S*)%s*(.-)%s*$")
+  if cmd == ".sql" then return R.sql(args) end -- the query as typed (quotes are SQL's)
   local ok, err = pcall(words, args)
   if not ok then error(cmd .. ": " .. err, 0) end
   if cmd == ".quit" or cmd == ".exit" then return "quit" end

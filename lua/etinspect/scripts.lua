@@ -34,7 +34,7 @@
 local M = {}
 
 --- The bundled scripts, by name (module etinspect.scripts.NAME).
-M.names = { "top_ops", "framework_tax", "delegation", "modules", "diff", "benchmark", "etrecord" }
+M.names = { "top_ops", "framework_tax", "delegation", "modules", "diff", "benchmark", "etrecord", "sql" }
 
 local function raise(field, msg, usage_text)
   error(setmetatable({ [field] = msg, usage_text = usage_text },

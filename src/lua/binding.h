@@ -381,6 +381,8 @@ void et_lua_open_numeric(lua_State *L);
 void et_lua_open_html(lua_State *L);
 void et_lua_open_outfile(lua_State *L);
 void et_lua_open_export(lua_State *L);
+/* SQL over inspectors in memory (l_sql.c): _core.sql_query. */
+void et_lua_open_sql(lua_State *L);
 
 /* Tensors (l_tensor.c): push a Tensor userdata viewing `t` (copied into
  * the userdata); the value at `anchor` (an Inspector, a BundledProgram ...

@@ -113,6 +113,7 @@ int luaopen_etinspect(lua_State *L)
     et_lua_open_html(L);
     et_lua_open_outfile(L);
     et_lua_open_export(L);
+    et_lua_open_sql(L); /* _core.sql_query */
     et_lua_open_table(L); /* _core.tab_*: the Frame's columns */
     et_lua_open_object(L); /* _core.is_view */
     et_lua_open_pyobj(L);  /* _core.tuple */

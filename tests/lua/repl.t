@@ -124,7 +124,7 @@ t.is(complete("x = 1 -- ../sh"), "", "not in a comment")
 -- meta commands
 cands, start, append = R.complete(".mo", 3)
 t.is(table.concat(cands, " ") .. "|" .. start .. "|" .. append, ".mode|1| ", "a meta command, then a space")
-t.is(complete("."), ".exit .help .mode .open .pager .quit .set", "every meta command")
+t.is(complete("."), ".exit .help .mode .open .pager .quit .set .sql", "every meta command")
 t.is(complete(".mode m"), "markdown", ".mode: the styles")
 t.is(complete(".set max_c"), "max_colwidth", ".set: the option names")
 t.is(complete(".pager o"), "off on", ".pager: on and off")
