@@ -15,6 +15,7 @@
 #include "base/strbuf.h"
 #include "base/timescale.h"
 #include "base/version.h"
+#include "output/sqlexport.h"
 #include "model/link.h"
 
 /* ------------------------------------------------------------------ */
@@ -72,56 +73,6 @@ static const char *const table_decls[T_COUNT] = {
 
 /* ------------------------------------------------------------------ */
 /* Values, as the export writes them */
-
-/* A JSON string (as the export). */
-static void json_str(et_strbuf *sb, const char *s, size_t n)
-{
-    et_sb_addc(sb, '"');
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') {
-            et_sb_addc(sb, '\\');
-            et_sb_addc(sb, (char)c);
-        } else if (c < 0x20) {
-            char u[8];
-            snprintf(u, sizeof u, "\\u%04x", c);
-            et_sb_adds(sb, u);
-        } else {
-            et_sb_addc(sb, (char)c);
-        }
-    }
-    et_sb_addc(sb, '"');
-}
-
-/* events.node_type (as the export: top_ops.lua's node type): false for
- * none, else the type in sb. */
-static bool node_type(const et_event *ev, et_strbuf *sb)
-{
-    et_str name = et_event_name(ev);
-    et_sb_reset(sb);
-    if (ev->is_delegated_op) {
-        et_sb_adds(sb, "delegate:");
-        et_sb_add(sb, name.p, name.n);
-        return true;
-    }
-    static const char prefix[] = "native_call_";
-    size_t np = sizeof prefix - 1;
-    if (name.n <= np || memcmp(name.p, prefix, np) != 0)
-        return false;
-    const char *op = name.p + np;
-    size_t n = name.n - np, end = n;
-    while (end > 0) {
-        char c = op[end - 1];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-              c == '_'))
-            break;
-        end--;
-    }
-    if (end < n && end > 0 && op[end - 1] == '.')
-        n = end - 1;
-    et_sb_add(sb, op, n);
-    return true;
-}
 
 static void result_text(sqlite3_context *ctx, const char *p, size_t n)
 {
@@ -398,7 +349,7 @@ static void col_event(cursor *c, const dump_info *di, const et_block *blk, const
         break;
     }
     case 4:
-        if (node_type(ev, sb))
+        if (et_sql_node_type(ev, sb))
             result_sb(ctx, sb);
         else
             sqlite3_result_null(ctx);
@@ -419,18 +370,7 @@ static void col_event(cursor *c, const dump_info *di, const et_block *blk, const
             sqlite3_result_null(ctx);
             break;
         }
-        et_sb_reset(sb);
-        if (!ev->debug_handles_is_list) {
-            et_sb_add_i64(sb, ev->n_debug_handles ? ev->debug_handles[0] : 0);
-        } else {
-            et_sb_addc(sb, '[');
-            for (uint32_t k = 0; k < ev->n_debug_handles; k++) {
-                if (k)
-                    et_sb_adds(sb, ", ");
-                et_sb_add_i64(sb, ev->debug_handles[k]);
-            }
-            et_sb_addc(sb, ']');
-        }
+        et_sql_debug_handles(sb, ev);
         result_sb(ctx, sb);
         break;
     case 10: {
@@ -438,20 +378,7 @@ static void col_event(cursor *c, const dump_info *di, const et_block *blk, const
             sqlite3_result_null(ctx);
             break;
         }
-        et_sb_reset(sb);
-        et_sb_addc(sb, '[');
-        bool any = false;
-        for (uint32_t k = 0; blk->graph && k < ev->node_count; k++) {
-            uint32_t bits;
-            const et_graph_node *nd = et_link_node(di->insp, blk, ev, k, &bits);
-            if (!(bits & ET_LINK_NODE_OP))
-                continue;
-            if (any)
-                et_sb_adds(sb, ", ");
-            json_str(sb, nd->op, strlen(nd->op));
-            any = true;
-        }
-        et_sb_addc(sb, ']');
+        et_sql_op_types(sb, di->insp, blk, ev);
         result_sb(ctx, sb);
         break;
     }
@@ -657,7 +584,7 @@ static int fill_dump(dump_info *di, const et_inspector *insp, const char *name, 
     for (size_t i = 0; i < insp->warnings.n; i++) {
         if (i)
             et_sb_adds(&sb, ", ");
-        json_str(&sb, insp->warnings.items[i], strlen(insp->warnings.items[i]));
+        et_sql_json_str(&sb, insp->warnings.items[i], strlen(insp->warnings.items[i]));
     }
     et_sb_addc(&sb, ']');
     if (sb.failed || !di->name) {
