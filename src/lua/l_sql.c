@@ -3,7 +3,7 @@
  * docs/sql.md): the private helper behind Inspector:sql and Dumps:sql
  * (lua/etinspect/many.lua builds the Frame).
  *
- *   _core.sql_query(inspectors, names, query) -> names, columns, n
+ *   _core.sql_query(inspectors, names, query [, max_steps]) -> names, columns, n
  */
 #include <lauxlib.h>
 #include <lua.h>
@@ -99,9 +99,10 @@ static int collect(lua_State *L)
     return 3;
 }
 
-/* _core.sql_query(inspectors, names, query) -> names, columns, n: the
- * result of `query` over the Inspectors of the sequence (dump k named
- * names[k]) as its column names, the columns (sequences with nil for
+/* _core.sql_query(inspectors, names, query [, max_steps]) -> names,
+ * columns, n: the result of `query` over the Inspectors of the sequence
+ * (dump k named names[k]), within max_steps SQLite instructions (default
+ * and most: ET_SQL_MAX_STEPS), as its column names, the columns (sequences with nil for
  * NULL and field n) and the number of rows.  SQLite's INTEGER give Lua
  * integers, REAL numbers, TEXT and BLOB strings.  Raises "SQL: ..." for
  * the query's errors (sqlvtab.h), "SQL: interrupted" after Ctrl-C in the
@@ -111,9 +112,10 @@ static int collect(lua_State *L)
  * no finalizer can close an Inspector under it. */
 static int core_sql_query(lua_State *L)
 {
-    lua_settop(L, 3);
+    lua_settop(L, 4);
     luaL_checktype(L, 1, LUA_TTABLE);
     const char *query = luaL_checkstring(L, 3);
+    lua_Integer max_steps = luaL_optinteger(L, 4, 0);
     size_t n = (size_t)lua_rawlen(L, 1), n_names;
     const char **names = et_lua_check_strings(L, 2, "sql_query", "names", &n_names);
     if (n_names != n)
@@ -138,7 +140,7 @@ static int core_sql_query(lua_State *L)
     }
     run_state *rs = lua_newuserdatauv(L, sizeof *rs, 0);
     memset(rs, 0, sizeof *rs);
-    et_sql_options o = {.interrupted = lua_interrupted, .arg = L};
+    et_sql_options o = {.interrupted = lua_interrupted, .arg = L, .max_steps = max_steps};
     if (et_sql_open(&rs->s, insps, names, n, &o, &rs->err) != 0)
         return luaL_error(L, "%s", rs->err.msg);
     if (et_sql_prepare(rs->s, query, &rs->st, &rs->err) != 0) {

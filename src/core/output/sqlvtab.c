@@ -516,10 +516,17 @@ static const sqlite3_module model_module = {
 /* ------------------------------------------------------------------ */
 /* Guards */
 
+/* The budget in progress-handler calls (one every 10,000 instructions). */
+static long long budget_of(const et_sql *s)
+{
+    long long m = s->o.max_steps;
+    return (m > 0 && m < ET_SQL_MAX_STEPS ? m : ET_SQL_MAX_STEPS) / 10000;
+}
+
 static int on_progress(void *arg)
 {
     et_sql *s = arg;
-    if (++s->steps > ET_SQL_MAX_STEPS / 10000 || (s->o.interrupted && s->o.interrupted(s->o.arg))) {
+    if (++s->steps > budget_of(s) || (s->o.interrupted && s->o.interrupted(s->o.arg))) {
         s->stopped = 1;
         return 1;
     }
@@ -701,6 +708,6 @@ int et_sql_step(et_sql *s, sqlite3_stmt *st, et_error *err)
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
     if (rc == SQLITE_INTERRUPT || s->stopped)
         return et_fail(err, ET_ERR_USAGE, "SQL: interrupted%s",
-                       s->steps > ET_SQL_MAX_STEPS / 10000 ? " (the query ran past its work budget)" : "");
+                       s->steps > budget_of(s) ? " (the query ran past its work budget)" : "");
     return et_fail(err, ET_ERR_USAGE, "SQL: %s", sqlite3_errmsg(s->db));
 }

@@ -44,6 +44,10 @@ typedef struct et_sql_options {
      * never): nonzero stops the query ("interrupted"). */
     int (*interrupted)(void *arg);
     void *arg;
+    /* The most SQLite virtual-machine instructions a query may run: 0 (or
+     * more than ET_SQL_MAX_STEPS) is ET_SQL_MAX_STEPS.  The fuzz target
+     * sets a smaller budget. */
+    long long max_steps;
 } et_sql_options;
 
 /* Open a session over insps[0..n-1], dump k named names[k] (the `dump`
