@@ -1617,7 +1617,16 @@ int et_parquet_add(et_parquet *p, const et_inspector *insp, const char *name, et
     if (rc != 0) { /* none of this dump's files */
         while (p->npend > first)
             et_outfile_abort(&p->pend[--p->npend]);
-    } else if (++p->pend_dumps == PENDING_DUMPS) {
+    } else {
+        /* an identical dump pending in this batch: its files would be
+         * replaced by these at the commit's renames, so they are dropped
+         * now (no fsync, no rename for nothing) - the dataset is the same */
+        for (size_t i = 0; i < first; i++)
+            for (size_t k = first; k < p->npend && p->pend[i].dest; k++)
+                if (p->pend[k].dest && strcmp(p->pend[i].dest, p->pend[k].dest) == 0)
+                    et_outfile_abort(&p->pend[i]);
+    }
+    if (rc == 0 && ++p->pend_dumps == PENDING_DUMPS) {
         rc = et_parquet_commit(p, err);
     }
     et_sb_free(&c.warnings);
