@@ -565,7 +565,7 @@ int et_outfile_commit_all(et_outfile *ofs, size_t n, et_error *err)
     size_t bad = n;
     int e = 0;
     for (size_t i = 0; i < n && bad == n; i++)
-        if (fflush(ofs[i].fp) != 0 || ferror(ofs[i].fp))
+        if (ofs[i].fp && (fflush(ofs[i].fp) != 0 || ferror(ofs[i].fp)))
             bad = i, e = errno;
     /* every file's data first: the first fsync's journal commit carries
      * the others' along, whose own fsyncs then find little to do */
@@ -573,7 +573,7 @@ int et_outfile_commit_all(et_outfile *ofs, size_t n, et_error *err)
         if (ofs[i].tmp && fsync(ofs[i].fd) != 0)
             bad = i, e = errno;
     for (size_t i = 0; i < n; i++) {
-        if (fclose(ofs[i].fp) != 0 && bad == n)
+        if (ofs[i].fp && fclose(ofs[i].fp) != 0 && bad == n)
             bad = i, e = errno;
         ofs[i].fp = NULL;
     }

@@ -121,7 +121,8 @@ int et_outfile_commit(et_outfile *of, et_error *err);
  * Returns 0, or -1 with `err` set (ET_ERR_IO "DEST: write failed: REASON"
  * for the first that failed): the files renamed before it stay, the
  * others' temporary files are removed.  Every `ofs[i]` is closed either
- * way. */
+ * way.  An entry already aborted (et_outfile_abort: nothing open) is
+ * skipped. */
 int et_outfile_commit_all(et_outfile *ofs, size_t n, et_error *err);
 
 /* After a writer failed on of->fp: remove the temporary file and set `err`

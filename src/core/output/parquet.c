@@ -1010,7 +1010,27 @@ again:
     const char *last_sp = NULL; /* the last row's string as the table gave it */
     size_t last_sn = 0;
     value batch[256];
-    for (;;) {
+    if (t->fill && col <= 1 && c->n_samples > 0) {
+        /* samples' dump or dump_id: the same string on every row, one
+         * dictionary entry and its index 0 on each (what the loop below
+         * would find, without a look at each row) */
+        value cv;
+        common(c, col, &cv);
+        const char *sp = cv.v.s.p;
+        size_t sn = cv.v.s.n;
+        if (utf8_valid((const unsigned char *)sp, sn) != sn) {
+            utf8_fix(&p->fix, sp, sn);
+            if (p->fix.failed)
+                return NOMEM(p);
+            sp = p->fix.p, sn = p->fix.n;
+        }
+        n = nonnull = c->n_samples;
+        if (reserve_rows(p, n) != 0 || dict_index(&p->d, sp, sn) != 0)
+            return NOMEM(p);
+        memset(p->defs, 1, n);
+        memset(p->idx, 0, n * sizeof *p->idx);
+    }
+    for (bool scan = n == 0; scan;) {
         size_t want = sizeof batch / sizeof *batch, nb;
         if (!use_dict && ET_PQ_PAGE_ROWS - (n - page_from) < want)
             want = ET_PQ_PAGE_ROWS - (n - page_from);
@@ -1617,7 +1637,16 @@ int et_parquet_add(et_parquet *p, const et_inspector *insp, const char *name, et
     if (rc != 0) { /* none of this dump's files */
         while (p->npend > first)
             et_outfile_abort(&p->pend[--p->npend]);
-    } else if (++p->pend_dumps == PENDING_DUMPS) {
+    } else {
+        /* an identical dump pending in this batch: its files would be
+         * replaced by these at the commit's renames, so they are dropped
+         * now (no fsync, no rename for nothing) - the dataset is the same */
+        for (size_t i = 0; i < first; i++)
+            for (size_t k = first; k < p->npend && p->pend[i].dest; k++)
+                if (p->pend[k].dest && strcmp(p->pend[i].dest, p->pend[k].dest) == 0)
+                    et_outfile_abort(&p->pend[i]);
+    }
+    if (rc == 0 && ++p->pend_dumps == PENDING_DUMPS) {
         rc = et_parquet_commit(p, err);
     }
     et_sb_free(&c.warnings);

@@ -87,7 +87,9 @@ int et_parquet_begin(et_parquet **out, const char *dir, const char *const *input
  * N bytes is more than a Parquet page holds" past 2 GiB), ET_ERR_NOMEM.
  * A failure drops this dump's files (the others pending stay pending; a
  * failed commit of the batch: its files renamed before the failure stay,
- * each complete). */
+ * each complete).  On success, the files of an identical dump pending in
+ * the batch (the same ID: the same five paths, which these replace at the
+ * commit's renames) are dropped at once, neither synced nor renamed. */
 int et_parquet_add(et_parquet *p, const et_inspector *insp, const char *name, et_error *err);
 
 /* Commit the files pending (et_outfile_commit_all): call it after the
