@@ -1007,20 +1007,7 @@ static int cli_convert(void *ud, const char *name, size_t name_len, uint64_t tic
  * plugin or nil.  Returns the function. */
 static int find_converter_p(lua_State *L)
 {
-    lua_getglobal(L, "require"); /* the global a plugin registers in */
-    lua_pushliteral(L, "etinspect");
-    lua_call(L, 1, 1);
-    lua_setglobal(L, "etinspect");
-    lua_getglobal(L, "require");
-    lua_pushliteral(L, "etinspect.scripts");
-    lua_call(L, 1, 1);
-    lua_getfield(L, -1, "load_plugins");
-    lua_createtable(L, 1, 0);
-    if (!lua_isnil(L, 3)) {
-        lua_pushvalue(L, 3);
-        lua_rawseti(L, -2, 1);
-    }
-    lua_call(L, 1, 0);
+    et_cli_scripts_with_plugins(L, 3);
     lua_getfield(L, -1, "find_converter");
     lua_pushvalue(L, 1);
     lua_pushvalue(L, 2);

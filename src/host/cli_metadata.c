@@ -35,7 +35,7 @@ static const char wrap_chunk[] =
 /* Protected: 1 spec, 2 plugin or nil.  Sets the global etinspect (which
  * a plugin registers in), runs etinspect.scripts.load_plugins{plugin} and
  * returns etinspect.scripts.find_parser(spec). */
-static int find_p(lua_State *L)
+void et_cli_scripts_with_plugins(lua_State *L, int plugin)
 {
     lua_getglobal(L, "require");
     lua_pushliteral(L, "etinspect");
@@ -46,11 +46,16 @@ static int find_p(lua_State *L)
     lua_call(L, 1, 1);
     lua_getfield(L, -1, "load_plugins");
     lua_createtable(L, 1, 0);
-    if (!lua_isnil(L, 2)) {
-        lua_pushvalue(L, 2);
+    if (!lua_isnil(L, plugin)) {
+        lua_pushvalue(L, plugin);
         lua_rawseti(L, -2, 1);
     }
     lua_call(L, 1, 0);
+}
+
+static int find_p(lua_State *L)
+{
+    et_cli_scripts_with_plugins(L, 2);
     lua_getfield(L, -1, "find_parser");
     lua_pushvalue(L, 1);
     lua_call(L, 1, 1);

@@ -30,6 +30,13 @@ typedef struct et_cli_md {
     size_t n_blocks;
 } et_cli_md;
 
+/* Inside a protected call: set the global etinspect (which a plugin
+ * registers in), run etinspect.scripts.load_plugins{plugin}, the plugin the
+ * value at stack index `plugin` (nil: none), and leave the module
+ * etinspect.scripts on top of the stack, for its find_parser or
+ * find_converter.  Raises the plugins' errors. */
+void et_cli_scripts_with_plugins(lua_State *L, int plugin);
+
 /* Load the plugins (--plugin `plugin`, may be NULL, then the plugin
  * directory) and find the parser `spec` names (etinspect.scripts.
  * find_parser), in the run's Lua state.  Returns 0, or the exit status
