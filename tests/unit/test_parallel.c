@@ -2,8 +2,11 @@
  * test_parallel.c - the thread count (ETINSPECT_THREADS: valid values are
  * used, anything else is reported by et_threads_invalid and replaced by the
  * processors available) and et_parallel_for (every index exactly once,
- * whatever the thread count).
+ * whatever the thread count) and et_task (a call beside its caller: on a
+ * thread of its own when there are threads, else inline; done when
+ * et_task_wait returns).
  */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,23 @@ static void count_i(void *ctx, size_t i)
 {
     atomic_int *hits = ctx;
     atomic_fetch_add(&hits[i], 1);
+}
+
+/* A task that, on a thread of its own, waits until the caller says go (on
+ * the caller's thread it cannot: it returns at once). */
+typedef struct gate {
+    atomic_int go, done;
+    pthread_t caller;
+    atomic_int other_thread;
+} gate;
+
+static void gated(void *ctx)
+{
+    gate *g = ctx;
+    atomic_store(&g->other_thread, !pthread_equal(pthread_self(), g->caller));
+    while (atomic_load(&g->other_thread) && !atomic_load(&g->go))
+        ;
+    atomic_store(&g->done, 1);
 }
 
 int main(void)
@@ -58,5 +78,26 @@ int main(void)
             once &= atomic_load(&hits[i]) == 1;
         ok(once, "et_parallel_for on %u thread(s): every index once", t);
     }
+
+    /* et_task: on 2 threads the call runs beside the caller, which goes on
+     * (it is still waiting for `go` when et_task_start has returned) */
+    gate g = {.caller = pthread_self()};
+    atomic_init(&g.go, 0), atomic_init(&g.done, 0), atomic_init(&g.other_thread, 0);
+    et_task t;
+    et_task_start(&t, 2, gated, &g);
+    int beside = !atomic_load(&g.done);
+    atomic_store(&g.go, 1);
+    et_task_wait(&t);
+    ok(beside && atomic_load(&g.other_thread) && atomic_load(&g.done) && !t.running,
+       "et_task on 2 threads: runs on a thread of its own, done when et_task_wait returns");
+    et_task_wait(&t);
+    ok(!t.running, "et_task_wait again: returns at once");
+    /* on 1 thread: inline, done before et_task_start returns */
+    gate g1 = {.caller = pthread_self()};
+    atomic_init(&g1.go, 0), atomic_init(&g1.done, 0), atomic_init(&g1.other_thread, 1);
+    et_task_start(&t, 1, gated, &g1);
+    ok(atomic_load(&g1.done) && !atomic_load(&g1.other_thread) && !t.running,
+       "et_task on 1 thread: run inline, done when et_task_start returns");
+    et_task_wait(&t);
     return done_testing();
 }

@@ -95,3 +95,29 @@ void et_parallel_for(unsigned threads, size_t n, void (*fn)(void *ctx, size_t i)
     for (unsigned t = 0; t < started; t++)
         pthread_join(tid[t], NULL);
 }
+
+static void *task_run(void *arg)
+{
+    et_task *t = arg;
+    t->fn(t->ctx);
+    return NULL;
+}
+
+void et_task_start(et_task *t, unsigned threads, void (*fn)(void *ctx), void *ctx)
+{
+    t->fn = fn;
+    t->ctx = ctx;
+    t->running = false;
+    if (threads > 1 && pthread_create(&t->thread, NULL, task_run, t) == 0) {
+        t->running = true;
+        return;
+    }
+    fn(ctx);
+}
+
+void et_task_wait(et_task *t)
+{
+    if (t->running)
+        pthread_join(t->thread, NULL);
+    t->running = false;
+}

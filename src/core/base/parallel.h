@@ -9,6 +9,8 @@
 #ifndef ET_PARALLEL_H
 #define ET_PARALLEL_H
 
+#include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Most threads et_threads() gives. */
@@ -37,5 +39,25 @@ const char *et_threads_invalid(void);
  * only what belongs to its i.  If a thread cannot be started, the others
  * (at least the caller) do its share. */
 void et_parallel_for(unsigned threads, size_t n, void (*fn)(void *ctx, size_t i), void *ctx);
+
+/* A call running beside its caller (et_task_start .. et_task_wait): the
+ * caller goes on with other work - never with what fn reads or writes -
+ * until it waits. */
+typedef struct et_task {
+    void (*fn)(void *ctx);
+    void *ctx;
+    bool running; /* on a thread of its own, not joined yet */
+    pthread_t thread; /* when running */
+} et_task;
+
+/* Run fn(ctx) on a thread of its own and return at once; or, when
+ * `threads` (what et_threads gave) is 1 or no thread can be started, run
+ * it to its end before returning.  Either way et_task_wait must follow
+ * before the next et_task_start of the same task. */
+void et_task_start(et_task *t, unsigned threads, void (*fn)(void *ctx), void *ctx);
+
+/* Return when the call that et_task_start began has returned (at once
+ * when it ran inline, or when none was started). */
+void et_task_wait(et_task *t);
 
 #endif

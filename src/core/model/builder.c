@@ -763,7 +763,8 @@ static void fill_pending_samples(et_inspector *insp)
 int et_model_stats(et_inspector *insp, et_error *err)
 {
     fill_pending_samples(insp);
-    return all_stats(insp, et_threads(), err);
+    unsigned t = et_insp_cint(insp)->threads;
+    return all_stats(insp, t == 0 ? et_threads() : t < ET_MAX_THREADS ? t : ET_MAX_THREADS, err);
 }
 
 /* See model_int.h. */
@@ -1188,7 +1189,8 @@ static void free_signatures(builder *b)
  * or -1 out of memory. */
 static int build_threads(et_inspector *insp, unsigned *threads, bool warn, et_error *err)
 {
-    *threads = et_threads();
+    unsigned t = et_insp_cint(insp)->threads;
+    *threads = t == 0 ? et_threads() : t < ET_MAX_THREADS ? t : ET_MAX_THREADS;
     const char *bad = et_threads_invalid();
     if (!bad || !warn)
         return 0;

@@ -230,6 +230,7 @@ et_inspector *et_inspector_open(const et_inspector_options *o, et_error *err)
      * unless the caller will read them again */
     et_inspector_int *ii = et_insp_int(insp);
     ii->keep_pages = o->keep_pages;
+    ii->threads = o->threads;
     ii->samples_rebuildable = !o->converter;
     if ((insp->etdump_file.data && !insp->etdump_file.in_memory && !ii->keep_pages
              ? et_etdump_open_mapped(&insp->dump, data, size, err)

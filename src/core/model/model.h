@@ -197,6 +197,12 @@ typedef struct et_inspector_options {
      * second time.  Default false: the command line's one-shot outputs
      * give them back (docs/performance.md, "Memory"). */
     bool keep_pages;
+    /* the threads to build with (verify, collate, fill, statistics): 0
+     * means et_threads().  A caller that keeps other threads busy beside
+     * the build (the command line writing the last dump's Parquet files
+     * while it builds the next: et_parquet_give) gives the build the
+     * rest.  The model is the same whatever the number. */
+    unsigned threads;
     /* build the model without the perf data statistics (p10 ... max of
      * every event) and, unless a converter is given, without the samples
      * they are computed from (perf_data.raw, start_time); et_inspector_stats

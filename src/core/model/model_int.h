@@ -21,6 +21,7 @@
 typedef struct et_inspector_int {
     et_inspector pub;
     bool keep_pages;              /* et_inspector_options.keep_pages */
+    unsigned threads;             /* et_inspector_options.threads (0: et_threads()) */
     bool model_pending;           /* defer_model: the event blocks are not built yet
                                    * (n_blocks 0, blocks NULL until et_inspector_ready) */
     bool model_deferred;          /* defer_model took effect: open gave the warnings
