@@ -1348,6 +1348,10 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
         rc = exit_code(&err);
         goto out;
     }
+    /* the Parquet files of a dump are written beside the next one's build,
+     * which takes the other threads */
+    if (pq)
+        o->threads = et_parquet_build_threads();
     for (size_t i = 0; i < n && rc == 0; i++) {
         o->etdump_path = m->dump_paths.v[i];
         o->debug_buffer_path = nb ? m->buffer_paths.v[i] : NULL;
@@ -1382,9 +1386,15 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
             fprintf(stderr, "etinspect: error: %s\n", err.msg);
             rc = exit_code(&err);
         }
-        if (rc == 0 && pq && et_parquet_add(pq, insp, names[i], &err) != 0) {
-            fprintf(stderr, "etinspect: error: %s\n", err.msg);
-            rc = exit_code(&err);
+        if (rc == 0 && pq) {
+            /* written beside the next dump's model (the last one's error
+             * comes from the commit below) */
+            et_inspector *given = insp;
+            insp = NULL;
+            if (et_parquet_give(pq, given, names[i], &err) != 0) {
+                fprintf(stderr, "etinspect: error: %s\n", err.msg);
+                rc = exit_code(&err);
+            }
         }
         et_inspector_free(insp);
     }

@@ -6,6 +6,7 @@
 #include "output/parquet.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -55,6 +56,9 @@ typedef struct colspec {
     const char *name;
     kind k;
     bool optional;
+    /* a number that differs on nearly every row (a start tick): PLAIN
+     * from the start, no dictionary tried */
+    bool plain;
 } colspec;
 
 typedef struct value {
@@ -82,11 +86,16 @@ typedef struct table {
     int ncols;
     bool (*next)(cursor *c);
     void (*get)(cursor *c, int col, value *v);
-    /* NULL, or a faster way through a large table: up to `max` values of
-     * column `col` from the cursor's position on (after a reset: the
-     * first row), their strings stable (not in c->sb); 0 past the last
-     * row */
-    size_t (*fill)(cursor *c, int col, value *out, size_t max);
+    /* NULL, or a faster way through a large table's numeric columns:
+     * the values of up to `max` rows of column `col` from the cursor's
+     * position on (after a reset: the first row), as 64 bits each in
+     * u[] (an INT64's two's complement, a DOUBLE's bits), def[j] 1 for
+     * a value and 0 for a NULL (u[j] then 0); 0 past the last row */
+    size_t (*fill64)(cursor *c, int col, uint64_t *u, uint8_t *def, size_t max);
+    /* NULL, or the column whose values column `col` has on every row of
+     * the cursor's dump (it is then written as a copy of it; it must come
+     * before `col`), or -1 */
+    int (*same)(const cursor *c, int col);
 } table;
 
 struct cursor {
@@ -140,14 +149,14 @@ static bool common(cursor *c, int col, value *v)
 /* dumps */
 
 static const colspec dumps_cols[] = {
-    {"dump", K_STR, false},          {"dump_id", K_STR, false},
-    {"format", K_STR, false},        {"etdump_path", K_STR, false},
-    {"etrecord_path", K_STR, true},  {"etrecord_method", K_STR, true},
-    {"source_time_scale", K_STR, false}, {"target_time_scale", K_STR, false},
-    {"num_blocks", K_I64, false},    {"num_events", K_I64, false},
-    {"num_samples", K_I64, false},   {"num_allocations", K_I64, false},
-    {"warnings", K_STR, false},      {"etinspect_version", K_STR, false},
-    {"exported_at", K_STR, false},   {"etdump_realpath", K_STR, true},
+    {"dump", K_STR, false, false},          {"dump_id", K_STR, false, false},
+    {"format", K_STR, false, false},        {"etdump_path", K_STR, false, false},
+    {"etrecord_path", K_STR, true, false},  {"etrecord_method", K_STR, true, false},
+    {"source_time_scale", K_STR, false, false}, {"target_time_scale", K_STR, false, false},
+    {"num_blocks", K_I64, false, false},    {"num_events", K_I64, false, false},
+    {"num_samples", K_I64, false, false},   {"num_allocations", K_I64, false, false},
+    {"warnings", K_STR, false, false},      {"etinspect_version", K_STR, false, false},
+    {"exported_at", K_STR, false, false},   {"etdump_realpath", K_STR, true, false},
 };
 
 static bool dumps_next(cursor *c)
@@ -183,9 +192,9 @@ static void dumps_get(cursor *c, int col, value *v)
 /* blocks */
 
 static const colspec blocks_cols[] = {
-    {"dump", K_STR, false},       {"dump_id", K_STR, false},   {"block_index", K_I64, false},
-    {"name", K_STR, false},       {"num_runs", K_I64, false},  {"num_events", K_I64, false},
-    {"bundled_input_index", K_I64, false}, {"etrecord_method", K_STR, true},
+    {"dump", K_STR, false, false},       {"dump_id", K_STR, false, false},   {"block_index", K_I64, false, false},
+    {"name", K_STR, false, false},       {"num_runs", K_I64, false, false},  {"num_events", K_I64, false, false},
+    {"bundled_input_index", K_I64, false, false}, {"etrecord_method", K_STR, true, false},
 };
 
 static bool blocks_next(cursor *c)
@@ -214,17 +223,17 @@ static void blocks_get(cursor *c, int col, value *v)
 /* events */
 
 static const colspec events_cols[] = {
-    {"dump", K_STR, false},          {"dump_id", K_STR, false},
-    {"block_index", K_I64, false},   {"event_index", K_I64, false},
-    {"name", K_STR, false},          {"node_type", K_STR, true},
-    {"instruction_id", K_I64, false}, {"delegate_debug_identifier", K_STR, true},
-    {"is_delegated_op", K_BOOL, false}, {"delegate_backend_name", K_STR, true},
-    {"debug_handles", K_STR, true},  {"op_types", K_STR, true},
-    {"num_outputs", K_I64, false},   {"num_samples", K_I64, false},
-    {"p10", K_F64, true},            {"p50", K_F64, true},
-    {"p90", K_F64, true},            {"avg", K_F64, true},
-    {"min", K_F64, true},            {"max", K_F64, true},
-    {"total", K_F64, true},
+    {"dump", K_STR, false, false},          {"dump_id", K_STR, false, false},
+    {"block_index", K_I64, false, false},   {"event_index", K_I64, false, false},
+    {"name", K_STR, false, false},          {"node_type", K_STR, true, false},
+    {"instruction_id", K_I64, false, false}, {"delegate_debug_identifier", K_STR, true, false},
+    {"is_delegated_op", K_BOOL, false, false}, {"delegate_backend_name", K_STR, true, false},
+    {"debug_handles", K_STR, true, false},  {"op_types", K_STR, true, false},
+    {"num_outputs", K_I64, false, false},   {"num_samples", K_I64, false, false},
+    {"p10", K_F64, true, false},            {"p50", K_F64, true, false},
+    {"p90", K_F64, true, false},            {"avg", K_F64, true, false},
+    {"min", K_F64, true, false},            {"max", K_F64, true, false},
+    {"total", K_F64, true, false},
 };
 
 static bool events_next(cursor *c)
@@ -317,10 +326,10 @@ static void events_get(cursor *c, int col, value *v)
 /* samples */
 
 static const colspec samples_cols[] = {
-    {"dump", K_STR, false},         {"dump_id", K_STR, false},
-    {"block_index", K_I64, false},  {"event_index", K_I64, false},
-    {"run", K_I64, false},          {"run_data_index", K_I64, false},
-    {"duration", K_F64, false},     {"start_time", K_U64, true},
+    {"dump", K_STR, false, false},         {"dump_id", K_STR, false, false},
+    {"block_index", K_I64, false, false},  {"event_index", K_I64, false, false},
+    {"run", K_I64, false, false},          {"run_data_index", K_I64, false, false},
+    {"duration", K_F64, false, false},     {"start_time", K_U64, true, true},
 };
 
 static bool samples_next(cursor *c)
@@ -346,7 +355,7 @@ static bool samples_next(cursor *c)
     }
 }
 
-static size_t samples_fill(cursor *c, int col, value *out, size_t max)
+static size_t samples_fill64(cursor *c, int col, uint64_t *u, uint8_t *def, size_t max)
 {
     const et_inspector *insp = c->insp;
     size_t k = 0;
@@ -365,36 +374,45 @@ static size_t samples_fill(cursor *c, int col, value *out, size_t max)
             continue;
         }
         size_t m = n - c->r < max - k ? n - c->r : max - k;
-        value *o = out + k;
-        for (size_t j = 0; j < m; j++)
-            o[j].null = false;
+        uint64_t *o = u + k;
         size_t r0 = c->r;
+        bool present = col != 7 || ev->start_time;
+        memset(def + k, present, m);
         switch (col) {
-        case 0: case 1: {
-            value cv;
-            common(c, col, &cv);
-            for (size_t j = 0; j < m; j++)
-                o[j] = cv;
-            break;
-        }
-        case 2: for (size_t j = 0; j < m; j++) o[j].v.i = (int64_t)c->b; break;
-        case 3: for (size_t j = 0; j < m; j++) o[j].v.i = (int64_t)c->e; break;
-        case 4: for (size_t j = 0; j < m; j++) o[j].v.i = (int64_t)(r0 + j); break;
+        case 2: for (size_t j = 0; j < m; j++) o[j] = c->b; break;
+        case 3: for (size_t j = 0; j < m; j++) o[j] = c->e; break;
+        case 4: for (size_t j = 0; j < m; j++) o[j] = r0 + j; break;
         case 5:
             for (size_t j = 0; j < m; j++)
-                o[j].v.i = r0 + j < blk->n_runs ? (int64_t)blk->runs[r0 + j] : (int64_t)(r0 + j);
+                o[j] = r0 + j < blk->n_runs ? (uint64_t)(int64_t)blk->runs[r0 + j] : r0 + j;
             break;
-        case 6: for (size_t j = 0; j < m; j++) o[j].v.d = ev->perf_data.raw[r0 + j]; break;
+        case 6: memcpy(o, ev->perf_data.raw + r0, m * sizeof *o); break;
         default:
-            for (size_t j = 0; j < m; j++) {
-                o[j].null = !ev->start_time;
-                o[j].v.u = ev->start_time ? ev->start_time[r0 + j] : 0;
-            }
+            if (present)
+                memcpy(o, ev->start_time + r0, m * sizeof *o);
+            else
+                memset(o, 0, m * sizeof *o);
         }
         c->r += m;
         k += m;
     }
     return k;
+}
+
+/* run_data_index is run on every row when each block's runs are the
+ * dump's runs in order (a dump without gaps): the usual case. */
+static int samples_same(const cursor *c, int col)
+{
+    if (col != 5)
+        return -1;
+    const et_inspector *insp = c->insp;
+    for (size_t b = 0; b < insp->n_blocks; b++) {
+        const et_block *blk = &insp->blocks[b];
+        for (size_t r = 0; r < blk->n_runs; r++)
+            if (blk->runs[r] != r)
+                return -1;
+    }
+    return 4;
 }
 
 static void samples_get(cursor *c, int col, value *v)
@@ -422,11 +440,11 @@ static void samples_get(cursor *c, int col, value *v)
 /* allocations */
 
 static const colspec allocations_cols[] = {
-    {"dump", K_STR, false},          {"dump_id", K_STR, false},
-    {"block_index", K_I64, false},   {"run", K_I64, false},
-    {"seq", K_I64, false},           {"run_data_index", K_I64, false},
-    {"allocator_id", K_I64, false},  {"allocator", K_STR, true},
-    {"allocation_size", K_U64, false},
+    {"dump", K_STR, false, false},          {"dump_id", K_STR, false, false},
+    {"block_index", K_I64, false, false},   {"run", K_I64, false, false},
+    {"seq", K_I64, false, false},           {"run_data_index", K_I64, false, false},
+    {"allocator_id", K_I64, false, false},  {"allocator", K_STR, true, false},
+    {"allocation_size", K_U64, false, false},
 };
 
 static bool allocations_next(cursor *c)
@@ -475,10 +493,11 @@ static void allocations_get(cursor *c, int col, value *v)
     }
 }
 
-#define TABLE(t, f) {#t, t##_cols, (int)(sizeof t##_cols / sizeof *t##_cols), t##_next, t##_get, f}
-static const table tables[] = {TABLE(blocks, NULL), TABLE(events, NULL),
-                               TABLE(samples, samples_fill), TABLE(allocations, NULL),
-                               TABLE(dumps, NULL)};
+#define TABLE(t, f, s) {#t, t##_cols, (int)(sizeof t##_cols / sizeof *t##_cols), t##_next, t##_get, f, s}
+static const table tables[] = {TABLE(blocks, NULL, NULL), TABLE(events, NULL, NULL),
+                               TABLE(samples, samples_fill64, samples_same),
+                               TABLE(allocations, NULL, NULL),
+                               TABLE(dumps, NULL, NULL)};
 #define N_TABLES (sizeof tables / sizeof *tables)
 #define MAX_COLS 24
 
@@ -514,22 +533,34 @@ static void add_varint(et_strbuf *sb, uint64_t v)
  * least significant bit first. */
 static void bit_pack(et_strbuf *sb, const uint32_t *v, size_t n, size_t at, size_t groups, int w)
 {
-    uint64_t acc = 0;
-    int bits = 0;
     char *o = et_sb_room(sb, groups * (size_t)w);
     if (!o)
         return;
-    char *start = o;
-    for (size_t i = at; i < at + 8 * groups; i++) {
-        acc |= (uint64_t)(i < n ? v[i] : 0) << bits;
-        bits += w;
-        while (bits >= 8) {
-            *o++ = (char)acc;
-            acc >>= 8;
-            bits -= 8;
+    for (size_t g = 0; g < groups; g++) {
+        const uint32_t *x = v + at + 8 * g;
+        uint32_t pad[8] = {0};
+        if (at + 8 * g + 8 > n) { /* the last group: zeros past n */
+            for (size_t k = 0; at + 8 * g + k < n; k++)
+                pad[k] = x[k];
+            x = pad;
         }
+        /* 8 values are w bytes: 32 bits out whenever 32 are in */
+        uint64_t acc = 0;
+        int bits = 0;
+        for (int k = 0; k < 8; k++) {
+            acc |= (uint64_t)x[k] << bits;
+            bits += w;
+            if (bits >= 32) {
+                put_le32(o, (uint32_t)acc);
+                o += 4;
+                acc >>= 32;
+                bits -= 32;
+            }
+        }
+        for (; bits > 0; bits -= 8, acc >>= 8)
+            *o++ = (char)acc;
     }
-    et_sb_setlen(sb, start + (o - start));
+    et_sb_setlen(sb, o);
 }
 
 static void flush_packed(et_strbuf *sb, const uint32_t *v, size_t n, size_t at, size_t groups,
@@ -610,6 +641,13 @@ typedef struct input_id {
     const char *path;
 } input_id;
 
+/* A slot of an integer dictionary's hash table: the key beside its index
+ * (one memory access a probe). */
+typedef struct islot_t {
+    uint64_t key;
+    uint32_t val; /* index + 1, 0 empty */
+} islot_t;
+
 /* A column encoder: one per thread encoding columns (a table's columns
  * are encoded side by side when it is large), each column's pages into
  * its own buffer, the file written from them in column order - the same
@@ -620,8 +658,8 @@ typedef struct colenc {
     uint32_t *idx;  /* a dictionary column's indices, per non-null row */
     char *vals;     /* a PLAIN page's values (ET_PQ_PAGE_ROWS * 8 bytes) */
     uint64_t *ikeys; /* an integer column's dictionary */
-    uint32_t *islot;
-    size_t in, inslot;
+    islot_t *islot;  /* its hash table */
+    size_t in, icap, inbig, inslot; /* entries, room, entries in islot, slots */
     uint32_t small[SMALL_KEYS]; /* the dictionary's keys below SMALL_KEYS: index + 1 */
     uint8_t *defs;  /* definition levels of the rows */
     size_t cap_rows;
@@ -646,8 +684,8 @@ struct et_parquet {
     colenc encs[MAX_ENC];
     unsigned nenc;
     et_strbuf meta;
-    chunk ch[MAX_COLS];
-    et_strbuf colout[MAX_COLS];
+    chunk ch[N_TABLES][MAX_COLS];          /* each table's column chunks */
+    et_strbuf colout[N_TABLES][MAX_COLS];  /* and their bytes */
     /* the files written and not yet committed (PENDING_DUMPS dumps' at
      * most), the last one the file being written */
     et_outfile pend[PENDING_DUMPS * 5];
@@ -657,6 +695,14 @@ struct et_parquet {
     int64_t offset;
     bool io_failed; /* a write to of.fp failed (its errno tells why) */
     et_error *err;
+    /* the dump given (et_parquet_give), written on `task` */
+    et_task task;
+    unsigned given_threads; /* the encoders it may use */
+    char given_id[33];      /* its ID, hashed on the caller's thread */
+    et_inspector *given;
+    char *given_name;
+    int given_rc;
+    et_error given_err;
 };
 
 /* Out of memory, into the error of `p` (an et_parquet or an enc). */
@@ -921,44 +967,110 @@ static void utf8_fix(et_strbuf *sb, const char *s, size_t n)
     }
 }
 
-/* Integer dictionary: key -> index, open addressing (slot: index + 1). */
+/* The slot of key `key` in a table of `nslot` slots (a power of 2): the
+ * product's high bits folded onto its low ones, so that keys differing
+ * only in their high bits (doubles of different exponents) spread too. */
+static size_t ikey_slot(uint64_t key, size_t nslot)
+{
+    uint64_t h = key * 0x9E3779B97F4A7C15ull;
+    return (size_t)(h ^ h >> 29) & (nslot - 1);
+}
+
+/* Integer dictionary: key -> index.  Keys below SMALL_KEYS (indices,
+ * runs) are looked up in p->small; the others in an open-addressing table
+ * (p->islot, at most a quarter full).  Doubles are keyed by their bits:
+ * the dictionary keeps every value exactly (-0.0 and each NaN their own
+ * entry).  -1: out of memory. */
 static int64_t idict_index(colenc *p, uint64_t key)
 {
     if (key < SMALL_KEYS && p->small[key])
         return (int64_t)p->small[key] - 1;
-    if (2 * (p->in + 1) > p->inslot) {
-        size_t nslot = p->inslot ? 2 * p->inslot : 1024;
-        uint32_t *slot = calloc(nslot, sizeof *slot);
-        uint64_t *keys = realloc(p->ikeys, (nslot / 2) * sizeof *keys);
-        if (!slot || !keys) {
-            free(slot);
-            if (keys)
-                p->ikeys = keys;
+    if (p->in == p->icap) {
+        size_t cap = p->icap ? 2 * p->icap : 1024;
+        uint64_t *keys = realloc(p->ikeys, cap * sizeof *keys);
+        if (!keys || p->in >= UINT32_MAX - 1)
             return -1;
-        }
         p->ikeys = keys;
+        p->icap = cap;
+    }
+    if (key < SMALL_KEYS) {
+        p->ikeys[p->in] = key;
+        p->small[key] = (uint32_t)p->in + 1;
+        return (int64_t)p->in++;
+    }
+    if (4 * (p->inbig + 1) > p->inslot) {
+        size_t nslot = p->inslot ? 2 * p->inslot : 1024;
+        islot_t *slot = calloc(nslot, sizeof *slot);
+        if (!slot)
+            return -1;
         for (size_t i = 0; i < p->in; i++) {
-            size_t j = (size_t)((keys[i] * 0x9E3779B97F4A7C15ull) >> 20) & (nslot - 1);
-            while (slot[j])
+            if (p->ikeys[i] < SMALL_KEYS)
+                continue;
+            size_t j = ikey_slot(p->ikeys[i], nslot);
+            while (slot[j].val)
                 j = (j + 1) & (nslot - 1);
-            slot[j] = (uint32_t)i + 1;
+            slot[j] = (islot_t){p->ikeys[i], (uint32_t)i + 1};
         }
         free(p->islot);
         p->islot = slot;
         p->inslot = nslot;
     }
-    size_t j = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (p->inslot - 1);
-    while (p->islot[j]) {
-        size_t i = p->islot[j] - 1;
-        if (p->ikeys[i] == key)
-            return (int64_t)i;
+    size_t j = ikey_slot(key, p->inslot);
+    while (p->islot[j].val) {
+        if (p->islot[j].key == key)
+            return (int64_t)p->islot[j].val - 1;
         j = (j + 1) & (p->inslot - 1);
     }
     p->ikeys[p->in] = key;
-    p->islot[j] = (uint32_t)p->in + 1;
-    if (key < SMALL_KEYS)
-        p->small[key] = (uint32_t)p->in + 1;
+    p->islot[j] = (islot_t){key, (uint32_t)p->in + 1};
+    p->inbig++;
     return (int64_t)p->in++;
+}
+
+/* Empty the integer dictionary (its tables cleared for what was in). */
+static void idict_clear(colenc *p)
+{
+    for (size_t i = 0; i < p->in; i++)
+        if (p->ikeys[i] < SMALL_KEYS)
+            p->small[p->ikeys[i]] = 0;
+    if (p->inbig > 0)
+        memset(p->islot, 0, p->inslot * sizeof *p->islot);
+    p->in = p->inbig = 0;
+}
+
+/* A numeric column's min and max so far, as their 64 bits. */
+typedef struct minmax {
+    bool any;
+    uint64_t lo, hi;
+} minmax;
+
+/* Take value u (the 64 bits of a `k`: INT64, UINT64 or DOUBLE) into the
+ * min and max of *m: integers compare by their kind's order, doubles as
+ * numbers with NaN left out (the specification's order for DOUBLE). */
+static void stat_u64(kind k, uint64_t u, minmax *m)
+{
+    if (k == K_F64) {
+        double d, lo, hi;
+        memcpy(&d, &u, 8);
+        if (d != d)
+            return;
+        memcpy(&lo, &m->lo, 8), memcpy(&hi, &m->hi, 8);
+        if (!m->any || d < lo)
+            m->lo = u;
+        if (!m->any || d > hi)
+            m->hi = u;
+    } else if (k == K_I64) {
+        if (!m->any || (int64_t)u < (int64_t)m->lo)
+            m->lo = u;
+        if (!m->any || (int64_t)u > (int64_t)m->hi)
+            m->hi = u;
+    } else {
+        if (!m->any || u < m->lo)
+            m->lo = u;
+        if (!m->any || u > m->hi)
+            m->hi = u;
+    }
+    m->any = true;
 }
 
 /* An integer column leaves its dictionary for PLAIN when it has more than
@@ -987,7 +1099,7 @@ static int write_column(colenc *p, const table *t, cursor *c, int col, size_t *r
 {
     const colspec *cs = &t->cols[col];
     chunk *ch = &p->ch[col];
-    bool use_dict = cs->k == K_STR || cs->k == K_I64 || cs->k == K_U64;
+    bool use_dict = cs->k != K_BOOL && !cs->plain;
     p->cur = &p->outs[col];
 again:
     et_sb_reset(p->cur);
@@ -996,25 +1108,18 @@ again:
     c->started = false;
     c->b = c->e = c->r = c->k = 0;
     dict_clear(&p->d);
-    p->in = 0;
-    if (p->islot)
-        memset(p->islot, 0, p->inslot * sizeof *p->islot);
-    memset(p->small, 0, sizeof p->small);
+    idict_clear(p);
     size_t n = 0, page_from = 0, nonnull = 0, nv = 0;
-    int64_t imin = 0, imax = 0;
-    uint64_t umin = 0, umax = 0;
-    double dmin = 0, dmax = 0;
+    minmax mm = {0};
     bool bmin = true, bmax = false;
     int nbits = 0;
-    int64_t last_i = -1;
-    const char *last_sp = NULL; /* the last row's string as the table gave it */
-    size_t last_sn = 0;
-    value batch[256];
-    if (t->fill && col <= 1 && c->n_samples > 0) {
+    int64_t last_i = -1; /* a string column: the last row's index */
+    uint64_t last_u = 0; /* a numeric column: the last row's value */
+    if (t->fill64 && col <= 1 && c->n_samples > 0) {
         /* samples' dump or dump_id: the same string on every row, one
          * dictionary entry and its index 0 on each (what the loop below
          * would find, without a look at each row) */
-        value cv;
+        value cv = {.null = true};
         common(c, col, &cv);
         const char *sp = cv.v.s.p;
         size_t sn = cv.v.s.n;
@@ -1027,19 +1132,27 @@ again:
         n = nonnull = c->n_samples;
         if (reserve_rows(p, n) != 0 || dict_index(&p->d, sp, sn) != 0)
             return NOMEM(p);
-        memset(p->defs, 1, n);
-        memset(p->idx, 0, n * sizeof *p->idx);
+        if (cs->optional)
+            memset(p->defs, 1, n);
+        /* p->idx is not read: one entry, one RLE run a page (below) */
     }
+    uint64_t ub[1024]; /* a batch of a numeric column's values (fill64's u) */
+    uint8_t db[1024];  /* and whether each is a value, not NULL */
+    bool typed = t->fill64 && cs->k != K_STR;
     for (bool scan = n == 0; scan;) {
-        size_t want = sizeof batch / sizeof *batch, nb;
+        size_t want = typed ? sizeof ub / sizeof *ub : 1, nb;
         if (!use_dict && ET_PQ_PAGE_ROWS - (n - page_from) < want)
             want = ET_PQ_PAGE_ROWS - (n - page_from);
-        if (t->fill) {
-            nb = t->fill(c, col, batch, want);
+        value v = {.null = true};
+        if (typed) {
+            nb = t->fill64(c, col, ub, db, want);
         } else {
             nb = t->next(c) ? 1 : 0;
-            if (nb)
-                t->get(c, col, batch);
+            if (nb) {
+                t->get(c, col, &v);
+                db[0] = !v.null;
+                ub[0] = v.null ? 0 : cs->k == K_BOOL ? (uint64_t)v.v.b : v.v.u;
+            }
             if (c->sb.failed)
                 return NOMEM(p);
         }
@@ -1048,29 +1161,24 @@ again:
         if (n + nb > p->cap_rows && reserve_rows(p, n + nb) != 0)
             return NOMEM(p);
         size_t nonnull0 = nonnull;
-        for (size_t j = 0; j < nb; j++) {
-            p->defs[n + j] = !batch[j].null;
-            nonnull += !batch[j].null;
+        if (cs->optional) { /* the definition levels */
+            memcpy(p->defs + n, db, nb);
+            for (size_t j = 0; j < nb; j++)
+                nonnull += db[j];
+        } else {
+            nonnull += nb;
         }
         ch->nulls += (int64_t)(nb - (nonnull - nonnull0));
         size_t o = nonnull0; /* the next non-null value's place in p->idx */
-        switch (cs->k) {
-        case K_STR:
-            for (size_t j = 0; j < nb; j++) {
-                const value *v = &batch[j];
-                if (v->null)
-                    continue;
+        if (cs->k == K_STR) {
+            if (!v.null) {
                 /* the last row's string again (compared with the
                  * dictionary's copy: a cell may be built in c->sb) */
                 int64_t i = last_i;
-                /* a fill's strings are stable: the same pointer, the
-                 * same string */
-                bool again_ = t->fill && i >= 0 && v->v.s.p == last_sp && v->v.s.n == last_sn;
-                last_sp = v->v.s.p, last_sn = v->v.s.n;
-                if (!again_ && (i < 0 || p->d.len[i] != v->v.s.n ||
-                                memcmp(p->d.bytes.p + p->d.off[i], v->v.s.p, v->v.s.n) != 0)) {
-                    const char *sp = v->v.s.p;
-                    size_t sn = v->v.s.n;
+                if (i < 0 || p->d.len[i] != v.v.s.n ||
+                    memcmp(p->d.bytes.p + p->d.off[i], v.v.s.p, v.v.s.n) != 0) {
+                    const char *sp = v.v.s.p;
+                    size_t sn = v.v.s.n;
                     if (utf8_valid((const unsigned char *)sp, sn) != sn) {
                         utf8_fix(&p->fix, sp, sn);
                         if (p->fix.failed)
@@ -1084,73 +1192,66 @@ again:
                 last_i = i;
                 p->idx[o++] = (uint32_t)i;
             }
-            break;
-        case K_I64:
-        case K_U64:
+        } else if (use_dict) {
+            /* INT64 and DOUBLE: the dictionary's index of each value (the
+             * last row's again without a lookup); min and max are the
+             * dictionary's, once every row was seen */
+            uint32_t *idx = p->idx;
             for (size_t j = 0; j < nb; j++) {
-                const value *v = &batch[j];
-                if (v->null)
+                if (!db[j])
                     continue;
-                uint64_t u = v->v.u;
-                if (cs->k == K_I64) {
-                    if (o == 0 || v->v.i < imin)
-                        imin = v->v.i;
-                    if (o == 0 || v->v.i > imax)
-                        imax = v->v.i;
-                } else {
-                    if (o == 0 || u < umin)
-                        umin = u;
-                    if (o == 0 || u > umax)
-                        umax = u;
-                }
-                if (use_dict) {
-                    int64_t i = o && u == (uint64_t)last_i ? (int64_t)p->idx[o - 1]
-                                                           : idict_index(p, u);
-                    if (i < 0)
-                        return NOMEM(p);
-                    last_i = (int64_t)u;
-                    p->idx[o++] = (uint32_t)i;
-                } else {
-                    put_le64(p->vals + nv, u);
-                    nv += 8;
+                uint64_t u = ub[j];
+                if (o > 0 && u == last_u) {
+                    idx[o] = idx[o - 1];
                     o++;
+                    continue;
                 }
+                int64_t i = idict_index(p, u);
+                if (i < 0)
+                    return NOMEM(p);
+                last_u = u;
+                idx[o++] = (uint32_t)i;
             }
-            if (use_dict && (p->in > IDICT_MAX || (n >= 4096 && p->in > n / 2))) {
+            if (p->in > IDICT_MAX || (n >= 4096 && p->in > n / 2)) {
                 use_dict = false;
                 goto again;
             }
-            break;
-        case K_F64:
+        } else if (cs->k == K_BOOL) {
             for (size_t j = 0; j < nb; j++) {
-                const value *v = &batch[j];
-                if (v->null)
+                if (!db[j])
                     continue;
-                put_le64(p->vals + nv, v->v.u);
-                nv += 8;
-                double d = v->v.d;
-                if (d == d) { /* NaN takes no part in min and max */
-                    if (!ch->has_minmax || d < dmin)
-                        dmin = d;
-                    if (!ch->has_minmax || d > dmax)
-                        dmax = d;
-                    ch->has_minmax = true;
-                }
-            }
-            break;
-        case K_BOOL:
-            for (size_t j = 0; j < nb; j++) {
-                const value *v = &batch[j];
-                if (v->null)
-                    continue;
+                bool x = ub[j] != 0;
                 if (nbits == 0)
                     p->vals[nv++] = 0;
-                p->vals[nv - 1] |= (char)(v->v.b << nbits);
+                p->vals[nv - 1] |= (char)(x << nbits);
                 nbits = (nbits + 1) & 7;
-                bmin = bmin && v->v.b;
-                bmax = bmax || v->v.b;
+                bmin = bmin && x;
+                bmax = bmax || x;
             }
-            break;
+        } else {
+            /* PLAIN: the values of the rows that have one, 8 bytes each */
+            size_t m = 0;
+            for (size_t j = 0; j < nb; j++)
+                if (db[j])
+                    ub[m++] = ub[j];
+            if (m > 0 && cs->k == K_U64) {
+                uint64_t lo = mm.any ? mm.lo : ub[0], hi = mm.any ? mm.hi : ub[0];
+                for (size_t j = 0; j < m; j++) {
+                    lo = ub[j] < lo ? ub[j] : lo;
+                    hi = ub[j] > hi ? ub[j] : hi;
+                }
+                mm = (minmax){true, lo, hi};
+            } else {
+                for (size_t j = 0; j < m; j++)
+                    stat_u64(cs->k, ub[j], &mm);
+            }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            memcpy(p->vals + nv, ub, m * 8);
+#else
+            for (size_t j = 0; j < m; j++)
+                put_le64(p->vals + nv + 8 * j, ub[j]);
+#endif
+            nv += m * 8;
         }
         n += nb;
         if (!use_dict && n - page_from == ET_PQ_PAGE_ROWS) {
@@ -1160,6 +1261,11 @@ again:
             nv = 0;
             nbits = 0;
         }
+    }
+    if (use_dict && cs->k != K_STR && p->in > n / 2) {
+        /* more distinct values than half the rows: PLAIN is smaller */
+        use_dict = false;
+        goto again;
     }
     *rows = n;
     if (use_dict) {
@@ -1189,11 +1295,18 @@ again:
             et_sb_reset(&p->page);
             if (cs->optional)
                 put_levels(p, from, to);
-            size_t m = 0;
-            for (size_t r = from; r < to; r++)
-                m += p->defs[r];
+            size_t m = cs->optional ? 0 : to - from;
+            if (cs->optional)
+                for (size_t r = from; r < to; r++)
+                    m += p->defs[r];
             et_sb_addc(&p->page, (char)w);
-            et_parquet_rle(&p->page, p->idx + ix, m, w);
+            if (nd == 1 && m > 0) {
+                /* one value: every index 0, one RLE run */
+                add_varint(&p->page, (uint64_t)m << 1);
+                et_sb_addc(&p->page, 0);
+            } else {
+                et_parquet_rle(&p->page, p->idx + ix, m, w);
+            }
             ix += m;
             if (write_page(p, ch, cs->name, PAGE_DATA, &p->page, to - from, ENC_RLE_DICTIONARY) != 0)
                 return -1;
@@ -1205,24 +1318,25 @@ again:
     if (nonnull > 0) {
         switch (cs->k) {
         case K_I64:
-            put_le64(ch->min, (uint64_t)imin), put_le64(ch->max, (uint64_t)imax);
-            ch->min_n = ch->max_n = 8, ch->has_minmax = true;
-            break;
         case K_U64:
-            put_le64(ch->min, umin), put_le64(ch->max, umax);
-            ch->min_n = ch->max_n = 8, ch->has_minmax = true;
-            break;
         case K_F64:
-            if (ch->has_minmax) {
-                /* a zero minimum is written -0.0 and a zero maximum +0.0 */
-                if (dmin == 0)
-                    dmin = -0.0;
-                if (dmax == 0)
-                    dmax = 0.0;
-                uint64_t u;
-                memcpy(&u, &dmin, 8), put_le64(ch->min, u);
-                memcpy(&u, &dmax, 8), put_le64(ch->max, u);
-                ch->min_n = ch->max_n = 8;
+            if (use_dict) /* the values are the dictionary's */
+                for (size_t i = 0; i < p->in; i++)
+                    stat_u64(cs->k, p->ikeys[i], &mm);
+            if (mm.any) {
+                uint64_t lo = mm.lo, hi = mm.hi;
+                if (cs->k == K_F64) {
+                    /* a zero minimum is written -0.0 and a zero maximum +0.0 */
+                    double d;
+                    memcpy(&d, &lo, 8);
+                    if (d == 0)
+                        lo = 0x8000000000000000ull;
+                    memcpy(&d, &hi, 8);
+                    if (d == 0)
+                        hi = 0;
+                }
+                put_le64(ch->min, lo), put_le64(ch->max, hi);
+                ch->min_n = ch->max_n = 8, ch->has_minmax = true;
             }
             break;
         case K_BOOL:
@@ -1238,7 +1352,8 @@ again:
 
 /* The FileMetaData of a file of table `t` with `rows` rows (the chunks in
  * p->ch), in p->meta. */
-static void file_metadata(et_parquet *p, const table *t, size_t rows, int64_t first_page)
+static void file_metadata(et_parquet *p, const table *t, const chunk *chs, size_t rows,
+                          int64_t first_page)
 {
     et_strbuf *sb = &p->meta;
     et_sb_reset(sb);
@@ -1280,12 +1395,12 @@ static void file_metadata(et_parquet *p, const table *t, size_t rows, int64_t fi
     if (rows) {
         int64_t unc = 0, comp = 0;
         for (int i = 0; i < t->ncols; i++)
-            unc += p->ch[i].uncompressed, comp += p->ch[i].compressed;
+            unc += chs[i].uncompressed, comp += chs[i].compressed;
         et_thrift_struct(x); /* RowGroup */
         et_thrift_field_list(x, 1, ET_THRIFT_STRUCT, (size_t)t->ncols);
         for (int i = 0; i < t->ncols; i++) {
             const colspec *cs = &t->cols[i];
-            const chunk *ch = &p->ch[i];
+            const chunk *ch = &chs[i];
             static const int ptype[] = {[K_I64] = PT_INT64, [K_U64] = PT_INT64,
                                         [K_F64] = PT_DOUBLE, [K_STR] = PT_BYTE_ARRAY,
                                         [K_BOOL] = PT_BOOLEAN};
@@ -1294,7 +1409,8 @@ static void file_metadata(et_parquet *p, const table *t, size_t rows, int64_t fi
             et_thrift_field_i64(x, 2, start);
             et_thrift_field_struct(x, 3); /* ColumnMetaData */
             et_thrift_field_i32(x, 1, ptype[cs->k]);
-            if (cs->k == K_STR) {
+            if (ch->dict_offset >= 0) {
+                /* the dictionary page PLAIN, the levels RLE, the indices */
                 et_thrift_field_list(x, 2, ET_THRIFT_I32, 3);
                 et_thrift_i32(x, ENC_PLAIN);
                 et_thrift_i32(x, ENC_RLE);
@@ -1341,15 +1457,29 @@ static void file_metadata(et_parquet *p, const table *t, size_t rows, int64_t fi
     et_thrift_end(x);
 }
 
-/* What the threads encoding one table's columns share: encoder i takes
- * columns i, i + n, i + 2n, ... */
+/* What the threads encoding a dump's columns share: each encoder takes
+ * the next column not taken, of any table, the costliest first (`order`:
+ * table index * MAX_COLS + column); a column whose values are another's
+ * (`same`) is not encoded but copied. */
 typedef struct encode_job {
     et_parquet *p;
-    const table *t;
     const cursor *c;
-    unsigned n;
-    size_t rows[MAX_COLS];
+    const char *const *paths; /* by table */
+    int nitems;
+    atomic_int next;
+    int order[N_TABLES * MAX_COLS];
+    int same[N_TABLES][MAX_COLS]; /* -1, or the column it equals */
+    size_t rows[N_TABLES][MAX_COLS];
 } encode_job;
+
+/* How long column `cs` takes to encode, roughly: a PLAIN number (every
+ * value through ZSTD), a double (a dictionary of bit patterns), another
+ * number, a string (mostly a value repeated); a large table's before a
+ * small one's. */
+static int column_cost(const colspec *cs)
+{
+    return cs->plain ? 3 : cs->k == K_F64 ? 2 : cs->k == K_STR ? 0 : 1;
+}
 
 static void encode_columns(void *ctx, size_t i)
 {
@@ -1359,69 +1489,67 @@ static void encode_columns(void *ctx, size_t i)
     e->c = *j->c;
     e->c.sb = sb;
     e->rc = 0;
-    for (int col = (int)i; col < j->t->ncols && e->rc == 0; col += (int)j->n)
-        e->rc = write_column(e, j->t, &e->c, col, &j->rows[col]);
+    for (;;) {
+        int k = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
+        if (k >= j->nitems || e->rc != 0)
+            break;
+        int ti = j->order[k] / MAX_COLS, col = j->order[k] % MAX_COLS;
+        if (j->same[ti][col] >= 0)
+            continue;
+        e->ch = j->p->ch[ti];
+        e->outs = j->p->colout[ti];
+        e->path = j->paths[ti];
+        e->rc = write_column(e, &tables[ti], &e->c, col, &j->rows[ti][col]);
+    }
 }
 
-/* One file: DIR/TABLE/part-ID.parquet. */
-static int write_file(et_parquet *p, const table *t, cursor *c)
+/* Open the file of table `t` of the dump: DIR/TABLE/part-ID.parquet, its
+ * path into `path`, the outfile p->pend[p->npend] (p->npend counts it). */
+static int open_file(et_parquet *p, const table *t, const cursor *c, et_strbuf *path)
 {
-    et_strbuf path = {0};
-    et_sb_adds(&path, p->dir);
-    et_sb_addc(&path, '/');
-    et_sb_adds(&path, t->name);
-    et_sb_adds(&path, "/part-");
-    et_sb_adds(&path, c->dump_id);
-    et_sb_adds(&path, ".parquet");
-    if (path.failed) {
-        et_sb_free(&path);
+    et_sb_adds(path, p->dir);
+    et_sb_addc(path, '/');
+    et_sb_adds(path, t->name);
+    et_sb_adds(path, "/part-");
+    et_sb_adds(path, c->dump_id);
+    et_sb_adds(path, ".parquet");
+    if (path->failed)
         return NOMEM(p);
-    }
-    p->path = path.p;
-    p->of = &p->pend[p->npend];
     /* the caller's inputs, stat()ed once at begin (outfile.h checks the
      * inputs in use itself): one stat per file, whatever their number */
     struct stat ds;
-    if (stat(path.p, &ds) == 0)
+    if (stat(path->p, &ds) == 0)
         for (size_t i = 0; i < p->nins; i++)
-            if (p->ins[i].dev == ds.st_dev && p->ins[i].ino == ds.st_ino) {
-                et_fail(p->err, ET_ERR_USAGE,
-                        "%s: refusing to overwrite an input file with output (the input %s)",
-                        path.p, p->ins[i].path);
-                et_sb_free(&path);
-                return -1;
-            }
-    if (et_outfile_open(p->of, path.p, NULL, p->err) != 0) {
-        et_sb_free(&path);
+            if (p->ins[i].dev == ds.st_dev && p->ins[i].ino == ds.st_ino)
+                return et_fail(p->err, ET_ERR_USAGE,
+                               "%s: refusing to overwrite an input file with output (the input %s)",
+                               path->p, p->ins[i].path);
+    if (et_outfile_open(&p->pend[p->npend], path->p, NULL, p->err) != 0)
         return -1;
-    }
+    p->npend++; /* committed with the others (et_parquet_commit) */
+    return 0;
+}
+
+/* Write the file of table `ti` (its columns encoded) into outfile `of`:
+ * "PAR1", the column chunks, the footer. */
+static int finish_file(et_parquet *p, size_t ti, size_t rows, et_outfile *of, const char *path)
+{
+    const table *t = &tables[ti];
+    p->of = of;
+    p->path = path;
     p->offset = 0;
     p->io_failed = false;
-    /* the columns, side by side on the encoders when the table is large */
-    size_t big = t->fill == samples_fill ? c->n_samples
-                 : t->next == events_next ? c->n_events
-                 : t->next == allocations_next ? c->n_allocs : 0;
-    encode_job job = {.p = p, .t = t, .c = c, .n = big >= ET_PQ_PAGE_ROWS ? p->nenc : 1};
-    for (unsigned i = 0; i < job.n; i++)
-        p->encs[i].path = path.p;
-    et_parallel_for(job.n, job.n, encode_columns, &job);
-    int rc = 0;
-    for (unsigned i = 0; i < job.n && rc == 0; i++)
-        if (p->encs[i].rc != 0)
-            rc = -1, *p->err = p->encs[i].own_err;
-    size_t rows = job.rows[0];
-    if (rc == 0)
-        rc = out(p, "PAR1", 4);
+    int rc = out(p, "PAR1", 4);
     for (int col = 0; rc == 0 && col < t->ncols; col++) {
-        chunk *ch = &p->ch[col];
+        chunk *ch = &p->ch[ti][col];
         if (ch->dict_offset >= 0)
             ch->dict_offset += p->offset;
         if (ch->data_offset >= 0)
             ch->data_offset += p->offset;
-        rc = out(p, p->colout[col].p, p->colout[col].n);
+        rc = out(p, p->colout[ti][col].p, p->colout[ti][col].n);
     }
     if (rc == 0) {
-        file_metadata(p, t, rows, 4);
+        file_metadata(p, t, p->ch[ti], rows, 4);
         if (p->meta.failed || p->meta.n > UINT32_MAX)
             rc = NOMEM(p);
     }
@@ -1436,16 +1564,73 @@ static int write_file(et_parquet *p, const table *t, cursor *c)
         rc = out(p, "PAR1", 4);
     if (rc != 0) {
         if (p->io_failed)
-            et_outfile_fail(p->of, p->err);
-        else
-            et_outfile_abort(p->of);
-    } else if (fflush(p->of->fp) != 0 || ferror(p->of->fp)) {
-        rc = et_outfile_fail(p->of, p->err);
-    } else {
-        p->npend++; /* committed with the others (et_parquet_commit) */
+            et_outfile_fail(of, p->err);
+    } else if (fflush(of->fp) != 0 || ferror(of->fp)) {
+        rc = et_outfile_fail(of, p->err);
     }
+    p->of = NULL;
     p->path = NULL;
-    et_sb_free(&path);
+    return rc;
+}
+
+/* The files of the dump of cursor `c`, one per table: all opened, every
+ * table's columns encoded (side by side on the encoders when the dump is
+ * large), then each file written.  On failure the caller aborts the files
+ * opened (p->pend from its first). */
+static int write_files(et_parquet *p, cursor *c)
+{
+    et_strbuf paths[N_TABLES];
+    memset(paths, 0, sizeof paths);
+    size_t first = p->npend;
+    int rc = 0;
+    for (size_t ti = 0; rc == 0 && ti < N_TABLES; ti++)
+        rc = open_file(p, &tables[ti], c, &paths[ti]);
+    encode_job *job = rc == 0 ? calloc(1, sizeof *job) : NULL;
+    if (rc == 0 && !job)
+        rc = NOMEM(p);
+    if (rc == 0) {
+        job->p = p;
+        job->c = c;
+        const char *pp[N_TABLES];
+        for (size_t ti = 0; ti < N_TABLES; ti++)
+            pp[ti] = paths[ti].p;
+        job->paths = pp;
+        atomic_init(&job->next, 0);
+        for (int w = 3; w >= 0; w--)
+            for (size_t ti = 0; ti < N_TABLES; ti++)
+                for (int col = 0; col < tables[ti].ncols; col++)
+                    if (column_cost(&tables[ti].cols[col]) == w)
+                        job->order[job->nitems++] = (int)ti * MAX_COLS + col;
+        for (size_t ti = 0; ti < N_TABLES; ti++)
+            for (int col = 0; col < tables[ti].ncols; col++)
+                job->same[ti][col] = tables[ti].same ? tables[ti].same(c, col) : -1;
+        /* side by side when there is enough to share */
+        unsigned nenc = p->given_threads && p->given_threads < p->nenc ? p->given_threads : p->nenc;
+        unsigned n = c->n_samples + c->n_events + c->n_allocs >= ET_PQ_PAGE_ROWS ? nenc : 1;
+        et_parallel_for(n, n, encode_columns, job);
+        for (unsigned i = 0; i < n && rc == 0; i++)
+            if (p->encs[i].rc != 0)
+                rc = -1, *p->err = p->encs[i].own_err;
+        for (size_t ti = 0; rc == 0 && ti < N_TABLES; ti++)
+            for (int col = 0; rc == 0 && col < tables[ti].ncols; col++) {
+                int from = job->same[ti][col];
+                if (from < 0)
+                    continue;
+                /* the same pages: offsets are the chunk's own until placed */
+                et_strbuf *to = &p->colout[ti][col];
+                et_sb_reset(to);
+                et_sb_add(to, p->colout[ti][from].p, p->colout[ti][from].n);
+                p->ch[ti][col] = p->ch[ti][from];
+                job->rows[ti][col] = job->rows[ti][from];
+                if (to->failed)
+                    rc = NOMEM(p);
+            }
+        for (size_t ti = 0; rc == 0 && ti < N_TABLES; ti++)
+            rc = finish_file(p, ti, job->rows[ti][0], &p->pend[first + ti], paths[ti].p);
+    }
+    free(job);
+    for (size_t ti = 0; ti < N_TABLES; ti++)
+        et_sb_free(&paths[ti]);
     return rc;
 }
 
@@ -1519,8 +1704,6 @@ int et_parquet_begin(et_parquet **outp, const char *dir, const char *const *inpu
     for (unsigned i = 0; ok && i < MAX_ENC && i < (threads ? threads : 1); i++) {
         colenc *e = &p->encs[p->nenc++];
         e->err = &e->own_err;
-        e->ch = p->ch;
-        e->outs = p->colout;
         ok = (e->zc = ZSTD_createCCtx()) && (e->vals = malloc(ET_PQ_PAGE_ROWS * 8));
     }
     if (!ok) {
@@ -1555,17 +1738,85 @@ int et_parquet_begin(et_parquet **outp, const char *dir, const char *const *inpu
     return 0;
 }
 
-int et_parquet_commit(et_parquet *p, et_error *err)
+static int add_dump(et_parquet *p, const et_inspector *insp, const char *name, const char *id,
+                    et_error *err);
+
+/* Wait for the dump given, free its inspector; its result. */
+static int given_wait(et_parquet *p, et_error *err)
+{
+    if (!p->given)
+        return 0;
+    et_task_wait(&p->task);
+    et_inspector_free(p->given);
+    free(p->given_name);
+    p->given = NULL;
+    p->given_name = NULL;
+    if (p->given_rc != 0 && err)
+        *err = p->given_err;
+    return p->given_rc;
+}
+
+static void given_run(void *ctx)
+{
+    et_parquet *p = ctx;
+    p->given_rc = add_dump(p, p->given, p->given_name, p->given_id, &p->given_err);
+    p->given_threads = 0;
+}
+
+unsigned et_parquet_build_threads(void)
+{
+    unsigned t = et_threads();
+    return t - t / 2 > 0 ? t - t / 2 : 1;
+}
+
+int et_parquet_give(et_parquet *p, et_inspector *insp, const char *name, et_error *err)
+{
+    if (given_wait(p, err) != 0) {
+        et_inspector_free(insp);
+        return -1;
+    }
+    if (et_inspector_stats_pending(insp) || et_inspector_samples_pending(insp) ||
+        et_inspector_samples_dropped(insp)) {
+        /* what et_parquet_add reads would be built on the thread */
+        int rc = et_parquet_add(p, insp, name, err);
+        et_inspector_free(insp);
+        return rc;
+    }
+    if (!(p->given_name = strdup(name ? name : ""))) {
+        et_inspector_free(insp);
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
+    }
+    et_parquet_dump_id(insp, p->given_id);
+    p->given = insp;
+    p->given_rc = 0;
+    unsigned t = et_threads();
+    p->given_threads = t;
+    et_task_start(&p->task, t, given_run, p);
+    return 0;
+}
+
+/* Commit the files pending. */
+static int commit_pending(et_parquet *p, et_error *err)
 {
     size_t n = p->npend;
     p->npend = p->pend_dumps = 0;
     return n ? et_outfile_commit_all(p->pend, n, err) : 0;
 }
 
+int et_parquet_commit(et_parquet *p, et_error *err)
+{
+    /* the dumps before a failed one given are kept all the same */
+    et_error scratch;
+    int failed = given_wait(p, err);
+    int rc = commit_pending(p, failed ? &scratch : err);
+    return failed ? -1 : rc;
+}
+
 void et_parquet_end(et_parquet *p)
 {
     if (!p)
         return;
+    given_wait(p, NULL);
     while (p->npend > 0)
         et_outfile_abort(&p->pend[--p->npend]);
     free(p->dir);
@@ -1586,8 +1837,9 @@ void et_parquet_end(et_parquet *p)
         free(e->islot);
         dict_free(&e->d);
     }
-    for (int i = 0; i < MAX_COLS; i++)
-        et_sb_free(&p->colout[i]);
+    for (size_t t = 0; t < N_TABLES; t++)
+        for (int i = 0; i < MAX_COLS; i++)
+            et_sb_free(&p->colout[t][i]);
     et_sb_free(&p->meta);
     free(p);
 }
@@ -1600,11 +1852,18 @@ static bool from_file(const et_inspector *insp)
 
 int et_parquet_add(et_parquet *p, const et_inspector *insp, const char *name, et_error *err)
 {
+    char id[33];
+    et_parquet_dump_id(insp, id);
+    return add_dump(p, insp, name, id, err);
+}
+
+/* et_parquet_add of the dump whose ID is `id`. */
+static int add_dump(et_parquet *p, const et_inspector *insp, const char *name, const char *id,
+                    et_error *err)
+{
     if (!name || !*name)
         return et_fail(err, ET_ERR_USAGE, "%s: the dump's name is empty", p->dir);
     p->err = err;
-    char id[33];
-    et_parquet_dump_id(insp, id);
     char when[32];
     time_t now = time(NULL);
     struct tm tm;
@@ -1632,8 +1891,8 @@ int et_parquet_add(et_parquet *p, const et_inspector *insp, const char *name, et
     et_sb_addc(&c.warnings, ']');
     int rc = c.warnings.failed ? NOMEM(p) : 0;
     size_t first = p->npend;
-    for (size_t i = 0; rc == 0 && i < N_TABLES; i++)
-        rc = write_file(p, &tables[i], &c);
+    if (rc == 0)
+        rc = write_files(p, &c);
     if (rc != 0) { /* none of this dump's files */
         while (p->npend > first)
             et_outfile_abort(&p->pend[--p->npend]);
@@ -1647,7 +1906,7 @@ int et_parquet_add(et_parquet *p, const et_inspector *insp, const char *name, et
                     et_outfile_abort(&p->pend[i]);
     }
     if (rc == 0 && ++p->pend_dumps == PENDING_DUMPS) {
-        rc = et_parquet_commit(p, err);
+        rc = commit_pending(p, err);
     }
     et_sb_free(&c.warnings);
     et_sb_free(&c.sb);
@@ -1668,7 +1927,7 @@ int et_parquet_export(const et_inspector *insp, const char *dir, const char *nam
         return -1;
     int rc = et_parquet_add(p, insp, name, err);
     if (rc == 0)
-        rc = et_parquet_commit(p, err);
+        rc = commit_pending(p, err);
     et_parquet_end(p);
     return rc;
 }

@@ -92,14 +92,37 @@ int et_parquet_begin(et_parquet **out, const char *dir, const char *const *input
  * commit's renames) are dropped at once, neither synced nor renamed. */
 int et_parquet_add(et_parquet *p, const et_inspector *insp, const char *name, et_error *err);
 
+/* et_parquet_add for a caller that is done with `insp` and goes on to
+ * open the next dump: the dataset takes the inspector and writes its files
+ * on a thread of its own (et_threads() > 1; else before returning) while
+ * the caller builds the next model - the same files, in the same order, as
+ * et_parquet_add.  The inspector is freed here, by the next call of
+ * et_parquet_give, et_parquet_commit or et_parquet_end (on the caller's
+ * thread); a model not complete (et_inspector_ready still to run, or its
+ * samples given back) is written before returning.  One dump at most is
+ * written beside the caller: a call first waits for the one before it and
+ * returns that dump's error if it failed (then `insp` is freed unwritten),
+ * else 0; an error of the last dump comes from et_parquet_commit.  The
+ * errors are et_parquet_add's; `name` is copied. */
+int et_parquet_give(et_parquet *p, et_inspector *insp, const char *name, et_error *err);
+
+/* The threads a caller of et_parquet_give builds its next model with
+ * (et_inspector_options.threads): what et_threads() gives beyond the
+ * writer's half (et_parquet_give's files are written on et_threads() / 2
+ * threads), at least 1. */
+unsigned et_parquet_build_threads(void);
+
 /* Commit the files pending (et_outfile_commit_all): call it after the
  * last dump, and after a failure to keep the dumps written before it.
+ * It first waits for a dump given (et_parquet_give) and returns its error
+ * if it failed.
  * Returns 0, or -1 with `err` set (ET_ERR_IO "PATH: write failed:
  * REASON"). */
 int et_parquet_commit(et_parquet *p, et_error *err);
 
-/* Free `p` (NULL accepted); files still pending are removed, not
- * committed. */
+/* Free `p` (NULL accepted), after waiting for a dump given
+ * (et_parquet_give) and freeing its inspector; files still pending are
+ * removed, not committed. */
 void et_parquet_end(et_parquet *p);
 
 /* One inspector: et_parquet_begin (inputs: its ETDump and ETRecord),
