@@ -382,6 +382,19 @@ if [ -f fleet/medium.etdp ]; then
 else
     skip "medium.etdp absent (the shared corpus): threads not compared"
 fi
+# a directory of dumps: on 1 thread each dump's files are written before
+# the next dump is read; on 4 they are written beside the next one's build
+# (et_parquet_give) - the same files, byte for byte (`dumps` but for the
+# time of the export)
+ETINSPECT_THREADS=1 "$ETINSPECT" --etdump_path fleet --parquet_path fl1 -q
+ETINSPECT_THREADS=4 "$ETINSPECT" --etdump_path fleet --parquet_path fl4 -q
+is "a directory of dumps on 1 thread and on 4: the same files" \
+    "$( (cd fl1 && find . -type f | sort) | tr '\n' ' ')" "$( (cd fl4 && find . -type f | sort) | tr '\n' ' ')"
+ok "... the same bytes in every table but dumps" \
+    sh -c 'cd fl1 && for f in blocks/* events/* samples/* allocations/*; do cmp "$f" "../fl4/$f" || exit 1; done'
+is "... and the same dumps rows but for exported_at" \
+    "$(duck "SELECT count(*) FROM (SELECT * EXCLUDE (exported_at) FROM 'fl1/dumps/*.parquet'
+             EXCEPT SELECT * EXCLUDE (exported_at) FROM 'fl4/dumps/*.parquet')")" 0
 
 # names that are not UTF-8 (a byte 0xFF, a surrogate's encoding): each
 # invalid byte becomes U+FFFD, so that the STRING columns are UTF-8 as
