@@ -69,6 +69,9 @@ lua_frame() {
           print(i:to_dataframe())" </dev/null
 }
 record_alone() { x "$F/sample.etrecord" </dev/null; }
+# three dumps to a Parquet dataset: each dump's files written beside the
+# next dump's build (et_parquet_give)
+cli_parquet() { x --etdump_path "$T/pqdir" --parquet_path "$W/ds" -q </dev/null; }
 repl() { x -i <"$T/repl.in"; }
 corpus_medium() { x "$CORPUS/etdump/medium.etdp" --tsv_path "$W/o.tsv" </dev/null; }
 corpus_large() { x "$CORPUS/etdump/large.etdp" --tsv_path "$W/o.tsv" </dev/null; }
@@ -82,6 +85,7 @@ EOF
 outs_of() {
     case $1 in
     cli_record) echo "o.tsv o.json" ;;
+    cli_parquet) echo "ds" ;;
     cli_legacy | corpus_*) echo "o.tsv" ;;
     *) echo "" ;;
     esac
@@ -112,6 +116,29 @@ reference() {
     mv "$T/stdout" "$T/ref.$1/.stdout"
     mv "$T/count" "$T/ref.$1/.count" 2>/dev/null
     return $rc
+}
+
+# A Parquet dataset $1 against the reference run's $2 after a run that
+# ended with status $3: each file there is the reference's file of that
+# name, whole (`dumps` but for its time of export: its size); exit 0: all
+# of them.  Prints what is wrong.
+dataset_judge() {
+    [ -d "$1" ] || { [ "$3" = 1 ] || echo "exit 0 but no dataset"; return; }
+    (cd "$1" && find . -type f) | sort >"$T/ds.got"
+    (cd "$2" && find . -type f) | sort >"$T/ds.want"
+    if [ "$3" = 0 ] && ! cmp -s "$T/ds.got" "$T/ds.want"; then
+        echo "exit 0 but the dataset's files differ from the reference run's"
+        return
+    fi
+    while read -r f; do
+        if [ ! -f "$2/$f" ]; then
+            echo "dataset: $f is not among the reference run's files (a temporary left?)"
+        elif case $f in ./dumps/*) true ;; *) false ;; esac; then
+            [ "$(wc -c <"$1/$f")" = "$(wc -c <"$2/$f")" ] || echo "dataset: $f written in part"
+        elif ! cmp -s "$1/$f" "$2/$f"; then
+            echo "dataset: $f written in part"
+        fi
+    done <"$T/ds.got"
 }
 
 # Judge the run of scenario $1 that ended with status $2 (what it did is
@@ -145,6 +172,10 @@ judge() {
         return
     fi
     for o in $(outs_of "$s"); do
+        if [ -d "$T/ref.$s/$o" ]; then
+            dataset_judge "$W/$o" "$T/ref.$s/$o" "$rc"
+            continue
+        fi
         if cmp -s "$W/$o" "$T/ref.$s/$o"; then
             continue
         fi
@@ -253,6 +284,12 @@ sweep cli_legacy after "" 150
 sweep lua_frame after
 sweep lua_frame once "" 120
 sweep record_alone after
+mkdir -p "$T/pqdir"
+cp "$F/sample.etdp" "$T/pqdir/a.etdp"
+cp "$F/stats10.etdp" "$T/pqdir/b.etdp"
+cp "$F/diff_a.etdp" "$T/pqdir/c.etdp"
+sweep cli_parquet after "" 150
+sweep cli_parquet once "" 120
 sweep repl after
 
 # ------------------------------------------------------------- the corpus

@@ -1870,7 +1870,12 @@ static int add_dump(et_parquet *p, const et_inspector *insp, const char *name, c
     if (!gmtime_r(&now, &tm) || !strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm))
         strcpy(when, "1970-01-01T00:00:00Z");
     cursor c = {.insp = insp, .dump = name, .dump_id = id, .exported_at = when};
+    /* NULL: not a file, or one no longer there (moved, removed) - but out
+     * of memory is an error, not a NULL in the dataset */
+    errno = 0;
     char *rp = from_file(insp) ? realpath(insp->etdump_label, NULL) : NULL;
+    if (from_file(insp) && !rp && errno == ENOMEM)
+        return NOMEM(p);
     c.realpath_ = rp;
     for (size_t b = 0; b < insp->n_blocks; b++) {
         const et_block *blk = &insp->blocks[b];

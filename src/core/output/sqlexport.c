@@ -1662,7 +1662,12 @@ int et_sqlite_add(et_sqlite *s, const et_inspector *insp, const et_sqlite_dump_o
     if (et_outfile_guard(s->path, NULL, err) != 0) /* inputs opened since begin */
         return -1;
     exporter x = {.insp = insp, .path = s->path, .db = s->db, .err = err};
+    /* NULL: not a file, or one no longer there - but out of memory is an
+     * error, not a dump without its path */
+    errno = 0;
     char *rp = from_file(insp) ? realpath(insp->etdump_label, NULL) : NULL;
+    if (from_file(insp) && !rp && errno == ENOMEM)
+        return et_fail(err, ET_ERR_NOMEM, "out of memory");
     char *name = NULL;
     bool replace = false;
     int rc = choose_name(&x, o, rp, &name, &replace);

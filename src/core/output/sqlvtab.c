@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -601,8 +602,12 @@ static int fill_dump(dump_info *di, const et_inspector *insp, const char *name, 
     di->warnings = sb.p;
     /* as the export: the canonical path of an ETDump read from a file */
     if (insp->etdump_label && strcmp(label, "<etdump_data>") != 0 &&
-        strcmp(label, "<profile_results_data>") != 0)
+        strcmp(label, "<profile_results_data>") != 0) {
+        errno = 0;
         di->realpath_ = realpath(label, NULL);
+        if (!di->realpath_ && errno == ENOMEM) /* out of memory, not a file gone */
+            return -1;
+    }
     return 0;
 }
 
