@@ -22,6 +22,7 @@
 #include "base/timescale.h"
 #include "base/version.h"
 #include "files/outfile.h"
+#include "output/pqrows.h"
 #include "output/sqlexport.h"
 
 /* ------------------------------------------------------------------ */
@@ -46,460 +47,6 @@ enum { PAGE_DATA = 0, PAGE_DICTIONARY = 2 };                                  /*
 /* Strings longer than this get no min/max statistics (readers prune by
  * them; a long JSON list would only bloat the footer). */
 #define STAT_MAX_STRING 256
-
-/* ------------------------------------------------------------------ */
-/* Columns and values */
-
-typedef enum { K_I64, K_U64, K_F64, K_STR, K_BOOL } kind;
-
-typedef struct colspec {
-    const char *name;
-    kind k;
-    bool optional;
-    /* a number that differs on nearly every row (a start tick): PLAIN
-     * from the start, no dictionary tried */
-    bool plain;
-} colspec;
-
-typedef struct value {
-    bool null;
-    union {
-        int64_t i;
-        uint64_t u;
-        double d;
-        bool b;
-        struct {
-            const char *p;
-            size_t n;
-        } s;
-    } v;
-} value;
-
-/* A row cursor over one table of one inspector: `next` moves to the next
- * row (the first after `reset`) and returns false past the last; `get`
- * gives column `c` of the current row (strings valid until the next get
- * or next). */
-typedef struct cursor cursor;
-typedef struct table {
-    const char *name;
-    const colspec *cols;
-    int ncols;
-    bool (*next)(cursor *c);
-    void (*get)(cursor *c, int col, value *v);
-    /* NULL, or a faster way through a large table's numeric columns:
-     * the values of up to `max` rows of column `col` from the cursor's
-     * position on (after a reset: the first row), as 64 bits each in
-     * u[] (an INT64's two's complement, a DOUBLE's bits), def[j] 1 for
-     * a value and 0 for a NULL (u[j] then 0); 0 past the last row */
-    size_t (*fill64)(cursor *c, int col, uint64_t *u, uint8_t *def, size_t max);
-    /* NULL, or the column whose values column `col` has on every row of
-     * the cursor's dump (it is then written as a copy of it; it must come
-     * before `col`), or -1 */
-    int (*same)(const cursor *c, int col);
-} table;
-
-struct cursor {
-    const et_inspector *insp;
-    const char *dump, *dump_id;
-    /* the dumps row */
-    const char *realpath_, *exported_at;
-    uint64_t n_events, n_samples, n_allocs;
-    et_strbuf warnings;
-    /* position */
-    bool started;
-    size_t b, e, r, k;
-    et_strbuf sb; /* a string cell */
-};
-
-static void set_str(value *v, const char *p, size_t n)
-{
-    v->null = p == NULL;
-    v->v.s.p = p;
-    v->v.s.n = n;
-}
-
-static void set_cstr(value *v, const char *s)
-{
-    set_str(v, s, s ? strlen(s) : 0);
-}
-
-static void set_i64(value *v, int64_t x)
-{
-    v->null = false;
-    v->v.i = x;
-}
-
-static void set_null(value *v)
-{
-    v->null = true;
-}
-
-/* The columns every table starts with. */
-static bool common(cursor *c, int col, value *v)
-{
-    if (col == 0)
-        set_cstr(v, c->dump);
-    else if (col == 1)
-        set_cstr(v, c->dump_id);
-    else
-        return false;
-    return true;
-}
-
-/* dumps */
-
-static const colspec dumps_cols[] = {
-    {"dump", K_STR, false, false},          {"dump_id", K_STR, false, false},
-    {"format", K_STR, false, false},        {"etdump_path", K_STR, false, false},
-    {"etrecord_path", K_STR, true, false},  {"etrecord_method", K_STR, true, false},
-    {"source_time_scale", K_STR, false, false}, {"target_time_scale", K_STR, false, false},
-    {"num_blocks", K_I64, false, false},    {"num_events", K_I64, false, false},
-    {"num_samples", K_I64, false, false},   {"num_allocations", K_I64, false, false},
-    {"warnings", K_STR, false, false},      {"etinspect_version", K_STR, false, false},
-    {"exported_at", K_STR, false, false},   {"etdump_realpath", K_STR, true, false},
-};
-
-static bool dumps_next(cursor *c)
-{
-    bool first = !c->started;
-    c->started = true;
-    return first;
-}
-
-static void dumps_get(cursor *c, int col, value *v)
-{
-    const et_inspector *insp = c->insp;
-    if (common(c, col, v))
-        return;
-    switch (col) {
-    case 2: set_cstr(v, insp->legacy ? "legacy" : "etdump"); break;
-    case 3: set_cstr(v, insp->etdump_label ? insp->etdump_label : ""); break;
-    case 4: set_cstr(v, insp->etrecord ? insp->etrecord->label : NULL); break;
-    case 5: set_cstr(v, insp->etrecord_method); break;
-    case 6: set_cstr(v, et_time_scale_name(insp->source_time_scale)); break;
-    case 7: set_cstr(v, et_time_scale_name(insp->target_time_scale)); break;
-    case 8: set_i64(v, (int64_t)insp->n_blocks); break;
-    case 9: set_i64(v, (int64_t)c->n_events); break;
-    case 10: set_i64(v, (int64_t)c->n_samples); break;
-    case 11: set_i64(v, (int64_t)c->n_allocs); break;
-    case 12: set_str(v, c->warnings.p ? c->warnings.p : "", c->warnings.n); break;
-    case 13: set_cstr(v, ETINSPECT_VERSION); break;
-    case 14: set_cstr(v, c->exported_at); break;
-    default: set_cstr(v, c->realpath_); break;
-    }
-}
-
-/* blocks */
-
-static const colspec blocks_cols[] = {
-    {"dump", K_STR, false, false},       {"dump_id", K_STR, false, false},   {"block_index", K_I64, false, false},
-    {"name", K_STR, false, false},       {"num_runs", K_I64, false, false},  {"num_events", K_I64, false, false},
-    {"bundled_input_index", K_I64, false, false}, {"etrecord_method", K_STR, true, false},
-};
-
-static bool blocks_next(cursor *c)
-{
-    if (c->started)
-        c->b++;
-    c->started = true;
-    return c->b < c->insp->n_blocks;
-}
-
-static void blocks_get(cursor *c, int col, value *v)
-{
-    const et_block *blk = &c->insp->blocks[c->b];
-    if (common(c, col, v))
-        return;
-    switch (col) {
-    case 2: set_i64(v, (int64_t)c->b); break;
-    case 3: set_str(v, blk->name.p ? blk->name.p : "", blk->name.p ? blk->name.n : 0); break;
-    case 4: set_i64(v, (int64_t)blk->n_runs); break;
-    case 5: set_i64(v, (int64_t)blk->n_events); break;
-    case 6: set_i64(v, blk->bundled_input_index); break;
-    default: set_cstr(v, blk->method); break;
-    }
-}
-
-/* events */
-
-static const colspec events_cols[] = {
-    {"dump", K_STR, false, false},          {"dump_id", K_STR, false, false},
-    {"block_index", K_I64, false, false},   {"event_index", K_I64, false, false},
-    {"name", K_STR, false, false},          {"node_type", K_STR, true, false},
-    {"instruction_id", K_I64, false, false}, {"delegate_debug_identifier", K_STR, true, false},
-    {"is_delegated_op", K_BOOL, false, false}, {"delegate_backend_name", K_STR, true, false},
-    {"debug_handles", K_STR, true, false},  {"op_types", K_STR, true, false},
-    {"num_outputs", K_I64, false, false},   {"num_samples", K_I64, false, false},
-    {"p10", K_F64, true, false},            {"p50", K_F64, true, false},
-    {"p90", K_F64, true, false},            {"avg", K_F64, true, false},
-    {"min", K_F64, true, false},            {"max", K_F64, true, false},
-    {"total", K_F64, true, false},
-};
-
-static bool events_next(cursor *c)
-{
-    const et_inspector *insp = c->insp;
-    if (c->started)
-        c->e++;
-    c->started = true;
-    while (c->b < insp->n_blocks && c->e >= insp->blocks[c->b].n_events) {
-        c->b++;
-        c->e = 0;
-    }
-    return c->b < insp->n_blocks;
-}
-
-static void events_get(cursor *c, int col, value *v)
-{
-    const et_block *blk = &c->insp->blocks[c->b];
-    const et_event *ev = &blk->events[c->e];
-    const et_perf_data *pd = &ev->perf_data;
-    et_str name = et_event_name(ev);
-    if (common(c, col, v))
-        return;
-    if (col >= 14 && col <= 20) {
-        if (!ev->has_perf_data) {
-            set_null(v);
-            return;
-        }
-        v->null = false;
-        switch (col) {
-        case 14: v->v.d = pd->p10; break;
-        case 15: v->v.d = pd->p50; break;
-        case 16: v->v.d = pd->p90; break;
-        case 17: v->v.d = pd->avg; break;
-        case 18: v->v.d = pd->min; break;
-        case 19: v->v.d = pd->max; break;
-        default:
-            v->v.d = 0;
-            for (size_t r = 0; r < pd->n; r++)
-                v->v.d += pd->raw[r];
-        }
-        return;
-    }
-    switch (col) {
-    case 2: set_i64(v, (int64_t)c->b); break;
-    case 3: set_i64(v, (int64_t)c->e); break;
-    case 4: set_str(v, name.p ? name.p : "", name.p ? name.n : 0); break;
-    case 5:
-        if (et_sql_node_type(ev, &c->sb))
-            set_str(v, c->sb.p ? c->sb.p : "", c->sb.n);
-        else
-            set_null(v);
-        break;
-    case 6: set_i64(v, ev->instruction_id); break;
-    case 7:
-        if (ev->delegate_debug_identifier_kind == ET_DID_INT) {
-            et_sb_reset(&c->sb);
-            et_sb_add_i64(&c->sb, ev->delegate_debug_id_int);
-            set_str(v, c->sb.p ? c->sb.p : "", c->sb.n);
-        } else if (ev->delegate_debug_identifier_kind == ET_DID_STR) {
-            set_str(v, ev->delegate_debug_id_str.p ? ev->delegate_debug_id_str.p : "",
-                    ev->delegate_debug_id_str.p ? ev->delegate_debug_id_str.n : 0);
-        } else {
-            set_null(v);
-        }
-        break;
-    case 8: v->null = false; v->v.b = ev->is_delegated_op; break;
-    case 9: set_cstr(v, ev->delegate_backend_name); break;
-    case 10:
-        if (ev->has_debug_handles) {
-            et_sql_debug_handles(&c->sb, ev);
-            set_str(v, c->sb.p ? c->sb.p : "", c->sb.n);
-        } else {
-            set_null(v);
-        }
-        break;
-    case 11:
-        if (c->insp->etrecord) {
-            et_sql_op_types(&c->sb, c->insp, blk, ev);
-            set_str(v, c->sb.p ? c->sb.p : "", c->sb.n);
-        } else {
-            set_null(v);
-        }
-        break;
-    case 12: set_i64(v, ev->num_outputs); break;
-    default: set_i64(v, ev->has_perf_data ? (int64_t)pd->n : 0); break;
-    }
-}
-
-/* samples */
-
-static const colspec samples_cols[] = {
-    {"dump", K_STR, false, false},         {"dump_id", K_STR, false, false},
-    {"block_index", K_I64, false, false},  {"event_index", K_I64, false, false},
-    {"run", K_I64, false, false},          {"run_data_index", K_I64, false, false},
-    {"duration", K_F64, false, false},     {"start_time", K_U64, true, true},
-};
-
-static bool samples_next(cursor *c)
-{
-    const et_inspector *insp = c->insp;
-    if (c->started)
-        c->r++;
-    c->started = true;
-    for (;;) {
-        if (c->b >= insp->n_blocks)
-            return false;
-        const et_block *blk = &insp->blocks[c->b];
-        if (c->e >= blk->n_events) {
-            c->b++;
-            c->e = c->r = 0;
-            continue;
-        }
-        const et_event *ev = &blk->events[c->e];
-        if (ev->has_perf_data && c->r < ev->perf_data.n)
-            return true;
-        c->e++;
-        c->r = 0;
-    }
-}
-
-static size_t samples_fill64(cursor *c, int col, uint64_t *u, uint8_t *def, size_t max)
-{
-    const et_inspector *insp = c->insp;
-    size_t k = 0;
-    while (k < max && c->b < insp->n_blocks) {
-        const et_block *blk = &insp->blocks[c->b];
-        if (c->e >= blk->n_events) {
-            c->b++;
-            c->e = c->r = 0;
-            continue;
-        }
-        const et_event *ev = &blk->events[c->e];
-        size_t n = ev->has_perf_data ? ev->perf_data.n : 0;
-        if (c->r >= n) {
-            c->e++;
-            c->r = 0;
-            continue;
-        }
-        size_t m = n - c->r < max - k ? n - c->r : max - k;
-        uint64_t *o = u + k;
-        size_t r0 = c->r;
-        bool present = col != 7 || ev->start_time;
-        memset(def + k, present, m);
-        switch (col) {
-        case 2: for (size_t j = 0; j < m; j++) o[j] = c->b; break;
-        case 3: for (size_t j = 0; j < m; j++) o[j] = c->e; break;
-        case 4: for (size_t j = 0; j < m; j++) o[j] = r0 + j; break;
-        case 5:
-            for (size_t j = 0; j < m; j++)
-                o[j] = r0 + j < blk->n_runs ? (uint64_t)(int64_t)blk->runs[r0 + j] : r0 + j;
-            break;
-        case 6: memcpy(o, ev->perf_data.raw + r0, m * sizeof *o); break;
-        default:
-            if (present)
-                memcpy(o, ev->start_time + r0, m * sizeof *o);
-            else
-                memset(o, 0, m * sizeof *o);
-        }
-        c->r += m;
-        k += m;
-    }
-    return k;
-}
-
-/* run_data_index is run on every row when each block's runs are the
- * dump's runs in order (a dump without gaps): the usual case. */
-static int samples_same(const cursor *c, int col)
-{
-    if (col != 5)
-        return -1;
-    const et_inspector *insp = c->insp;
-    for (size_t b = 0; b < insp->n_blocks; b++) {
-        const et_block *blk = &insp->blocks[b];
-        for (size_t r = 0; r < blk->n_runs; r++)
-            if (blk->runs[r] != r)
-                return -1;
-    }
-    return 4;
-}
-
-static void samples_get(cursor *c, int col, value *v)
-{
-    const et_block *blk = &c->insp->blocks[c->b];
-    const et_event *ev = &blk->events[c->e];
-    if (common(c, col, v))
-        return;
-    switch (col) {
-    case 2: set_i64(v, (int64_t)c->b); break;
-    case 3: set_i64(v, (int64_t)c->e); break;
-    case 4: set_i64(v, (int64_t)c->r); break;
-    case 5: set_i64(v, c->r < blk->n_runs ? (int64_t)blk->runs[c->r] : (int64_t)c->r); break;
-    case 6: v->null = false; v->v.d = ev->perf_data.raw[c->r]; break;
-    default:
-        if (ev->start_time) {
-            v->null = false;
-            v->v.u = ev->start_time[c->r];
-        } else {
-            set_null(v);
-        }
-    }
-}
-
-/* allocations */
-
-static const colspec allocations_cols[] = {
-    {"dump", K_STR, false, false},          {"dump_id", K_STR, false, false},
-    {"block_index", K_I64, false, false},   {"run", K_I64, false, false},
-    {"seq", K_I64, false, false},           {"run_data_index", K_I64, false, false},
-    {"allocator_id", K_I64, false, false},  {"allocator", K_STR, true, false},
-    {"allocation_size", K_U64, false, false},
-};
-
-static bool allocations_next(cursor *c)
-{
-    const et_inspector *insp = c->insp;
-    if (c->started)
-        c->k++;
-    c->started = true;
-    for (;;) {
-        if (c->b >= insp->n_blocks)
-            return false;
-        const et_block *blk = &insp->blocks[c->b];
-        if (!blk->allocation_count || !blk->allocation_first || c->r >= blk->n_runs) {
-            c->b++;
-            c->r = c->k = 0;
-            continue;
-        }
-        if (c->k < blk->allocation_count[c->r])
-            return true;
-        c->r++;
-        c->k = 0;
-    }
-}
-
-static void allocations_get(cursor *c, int col, value *v)
-{
-    const et_block *blk = &c->insp->blocks[c->b];
-    const et_allocation *a = &blk->allocations[blk->allocation_first[c->r] + c->k];
-    if (common(c, col, v))
-        return;
-    switch (col) {
-    case 2: set_i64(v, (int64_t)c->b); break;
-    case 3: set_i64(v, (int64_t)c->r); break;
-    case 4: set_i64(v, (int64_t)c->k); break;
-    case 5: set_i64(v, blk->runs[c->r]); break;
-    case 6: set_i64(v, a->allocator_id); break;
-    case 7:
-        if (a->allocator_id >= 1 && (size_t)a->allocator_id <= blk->n_allocators &&
-            blk->allocators[a->allocator_id - 1].p)
-            set_str(v, blk->allocators[a->allocator_id - 1].p,
-                    blk->allocators[a->allocator_id - 1].n);
-        else
-            set_null(v);
-        break;
-    default: v->null = false; v->v.u = a->allocation_size; break;
-    }
-}
-
-#define TABLE(t, f, s) {#t, t##_cols, (int)(sizeof t##_cols / sizeof *t##_cols), t##_next, t##_get, f, s}
-static const table tables[] = {TABLE(blocks, NULL, NULL), TABLE(events, NULL, NULL),
-                               TABLE(samples, samples_fill64, samples_same),
-                               TABLE(allocations, NULL, NULL),
-                               TABLE(dumps, NULL, NULL)};
-#define N_TABLES (sizeof tables / sizeof *tables)
-#define MAX_COLS 24
 
 const char *const et_parquet_tables[] = {"blocks", "events", "samples", "allocations", "dumps",
                                          NULL};
@@ -684,8 +231,8 @@ struct et_parquet {
     colenc encs[MAX_ENC];
     unsigned nenc;
     et_strbuf meta;
-    chunk ch[N_TABLES][MAX_COLS];          /* each table's column chunks */
-    et_strbuf colout[N_TABLES][MAX_COLS];  /* and their bytes */
+    chunk ch[PQ_N_TABLES][PQ_MAX_COLS];          /* each table's column chunks */
+    et_strbuf colout[PQ_N_TABLES][PQ_MAX_COLS];  /* and their bytes */
     /* the files written and not yet committed (PENDING_DUMPS dumps' at
      * most), the last one the file being written */
     et_outfile pend[PENDING_DUMPS * 5];
@@ -879,6 +426,12 @@ static void put_levels(colenc *p, size_t from, size_t to)
     et_strbuf *sb = &p->page;
     size_t at = sb->n;
     et_sb_add(sb, "\0\0\0\0", 4);
+    if (to > from && !memchr(p->defs + from, 0, to - from)) {
+        /* no NULL: one RLE run of 1s */
+        add_varint(sb, (uint64_t)(to - from) << 1);
+        et_sb_addc(sb, 1);
+        to = from;
+    }
     /* encode in chunks whose length is a multiple of 8, so that only the
      * last chunk is padded */
     for (size_t i = from; i < to; i += 512) {
@@ -1120,7 +673,7 @@ again:
          * dictionary entry and its index 0 on each (what the loop below
          * would find, without a look at each row) */
         value cv = {.null = true};
-        common(c, col, &cv);
+        pq_common(c, col, &cv);
         const char *sp = cv.v.s.p;
         size_t sn = cv.v.s.n;
         if (utf8_valid((const unsigned char *)sp, sn) != sn) {
@@ -1230,10 +783,11 @@ again:
             }
         } else {
             /* PLAIN: the values of the rows that have one, 8 bytes each */
-            size_t m = 0;
-            for (size_t j = 0; j < nb; j++)
-                if (db[j])
-                    ub[m++] = ub[j];
+            size_t m = nb;
+            if (memchr(db, 0, nb)) /* the NULLs out */
+                for (size_t j = m = 0; j < nb; j++)
+                    if (db[j])
+                        ub[m++] = ub[j];
             if (m > 0 && cs->k == K_U64) {
                 uint64_t lo = mm.any ? mm.lo : ub[0], hi = mm.any ? mm.hi : ub[0];
                 for (size_t j = 0; j < m; j++) {
@@ -1459,7 +1013,7 @@ static void file_metadata(et_parquet *p, const table *t, const chunk *chs, size_
 
 /* What the threads encoding a dump's columns share: each encoder takes
  * the next column not taken, of any table, the costliest first (`order`:
- * table index * MAX_COLS + column); a column whose values are another's
+ * table index * PQ_MAX_COLS + column); a column whose values are another's
  * (`same`) is not encoded but copied. */
 typedef struct encode_job {
     et_parquet *p;
@@ -1467,9 +1021,9 @@ typedef struct encode_job {
     const char *const *paths; /* by table */
     int nitems;
     atomic_int next;
-    int order[N_TABLES * MAX_COLS];
-    int same[N_TABLES][MAX_COLS]; /* -1, or the column it equals */
-    size_t rows[N_TABLES][MAX_COLS];
+    int order[PQ_N_TABLES * PQ_MAX_COLS];
+    int same[PQ_N_TABLES][PQ_MAX_COLS]; /* -1, or the column it equals */
+    size_t rows[PQ_N_TABLES][PQ_MAX_COLS];
 } encode_job;
 
 /* How long column `cs` takes to encode, roughly: a PLAIN number (every
@@ -1493,13 +1047,13 @@ static void encode_columns(void *ctx, size_t i)
         int k = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
         if (k >= j->nitems || e->rc != 0)
             break;
-        int ti = j->order[k] / MAX_COLS, col = j->order[k] % MAX_COLS;
+        int ti = j->order[k] / PQ_MAX_COLS, col = j->order[k] % PQ_MAX_COLS;
         if (j->same[ti][col] >= 0)
             continue;
         e->ch = j->p->ch[ti];
         e->outs = j->p->colout[ti];
         e->path = j->paths[ti];
-        e->rc = write_column(e, &tables[ti], &e->c, col, &j->rows[ti][col]);
+        e->rc = write_column(e, &pq_tables[ti], &e->c, col, &j->rows[ti][col]);
     }
 }
 
@@ -1534,7 +1088,7 @@ static int open_file(et_parquet *p, const table *t, const cursor *c, et_strbuf *
  * "PAR1", the column chunks, the footer. */
 static int finish_file(et_parquet *p, size_t ti, size_t rows, et_outfile *of, const char *path)
 {
-    const table *t = &tables[ti];
+    const table *t = &pq_tables[ti];
     p->of = of;
     p->path = path;
     p->offset = 0;
@@ -1579,31 +1133,31 @@ static int finish_file(et_parquet *p, size_t ti, size_t rows, et_outfile *of, co
  * opened (p->pend from its first). */
 static int write_files(et_parquet *p, cursor *c)
 {
-    et_strbuf paths[N_TABLES];
+    et_strbuf paths[PQ_N_TABLES];
     memset(paths, 0, sizeof paths);
     size_t first = p->npend;
     int rc = 0;
-    for (size_t ti = 0; rc == 0 && ti < N_TABLES; ti++)
-        rc = open_file(p, &tables[ti], c, &paths[ti]);
+    for (size_t ti = 0; rc == 0 && ti < PQ_N_TABLES; ti++)
+        rc = open_file(p, &pq_tables[ti], c, &paths[ti]);
     encode_job *job = rc == 0 ? calloc(1, sizeof *job) : NULL;
     if (rc == 0 && !job)
         rc = NOMEM(p);
     if (rc == 0) {
         job->p = p;
         job->c = c;
-        const char *pp[N_TABLES];
-        for (size_t ti = 0; ti < N_TABLES; ti++)
+        const char *pp[PQ_N_TABLES];
+        for (size_t ti = 0; ti < PQ_N_TABLES; ti++)
             pp[ti] = paths[ti].p;
         job->paths = pp;
         atomic_init(&job->next, 0);
         for (int w = 3; w >= 0; w--)
-            for (size_t ti = 0; ti < N_TABLES; ti++)
-                for (int col = 0; col < tables[ti].ncols; col++)
-                    if (column_cost(&tables[ti].cols[col]) == w)
-                        job->order[job->nitems++] = (int)ti * MAX_COLS + col;
-        for (size_t ti = 0; ti < N_TABLES; ti++)
-            for (int col = 0; col < tables[ti].ncols; col++)
-                job->same[ti][col] = tables[ti].same ? tables[ti].same(c, col) : -1;
+            for (size_t ti = 0; ti < PQ_N_TABLES; ti++)
+                for (int col = 0; col < pq_tables[ti].ncols; col++)
+                    if (column_cost(&pq_tables[ti].cols[col]) == w)
+                        job->order[job->nitems++] = (int)ti * PQ_MAX_COLS + col;
+        for (size_t ti = 0; ti < PQ_N_TABLES; ti++)
+            for (int col = 0; col < pq_tables[ti].ncols; col++)
+                job->same[ti][col] = pq_tables[ti].same ? pq_tables[ti].same(c, col) : -1;
         /* side by side when there is enough to share */
         unsigned nenc = p->given_threads && p->given_threads < p->nenc ? p->given_threads : p->nenc;
         unsigned n = c->n_samples + c->n_events + c->n_allocs >= ET_PQ_PAGE_ROWS ? nenc : 1;
@@ -1611,8 +1165,8 @@ static int write_files(et_parquet *p, cursor *c)
         for (unsigned i = 0; i < n && rc == 0; i++)
             if (p->encs[i].rc != 0)
                 rc = -1, *p->err = p->encs[i].own_err;
-        for (size_t ti = 0; rc == 0 && ti < N_TABLES; ti++)
-            for (int col = 0; rc == 0 && col < tables[ti].ncols; col++) {
+        for (size_t ti = 0; rc == 0 && ti < PQ_N_TABLES; ti++)
+            for (int col = 0; rc == 0 && col < pq_tables[ti].ncols; col++) {
                 int from = job->same[ti][col];
                 if (from < 0)
                     continue;
@@ -1625,11 +1179,11 @@ static int write_files(et_parquet *p, cursor *c)
                 if (to->failed)
                     rc = NOMEM(p);
             }
-        for (size_t ti = 0; rc == 0 && ti < N_TABLES; ti++)
+        for (size_t ti = 0; rc == 0 && ti < PQ_N_TABLES; ti++)
             rc = finish_file(p, ti, job->rows[ti][0], &p->pend[first + ti], paths[ti].p);
     }
     free(job);
-    for (size_t ti = 0; ti < N_TABLES; ti++)
+    for (size_t ti = 0; ti < PQ_N_TABLES; ti++)
         et_sb_free(&paths[ti]);
     return rc;
 }
@@ -1837,8 +1391,8 @@ void et_parquet_end(et_parquet *p)
         free(e->islot);
         dict_free(&e->d);
     }
-    for (size_t t = 0; t < N_TABLES; t++)
-        for (int i = 0; i < MAX_COLS; i++)
+    for (size_t t = 0; t < PQ_N_TABLES; t++)
+        for (int i = 0; i < PQ_MAX_COLS; i++)
             et_sb_free(&p->colout[t][i]);
     et_sb_free(&p->meta);
     free(p);
