@@ -754,6 +754,11 @@ again:
                 if (!db[j])
                     continue;
                 uint64_t u = ub[j];
+                uint32_t sk = u < SMALL_KEYS ? p->small[u] : 0; /* a small key seen */
+                if (sk) {
+                    idx[o++] = sk - 1;
+                    continue;
+                }
                 if (o > 0 && u == last_u) {
                     idx[o] = idx[o - 1];
                     o++;
