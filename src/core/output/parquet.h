@@ -31,11 +31,16 @@
  *
  * The files follow the Apache Parquet format specification
  * (apache/parquet-format): a flat schema, one row group per file, data
- * pages v1 of up to ET_PQ_PAGE_ROWS rows, PLAIN encoding for numbers and
- * booleans, RLE_DICTIONARY (a PLAIN dictionary page, then RLE/bit-packed
- * indices) for strings, RLE definition levels for OPTIONAL columns, ZSTD
- * compression (libzstd), column statistics (null count, min and max), the
- * FileMetaData and PageHeaders in Thrift's compact protocol (thrift.h).
+ * pages v1 of up to ET_PQ_PAGE_ROWS rows, RLE_DICTIONARY (a PLAIN
+ * dictionary page, then RLE/bit-packed indices) for strings and for
+ * numbers whose values repeat (at most half as many distinct values as
+ * rows: indices, runs, durations), PLAIN for the other numbers (start
+ * ticks, statistics) and for booleans, RLE definition levels for OPTIONAL
+ * columns, ZSTD compression (libzstd), column statistics (null count, min
+ * and max), the FileMetaData and PageHeaders in Thrift's compact protocol
+ * (thrift.h).  The rows come from pqrows.h.  A dump's columns, of every
+ * table, are encoded side by side on up to et_threads() threads (the same
+ * bytes whatever the number).
  *
  * Each file is written through outfile.h (a temporary file beside it,
  * synced, renamed): a reader sees a dump's old file or its new one, never
