@@ -195,10 +195,10 @@ typedef struct islot_t {
     uint32_t val; /* index + 1, 0 empty */
 } islot_t;
 
-/* A column encoder: one per thread encoding columns (a table's columns
- * are encoded side by side when it is large), each column's pages into
- * its own buffer, the file written from them in column order - the same
- * bytes whatever the number of threads. */
+/* A column encoder: one per thread encoding a dump's columns (of every
+ * table, side by side when the dump is large: write_files), each column's
+ * pages into its own buffer, each file written from them in column order -
+ * the same bytes whatever the number of threads. */
 typedef struct colenc {
     ZSTD_CCtx *zc;
     et_strbuf page, levels, head, zbuf;
@@ -211,8 +211,8 @@ typedef struct colenc {
     uint8_t *defs;  /* definition levels of the rows */
     size_t cap_rows;
     dict d;
-    chunk *ch;      /* the file's chunks (et_parquet.ch), by column */
-    et_strbuf *outs; /* the file's column chunks' bytes (et_parquet.colout) */
+    chunk *ch;      /* the chunks of the column's table (et_parquet.ch[t]) */
+    et_strbuf *outs; /* their bytes (et_parquet.colout[t]) */
     et_strbuf *cur; /* the column being encoded: its bytes */
     cursor c;       /* its own pass over the table */
     et_strbuf fix;  /* a string made valid UTF-8 */
@@ -221,7 +221,7 @@ typedef struct colenc {
     int rc;
 } colenc;
 
-/* Encoders at most (threads encoding one table's columns). */
+/* Encoders at most (threads encoding a dump's columns). */
 #define MAX_ENC 4
 
 struct et_parquet {
