@@ -588,10 +588,12 @@ int et_outfile_commit_all(et_outfile *ofs, size_t n, et_error *err)
         et_fail(err, ET_ERR_IO, "%s: write failed: %s", ofs[bad].dest, strerror(e ? e : EIO));
     /* the directories of the renamed files, each once */
     for (size_t i = 0; i < renamed; i++) {
+        if (!ofs[i].tmp) /* aborted before: no file, no name */
+            continue;
         bool seen = false;
         for (size_t k = 0; k < i && !seen; k++)
             seen = ofs[k].tmp && same_dir(ofs[k].dest, ofs[i].dest);
-        if (ofs[i].tmp && !seen)
+        if (!seen)
             sync_dir(ofs[i].dest);
     }
     for (size_t i = 0; i < n; i++) {
