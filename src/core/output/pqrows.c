@@ -44,15 +44,20 @@ bool pq_common(cursor *c, int col, value *v)
 
 /* dumps */
 
+/* A column: name, kind, NULL allowed; TICKS_COL: start ticks, which
+ * differ on nearly every row (PLAIN from the start, colspec.plain). */
+#define COL(name, k, optional) {name, k, optional, false}
+#define TICKS_COL(name) {name, K_U64, true, true}
+
 static const colspec dumps_cols[] = {
-    {"dump", K_STR, false, false},          {"dump_id", K_STR, false, false},
-    {"format", K_STR, false, false},        {"etdump_path", K_STR, false, false},
-    {"etrecord_path", K_STR, true, false},  {"etrecord_method", K_STR, true, false},
-    {"source_time_scale", K_STR, false, false}, {"target_time_scale", K_STR, false, false},
-    {"num_blocks", K_I64, false, false},    {"num_events", K_I64, false, false},
-    {"num_samples", K_I64, false, false},   {"num_allocations", K_I64, false, false},
-    {"warnings", K_STR, false, false},      {"etinspect_version", K_STR, false, false},
-    {"exported_at", K_STR, false, false},   {"etdump_realpath", K_STR, true, false},
+    COL("dump", K_STR, false),          COL("dump_id", K_STR, false),
+    COL("format", K_STR, false),        COL("etdump_path", K_STR, false),
+    COL("etrecord_path", K_STR, true),  COL("etrecord_method", K_STR, true),
+    COL("source_time_scale", K_STR, false), COL("target_time_scale", K_STR, false),
+    COL("num_blocks", K_I64, false),    COL("num_events", K_I64, false),
+    COL("num_samples", K_I64, false),   COL("num_allocations", K_I64, false),
+    COL("warnings", K_STR, false),      COL("etinspect_version", K_STR, false),
+    COL("exported_at", K_STR, false),   COL("etdump_realpath", K_STR, true),
 };
 
 static bool dumps_next(cursor *c)
@@ -88,9 +93,9 @@ static void dumps_get(cursor *c, int col, value *v)
 /* blocks */
 
 static const colspec blocks_cols[] = {
-    {"dump", K_STR, false, false},       {"dump_id", K_STR, false, false},   {"block_index", K_I64, false, false},
-    {"name", K_STR, false, false},       {"num_runs", K_I64, false, false},  {"num_events", K_I64, false, false},
-    {"bundled_input_index", K_I64, false, false}, {"etrecord_method", K_STR, true, false},
+    COL("dump", K_STR, false),       COL("dump_id", K_STR, false),   COL("block_index", K_I64, false),
+    COL("name", K_STR, false),       COL("num_runs", K_I64, false),  COL("num_events", K_I64, false),
+    COL("bundled_input_index", K_I64, false), COL("etrecord_method", K_STR, true),
 };
 
 static bool blocks_next(cursor *c)
@@ -119,17 +124,17 @@ static void blocks_get(cursor *c, int col, value *v)
 /* events */
 
 static const colspec events_cols[] = {
-    {"dump", K_STR, false, false},          {"dump_id", K_STR, false, false},
-    {"block_index", K_I64, false, false},   {"event_index", K_I64, false, false},
-    {"name", K_STR, false, false},          {"node_type", K_STR, true, false},
-    {"instruction_id", K_I64, false, false}, {"delegate_debug_identifier", K_STR, true, false},
-    {"is_delegated_op", K_BOOL, false, false}, {"delegate_backend_name", K_STR, true, false},
-    {"debug_handles", K_STR, true, false},  {"op_types", K_STR, true, false},
-    {"num_outputs", K_I64, false, false},   {"num_samples", K_I64, false, false},
-    {"p10", K_F64, true, false},            {"p50", K_F64, true, false},
-    {"p90", K_F64, true, false},            {"avg", K_F64, true, false},
-    {"min", K_F64, true, false},            {"max", K_F64, true, false},
-    {"total", K_F64, true, false},
+    COL("dump", K_STR, false),          COL("dump_id", K_STR, false),
+    COL("block_index", K_I64, false),   COL("event_index", K_I64, false),
+    COL("name", K_STR, false),          COL("node_type", K_STR, true),
+    COL("instruction_id", K_I64, false), COL("delegate_debug_identifier", K_STR, true),
+    COL("is_delegated_op", K_BOOL, false), COL("delegate_backend_name", K_STR, true),
+    COL("debug_handles", K_STR, true),  COL("op_types", K_STR, true),
+    COL("num_outputs", K_I64, false),   COL("num_samples", K_I64, false),
+    COL("p10", K_F64, true),            COL("p50", K_F64, true),
+    COL("p90", K_F64, true),            COL("avg", K_F64, true),
+    COL("min", K_F64, true),            COL("max", K_F64, true),
+    COL("total", K_F64, true),
 };
 
 static bool events_next(cursor *c)
@@ -222,10 +227,10 @@ static void events_get(cursor *c, int col, value *v)
 /* samples */
 
 static const colspec samples_cols[] = {
-    {"dump", K_STR, false, false},         {"dump_id", K_STR, false, false},
-    {"block_index", K_I64, false, false},  {"event_index", K_I64, false, false},
-    {"run", K_I64, false, false},          {"run_data_index", K_I64, false, false},
-    {"duration", K_F64, false, false},     {"start_time", K_U64, true, true},
+    COL("dump", K_STR, false),         COL("dump_id", K_STR, false),
+    COL("block_index", K_I64, false),  COL("event_index", K_I64, false),
+    COL("run", K_I64, false),          COL("run_data_index", K_I64, false),
+    COL("duration", K_F64, false),     TICKS_COL("start_time"),
 };
 
 static bool samples_next(cursor *c)
@@ -336,11 +341,11 @@ static void samples_get(cursor *c, int col, value *v)
 /* allocations */
 
 static const colspec allocations_cols[] = {
-    {"dump", K_STR, false, false},          {"dump_id", K_STR, false, false},
-    {"block_index", K_I64, false, false},   {"run", K_I64, false, false},
-    {"seq", K_I64, false, false},           {"run_data_index", K_I64, false, false},
-    {"allocator_id", K_I64, false, false},  {"allocator", K_STR, true, false},
-    {"allocation_size", K_U64, false, false},
+    COL("dump", K_STR, false),          COL("dump_id", K_STR, false),
+    COL("block_index", K_I64, false),   COL("run", K_I64, false),
+    COL("seq", K_I64, false),           COL("run_data_index", K_I64, false),
+    COL("allocator_id", K_I64, false),  COL("allocator", K_STR, true),
+    COL("allocation_size", K_U64, false),
 };
 
 static bool allocations_next(cursor *c)
