@@ -16,6 +16,7 @@
 #include <time.h>
 #include <xxhash.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "base/parallel.h"
 #include "base/thrift.h"
@@ -379,6 +380,8 @@ static int write_page(colenc *p, chunk *ch, const char *col, int type, et_strbuf
     if (!z)
         return NOMEM(p);
     size_t zn = ZSTD_compressCCtx(p->zc, z, bound, body->p ? body->p : "", body->n, ZSTD_LEVEL);
+    if (ZSTD_isError(zn) && ZSTD_getErrorCode(zn) == ZSTD_error_memory_allocation)
+        return NOMEM(p); /* its workspace, made as it goes */
     if (ZSTD_isError(zn))
         return et_fail(p->err, ET_ERR_VALUE, "%s: column %s: zstd: %s", p->path, col,
                        ZSTD_getErrorName(zn));
