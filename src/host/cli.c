@@ -1349,13 +1349,9 @@ static int many_main(const char *const *val, const bool *flag, cli_multi *m,
         goto out;
     }
     /* the Parquet files of a dump are written beside the next one's build,
-     * which takes the other threads; the build keeps the pages it reads
-     * for the files' name, a hash of every byte (et_parquet_give gives
-     * them back once hashed) */
-    if (pq) {
+     * which takes the other threads */
+    if (pq)
         o->threads = et_parquet_build_threads();
-        o->keep_pages = true;
-    }
     for (size_t i = 0; i < n && rc == 0; i++) {
         o->etdump_path = m->dump_paths.v[i];
         o->debug_buffer_path = nb ? m->buffer_paths.v[i] : NULL;
@@ -1708,10 +1704,6 @@ static int cli_main(int argc, char **argv, cli_multi *m, et_cli_next *next)
         rc = read_stdin_dump(&o);
     if (rc != 0)
         return rc;
-    /* the Parquet files' name is a hash of every byte of the dump: the
-     * build keeps the pages it reads for it, rather than give them back
-     * and fault them in again (the one dump is freed after its export) */
-    o.keep_pages = o.keep_pages || val[OPT_PARQUET];
     int open_rc;
     et_inspector *insp = open_inspector(&o, &open_rc);
     if (!insp)

@@ -22,7 +22,6 @@
 #include "base/thrift.h"
 #include "base/timescale.h"
 #include "base/version.h"
-#include "files/mapfile.h"
 #include "files/outfile.h"
 #include "output/pqrows.h"
 #include "output/sqlexport.h"
@@ -1350,10 +1349,6 @@ int et_parquet_give(et_parquet *p, et_inspector *insp, const char *name, et_erro
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
     }
     et_parquet_dump_id(insp, p->given_id);
-    /* hashed: the file's pages are not read again but for names (which
-     * fault in again from the page cache) - not kept beside the next
-     * dump's */
-    et_map_drop_pages(&insp->etdump_file);
     p->given = insp;
     p->given_rc = 0;
     unsigned t = et_threads();

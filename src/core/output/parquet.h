@@ -103,9 +103,7 @@ int et_parquet_add(et_parquet *p, const et_inspector *insp, const char *name, et
  * the caller builds the next model - the same files, in the same order, as
  * et_parquet_add.  The inspector is freed here, by the next call of
  * et_parquet_give, et_parquet_commit or et_parquet_end (on the caller's
- * thread), and the pages of its mapped file are given back once it is
- * hashed (the caller may keep them through the build for that hash:
- * et_inspector_options.keep_pages); a model not complete (et_inspector_ready still to run, or its
+ * thread); a model not complete (et_inspector_ready still to run, or its
  * samples given back) is written before returning.  One dump at most is
  * written beside the caller: a call first waits for the one before it and
  * returns that dump's error if it failed (then `insp` is freed unwritten),
