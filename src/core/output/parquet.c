@@ -6,6 +6,7 @@
 #include "output/parquet.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -22,6 +23,7 @@
 #include "base/thrift.h"
 #include "base/timescale.h"
 #include "base/version.h"
+#include "files/mapfile.h"
 #include "files/outfile.h"
 #include "output/pqrows.h"
 #include "output/sqlexport.h"
@@ -225,6 +227,19 @@ typedef struct colenc {
 /* Encoders at most (threads encoding a dump's columns). */
 #define MAX_ENC 4
 
+/* A dump given to the dataset (et_parquet_give). */
+typedef struct given_item {
+    et_inspector *insp;
+    char *name;
+    char id[33]; /* its ID, hashed on the caller's thread */
+} given_item;
+
+/* Dumps given and waiting for the writer's thread at most, besides the one
+ * it writes: the caller goes on building while the writer is slow on a
+ * dump, and the writer goes on while the caller is slow (three models at
+ * most in memory, the caller's included). */
+#define GIVE_QUEUE 1
+
 struct et_parquet {
     char *dir;
     input_id *ins; /* the `inputs` of et_parquet_begin that exist */
@@ -243,13 +258,20 @@ struct et_parquet {
     int64_t offset;
     bool io_failed; /* a write to of.fp failed (its errno tells why) */
     et_error *err;
-    /* the dump given (et_parquet_give), written on `task` */
+    /* the dumps given (et_parquet_give): written in order on `task`, a
+     * thread that runs while some are queued; under `gmu` (made at the
+     * first give) */
     et_task task;
     unsigned given_threads; /* the encoders it may use */
-    char given_id[33];      /* its ID, hashed on the caller's thread */
-    et_inspector *given;
-    char *given_name;
-    int given_rc;
+    pthread_mutex_t gmu;
+    pthread_cond_t gcv;
+    bool gmade;             /* gmu and gcv made */
+    bool running;           /* the thread is taking dumps from the queue */
+    given_item q[GIVE_QUEUE]; /* given, not taken yet, oldest first */
+    size_t qn;
+    given_item done[GIVE_QUEUE + 1]; /* taken and written (or failed) */
+    size_t ndone;
+    int given_rc;           /* the first failure: later dumps are not written */
     et_error given_err;
 };
 
@@ -1303,26 +1325,61 @@ int et_parquet_begin(et_parquet **outp, const char *dir, const char *const *inpu
 static int add_dump(et_parquet *p, const et_inspector *insp, const char *name, const char *id,
                     et_error *err);
 
-/* Wait for the dump given, free its inspector; its result. */
-static int given_wait(et_parquet *p, et_error *err)
+/* Free the dumps of `items` (n). */
+static void free_items(given_item *items, size_t n)
 {
-    if (!p->given)
-        return 0;
-    et_task_wait(&p->task);
-    et_inspector_free(p->given);
-    free(p->given_name);
-    p->given = NULL;
-    p->given_name = NULL;
-    if (p->given_rc != 0 && err)
-        *err = p->given_err;
-    return p->given_rc;
+    for (size_t i = 0; i < n; i++) {
+        et_inspector_free(items[i].insp);
+        free(items[i].name);
+    }
 }
 
+/* The writer's thread: the queue's dumps, oldest first, until it is empty
+ * or a dump failed (the rest are then freed unwritten by the caller). */
 static void given_run(void *ctx)
 {
     et_parquet *p = ctx;
-    p->given_rc = add_dump(p, p->given, p->given_name, p->given_id, &p->given_err);
+    pthread_mutex_lock(&p->gmu);
+    while (p->qn > 0 && p->given_rc == 0) {
+        given_item it = p->q[0];
+        memmove(p->q, p->q + 1, (p->qn - 1) * sizeof *p->q);
+        p->qn--;
+        pthread_cond_broadcast(&p->gcv); /* room in the queue */
+        pthread_mutex_unlock(&p->gmu);
+        et_error e;
+        int rc = add_dump(p, it.insp, it.name, it.id, &e);
+        pthread_mutex_lock(&p->gmu);
+        p->done[p->ndone++] = it;
+        if (rc != 0 && p->given_rc == 0) {
+            p->given_rc = rc;
+            p->given_err = e;
+        }
+    }
+    p->running = false;
+    pthread_cond_broadcast(&p->gcv);
+    pthread_mutex_unlock(&p->gmu);
+}
+
+/* Wait until the writer's thread has written every dump given, free them
+ * all; the first failure's result (reported once). */
+static int given_wait(et_parquet *p, et_error *err)
+{
+    if (!p->gmade)
+        return 0;
+    pthread_mutex_lock(&p->gmu);
+    while (p->running)
+        pthread_cond_wait(&p->gcv, &p->gmu);
+    pthread_mutex_unlock(&p->gmu);
+    et_task_wait(&p->task);
+    free_items(p->done, p->ndone);
+    free_items(p->q, p->qn); /* after a failure: not written */
+    p->ndone = p->qn = 0;
+    int rc = p->given_rc;
+    if (rc != 0 && err)
+        *err = p->given_err;
+    p->given_rc = 0;
     p->given_threads = 0;
+    return rc;
 }
 
 unsigned et_parquet_build_threads(void)
@@ -1333,27 +1390,61 @@ unsigned et_parquet_build_threads(void)
 
 int et_parquet_give(et_parquet *p, et_inspector *insp, const char *name, et_error *err)
 {
-    if (given_wait(p, err) != 0) {
-        et_inspector_free(insp);
-        return -1;
+    unsigned t = et_threads();
+    if (t > 1 && !p->gmade) {
+        if (pthread_mutex_init(&p->gmu, NULL) == 0) {
+            if (pthread_cond_init(&p->gcv, NULL) == 0)
+                p->gmade = true;
+            else
+                pthread_mutex_destroy(&p->gmu);
+        }
     }
-    if (et_inspector_stats_pending(insp) || et_inspector_samples_pending(insp) ||
+    if (!p->gmade || et_inspector_stats_pending(insp) || et_inspector_samples_pending(insp) ||
         et_inspector_samples_dropped(insp)) {
-        /* what et_parquet_add reads would be built on the thread */
-        int rc = et_parquet_add(p, insp, name, err);
+        /* one thread; or what et_parquet_add reads would be built on the
+         * writer's thread: written here, after the dumps before it */
+        int rc = given_wait(p, err);
+        if (rc == 0)
+            rc = et_parquet_add(p, insp, name, err);
         et_inspector_free(insp);
         return rc;
     }
-    if (!(p->given_name = strdup(name ? name : ""))) {
+    given_item it = {.insp = insp, .name = strdup(name ? name : "")};
+    if (!it.name) {
         et_inspector_free(insp);
         return et_fail(err, ET_ERR_NOMEM, "out of memory");
     }
-    et_parquet_dump_id(insp, p->given_id);
-    p->given = insp;
-    p->given_rc = 0;
-    unsigned t = et_threads();
-    p->given_threads = t;
-    et_task_start(&p->task, t, given_run, p);
+    et_parquet_dump_id(insp, it.id);
+    /* hashed: its file's pages, which the hash read in again, are not kept
+     * while it waits (the writer reads back only names) */
+    et_map_drop_pages(&insp->etdump_file);
+    given_item done[GIVE_QUEUE + 1];
+    size_t ndone;
+    pthread_mutex_lock(&p->gmu);
+    while (p->qn == GIVE_QUEUE && p->given_rc == 0)
+        pthread_cond_wait(&p->gcv, &p->gmu);
+    int failed = p->given_rc;
+    /* the dumps written so far: freed here, on the caller's thread */
+    ndone = p->ndone;
+    memcpy(done, p->done, ndone * sizeof *done);
+    p->ndone = 0;
+    bool start = false;
+    if (!failed) {
+        p->q[p->qn++] = it;
+        start = !p->running;
+        p->running = true;
+    }
+    pthread_mutex_unlock(&p->gmu);
+    free_items(done, ndone);
+    if (failed) {
+        free_items(&it, 1);
+        return given_wait(p, err);
+    }
+    if (start) { /* the thread that ran last has ended: joined first */
+        et_task_wait(&p->task);
+        p->given_threads = t;
+        et_task_start(&p->task, t, given_run, p);
+    }
     return 0;
 }
 
@@ -1379,6 +1470,10 @@ void et_parquet_end(et_parquet *p)
     if (!p)
         return;
     given_wait(p, NULL);
+    if (p->gmade) {
+        pthread_mutex_destroy(&p->gmu);
+        pthread_cond_destroy(&p->gcv);
+    }
     while (p->npend > 0)
         et_outfile_abort(&p->pend[--p->npend]);
     free(p->dir);

@@ -100,15 +100,20 @@ int et_parquet_add(et_parquet *p, const et_inspector *insp, const char *name, et
 /* et_parquet_add for a caller that is done with `insp` and goes on to
  * open the next dump: the dataset takes the inspector and writes its files
  * on a thread of its own (et_threads() > 1; else before returning) while
- * the caller builds the next model - the same files, in the same order, as
- * et_parquet_add.  The inspector is freed here, by the next call of
- * et_parquet_give, et_parquet_commit or et_parquet_end (on the caller's
- * thread); a model not complete (et_inspector_ready still to run, or its
- * samples given back) is written before returning.  One dump at most is
- * written beside the caller: a call first waits for the one before it and
- * returns that dump's error if it failed (then `insp` is freed unwritten),
- * else 0; an error of the last dump comes from et_parquet_commit.  The
- * errors are et_parquet_add's; `name` is copied. */
+ * the caller builds the next models - the same files, in the same order,
+ * as et_parquet_add.  Dumps are written in the order given; one may wait
+ * in a queue while another is written (the caller blocks when the queue is
+ * full), so that three models at most are in memory, the caller's own
+ * included.  The dump is hashed here, on the caller's thread, and its
+ * file's pages are then given back (the writer reads back only names).
+ * The inspectors are freed on the caller's thread, by a later call of
+ * et_parquet_give, et_parquet_commit or et_parquet_end.  A model not
+ * complete (et_inspector_ready still to run, or its samples given back) is
+ * written before returning, after the dumps given before it.  When a dump
+ * fails, the dumps after it are not written: the next call returns its
+ * error (`insp` is then freed unwritten), else 0; an error of the last
+ * dumps comes from et_parquet_commit.  The errors are et_parquet_add's;
+ * `name` is copied. */
 int et_parquet_give(et_parquet *p, et_inspector *insp, const char *name, et_error *err);
 
 /* The threads a caller of et_parquet_give builds its next model with
