@@ -785,6 +785,26 @@ static int write_trace(const char *const *val, const bool *flag, const char *con
     return 0;
 }
 
+/* Push the table of the Inspector's options that the command line opened
+ * it with (what et_lua_adopt_inspector records: its paths and method), from
+ * the options typed (`val`). */
+static void push_open_options(lua_State *L, const char *const *val)
+{
+    static const struct {
+        int opt;
+        const char *key;
+    } paths[] = {{OPT_ETDUMP, "etdump_path"},
+                 {OPT_DEBUG_BUFFER, "debug_buffer_path"},
+                 {OPT_BUNDLED, "bundled_program_path"},
+                 {OPT_METHOD, "etrecord_method"}};
+    lua_createtable(L, 0, 6);
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
+        if (val[paths[i].opt]) {
+            lua_pushstring(L, val[paths[i].opt]);
+            lua_setfield(L, -2, paths[i].key);
+        }
+}
+
 /* Hand `insp` to Lua (it owns it from then on) under a protected call:
  * pushes the Inspector userdata and returns LUA_OK, or pushes the error
  * and returns its code - freeing `insp` when Lua did not take it. */
@@ -795,19 +815,7 @@ static int adopt_inspector(lua_State *L, et_inspector *insp, const char *const *
         return LUA_OK;
     lua_pushcfunction(L, et_lua_adopt_inspector);
     lua_pushlightuserdata(L, insp);
-    lua_createtable(L, 0, 4);
-    static const struct {
-        int opt;
-        const char *key;
-    } paths[] = {{OPT_ETDUMP, "etdump_path"},
-                 {OPT_DEBUG_BUFFER, "debug_buffer_path"},
-                 {OPT_BUNDLED, "bundled_program_path"},
-                 {OPT_METHOD, "etrecord_method"}};
-    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
-        if (val[paths[i].opt]) {
-            lua_pushstring(L, val[paths[i].opt]);
-            lua_setfield(L, -2, paths[i].key);
-        }
+    push_open_options(L, val);
     lua_pushlightuserdata(L, &owned);
     int rc = lua_pcall(L, 3, 1, 0);
     if (rc != LUA_OK && !owned)
@@ -1036,20 +1044,7 @@ static int setup_converter(const char *const *val, et_inspector_options *o, cli_
         lua_pushnil(L);
     int rc = lua_pcall(L, 3, 1, 0);
     if (rc != LUA_OK) {
-        /* etinspect.scripts' usage and input errors, or any other */
-        int status = 1;
-        const char *m = NULL;
-        if (lua_type(L, -1) == LUA_TTABLE) {
-            if (lua_getfield(L, -1, "usage") == LUA_TSTRING)
-                status = 2, m = lua_tostring(L, -1);
-            else if (lua_getfield(L, -2, "input") == LUA_TSTRING)
-                m = lua_tostring(L, -1);
-        } else {
-            m = lua_tostring(L, -1);
-        }
-        fputs("etinspect: error: ", stderr);
-        et_fput_shown(stderr, m ? m : "out of memory", strlen(m ? m : "out of memory"));
-        fputc('\n', stderr);
+        int status = et_cli_script_failure(L);
         lua_settop(L, top);
         return status;
     }
@@ -1086,20 +1081,11 @@ static int parse_metadata(const char *const *val, et_inspector *insp)
     int top = lua_gettop(L);
     lua_pushcfunction(L, et_lua_adopt_inspector);
     lua_pushlightuserdata(L, insp);
-    lua_createtable(L, 0, 6);
-    static const struct {
-        int opt;
-        const char *key;
-    } paths[] = {{OPT_ETDUMP, "etdump_path"},
-                 {OPT_DEBUG_BUFFER, "debug_buffer_path"},
-                 {OPT_BUNDLED, "bundled_program_path"},
-                 {OPT_METHOD, "etrecord_method"},
-                 {OPT_PARSER, "delegate_metadata_parser_name"}};
-    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++)
-        if (val[paths[i].opt]) {
-            lua_pushstring(L, val[paths[i].opt]);
-            lua_setfield(L, -2, paths[i].key);
-        }
+    push_open_options(L, val);
+    if (val[OPT_PARSER]) {
+        lua_pushstring(L, val[OPT_PARSER]);
+        lua_setfield(L, -2, "delegate_metadata_parser_name");
+    }
     et_cli_md_push_parser(&cli_md);
     lua_setfield(L, -2, "delegate_metadata_parser");
     bool owned = false;

@@ -20,6 +20,25 @@ static void print_error(const char *m)
     fputc('\n', stderr);
 }
 
+/* See cli_metadata.h. */
+int et_cli_script_failure(lua_State *L)
+{
+    /* etinspect.scripts' usage and input errors, or any other */
+    int top = lua_gettop(L), status = 1;
+    const char *m = NULL;
+    if (lua_type(L, -1) == LUA_TTABLE) {
+        if (lua_getfield(L, -1, "usage") == LUA_TSTRING)
+            status = 2, m = lua_tostring(L, -1);
+        else if (lua_getfield(L, -2, "input") == LUA_TSTRING)
+            m = lua_tostring(L, -1);
+    } else {
+        m = lua_tostring(L, -1);
+    }
+    print_error(m ? m : "out of memory");
+    lua_settop(L, top);
+    return status;
+}
+
 /* The wrapper around the user's parser: state.ok is set when it returned
  * a table, so that a failure (warned by the Inspector, which keeps the raw
  * metadata) gives null, not the raw bytes. */
@@ -89,18 +108,7 @@ int et_cli_md_find(et_cli_md *md, const char *spec, const char *plugin)
         }
     }
     if (rc != LUA_OK) {
-        /* etinspect.scripts' usage and input errors, or any other */
-        int status = 1;
-        const char *m = NULL;
-        if (lua_type(L, -1) == LUA_TTABLE) {
-            if (lua_getfield(L, -1, "usage") == LUA_TSTRING)
-                status = 2, m = lua_tostring(L, -1);
-            else if (lua_getfield(L, -2, "input") == LUA_TSTRING)
-                m = lua_tostring(L, -1);
-        } else {
-            m = lua_tostring(L, -1);
-        }
-        print_error(m ? m : "out of memory");
+        int status = et_cli_script_failure(L);
         lua_settop(L, top);
         return status;
     }

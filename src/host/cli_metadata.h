@@ -37,6 +37,13 @@ typedef struct et_cli_md {
  * find_converter.  Raises the plugins' errors. */
 void et_cli_scripts_with_plugins(lua_State *L, int plugin);
 
+/* After a failed protected call into etinspect.scripts (finding a parser
+ * or a converter): print its error, on top of L's stack, to stderr as
+ * "etinspect: error: MESSAGE" (a table's `usage` or `input` field, or the
+ * message itself; "out of memory" when there is none) and return the exit
+ * status: 2 for a usage error, else 1.  The stack is left as it was. */
+int et_cli_script_failure(lua_State *L);
+
 /* Load the plugins (--plugin `plugin`, may be NULL, then the plugin
  * directory) and find the parser `spec` names (etinspect.scripts.
  * find_parser), in the run's Lua state.  Returns 0, or the exit status
